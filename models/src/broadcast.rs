@@ -1,0 +1,109 @@
+//! What every single-source hypercube broadcast shares: the source is the
+//! input (every node, in the exhaustive check), the packet is named by its
+//! source, and the node logic computes for source 0 and relabels by xor
+//! (an automorphism of the cube and of e-cube routes).
+
+use crate::hypercube::Hypercube;
+use crate::topology::Topology;
+use properties::{bounds, Claims, NodeId, PropertyName, Route, Slot, Task};
+
+/// The message of a broadcast: the packet (named by its source) and the
+/// step index the paper carries in the header ("the destination and step
+/// index are carried in the header", Wang-Ku section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Packet {
+    pub source: NodeId,
+    pub step: u8,
+}
+
+/// Every node is a possible source.
+pub fn sources(cube: &Hypercube) -> Vec<NodeId> {
+    (0..cube.nodes()).collect()
+}
+
+/// Broadcast the source's packet to every node.
+pub fn task(cube: &Hypercube, source: NodeId) -> Task {
+    Task::Broadcast {
+        nodes: cube.nodes(),
+        sources: vec![source],
+    }
+}
+
+/// `source 0000`.
+pub fn describe(cube: &Hypercube, source: NodeId) -> String {
+    format!("source {}", cube.node_label(source))
+}
+
+/// The one-arc route from `from` to its neighbour `to` under the cube's
+/// switching (a link under store-and-forward, a one-arc worm under
+/// wormhole).
+pub fn hop(cube: &Hypercube, from: NodeId, to: NodeId) -> Route {
+    match cube.switching() {
+        crate::Switching::Sf => Route::Link { from, to },
+        crate::Switching::Wh => Route::Worm {
+            from,
+            to,
+            first: None,
+        },
+    }
+}
+
+/// Claims of a broadcast: the listed properties (causality always: it
+/// guards the model), the bound, and the lower bound of the cube's model.
+pub fn claims(cube: &Hypercube, claimed: &[PropertyName], bound: Option<Slot>) -> Claims {
+    let n = cube.dim();
+    let lower = match (cube.switching(), cube.ports()) {
+        (crate::Switching::Wh, crate::Ports::All) => bounds::all_port_wormhole_lower(n),
+        (crate::Switching::Sf, crate::Ports::All) => bounds::store_and_forward_lower(n),
+        (_, crate::Ports::One) => bounds::one_port_lower(n),
+    };
+    let mut claimed = claimed.to_vec();
+    claimed.push(PropertyName::Causality);
+    Claims {
+        claimed,
+        bound,
+        lower_bound: Some(lower),
+    }
+}
+
+/// The `Protocol` items every single-source broadcast writes the same way.
+macro_rules! single_source_broadcast {
+    () => {
+        type Topo = $crate::hypercube::Hypercube;
+        type Input = properties::NodeId;
+        type Msg = $crate::broadcast::Packet;
+
+        fn topology(&self) -> &$crate::hypercube::Hypercube {
+            &self.cube
+        }
+
+        fn inputs(&self) -> Vec<properties::NodeId> {
+            $crate::broadcast::sources(&self.cube)
+        }
+
+        fn source_input(&self, source: properties::NodeId) -> Option<properties::NodeId> {
+            Some(source)
+        }
+
+        fn describe_input(&self, source: &properties::NodeId) -> String {
+            $crate::broadcast::describe(&self.cube, *source)
+        }
+
+        fn task(&self, source: &properties::NodeId) -> properties::Task {
+            $crate::broadcast::task(&self.cube, *source)
+        }
+
+        fn packets(
+            &self,
+            msg: &$crate::broadcast::Packet,
+            mut f: impl FnMut(properties::PacketId),
+        ) {
+            f(msg.source)
+        }
+
+        fn event_driven(&self) -> bool {
+            true
+        }
+    };
+}
+pub(crate) use single_source_broadcast;

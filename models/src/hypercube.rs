@@ -1,0 +1,281 @@
+//! The binary n-cube: nodes 0..2^n, a directed arc (u, u xor 2^d) for every
+//! node u and dimension d, and e-cube routes.
+//!
+//! E-cube here corrects the differing bits from the highest dimension down
+//! (left to right in the papers' addresses). That is the order Wang-Ku's
+//! routes are written in: rule 3 goes APR -> AP(R') -> AP3(R') -> AP3R3, the
+//! P bits (higher) before the R bits, "in dimensional order"; the lecture
+//! notes' Ho-Kao scheme also checks "the bits left-to-right".
+
+use crate::catalog::{Ports, Switching};
+use crate::topology::Topology;
+use properties::{NodeId, ResourceId, Route};
+
+/// The n-cube under a switching technique and a port model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hypercube {
+    n: u32,
+    switching: Switching,
+    ports: Ports,
+}
+
+impl Hypercube {
+    /// Largest dimension any engine accepts (node ids are u32).
+    pub const MAX_DIM: u32 = 30;
+
+    /// The n-cube; `n` must be within 1..=MAX_DIM (checked by the catalog).
+    pub fn new(n: u32, switching: Switching, ports: Ports) -> Self {
+        assert!(
+            (1..=Self::MAX_DIM).contains(&n),
+            "dimension validated by the catalog"
+        );
+        Hypercube {
+            n,
+            switching,
+            ports,
+        }
+    }
+
+    /// The dimension n.
+    pub fn dim(&self) -> u32 {
+        self.n
+    }
+
+    /// The port model.
+    pub fn ports(&self) -> Ports {
+        self.ports
+    }
+
+    /// The switching technique.
+    pub fn switching(&self) -> Switching {
+        self.switching
+    }
+
+    /// The arc leaving `u` over dimension `d`.
+    pub fn arc(&self, u: NodeId, d: u32) -> ResourceId {
+        u as u64 * self.n as u64 + d as u64
+    }
+
+    /// Calls `f(u, d)` for every arc (u, u xor 2^d) of the route, in order.
+    pub fn hops(&self, route: &Route, mut f: impl FnMut(NodeId, u32)) {
+        let (from, to, first) = match *route {
+            Route::Link { from, to } => (from, to, None),
+            Route::Worm { from, to, first } => (from, to, first),
+            Route::Bus { .. } => panic!("a hypercube has no buses"),
+        };
+        let mut at = from;
+        if let Some(d) = first {
+            f(at, d as u32);
+            at ^= 1 << d;
+        }
+        let mut diff = at ^ to;
+        while diff != 0 {
+            let d = 31 - diff.leading_zeros();
+            f(at, d);
+            at ^= 1 << d;
+            diff ^= 1 << d;
+        }
+    }
+
+    fn bits(&self, v: NodeId) -> String {
+        format!("{:0width$b}", v, width = self.n as usize)
+    }
+}
+
+impl Topology for Hypercube {
+    fn nodes(&self) -> u32 {
+        1 << self.n
+    }
+
+    fn resources(&self) -> ResourceId {
+        let nodes = self.nodes() as u64;
+        match self.ports {
+            Ports::All => nodes * self.n as u64,
+            // One out-port and one in-port per node, after the arcs.
+            Ports::One => nodes * (self.n as u64 + 2),
+        }
+    }
+
+    fn occupy(&self, route: &Route, mut f: impl FnMut(ResourceId)) {
+        self.hops(route, |u, d| f(self.arc(u, d)));
+        if self.ports == Ports::One {
+            let nodes = self.nodes() as u64;
+            let arcs = nodes * self.n as u64;
+            self.receivers(route, |v| f(arcs + nodes + v as u64));
+            f(arcs + route.from() as u64);
+        }
+    }
+
+    fn receivers(&self, route: &Route, mut f: impl FnMut(NodeId)) {
+        match *route {
+            Route::Link { to, .. } | Route::Worm { to, .. } => f(to),
+            Route::Bus { .. } => panic!("a hypercube has no buses"),
+        }
+    }
+
+    fn invalid(&self, route: &Route) -> Option<String> {
+        let limit = self.nodes();
+        let (from, to, first) = match *route {
+            Route::Link { from, to } => (from, to, None),
+            Route::Worm { from, to, first } => (from, to, first),
+            Route::Bus { .. } => return Some("a hypercube has no buses".into()),
+        };
+        if from >= limit || to >= limit {
+            return Some(format!("route {from}->{to} leaves the {}-cube", self.n));
+        }
+        if first.is_some_and(|d| d as u32 >= self.n) {
+            return Some(format!(
+                "first dimension {first:?} beyond the {}-cube",
+                self.n
+            ));
+        }
+        if from == to && first.is_none() {
+            return Some(format!("route from {} to itself", self.bits(from)));
+        }
+        let single_arc = matches!(route, Route::Link { .. }) || self.switching == Switching::Sf;
+        if single_arc
+            && ((from ^ to).count_ones() != 1 || first.is_some_and(|d| from ^ to != 1 << d))
+        {
+            return Some(format!(
+                "{} -> {} is not one arc; store-and-forward moves a packet one arc per slot",
+                self.bits(from),
+                self.bits(to)
+            ));
+        }
+        None
+    }
+
+    fn path(&self, route: &Route) -> Vec<NodeId> {
+        let mut path = vec![route.from()];
+        self.hops(route, |u, d| path.push(u ^ (1 << d)));
+        path
+    }
+
+    fn node_label(&self, node: NodeId) -> String {
+        self.bits(node)
+    }
+
+    fn resource_label(&self, r: ResourceId) -> String {
+        let nodes = self.nodes() as u64;
+        let arcs = nodes * self.n as u64;
+        if r < arcs {
+            let u = (r / self.n as u64) as NodeId;
+            let d = (r % self.n as u64) as u32;
+            format!("arc {}->{}", self.bits(u), self.bits(u ^ (1 << d)))
+        } else if r < arcs + nodes {
+            format!("out-port of {}", self.bits((r - arcs) as NodeId))
+        } else {
+            format!("in-port of {}", self.bits((r - arcs - nodes) as NodeId))
+        }
+    }
+
+    fn route_label(&self, route: &Route) -> String {
+        match *route {
+            Route::Link { from, to }
+            | Route::Worm {
+                from,
+                to,
+                first: None,
+            } => {
+                format!("{}->{}", self.bits(from), self.bits(to))
+            }
+            Route::Worm {
+                from,
+                to,
+                first: Some(d),
+            } => format!(
+                "{}->{} (first over dim {d})",
+                self.bits(from),
+                self.bits(to)
+            ),
+            Route::Bus { from, bus } => format!("{} on bus {bus}", self.bits(from)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: u32) -> Hypercube {
+        Hypercube::new(n, Switching::Wh, Ports::All)
+    }
+
+    #[test]
+    fn e_cube_corrects_the_highest_dimension_first() {
+        let c = q(4);
+        let worm = Route::Worm {
+            from: 0b0000,
+            to: 0b1011,
+            first: None,
+        };
+        assert_eq!(c.path(&worm), vec![0b0000, 0b1000, 0b1010, 0b1011]);
+        let forced = Route::Worm {
+            from: 0b0000,
+            to: 0b1100,
+            first: Some(0),
+        };
+        assert_eq!(
+            c.path(&forced),
+            vec![0b0000, 0b0001, 0b1001, 0b1101, 0b1100]
+        );
+    }
+
+    #[test]
+    fn xor_relabel_is_an_automorphism_of_routes() {
+        // Relabelling every node by xor with s maps the e-cube path from u to
+        // v onto the e-cube path from u^s to v^s: the algorithms compute for
+        // source 0 and relabel.
+        let c = q(5);
+        for s in 0..32 {
+            for u in 0..32 {
+                for v in 0..32 {
+                    if u == v {
+                        continue;
+                    }
+                    let p = c.path(&Route::Worm {
+                        from: u,
+                        to: v,
+                        first: None,
+                    });
+                    let r = c.path(&Route::Worm {
+                        from: u ^ s,
+                        to: v ^ s,
+                        first: None,
+                    });
+                    assert_eq!(p.iter().map(|x| x ^ s).collect::<Vec<_>>(), r);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_port_adds_the_ports_and_labels_say_which() {
+        let c = Hypercube::new(3, Switching::Sf, Ports::One);
+        let mut rs = vec![];
+        c.occupy(&Route::Link { from: 0, to: 4 }, |r| {
+            rs.push(c.resource_label(r))
+        });
+        assert_eq!(rs, ["arc 000->100", "in-port of 100", "out-port of 000"]);
+    }
+
+    #[test]
+    fn store_and_forward_rejects_multi_arc_routes() {
+        let c = Hypercube::new(3, Switching::Sf, Ports::All);
+        assert!(c
+            .invalid(&Route::Worm {
+                from: 0,
+                to: 3,
+                first: None
+            })
+            .is_some());
+        assert!(c.invalid(&Route::Link { from: 0, to: 2 }).is_none());
+        assert!(q(3)
+            .invalid(&Route::Worm {
+                from: 0,
+                to: 3,
+                first: None
+            })
+            .is_none());
+    }
+}

@@ -1,0 +1,101 @@
+//! The node-logic trait: one protocol, written once, driven by every engine
+//! (the lock-step stateright model, the stateright actor model, the
+//! executor).
+//!
+//! Per node and slot the engine hands over the node's state and what it
+//! received up to the end of the previous slot; the node appends its
+//! transmissions to a reused buffer. Nothing is allocated per packet, so the
+//! executor can call it a billion times.
+//!
+//! How later papers plug in (docs/architecture.md has the details):
+//! * time-triggered schedules (Bertsekas et al.) read `slot` and return
+//!   `true` from `step` while a node still has scheduled sends;
+//! * several packets per node and sets of broadcasting nodes are the
+//!   `Input` (every input is an initial state of the exhaustive model);
+//! * random choices and "ties broken arbitrarily" are `choices`;
+//! * combined packets and bus messages of up to l tokens are a `Msg`
+//!   carrying several packets (`packets` lists them).
+
+use crate::topology::Topology;
+use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A message delivered to a node, with the node that sent it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Arrival<M> {
+    pub from: NodeId,
+    pub msg: M,
+}
+
+/// The logic of one algorithm at one parameter setting.
+pub trait Protocol: Send + Sync {
+    /// The network the algorithm runs on.
+    type Topo: Topology;
+    /// What the claim quantifies over (a source node; a set of broadcasting
+    /// nodes; ...). Every input is an initial state of the exhaustive check.
+    type Input: Clone + Debug + Eq + Hash + Send + Sync;
+    /// A node's local state.
+    type State: Clone + Debug + Eq + Hash + Send + Sync;
+    /// What a transmission carries (a packet plus the header the paper puts
+    /// in it).
+    type Msg: Copy + Debug + Eq + Ord + Hash + Send + Sync;
+
+    /// The network.
+    fn topology(&self) -> &Self::Topo;
+
+    /// Every input the paper's claim quantifies over at these parameters.
+    fn inputs(&self) -> Vec<Self::Input>;
+
+    /// The input with the given source node, if the algorithm has one source.
+    fn source_input(&self, source: NodeId) -> Option<Self::Input>;
+
+    /// An input in the paper's words (`source 0000`).
+    fn describe_input(&self, input: &Self::Input) -> String;
+
+    /// What a run from `input` must achieve.
+    fn task(&self, input: &Self::Input) -> Task;
+
+    /// What the paper claims at these parameters.
+    fn claims(&self) -> Claims;
+
+    /// A node's state before slot 1.
+    fn init(&self, input: &Self::Input, node: NodeId) -> Self::State;
+
+    /// Calls `f` with every packet `msg` carries.
+    fn packets(&self, msg: &Self::Msg, f: impl FnMut(PacketId));
+
+    /// How many ways `node` may act this slot (choices the paper leaves
+    /// open); `step` is then called with a choice below this number.
+    fn choices(
+        &self,
+        node: NodeId,
+        state: &Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<Self::Msg>],
+    ) -> u32 {
+        let _ = (node, state, slot, arrivals);
+        1
+    }
+
+    /// What `node` does in `slot`, knowing everything delivered to it up to
+    /// the end of slot - 1 (`arrivals` holds what came in slot - 1). Appends
+    /// its transmissions to `out`. Returns true if the node must be stepped
+    /// again in a later slot even if nothing arrives (a scheduled send).
+    ///
+    /// Every node is stepped in slot 1; later, only nodes with arrivals or
+    /// that returned true.
+    fn step(
+        &self,
+        node: NodeId,
+        state: &mut Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<Self::Msg>],
+        choice: u32,
+        out: &mut Vec<Transmission<Self::Msg>>,
+    ) -> bool;
+
+    /// True if the node logic reacts to each arrival on its own, so that it
+    /// can also run as a stateright `ActorModel` where deliveries interleave.
+    fn event_driven(&self) -> bool;
+}

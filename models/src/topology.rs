@@ -1,0 +1,38 @@
+//! A topology: nodes and the resources transmissions occupy (DESIGN.md,
+//! "Runs"). Hypercubes now; meshes, tori and mesh-bus arrays implement the
+//! same trait.
+
+use properties::{NodeId, ResourceId, Route};
+
+/// Nodes, resources, and what a route occupies and reaches.
+pub trait Topology: Send + Sync {
+    /// Number of nodes; ids run from 0.
+    fn nodes(&self) -> u32;
+
+    /// Number of resources; ids run from 0 (arcs, buses, ports).
+    fn resources(&self) -> ResourceId;
+
+    /// Calls `f` with every resource `route` occupies for its slot, in path
+    /// order (the arcs of a worm, the bus of a write, the ports it uses
+    /// under one-port).
+    fn occupy(&self, route: &Route, f: impl FnMut(ResourceId));
+
+    /// Calls `f` with every node that receives what `route` carries.
+    fn receivers(&self, route: &Route, f: impl FnMut(NodeId));
+
+    /// Why `route` is not a route of this topology under its switching, if
+    /// it is not (a bug in a protocol, reported rather than simulated).
+    fn invalid(&self, route: &Route) -> Option<String>;
+
+    /// The nodes `route` visits, in order (for pictures).
+    fn path(&self, route: &Route) -> Vec<NodeId>;
+
+    /// A node as the paper writes it (a hypercube node in binary).
+    fn node_label(&self, node: NodeId) -> String;
+
+    /// A resource in the paper's words (`arc 0000->0010`).
+    fn resource_label(&self, resource: ResourceId) -> String;
+
+    /// A route in the paper's words (`0000->0011`, `0000->0011 first over dim 0`).
+    fn route_label(&self, route: &Route) -> String;
+}

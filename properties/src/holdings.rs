@@ -1,0 +1,66 @@
+//! Which node holds which packet: the ground truth the engines keep beside
+//! the protocol's own state, so that causality and completeness judge the
+//! model rather than trust it.
+
+use crate::vocabulary::{NodeId, PacketId, Task};
+
+/// A node x packet bit matrix, one bit per (node, packet), packed flat.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Holdings {
+    packets: u32,
+    bits: Vec<u64>,
+}
+
+impl Holdings {
+    /// What every node holds before slot 1.
+    pub fn initial(task: &Task) -> Self {
+        let packets = task.packet_space();
+        let len = (task.nodes() as u64 * packets as u64).div_ceil(64);
+        let mut h = Holdings {
+            packets,
+            bits: vec![0; len as usize],
+        };
+        for node in 0..task.nodes() {
+            task.initial(node, |p| {
+                h.insert(node, p);
+            });
+        }
+        h
+    }
+
+    fn index(&self, node: NodeId, packet: PacketId) -> (usize, u64) {
+        debug_assert!(
+            packet < self.packets,
+            "packet id within the task's packet space"
+        );
+        let i = node as u64 * self.packets as u64 + packet as u64;
+        ((i / 64) as usize, 1 << (i % 64))
+    }
+
+    /// True if `node` holds `packet`.
+    pub fn holds(&self, node: NodeId, packet: PacketId) -> bool {
+        let (w, m) = self.index(node, packet);
+        self.bits[w] & m != 0
+    }
+
+    /// Records that `node` holds `packet`; returns false if it already did.
+    pub fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
+        let (w, m) = self.index(node, packet);
+        let fresh = self.bits[w] & m == 0;
+        self.bits[w] |= m;
+        fresh
+    }
+
+    /// The first node, in id order, missing a packet the task requires of it.
+    pub fn first_missing(&self, task: &Task) -> Option<(NodeId, PacketId)> {
+        (0..task.nodes()).find_map(|node| {
+            let mut missing = None;
+            task.required(node, |p| {
+                if missing.is_none() && !self.holds(node, p) {
+                    missing = Some(p)
+                }
+            });
+            missing.map(|p| (node, p))
+        })
+    }
+}

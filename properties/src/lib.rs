@@ -1,0 +1,16 @@
+//! The run vocabulary every engine shares (slot, resource, transmission,
+//! delivery), the properties a check reports on, and the papers' bound
+//! formulas.
+//!
+//! This crate knows nothing of stateright, clap or any topology: a property
+//! is written here once and evaluated by the exhaustive checker and by the
+//! executor alike, which is what lets the two be compared.
+
+pub mod bounds;
+pub mod holdings;
+pub mod record;
+pub mod vocabulary;
+
+pub use holdings::Holdings;
+pub use record::{Claims, Evidence, PropertyName, Record, Status, Violation};
+pub use vocabulary::{NodeId, PacketId, ResourceId, Route, Slot, Task, Transmission};

@@ -1,0 +1,432 @@
+//! The properties: what must hold of every run, each evaluated here once and
+//! fed by every engine with the same events (a send, a resource conflict, a
+//! delivery, the end of the run).
+//!
+//! A [`Record`] is small, hashable and ordered so that the exhaustive checker
+//! can keep it in its state, and mergeable so that the executor can keep one
+//! per thread. It keeps the first violation of each property: the earliest
+//! slot, then the lowest node.
+
+use crate::holdings::Holdings;
+use crate::vocabulary::{NodeId, PacketId, ResourceId, Route, Slot, Task};
+
+/// The properties a check reports on, with the names DESIGN.md fixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PropertyName {
+    /// True iff, when the run ends, every node holds every packet the task
+    /// requires of it. Checks every paper's "all nodes receive the packet".
+    Completeness,
+    /// True iff no node receives a packet it already holds (NODUP) or its own
+    /// packet (NOHO). Checks the one-copy claims (Wang-Ku Theorem 1).
+    NoDuplication,
+    /// True iff no two transmissions of one slot share a resource (arc, bus
+    /// or port). Checks the contention-freedom claims (Wang-Ku Theorem 2).
+    ContentionFreedom,
+    /// True iff every node sends only packets it holds. Guards the model
+    /// itself: a protocol that forges packets proves nothing.
+    Causality,
+    /// True iff the completion time is at most the claimed bound (Wang-Ku
+    /// Theorem 3 and Table I, lecture notes' SBT and DT bounds).
+    TimeBound,
+    /// True iff the number of transmissions equals the optimum (one per
+    /// needed delivery), where a paper claims transmission optimality.
+    Transmissions,
+}
+
+impl PropertyName {
+    /// Every property, in report order.
+    pub const ALL: [PropertyName; 6] = [
+        PropertyName::Completeness,
+        PropertyName::NoDuplication,
+        PropertyName::ContentionFreedom,
+        PropertyName::Causality,
+        PropertyName::TimeBound,
+        PropertyName::Transmissions,
+    ];
+
+    /// The name used in reports, JSON and the Explorer.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PropertyName::Completeness => "completeness",
+            PropertyName::NoDuplication => "no-duplication",
+            PropertyName::ContentionFreedom => "contention-freedom",
+            PropertyName::Causality => "causality",
+            PropertyName::TimeBound => "time-bound",
+            PropertyName::Transmissions => "transmissions",
+        }
+    }
+}
+
+/// What an algorithm's paper claims for the parameters checked.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Claims {
+    /// The properties the paper claims; the others are observations.
+    pub claimed: Vec<PropertyName>,
+    /// The claimed completion time (slots), if any.
+    pub bound: Option<Slot>,
+    /// The best possible completion time for the problem (for reports).
+    pub lower_bound: Option<Slot>,
+}
+
+impl Claims {
+    /// True if the paper claims `p`.
+    pub fn claims(&self, p: PropertyName) -> bool {
+        self.claimed.contains(&p)
+    }
+}
+
+/// The verdict of one property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Holds,
+    Violated,
+    /// The budget (states, time) ran out before a verdict.
+    Unknown,
+}
+
+impl Status {
+    /// The name used in reports and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Holds => "holds",
+            Status::Violated => "violated",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
+/// A violation, in the run's own terms; a topology words it for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Violation {
+    /// completeness: the run ended with `node` lacking `packet`.
+    Missing { node: NodeId, packet: PacketId },
+    /// completeness: the run was still active when the engine's horizon
+    /// (a generous multiple of any claimed bound) was reached.
+    NotTerminated { slot: Slot },
+    /// no-duplication (NODUP): `node` received `packet` again in `slot`.
+    Duplicate {
+        slot: Slot,
+        node: NodeId,
+        packet: PacketId,
+        by: Route,
+    },
+    /// no-duplication (NOHO): `node` received its own `packet` in `slot`.
+    OwnPacket {
+        slot: Slot,
+        node: NodeId,
+        packet: PacketId,
+        by: Route,
+    },
+    /// contention-freedom: two transmissions of `slot` share `resource`.
+    Conflict {
+        slot: Slot,
+        resource: ResourceId,
+        first: Route,
+        second: Route,
+    },
+    /// causality: `node` sent `packet` in `slot` without holding it.
+    NotHeld {
+        slot: Slot,
+        node: NodeId,
+        packet: PacketId,
+    },
+    /// time-bound: a delivery in `slot`, after the claimed `bound`.
+    Late {
+        slot: Slot,
+        bound: Slot,
+        node: NodeId,
+    },
+    /// transmissions: `count` transmissions where `optimum` suffice.
+    NotOptimal { count: u64, optimum: u64 },
+}
+
+impl Violation {
+    /// The property this violation refutes.
+    pub fn property(&self) -> PropertyName {
+        match self {
+            Violation::Missing { .. } | Violation::NotTerminated { .. } => {
+                PropertyName::Completeness
+            }
+            Violation::Duplicate { .. } | Violation::OwnPacket { .. } => {
+                PropertyName::NoDuplication
+            }
+            Violation::Conflict { .. } => PropertyName::ContentionFreedom,
+            Violation::NotHeld { .. } => PropertyName::Causality,
+            Violation::Late { .. } => PropertyName::TimeBound,
+            Violation::NotOptimal { .. } => PropertyName::Transmissions,
+        }
+    }
+
+    /// Order of discovery: earlier slot first (end-of-run findings last).
+    fn when(&self) -> (Slot, NodeId) {
+        match *self {
+            Violation::Duplicate { slot, node, .. }
+            | Violation::OwnPacket { slot, node, .. }
+            | Violation::NotHeld { slot, node, .. }
+            | Violation::Late { slot, node, .. } => (slot, node),
+            Violation::Conflict { slot, second, .. } => (slot, second.from()),
+            Violation::NotTerminated { slot } => (slot, 0),
+            Violation::Missing { node, .. } => (Slot::MAX, node),
+            Violation::NotOptimal { .. } => (Slot::MAX, NodeId::MAX),
+        }
+    }
+}
+
+/// Evidence for one property after a run or a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evidence {
+    pub property: PropertyName,
+    pub claimed: bool,
+    pub status: Status,
+    pub violation: Option<Violation>,
+}
+
+/// What a run has shown so far: counters and the first violation of each
+/// property.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Record {
+    /// The claimed time bound the run is judged against.
+    bound: Option<Slot>,
+    /// Transmissions made so far.
+    pub transmissions: u64,
+    /// Deliveries (packet arrivals at a receiving node) so far.
+    pub deliveries: u64,
+    /// The last slot in which anything was delivered (the completion time).
+    pub last_delivery: Slot,
+    /// Whether the run has ended (quiescent or at the horizon).
+    pub ended: bool,
+    first: [Option<Violation>; 6],
+}
+
+impl Record {
+    /// An empty record judged against `claims`.
+    pub fn new(claims: &Claims) -> Self {
+        Record {
+            bound: claims.bound,
+            transmissions: 0,
+            deliveries: 0,
+            last_delivery: 0,
+            ended: false,
+            first: [None; 6],
+        }
+    }
+
+    fn note(&mut self, v: Violation) {
+        let slot = &mut self.first[v.property() as usize];
+        if slot.is_none_or(|old| v.when() < old.when()) {
+            *slot = Some(v);
+        }
+    }
+
+    /// The first violation found of `p`, if any.
+    pub fn violation(&self, p: PropertyName) -> Option<Violation> {
+        self.first[p as usize]
+    }
+
+    /// True if any property has been violated.
+    pub fn any_violation(&self) -> bool {
+        self.first.iter().any(Option::is_some)
+    }
+
+    /// causality: `node` sends `packet` in `slot`; it must hold it.
+    pub fn send(&mut self, slot: Slot, holdings: &Holdings, node: NodeId, packet: PacketId) {
+        if !holdings.holds(node, packet) {
+            self.note(Violation::NotHeld { slot, node, packet });
+        }
+    }
+
+    /// Counts one transmission (after all its packets passed [`Record::send`]).
+    pub fn transmission(&mut self) {
+        self.transmissions += 1;
+    }
+
+    /// contention-freedom: `second` needs `resource` in `slot`, already
+    /// taken by `first`.
+    pub fn conflict(&mut self, slot: Slot, resource: ResourceId, first: Route, second: Route) {
+        self.note(Violation::Conflict {
+            slot,
+            resource,
+            first,
+            second,
+        });
+    }
+
+    /// no-duplication and time-bound: `node` receives `packet` in `slot` by
+    /// `route`. Updates `holdings`.
+    pub fn delivery(
+        &mut self,
+        slot: Slot,
+        task: &Task,
+        holdings: &mut Holdings,
+        node: NodeId,
+        packet: PacketId,
+        by: Route,
+    ) {
+        self.deliveries += 1;
+        self.last_delivery = self.last_delivery.max(slot);
+        if task.origin(packet) == node {
+            self.note(Violation::OwnPacket {
+                slot,
+                node,
+                packet,
+                by,
+            });
+        } else if !holdings.insert(node, packet) {
+            self.note(Violation::Duplicate {
+                slot,
+                node,
+                packet,
+                by,
+            });
+        }
+        if let Some(bound) = self.bound {
+            if slot > bound {
+                self.note(Violation::Late { slot, bound, node });
+            }
+        }
+    }
+
+    /// completeness and transmissions, at the end of the run. `horizon` is
+    /// `Some(slot)` when the run was cut off still active.
+    pub fn end(&mut self, task: &Task, holdings: &Holdings, horizon: Option<Slot>) {
+        self.ended = true;
+        if let Some(slot) = horizon {
+            self.note(Violation::NotTerminated { slot });
+        }
+        if let Some((node, packet)) = holdings.first_missing(task) {
+            self.note(Violation::Missing { node, packet });
+        }
+        let optimum = task.needed_deliveries();
+        if self.transmissions != optimum {
+            self.note(Violation::NotOptimal {
+                count: self.transmissions,
+                optimum,
+            });
+        }
+    }
+
+    /// Folds another record of the same slot range into this one (the
+    /// executor keeps one per thread).
+    pub fn merge(&mut self, other: &Record) {
+        self.transmissions += other.transmissions;
+        self.deliveries += other.deliveries;
+        self.last_delivery = self.last_delivery.max(other.last_delivery);
+        self.ended |= other.ended;
+        for v in other.first.iter().flatten() {
+            self.note(*v);
+        }
+    }
+
+    /// The evidence for every property once the run has ended.
+    pub fn evidence(&self, claims: &Claims) -> Vec<Evidence> {
+        PropertyName::ALL
+            .iter()
+            .map(|&p| {
+                let violation = self.violation(p);
+                Evidence {
+                    property: p,
+                    claimed: claims.claims(p),
+                    status: match (violation, self.ended) {
+                        (Some(_), _) => Status::Violated,
+                        (None, true) => Status::Holds,
+                        (None, false) => Status::Unknown,
+                    },
+                    violation,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task() -> Task {
+        Task::Broadcast {
+            nodes: 4,
+            sources: vec![0],
+        }
+    }
+
+    fn claims() -> Claims {
+        Claims {
+            claimed: PropertyName::ALL.to_vec(),
+            bound: Some(2),
+            lower_bound: Some(2),
+        }
+    }
+
+    const BY: Route = Route::Link { from: 0, to: 1 };
+
+    #[test]
+    fn a_second_copy_is_a_duplicate_and_an_own_packet_is_noho() {
+        let task = task();
+        let mut h = Holdings::initial(&task);
+        let mut r = Record::new(&claims());
+        r.delivery(1, &task, &mut h, 1, 0, BY);
+        assert_eq!(r.violation(PropertyName::NoDuplication), None);
+        r.delivery(2, &task, &mut h, 1, 0, BY);
+        assert!(matches!(
+            r.violation(PropertyName::NoDuplication),
+            Some(Violation::Duplicate {
+                slot: 2,
+                node: 1,
+                ..
+            })
+        ));
+        let mut r = Record::new(&claims());
+        r.delivery(1, &task, &mut h, 0, 0, BY);
+        assert!(matches!(
+            r.violation(PropertyName::NoDuplication),
+            Some(Violation::OwnPacket { node: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn the_earliest_violation_is_kept_across_merges() {
+        let mut a = Record::new(&claims());
+        let mut b = Record::new(&claims());
+        a.conflict(3, 7, BY, BY);
+        b.conflict(2, 9, BY, BY);
+        a.merge(&b);
+        assert!(matches!(
+            a.violation(PropertyName::ContentionFreedom),
+            Some(Violation::Conflict {
+                slot: 2,
+                resource: 9,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn the_end_judges_completeness_transmissions_and_lateness() {
+        let task = task();
+        let mut h = Holdings::initial(&task);
+        let mut r = Record::new(&claims());
+        r.send(1, &h, 0, 0);
+        r.transmission();
+        r.delivery(3, &task, &mut h, 1, 0, BY);
+        r.end(&task, &h, None);
+        let ev = r.evidence(&claims());
+        let status = |p: PropertyName| ev.iter().find(|e| e.property == p).unwrap().status;
+        assert_eq!(status(PropertyName::Completeness), Status::Violated);
+        assert_eq!(status(PropertyName::TimeBound), Status::Violated);
+        assert_eq!(status(PropertyName::Transmissions), Status::Violated);
+        assert_eq!(status(PropertyName::Causality), Status::Holds);
+        assert!(matches!(
+            r.violation(PropertyName::Completeness),
+            Some(Violation::Missing { node: 2, packet: 0 })
+        ));
+    }
+
+    #[test]
+    fn sending_what_one_does_not_hold_breaks_causality() {
+        let task = task();
+        let h = Holdings::initial(&task);
+        let mut r = Record::new(&claims());
+        r.send(1, &h, 2, 0);
+        assert!(r.violation(PropertyName::Causality).is_some());
+    }
+}
