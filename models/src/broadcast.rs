@@ -69,6 +69,14 @@ pub fn claims(cube: &Hypercube, claimed: &[PropertyName], bound: Option<Slot>) -
 /// The `Protocol` items every single-source broadcast writes the same way.
 macro_rules! single_source_broadcast {
     () => {
+        $crate::broadcast::single_source_broadcast!(@items true);
+    };
+    // A protocol that reads all of a slot's arrivals together (flooding
+    // skips every sender of the slot) is not event-driven.
+    (batch) => {
+        $crate::broadcast::single_source_broadcast!(@items false);
+    };
+    (@items $event_driven:expr) => {
         type Topo = $crate::hypercube::Hypercube;
         type Input = properties::NodeId;
         type Msg = $crate::broadcast::Packet;
@@ -102,7 +110,7 @@ macro_rules! single_source_broadcast {
         }
 
         fn event_driven(&self) -> bool {
-            true
+            $event_driven
         }
     };
 }

@@ -45,7 +45,7 @@ impl Flood {
 
 impl Protocol for Flood {
     type State = FloodState;
-    single_source_broadcast!();
+    single_source_broadcast!(batch);
 
     fn claims(&self) -> Claims {
         use PropertyName::*;

@@ -151,6 +151,45 @@ impl Topology for Hypercube {
         path
     }
 
+    fn position(&self, node: NodeId) -> (f32, f32) {
+        // Dimension d moves a node along its own vector: even dimensions
+        // mostly right, odd ones mostly down, each pair 2.7 times the last,
+        // with a slant so that no two links overlap.
+        let (mut x, mut y) = (0.0, 0.0);
+        for d in 0..self.n {
+            if node & (1 << d) != 0 {
+                let scale = 2.7f32.powi((d / 2) as i32);
+                if d % 2 == 0 {
+                    x += scale;
+                    y += 0.3 * scale;
+                } else {
+                    x += 0.3 * scale;
+                    y += scale;
+                }
+            }
+        }
+        (x, y)
+    }
+
+    fn links(&self, mut f: impl FnMut(NodeId, NodeId)) {
+        for u in 0..self.nodes() {
+            for d in 0..self.n {
+                let v = u ^ (1 << d);
+                if u < v {
+                    f(u, v)
+                }
+            }
+        }
+    }
+
+    fn arc_ends(&self, r: ResourceId) -> Option<(NodeId, NodeId)> {
+        let arcs = self.nodes() as u64 * self.n as u64;
+        (r < arcs).then(|| {
+            let u = (r / self.n as u64) as NodeId;
+            (u, u ^ (1 << (r % self.n as u64)))
+        })
+    }
+
     fn node_label(&self, node: NodeId) -> String {
         self.bits(node)
     }

@@ -29,10 +29,13 @@ pub struct NaiveTree {
     levels: Vec<u32>,
 }
 
-/// Only the source has to remember that it starts step 1.
+/// The step a node performs in the next slot, if any, and for which
+/// source's packet: a source of step i stays the source of its own child
+/// subcube in step i+1 ("each recipient will turn into the next-step's
+/// source node in each child subcube", and so does the sender).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NaiveState {
-    starts: bool,
+    next: Option<Packet>,
 }
 
 impl NaiveTree {
@@ -83,7 +86,10 @@ impl Protocol for NaiveTree {
 
     fn init(&self, source: &NodeId, node: NodeId) -> NaiveState {
         NaiveState {
-            starts: node == *source,
+            next: (node == *source).then_some(Packet {
+                source: node,
+                step: 1,
+            }),
         }
     }
 
@@ -96,12 +102,20 @@ impl Protocol for NaiveTree {
         _choice: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        if std::mem::take(&mut state.starts) {
-            self.send_step(node, node, 1, out);
+        let tasks = state
+            .next
+            .take()
+            .into_iter()
+            .chain(arrivals.iter().map(|a| a.msg));
+        for task in tasks {
+            self.send_step(node, task.source, task.step, out);
+            if (task.step as usize) < self.levels.len() {
+                state.next = Some(Packet {
+                    step: task.step + 1,
+                    ..task
+                });
+            }
         }
-        for a in arrivals {
-            self.send_step(node, a.msg.source, a.msg.step, out);
-        }
-        false
+        state.next.is_some()
     }
 }

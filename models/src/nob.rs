@@ -88,10 +88,13 @@ pub struct Nob {
     levels: Vec<u32>,
 }
 
-/// Only the source has to remember that it starts step 1.
+/// The step a node performs in the next slot, if any, and for which
+/// source's packet: a source of step i stays the source of its own child
+/// subcube in step i+1 ("each recipient will turn into the next-step's
+/// source node in each child subcube", and so does the sender).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NobState {
-    starts: bool,
+    next: Option<Packet>,
 }
 
 /// One step of one source: the partitions of its (relative) address.
@@ -148,13 +151,10 @@ impl Nob {
         capacity(part.p).saturating_sub(part.a)
     }
 
-    /// The step a node performs now, if any: the source's step 1 or the
-    /// step index carried by an arrival.
-    fn task(&self, state: &NobState, arrivals: &[Arrival<Packet>]) -> Option<Packet> {
-        arrivals
-            .first()
-            .map(|a| a.msg)
-            .or(state.starts.then_some(Packet { source: 0, step: 1 }))
+    /// The step a node performs now, if any: the one carried by its first
+    /// arrival, or the next one of a subcube it is already the source of.
+    fn task(state: &NobState, arrivals: &[Arrival<Packet>]) -> Option<Packet> {
+        arrivals.first().map(|a| a.msg).or(state.next)
     }
 
     /// Emits the 2^p - 1 worms of step `i` from `node` for `source`.
@@ -240,7 +240,10 @@ impl Protocol for Nob {
 
     fn init(&self, source: &NodeId, node: NodeId) -> NobState {
         NobState {
-            starts: node == *source,
+            next: (node == *source).then_some(Packet {
+                source: node,
+                step: 1,
+            }),
         }
     }
 
@@ -251,11 +254,10 @@ impl Protocol for Nob {
         _slot: Slot,
         arrivals: &[Arrival<Packet>],
     ) -> u32 {
-        let Some(task) = self.task(state, arrivals) else {
+        let Some(task) = Self::task(state, arrivals) else {
             return 1;
         };
-        let source = if state.starts { node } else { task.source };
-        match self.partition(node ^ source, task.step) {
+        match self.partition(node ^ task.source, task.step) {
             Some(part) => {
                 let count = Self::rule3_count(&part);
                 injections(count.min(part.r), part.r)
@@ -273,16 +275,24 @@ impl Protocol for Nob {
         choice: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        if std::mem::take(&mut state.starts) {
-            self.send_step(node, node, 1, choice, out);
-        }
-        for (j, a) in arrivals.iter().enumerate() {
-            // Only the first task of a slot takes the choice; a second
-            // arrival is already a violation of Theorem 1.
+        // A node informed in step i acts from step i+1 on; a second task in
+        // one slot (already a violation of Theorem 1) takes the first choice.
+        let tasks = state
+            .next
+            .take()
+            .into_iter()
+            .chain(arrivals.iter().map(|a| a.msg));
+        for (j, task) in tasks.enumerate() {
             let choice = if j == 0 { choice } else { 0 };
-            self.send_step(node, a.msg.source, a.msg.step, choice, out);
+            self.send_step(node, task.source, task.step, choice, out);
+            if (task.step as usize) < self.levels.len() {
+                state.next = Some(Packet {
+                    step: task.step + 1,
+                    ..task
+                });
+            }
         }
-        false
+        state.next.is_some()
     }
 }
 

@@ -27,6 +27,15 @@ pub trait Topology: Send + Sync {
     /// The nodes `route` visits, in order (for pictures).
     fn path(&self, route: &Route) -> Vec<NodeId>;
 
+    /// Where to draw `node`, in units of one link (for pictures).
+    fn position(&self, node: NodeId) -> (f32, f32);
+
+    /// Calls `f(u, v)` for every link u < v (for pictures).
+    fn links(&self, f: impl FnMut(NodeId, NodeId));
+
+    /// The two ends of a resource that is an arc (for pictures).
+    fn arc_ends(&self, resource: ResourceId) -> Option<(NodeId, NodeId)>;
+
     /// A node as the paper writes it (a hypercube node in binary).
     fn node_label(&self, node: NodeId) -> String;
 

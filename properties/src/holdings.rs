@@ -51,6 +51,14 @@ impl Holdings {
         fresh
     }
 
+    /// Adds everything `other` holds (the actor model keeps one per node).
+    pub fn union_with(&mut self, other: &Holdings) {
+        assert_eq!(self.bits.len(), other.bits.len(), "holdings of one task");
+        for (a, b) in self.bits.iter_mut().zip(&other.bits) {
+            *a |= b;
+        }
+    }
+
     /// The first node, in id order, missing a packet the task requires of it.
     pub fn first_missing(&self, task: &Task) -> Option<(NodeId, PacketId)> {
         (0..task.nodes()).find_map(|node| {

@@ -108,20 +108,22 @@ pub enum Violation {
         slot: Slot,
         node: NodeId,
         packet: PacketId,
-        by: Route,
+        from: NodeId,
     },
     /// no-duplication (NOHO): `node` received its own `packet` in `slot`.
     OwnPacket {
         slot: Slot,
         node: NodeId,
         packet: PacketId,
-        by: Route,
+        from: NodeId,
     },
-    /// contention-freedom: two transmissions of `slot` share `resource`.
+    /// contention-freedom: two transmissions of `slot` share `resource`
+    /// (`first` is None where an engine keeps no owner per resource; the
+    /// executor then finds it by replaying the run).
     Conflict {
         slot: Slot,
         resource: ResourceId,
-        first: Route,
+        first: Option<Route>,
         second: Route,
     },
     /// causality: `node` sent `packet` in `slot` without holding it.
@@ -242,7 +244,13 @@ impl Record {
 
     /// contention-freedom: `second` needs `resource` in `slot`, already
     /// taken by `first`.
-    pub fn conflict(&mut self, slot: Slot, resource: ResourceId, first: Route, second: Route) {
+    pub fn conflict(
+        &mut self,
+        slot: Slot,
+        resource: ResourceId,
+        first: Option<Route>,
+        second: Route,
+    ) {
         self.note(Violation::Conflict {
             slot,
             resource,
@@ -251,8 +259,8 @@ impl Record {
         });
     }
 
-    /// no-duplication and time-bound: `node` receives `packet` in `slot` by
-    /// `route`. Updates `holdings`.
+    /// no-duplication and time-bound: `node` receives `packet` in `slot`
+    /// from node `from`. Updates `holdings`.
     pub fn delivery(
         &mut self,
         slot: Slot,
@@ -260,7 +268,7 @@ impl Record {
         holdings: &mut Holdings,
         node: NodeId,
         packet: PacketId,
-        by: Route,
+        from: NodeId,
     ) {
         self.deliveries += 1;
         self.last_delivery = self.last_delivery.max(slot);
@@ -269,14 +277,14 @@ impl Record {
                 slot,
                 node,
                 packet,
-                by,
+                from,
             });
         } else if !holdings.insert(node, packet) {
             self.note(Violation::Duplicate {
                 slot,
                 node,
                 packet,
-                by,
+                from,
             });
         }
         if let Some(bound) = self.bound {
@@ -291,7 +299,7 @@ impl Record {
     pub fn end(&mut self, task: &Task, holdings: &Holdings, horizon: Option<Slot>) {
         self.ended = true;
         if let Some(slot) = horizon {
-            self.note(Violation::NotTerminated { slot });
+            self.horizon_reached(slot);
         }
         if let Some((node, packet)) = holdings.first_missing(task) {
             self.note(Violation::Missing { node, packet });
@@ -302,6 +310,24 @@ impl Record {
                 count: self.transmissions,
                 optimum,
             });
+        }
+    }
+
+    /// completeness: the run was still active at the engine's horizon.
+    pub fn horizon_reached(&mut self, slot: Slot) {
+        self.note(Violation::NotTerminated { slot });
+    }
+
+    /// Names the first holder of the first conflict, where the engine that
+    /// found it could not (the executor's replay).
+    pub fn name_conflict_holder(&mut self, holder: Route) {
+        let slot = &mut self.first[PropertyName::ContentionFreedom as usize];
+        if let Some(Violation::Conflict {
+            first: first @ None,
+            ..
+        }) = slot
+        {
+            *first = Some(holder);
         }
     }
 
@@ -358,15 +384,16 @@ mod tests {
     }
 
     const BY: Route = Route::Link { from: 0, to: 1 };
+    const FROM: NodeId = 0;
 
     #[test]
     fn a_second_copy_is_a_duplicate_and_an_own_packet_is_noho() {
         let task = task();
         let mut h = Holdings::initial(&task);
         let mut r = Record::new(&claims());
-        r.delivery(1, &task, &mut h, 1, 0, BY);
+        r.delivery(1, &task, &mut h, 1, 0, FROM);
         assert_eq!(r.violation(PropertyName::NoDuplication), None);
-        r.delivery(2, &task, &mut h, 1, 0, BY);
+        r.delivery(2, &task, &mut h, 1, 0, FROM);
         assert!(matches!(
             r.violation(PropertyName::NoDuplication),
             Some(Violation::Duplicate {
@@ -376,7 +403,7 @@ mod tests {
             })
         ));
         let mut r = Record::new(&claims());
-        r.delivery(1, &task, &mut h, 0, 0, BY);
+        r.delivery(1, &task, &mut h, 0, 0, FROM);
         assert!(matches!(
             r.violation(PropertyName::NoDuplication),
             Some(Violation::OwnPacket { node: 0, .. })
@@ -387,8 +414,8 @@ mod tests {
     fn the_earliest_violation_is_kept_across_merges() {
         let mut a = Record::new(&claims());
         let mut b = Record::new(&claims());
-        a.conflict(3, 7, BY, BY);
-        b.conflict(2, 9, BY, BY);
+        a.conflict(3, 7, Some(BY), BY);
+        b.conflict(2, 9, None, BY);
         a.merge(&b);
         assert!(matches!(
             a.violation(PropertyName::ContentionFreedom),
@@ -407,7 +434,7 @@ mod tests {
         let mut r = Record::new(&claims());
         r.send(1, &h, 0, 0);
         r.transmission();
-        r.delivery(3, &task, &mut h, 1, 0, BY);
+        r.delivery(3, &task, &mut h, 1, 0, FROM);
         r.end(&task, &h, None);
         let ev = r.evidence(&claims());
         let status = |p: PropertyName| ev.iter().find(|e| e.property == p).unwrap().status;

@@ -1,0 +1,258 @@
+//! The actor model: every node of an event-driven protocol as a stateright
+//! `Actor`, on a non-duplicating unordered network. It checks that delivery
+//! order does not matter: whatever order messages arrive in, the run is
+//! complete, duplicate-free, causal and on time.
+//!
+//! There is no global slot here, so a message carries the logical slot of
+//! its delivery (the sender's slot): a node reached in slot t acts in slot
+//! t+1, as in the lock-step runs. Contention needs a global slot and is
+//! judged by the lock-step model and the executor only. A choice the paper
+//! leaves open becomes a stateright random choice. Each node keeps its own
+//! [`Record`] and holdings; the properties merge them.
+
+use super::{horizon, receive, transmit, NoLedger};
+use models::{Arrival, Protocol};
+use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task};
+use stateright::actor::{model_timeout, Actor, ActorModel, ActorModelState, Id, Network, Out};
+use stateright::Expectation;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// One node of the protocol, run from one input.
+pub struct NodeActor<P: Protocol> {
+    protocol: Arc<P>,
+    input: P::Input,
+    cfg: Arc<RunCfg>,
+    node: NodeId,
+}
+
+/// What every node of a run shares.
+pub struct RunCfg {
+    pub task: Task,
+    pub claims: Claims,
+    pub horizon: Slot,
+}
+
+/// A message on the network, with the slot of its delivery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Wire<M> {
+    pub slot: Slot,
+    pub msg: M,
+}
+
+/// A node's protocol state plus what the properties need of it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NodeState<S, M> {
+    pub state: S,
+    /// The last slot the node acted in.
+    pub clock: Slot,
+    pub holdings: Holdings,
+    pub record: Record,
+    /// A step waiting for its random choice: its slot and arrival.
+    pub pending: Option<(Slot, Option<Arrival<M>>)>,
+}
+
+/// The timer of a node that asked to be stepped again (a scheduled send).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tick;
+
+type Node<P> = NodeState<<P as Protocol>::State, <P as Protocol>::Msg>;
+
+impl<P: Protocol> NodeActor<P> {
+    /// Steps the node in `slot` with `arrival`, asking for a random choice
+    /// first if the protocol offers several.
+    fn proceed(
+        &self,
+        st: &mut Node<P>,
+        slot: Slot,
+        arrival: Option<Arrival<P::Msg>>,
+        o: &mut Out<Self>,
+    ) {
+        let arrivals: Vec<_> = arrival.into_iter().collect();
+        let k = self.protocol.choices(self.node, &st.state, slot, &arrivals);
+        if k > 1 {
+            st.pending = Some((slot, arrival));
+            o.choose_random("choice", (0..k).collect());
+        } else {
+            self.act(st, slot, &arrivals, 0, o);
+        }
+    }
+
+    fn act(
+        &self,
+        st: &mut Node<P>,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+        choice: u32,
+        o: &mut Out<Self>,
+    ) {
+        st.clock = slot;
+        if slot > self.cfg.horizon {
+            st.record.horizon_reached(slot);
+            return;
+        }
+        let mut out = Vec::new();
+        let busy = self
+            .protocol
+            .step(self.node, &mut st.state, slot, arrivals, choice, &mut out);
+        let p = &*self.protocol;
+        transmit(
+            p,
+            slot,
+            self.node,
+            &out,
+            &st.holdings,
+            &mut st.record,
+            &mut NoLedger,
+            |to, a| o.send(Id::from(to as usize), Wire { slot, msg: a.msg }),
+        );
+        if busy {
+            o.set_timer(Tick, model_timeout());
+        }
+    }
+}
+
+impl<P: Protocol> Actor for NodeActor<P> {
+    type Msg = Wire<P::Msg>;
+    type State = Node<P>;
+    type Timer = Tick;
+    type Random = u32;
+    type Storage = ();
+
+    fn on_start(&self, _id: Id, _storage: &Option<()>, o: &mut Out<Self>) -> Node<P> {
+        let mut st = NodeState {
+            state: self.protocol.init(&self.input, self.node),
+            clock: 0,
+            holdings: Holdings::initial(&self.cfg.task),
+            record: Record::new(&self.cfg.claims),
+            pending: None,
+        };
+        self.proceed(&mut st, 1, None, o);
+        st
+    }
+
+    fn on_msg(
+        &self,
+        _id: Id,
+        state: &mut Cow<Node<P>>,
+        src: Id,
+        wire: Wire<P::Msg>,
+        o: &mut Out<Self>,
+    ) {
+        let st = state.to_mut();
+        let arrival = Arrival {
+            from: usize::from(src) as NodeId,
+            msg: wire.msg,
+        };
+        let p = &*self.protocol;
+        receive(
+            p,
+            wire.slot,
+            &self.cfg.task,
+            self.node,
+            &arrival,
+            &mut st.holdings,
+            &mut st.record,
+        );
+        self.proceed(st, wire.slot + 1, Some(arrival), o);
+    }
+
+    fn on_timeout(&self, _id: Id, state: &mut Cow<Node<P>>, _timer: &Tick, o: &mut Out<Self>) {
+        let st = state.to_mut();
+        let slot = st.clock + 1;
+        self.proceed(st, slot, None, o);
+    }
+
+    fn on_random(&self, _id: Id, state: &mut Cow<Node<P>>, choice: &u32, o: &mut Out<Self>) {
+        let st = state.to_mut();
+        let (slot, arrival) = st
+            .pending
+            .take()
+            .expect("a random choice follows a pending step");
+        let arrivals: Vec<_> = arrival.into_iter().collect();
+        self.act(st, slot, &arrivals, *choice, o);
+    }
+}
+
+/// The actor model of a protocol from one input.
+pub type Actors<P> = ActorModel<NodeActor<P>, Arc<RunCfg>, ()>;
+
+/// The actor model of `protocol` from `input`.
+pub fn model<P: Protocol + 'static>(protocol: Arc<P>, input: P::Input) -> Actors<P> {
+    let claims = protocol.claims();
+    let cfg = Arc::new(RunCfg {
+        task: protocol.task(&input),
+        horizon: horizon(&claims),
+        claims,
+    });
+    let nodes = cfg.task.nodes();
+    let mut m = ActorModel::new(Arc::clone(&cfg), ())
+        .actors((0..nodes).map(|node| NodeActor {
+            protocol: Arc::clone(&protocol),
+            input: input.clone(),
+            cfg: Arc::clone(&cfg),
+            node,
+        }))
+        .init_network(Network::new_unordered_nonduplicating([]));
+    m = m
+        .property(
+            Expectation::Always,
+            PropertyName::ALL[0].as_str(),
+            holds::<P, 0>,
+        )
+        .property(
+            Expectation::Always,
+            PropertyName::ALL[1].as_str(),
+            holds::<P, 1>,
+        )
+        .property(
+            Expectation::Always,
+            PropertyName::ALL[2].as_str(),
+            holds::<P, 2>,
+        )
+        .property(
+            Expectation::Always,
+            PropertyName::ALL[3].as_str(),
+            holds::<P, 3>,
+        )
+        .property(
+            Expectation::Always,
+            PropertyName::ALL[4].as_str(),
+            holds::<P, 4>,
+        )
+        .property(
+            Expectation::Always,
+            PropertyName::ALL[5].as_str(),
+            holds::<P, 5>,
+        )
+        .property(Expectation::Sometimes, super::lockstep::RUN_ENDS, |m, s| {
+            verdict(m, s).ended
+        });
+    m
+}
+
+/// True once nothing is in flight, scheduled or awaiting a choice.
+fn quiescent<P: Protocol>(s: &ActorModelState<NodeActor<P>>) -> bool {
+    s.network.len() == 0
+        && s.timers_set.iter().all(|t| t.iter().next().is_none())
+        && s.actor_states.iter().all(|a| a.pending.is_none())
+}
+
+/// The run's record so far: every node's record merged, judged at the end
+/// when the system is quiescent.
+pub fn verdict<P: Protocol>(m: &Actors<P>, s: &ActorModelState<NodeActor<P>>) -> Record {
+    let mut record = Record::new(&m.cfg.claims);
+    let mut holdings = Holdings::initial(&m.cfg.task);
+    for a in &s.actor_states {
+        record.merge(&a.record);
+        holdings.union_with(&a.holdings);
+    }
+    if quiescent(s) && !record.ended {
+        record.end(&m.cfg.task, &holdings, None);
+    }
+    record
+}
+
+fn holds<P: Protocol, const I: usize>(m: &Actors<P>, s: &ActorModelState<NodeActor<P>>) -> bool {
+    verdict(m, s).violation(PropertyName::ALL[I]).is_none()
+}

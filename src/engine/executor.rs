@@ -1,0 +1,173 @@
+//! The executor: one deterministic run at sizes far beyond exhaustive
+//! reach, judged on the fly by the same [`transmit`] and [`receive`] as the
+//! checker, on flat data.
+//!
+//! Per node it keeps the protocol state, one inbox entry (a second arrival
+//! in a slot goes to a small overflow list), a busy bit and one holdings
+//! bit per packet; per slot one bit per resource. A choice the paper leaves
+//! open takes its first option. A conflict's first holder is not stored
+//! (that would cost a word per arc); when there is a conflict the run is
+//! replayed, watching that one resource.
+
+use super::{horizon, receive, transmit, Ledger};
+use models::{Arrival, Protocol, Topology};
+use properties::{Holdings, NodeId, PropertyName, Record, ResourceId, Route, Slot, Violation};
+
+/// The outcome of one executed run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub record: Record,
+    /// Slots executed (the last one may have been quiet).
+    pub slots: Slot,
+}
+
+/// One bit per resource, cleared every slot; optionally watching one
+/// (slot, resource) to name its first holder.
+struct BitLedger {
+    bits: Vec<u64>,
+    slot: Slot,
+    watch: Option<(Slot, ResourceId)>,
+    holder: Option<Route>,
+}
+
+impl Ledger for BitLedger {
+    fn take(&mut self, r: ResourceId, route: Route) -> Result<(), Option<Route>> {
+        let (w, m) = ((r / 64) as usize, 1u64 << (r % 64));
+        if self.watch == Some((self.slot, r)) && self.holder.is_none() {
+            self.holder = Some(route);
+        }
+        if self.bits[w] & m != 0 {
+            return Err(None);
+        }
+        self.bits[w] |= m;
+        Ok(())
+    }
+}
+
+/// Runs `protocol` from `input` to the end.
+pub fn run<P: Protocol>(protocol: &P, input: &P::Input) -> Run {
+    let mut run = execute(protocol, input, None).0;
+    if let Some(Violation::Conflict {
+        slot,
+        resource,
+        first: None,
+        ..
+    }) = run.record.violation(PropertyName::ContentionFreedom)
+    {
+        let (_, holder) = execute(protocol, input, Some((slot, resource)));
+        let holder = holder.expect("a replay of a deterministic run meets the same conflict");
+        run.record.name_conflict_holder(holder);
+    }
+    run
+}
+
+fn execute<P: Protocol>(
+    protocol: &P,
+    input: &P::Input,
+    watch: Option<(Slot, ResourceId)>,
+) -> (Run, Option<Route>) {
+    let topology = protocol.topology();
+    let nodes = topology.nodes() as usize;
+    let task = protocol.task(input);
+    let claims = protocol.claims();
+    let horizon = horizon(&claims);
+
+    let mut states: Vec<P::State> = (0..nodes as NodeId)
+        .map(|v| protocol.init(input, v))
+        .collect();
+    let mut holdings = Holdings::initial(&task);
+    let mut record = Record::new(&claims);
+    let mut inbox: Vec<Option<Arrival<P::Msg>>> = vec![None; nodes];
+    let mut next_inbox: Vec<Option<Arrival<P::Msg>>> = vec![None; nodes];
+    let mut overflow: Vec<(NodeId, Arrival<P::Msg>)> = Vec::new();
+    let mut next_overflow: Vec<(NodeId, Arrival<P::Msg>)> = Vec::new();
+    // Every node is stepped in slot 1.
+    let mut busy = vec![u64::MAX; nodes.div_ceil(64)];
+    let mut next_busy = vec![0u64; busy.len()];
+    let mut ledger = BitLedger {
+        bits: vec![0; topology.resources().div_ceil(64) as usize],
+        slot: 0,
+        watch,
+        holder: None,
+    };
+    let mut out = Vec::new();
+    let mut arrivals = Vec::new();
+    let mut slot = 0;
+    loop {
+        slot += 1;
+        ledger.slot = slot;
+        ledger.bits.fill(0);
+        let mut over = overflow.iter().peekable();
+        for v in 0..nodes {
+            let is_busy = busy[v / 64] & (1 << (v % 64)) != 0;
+            if inbox[v].is_none() && !is_busy {
+                continue;
+            }
+            arrivals.clear();
+            arrivals.extend(inbox[v].take());
+            while let Some((_, a)) = over.next_if(|(to, _)| *to as usize == v) {
+                arrivals.push(*a);
+            }
+            let node = v as NodeId;
+            out.clear();
+            if protocol.step(node, &mut states[v], slot, &arrivals, 0, &mut out) {
+                next_busy[v / 64] |= 1 << (v % 64);
+            }
+            transmit(
+                protocol,
+                slot,
+                node,
+                &out,
+                &holdings,
+                &mut record,
+                &mut ledger,
+                |to, a| match &mut next_inbox[to as usize] {
+                    entry @ None => *entry = Some(a),
+                    Some(_) => next_overflow.push((to, a)),
+                },
+            );
+        }
+        // Deliveries of this slot, node by node (the overflow in order).
+        next_overflow.sort_by_key(|(to, _)| *to);
+        let mut over = next_overflow.iter().peekable();
+        let mut quiet = true;
+        for (v, entry) in next_inbox.iter().enumerate() {
+            if let Some(a) = entry {
+                quiet = false;
+                receive(
+                    protocol,
+                    slot,
+                    &task,
+                    v as NodeId,
+                    a,
+                    &mut holdings,
+                    &mut record,
+                );
+                while let Some((to, a)) = over.next_if(|(to, _)| *to as usize == v) {
+                    receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
+                }
+            }
+        }
+        std::mem::swap(&mut inbox, &mut next_inbox);
+        std::mem::swap(&mut overflow, &mut next_overflow);
+        next_overflow.clear();
+        std::mem::swap(&mut busy, &mut next_busy);
+        next_busy.fill(0);
+        let idle = busy.iter().all(|&w| w == 0);
+        if quiet && idle {
+            record.end(&task, &holdings, None);
+            break;
+        }
+        if slot >= horizon {
+            record.end(&task, &holdings, Some(slot));
+            break;
+        }
+    }
+    (
+        Run {
+            record,
+            slots: slot,
+        },
+        ledger.holder,
+    )
+}

@@ -1,0 +1,243 @@
+//! The lock-step model: the papers' synchronous runs as a stateright
+//! `Model`, one transition per slot for every node at once (an
+//! `ActorModel` would interleave every delivery; STATERIGHT.md).
+//!
+//! Every input (every source node) is an initial state; a slot in which some
+//! node has a choice the paper leaves open (Wang-Ku rule 3's R') has one
+//! action per combination of choices. The state carries the run's
+//! [`Record`], so each property is a plain predicate on it, and the
+//! transmissions of the last slot, for the Explorer's picture.
+
+use super::{horizon, receive, transmit, MapLedger};
+use crate::picture;
+use models::{Arrival, Protocol};
+use properties::{Claims, Holdings, NodeId, PropertyName, Record, Route, Slot, Task};
+use stateright::{Model, Path, Property};
+use std::sync::Arc;
+
+/// The lock-step model of a protocol over a set of inputs.
+pub struct LockStep<P: Protocol> {
+    pub protocol: Arc<P>,
+    pub inputs: Vec<P::Input>,
+    tasks: Vec<Task>,
+    pub claims: Claims,
+    horizon: Slot,
+}
+
+/// The state after a slot: node states, what arrived in the slot, what
+/// every node holds, and the record of the run so far.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RunState<S, M> {
+    /// Index of the input this run started from.
+    pub input: usize,
+    /// The last slot run (0 before the first).
+    pub slot: Slot,
+    pub nodes: Vec<S>,
+    /// Nodes to step in the next slot even without arrivals.
+    pub busy: Vec<NodeId>,
+    /// Arrivals of `slot`, by receiving node.
+    pub inbox: Vec<(NodeId, Arrival<M>)>,
+    pub holdings: Holdings,
+    pub record: Record,
+    /// The routes of the transmissions of `slot`, for pictures.
+    pub sent: Vec<Route>,
+}
+
+/// One slot, with the choice of every node that had more than one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SlotAction {
+    pub slot: Slot,
+    pub choices: Vec<(NodeId, u32)>,
+}
+
+type State<P> = RunState<<P as Protocol>::State, <P as Protocol>::Msg>;
+
+impl<P: Protocol> LockStep<P> {
+    /// The model of `protocol` from each of `inputs`.
+    pub fn new(protocol: Arc<P>, inputs: Vec<P::Input>) -> Self {
+        let tasks = inputs.iter().map(|i| protocol.task(i)).collect();
+        let claims = protocol.claims();
+        LockStep {
+            horizon: horizon(&claims),
+            protocol,
+            inputs,
+            tasks,
+            claims,
+        }
+    }
+
+    /// Nodes that act in the slot after `state`, with their arrivals.
+    fn active(&self, state: &State<P>) -> Vec<(NodeId, Vec<Arrival<P::Msg>>)> {
+        let mut active: Vec<(NodeId, Vec<Arrival<P::Msg>>)> = Vec::new();
+        let mut busy = state.busy.iter().peekable();
+        let mut inbox = state.inbox.iter().peekable();
+        loop {
+            let next = match (busy.peek(), inbox.peek()) {
+                (None, None) => break,
+                (Some(&&b), Some(&&(i, _))) => b.min(i),
+                (Some(&&b), None) => b,
+                (None, Some(&&(i, _))) => i,
+            };
+            busy.next_if(|&&b| b == next);
+            let mut arrivals = Vec::new();
+            while let Some((_, a)) = inbox.next_if(|(i, _)| *i == next) {
+                arrivals.push(*a);
+            }
+            active.push((next, arrivals));
+        }
+        active
+    }
+
+    /// Runs one slot of `state` with the given choices.
+    fn run_slot(&self, state: &State<P>, choices: &[(NodeId, u32)]) -> State<P> {
+        let p = &*self.protocol;
+        let slot = state.slot + 1;
+        let mut next = state.clone();
+        next.slot = slot;
+        next.sent.clear();
+        next.busy.clear();
+        let mut inbox = Vec::new();
+        let mut ledger = MapLedger::default();
+        let mut out = Vec::new();
+        for (node, arrivals) in self.active(state) {
+            let choice = choices.iter().find(|(v, _)| *v == node).map_or(0, |c| c.1);
+            out.clear();
+            if p.step(
+                node,
+                &mut next.nodes[node as usize],
+                slot,
+                &arrivals,
+                choice,
+                &mut out,
+            ) {
+                next.busy.push(node);
+            }
+            // Judged against what was held before this slot's deliveries.
+            let (holdings, record) = (&state.holdings, &mut next.record);
+            transmit(
+                p,
+                slot,
+                node,
+                &out,
+                holdings,
+                record,
+                &mut ledger,
+                |to, a| inbox.push((to, a)),
+            );
+            next.sent.extend(out.iter().map(|t| t.route));
+        }
+        inbox.sort_by_key(|(to, _)| *to);
+        let task = &self.tasks[state.input];
+        for (to, a) in &inbox {
+            receive(p, slot, task, *to, a, &mut next.holdings, &mut next.record);
+        }
+        next.inbox = inbox;
+        if next.inbox.is_empty() && next.busy.is_empty() {
+            next.record.end(task, &next.holdings, None);
+        } else if slot >= self.horizon {
+            next.record.end(task, &next.holdings, Some(slot));
+        }
+        next
+    }
+
+    /// The task of the run `state` belongs to.
+    pub fn task(&self, state: &State<P>) -> &Task {
+        &self.tasks[state.input]
+    }
+}
+
+/// Property `I` of [`PropertyName::ALL`] has not been violated.
+fn holds<P: Protocol, const I: usize>(_: &LockStep<P>, s: &State<P>) -> bool {
+    s.record.violation(PropertyName::ALL[I]).is_none()
+}
+
+/// Name of the `sometimes` property that keeps a vacuous model honest.
+pub const RUN_ENDS: &str = "a run ends";
+
+impl<P: Protocol + 'static> Model for LockStep<P> {
+    type State = State<P>;
+    type Action = SlotAction;
+
+    fn init_states(&self) -> Vec<State<P>> {
+        let p = &*self.protocol;
+        let nodes = self.tasks.first().map_or(0, |t| t.nodes());
+        self.inputs
+            .iter()
+            .enumerate()
+            .map(|(ix, input)| RunState {
+                input: ix,
+                slot: 0,
+                nodes: (0..nodes).map(|v| p.init(input, v)).collect(),
+                // Every node is stepped in slot 1.
+                busy: (0..nodes).collect(),
+                inbox: Vec::new(),
+                holdings: Holdings::initial(&self.tasks[ix]),
+                record: Record::new(&self.claims),
+                sent: Vec::new(),
+            })
+            .collect()
+    }
+
+    fn actions(&self, state: &State<P>, actions: &mut Vec<SlotAction>) {
+        if state.record.ended {
+            return;
+        }
+        let slot = state.slot + 1;
+        let counts: Vec<(NodeId, u32)> = self
+            .active(state)
+            .iter()
+            .map(|(v, arr)| {
+                (
+                    *v,
+                    self.protocol
+                        .choices(*v, &state.nodes[*v as usize], slot, arr),
+                )
+            })
+            .filter(|(_, k)| *k > 1)
+            .collect();
+        // Every combination of the nodes' choices, the first node slowest.
+        let total: u64 = counts.iter().map(|(_, k)| *k as u64).product();
+        for mut index in 0..total {
+            let mut choices = vec![(0, 0); counts.len()];
+            for (j, (v, k)) in counts.iter().enumerate().rev() {
+                choices[j] = (*v, (index % *k as u64) as u32);
+                index /= *k as u64;
+            }
+            actions.push(SlotAction { slot, choices });
+        }
+    }
+
+    fn next_state(&self, state: &State<P>, action: SlotAction) -> Option<State<P>> {
+        Some(self.run_slot(state, &action.choices))
+    }
+
+    fn format_action(&self, action: &SlotAction) -> String {
+        let topology = self.protocol.topology();
+        let mut s = format!("slot {}", action.slot);
+        for (v, c) in &action.choices {
+            s += &format!(
+                ", {} takes choice {c}",
+                models::Topology::node_label(topology, *v)
+            );
+        }
+        s
+    }
+
+    fn properties(&self) -> Vec<Property<Self>> {
+        vec![
+            Property::always(PropertyName::ALL[0].as_str(), holds::<P, 0>),
+            Property::always(PropertyName::ALL[1].as_str(), holds::<P, 1>),
+            Property::always(PropertyName::ALL[2].as_str(), holds::<P, 2>),
+            Property::always(PropertyName::ALL[3].as_str(), holds::<P, 3>),
+            Property::always(PropertyName::ALL[4].as_str(), holds::<P, 4>),
+            Property::always(PropertyName::ALL[5].as_str(), holds::<P, 5>),
+            Property::sometimes(RUN_ENDS, |_, s: &State<P>| s.record.ended),
+        ]
+    }
+
+    fn as_svg(&self, path: Path<State<P>, SlotAction>) -> Option<String> {
+        let state = path.last_state();
+        let task = self.task(state);
+        Some(picture::svg(self.protocol.topology(), task, state))
+    }
+}

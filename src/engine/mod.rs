@@ -1,0 +1,109 @@
+//! The engines, and the one run semantics they share (DESIGN.md, "Runs").
+//!
+//! In slot t every node that has arrivals (or asked to be stepped) runs its
+//! protocol step; each transmission is judged by [`transmit`] (causality,
+//! resources) and its receivers are handed the message; once every node has
+//! sent, [`receive`] judges each delivery (no-duplication, time-bound). The
+//! lock-step checker, the actor model and the executor call these two
+//! functions and nothing else judges a run.
+
+pub mod actor;
+pub mod executor;
+pub mod exhaustive;
+pub mod lockstep;
+
+use models::{Arrival, Protocol, Topology};
+use properties::{Claims, Holdings, NodeId, Record, ResourceId, Route, Slot, Task, Transmission};
+use std::collections::BTreeMap;
+
+/// Who holds which resource in the current slot.
+pub trait Ledger {
+    /// Takes `resource` for `route`; if already taken, returns the holder
+    /// when the ledger knows it.
+    fn take(&mut self, resource: ResourceId, route: Route) -> Result<(), Option<Route>>;
+}
+
+/// A ledger that remembers every holder (small runs).
+#[derive(Default)]
+pub struct MapLedger(BTreeMap<ResourceId, Route>);
+
+impl Ledger for MapLedger {
+    fn take(&mut self, resource: ResourceId, route: Route) -> Result<(), Option<Route>> {
+        match self.0.insert(resource, route) {
+            None => Ok(()),
+            Some(first) => {
+                self.0.insert(resource, first);
+                Err(Some(first))
+            }
+        }
+    }
+}
+
+/// A ledger that judges nothing: the actor model has no global slot, so
+/// contention is the lock-step model's and the executor's to judge.
+pub struct NoLedger;
+
+impl Ledger for NoLedger {
+    fn take(&mut self, _: ResourceId, _: Route) -> Result<(), Option<Route>> {
+        Ok(())
+    }
+}
+
+/// The last slot an engine runs before it declares the run
+/// non-terminating: four times the claimed bound (or the lower bound) plus
+/// 16, generous enough that no claimed algorithm comes near it.
+pub fn horizon(claims: &Claims) -> Slot {
+    4 * claims.bound.or(claims.lower_bound).unwrap_or(64) + 16
+}
+
+/// Judges the transmissions `node` made in `slot` (causality, counts,
+/// resources) and hands each receiver its arrival.
+#[allow(clippy::too_many_arguments)]
+pub fn transmit<P: Protocol>(
+    protocol: &P,
+    slot: Slot,
+    node: NodeId,
+    out: &[Transmission<P::Msg>],
+    holdings: &Holdings,
+    record: &mut Record,
+    ledger: &mut impl Ledger,
+    mut deliver: impl FnMut(NodeId, Arrival<P::Msg>),
+) {
+    let topology = protocol.topology();
+    for tx in out {
+        if let Some(why) = topology.invalid(&tx.route) {
+            panic!("protocol bug: node {node} in slot {slot}: {why}");
+        }
+        protocol.packets(&tx.msg, |packet| record.send(slot, holdings, node, packet));
+        record.transmission();
+        topology.occupy(&tx.route, |resource| {
+            if let Err(first) = ledger.take(resource, tx.route) {
+                record.conflict(slot, resource, first, tx.route);
+            }
+        });
+        topology.receivers(&tx.route, |to| {
+            deliver(
+                to,
+                Arrival {
+                    from: node,
+                    msg: tx.msg,
+                },
+            )
+        });
+    }
+}
+
+/// Judges one delivery of `slot` to `node` and updates what it holds.
+pub fn receive<P: Protocol>(
+    protocol: &P,
+    slot: Slot,
+    task: &Task,
+    node: NodeId,
+    arrival: &Arrival<P::Msg>,
+    holdings: &mut Holdings,
+    record: &mut Record,
+) {
+    protocol.packets(&arrival.msg, |packet| {
+        record.delivery(slot, task, holdings, node, packet, arrival.from)
+    });
+}

@@ -1,0 +1,121 @@
+//! Pictures of a run for the Explorer: the topology as SVG, with the nodes
+//! that hold what they must, the worms of the last slot, and a contended
+//! resource in red.
+
+use crate::engine::lockstep::RunState;
+use models::Topology;
+use properties::{PropertyName, Task, Violation};
+use std::fmt::Write;
+
+/// Largest network drawn; past it the picture says so.
+const MAX_DRAWN: u32 = 128;
+
+/// Colours of the worms of one slot, in turn.
+const WORM_COLOURS: [&str; 6] = [
+    "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+];
+
+/// The SVG of `state`: nodes (filled when they hold every packet the task
+/// requires), links, the transmissions of the last slot as arrows along
+/// their paths, and the first conflict of this slot in red.
+pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>) -> String {
+    let mut out = String::new();
+    if topology.nodes() > MAX_DRAWN {
+        let _ = write!(
+            out,
+            "<svg xmlns='http://www.w3.org/2000/svg' width='420' height='40'><text x='10' y='25'>\
+             {} nodes: too many to draw (at most {MAX_DRAWN})</text></svg>",
+            topology.nodes()
+        );
+        return out;
+    }
+    let unit = 60.0;
+    let margin = 40.0;
+    let (mut w, mut h) = (0.0f32, 0.0f32);
+    for v in 0..topology.nodes() {
+        let (x, y) = topology.position(v);
+        w = w.max(x);
+        h = h.max(y);
+    }
+    let at = |v| {
+        let (x, y) = topology.position(v);
+        (margin + x * unit, margin + 20.0 + y * unit)
+    };
+    let (width, height) = (w * unit + 2.0 * margin, h * unit + 2.0 * margin + 40.0);
+    let _ = write!(
+        out,
+        "<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' \
+         font-family='monospace' font-size='11'>\
+         <defs><marker id='arrow' viewBox='0 0 10 10' refX='9' refY='5' markerWidth='6' \
+         markerHeight='6' orient='auto-start-reverse'><path d='M0,0 L10,5 L0,10 z'/></marker></defs>\
+         <text x='10' y='16'>after slot {}: {} transmissions, {} nodes informed</text>",
+        state.slot,
+        state.sent.len(),
+        (0..topology.nodes()).filter(|&v| holds_all(task, state, v)).count()
+    );
+    topology.links(|u, v| {
+        let ((x1, y1), (x2, y2)) = (at(u), at(v));
+        let _ = write!(
+            out,
+            "<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='#ddd'/>"
+        );
+    });
+    for (i, route) in state.sent.iter().enumerate() {
+        let colour = WORM_COLOURS[i % WORM_COLOURS.len()];
+        let points: Vec<String> = topology
+            .path(route)
+            .into_iter()
+            .map(|v| {
+                let (x, y) = at(v);
+                format!("{x},{y}")
+            })
+            .collect();
+        let _ = write!(
+            out,
+            "<polyline class='worm' points='{}' fill='none' stroke='{colour}' stroke-width='2' \
+             marker-end='url(#arrow)'><title>{}</title></polyline>",
+            points.join(" "),
+            topology.route_label(route)
+        );
+    }
+    if let Some(Violation::Conflict { slot, resource, .. }) =
+        state.record.violation(PropertyName::ContentionFreedom)
+    {
+        if slot == state.slot {
+            if let Some((u, v)) = topology.arc_ends(resource) {
+                let ((x1, y1), (x2, y2)) = (at(u), at(v));
+                let _ = write!(
+                    out,
+                    "<line class='contended' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='red' \
+                     stroke-width='5' opacity='0.8'><title>contended: {}</title></line>",
+                    topology.resource_label(resource)
+                );
+            }
+        }
+    }
+    for v in 0..topology.nodes() {
+        let (x, y) = at(v);
+        let fill = if holds_all(task, state, v) {
+            "#ffd54f"
+        } else {
+            "white"
+        };
+        let _ = write!(
+            out,
+            "<circle class='node' cx='{x}' cy='{y}' r='7' fill='{fill}' stroke='black'/>\
+             <text x='{}' y='{}'>{}</text>",
+            x + 8.0,
+            y - 6.0,
+            topology.node_label(v)
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// True if `node` holds every packet the task requires of it.
+fn holds_all<S, M>(task: &Task, state: &RunState<S, M>, node: u32) -> bool {
+    let mut all = true;
+    task.required(node, |p| all &= state.holdings.holds(node, p));
+    all
+}

@@ -1,0 +1,240 @@
+//! Reports: the outcome of a check as text (one line per property) and as
+//! the JSON object of DESIGN.md, and violations worded in the paper's terms.
+
+use models::Topology;
+use properties::{Slot, Task, Violation};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// The outcome of one check, engine-independent.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub algorithm: &'static str,
+    pub params: Params,
+    pub engine: String,
+    pub properties: Vec<PropertyReport>,
+    pub time: Time,
+    /// Most transmissions over the runs checked.
+    pub transmissions: Option<u64>,
+    /// Fewest transmissions over the runs checked (equal to the most for
+    /// deterministic protocols).
+    pub transmissions_min: Option<u64>,
+    /// Transmissions an optimal run makes (one per needed delivery).
+    pub optimal_transmissions: u64,
+    /// Unique states of the lock-step model (exhaustive engines).
+    pub states: Option<u64>,
+    /// Unique states of the actor model, summed over inputs.
+    pub actor_states: Option<u64>,
+    /// Inputs covered (sources).
+    pub inputs: Vec<String>,
+    pub elapsed_ms: u128,
+    /// Things a reader must know: what was not checked, and why.
+    pub notes: Vec<String>,
+    /// A command that reproduces the first violated claim, if any.
+    pub reproduce: Option<String>,
+}
+
+/// The parameters checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Params {
+    pub n: u32,
+    pub source: Option<String>,
+    pub switching: String,
+    pub ports: String,
+}
+
+/// Time: measured (worst case over everything checked), claimed bound,
+/// best possible.
+#[derive(Clone, Debug, Serialize)]
+pub struct Time {
+    pub measured: Option<Slot>,
+    pub bound: Option<Slot>,
+    pub lower_bound: Option<Slot>,
+}
+
+/// One property's verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct PropertyReport {
+    pub name: &'static str,
+    pub claimed: bool,
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<String>,
+    /// The engine that found the counterexample.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found_by: Option<&'static str>,
+    /// The Explorer's `#/steps/...` path of the counterexample.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explorer_path: Option<String>,
+}
+
+impl Outcome {
+    /// True if a claimed property is violated (exit code 1).
+    pub fn refuted(&self) -> bool {
+        self.properties
+            .iter()
+            .any(|p| p.claimed && p.status == "violated")
+    }
+
+    /// True if a claimed property has no verdict (budget ran out).
+    pub fn undecided(&self) -> bool {
+        self.properties
+            .iter()
+            .any(|p| p.claimed && p.status == "unknown")
+    }
+
+    /// The text report.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{} n={} ({} switching, {}-port), {}, engine {}",
+            self.algorithm,
+            self.params.n,
+            self.params.switching,
+            self.params.ports,
+            match self.inputs.len() {
+                1 => self.inputs[0].clone(),
+                k => format!("all {k} sources"),
+            },
+            self.engine
+        );
+        for p in &self.properties {
+            let status = if p.status == "violated" {
+                "VIOLATED"
+            } else {
+                p.status
+            };
+            let kind = if p.claimed { "claimed" } else { "observed" };
+            let _ = writeln!(s, "  {:<20}{:<10}{}", p.name, status, kind);
+            if let Some(c) = &p.counterexample {
+                let _ = writeln!(s, "      {c}");
+            }
+            if let Some(path) = &p.explorer_path {
+                let _ = writeln!(s, "      explorer: #/steps/{path}");
+            }
+        }
+        let opt = |v: Option<Slot>| v.map_or("-".to_string(), |v| v.to_string());
+        let _ = writeln!(
+            s,
+            "time: measured {}, bound {}, lower bound {}",
+            opt(self.time.measured),
+            opt(self.time.bound),
+            opt(self.time.lower_bound)
+        );
+        match (self.transmissions_min, self.transmissions) {
+            (Some(lo), Some(hi)) if lo != hi => {
+                let _ = writeln!(
+                    s,
+                    "transmissions: {lo}..{hi} (optimum {})",
+                    self.optimal_transmissions
+                );
+            }
+            (_, Some(hi)) => {
+                let _ = writeln!(
+                    s,
+                    "transmissions: {hi} (optimum {})",
+                    self.optimal_transmissions
+                );
+            }
+            _ => {}
+        }
+        match (self.states, self.actor_states) {
+            (Some(l), Some(a)) => {
+                let _ = writeln!(s, "states: {l} lock-step, {a} actor model");
+            }
+            (Some(l), None) => {
+                let _ = writeln!(s, "states: {l} lock-step");
+            }
+            (None, Some(a)) => {
+                let _ = writeln!(s, "states: {a} actor model");
+            }
+            (None, None) => {}
+        }
+        let _ = writeln!(s, "elapsed: {} ms", self.elapsed_ms);
+        for n in &self.notes {
+            let _ = writeln!(s, "note: {n}");
+        }
+        if let Some(r) = &self.reproduce {
+            let _ = writeln!(s, "note: reproduce with `{r}`");
+        }
+        s
+    }
+}
+
+/// A violation in the paper's words (`step 2: arc 0000->0010 used by
+/// worms 0000->0011 and 0000->0010`).
+pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
+    let node = |v: u32| t.node_label(v);
+    let packet = |p: u32| format!("the packet of {}", node(task.origin(p)));
+    match *v {
+        Violation::Missing { node: v, packet: p } => {
+            format!("the run ends with node {} lacking {}", node(v), packet(p))
+        }
+        Violation::NotTerminated { slot } => format!("the run is still active after step {slot}"),
+        Violation::Duplicate {
+            slot,
+            node: v,
+            packet: p,
+            from,
+        } => format!(
+            "step {slot}: node {} receives {} again, from {}",
+            node(v),
+            packet(p),
+            node(from)
+        ),
+        Violation::OwnPacket {
+            slot,
+            node: v,
+            from,
+            ..
+        } => format!(
+            "step {slot}: node {} receives its own packet back, from {}",
+            node(v),
+            node(from)
+        ),
+        Violation::Conflict {
+            slot,
+            resource,
+            first,
+            second,
+        } => {
+            let kind = |r: &properties::Route| match r {
+                properties::Route::Worm { .. } => "worm",
+                properties::Route::Link { .. } => "link",
+                properties::Route::Bus { .. } => "write",
+            };
+            let first = first.map_or("another transmission".to_string(), |f| {
+                format!("{} {}", kind(&f), t.route_label(&f))
+            });
+            format!(
+                "step {slot}: {} used by {first} and {} {}",
+                t.resource_label(resource),
+                kind(&second),
+                t.route_label(&second)
+            )
+        }
+        Violation::NotHeld {
+            slot,
+            node: v,
+            packet: p,
+        } => {
+            format!(
+                "step {slot}: node {} sends {} before holding it",
+                node(v),
+                packet(p)
+            )
+        }
+        Violation::Late {
+            slot,
+            bound,
+            node: v,
+        } => format!(
+            "step {slot}: node {} is reached after the claimed bound of {bound} steps",
+            node(v)
+        ),
+        Violation::NotOptimal { count, optimum } => {
+            format!("{count} transmissions where {optimum} deliveries are needed")
+        }
+    }
+}
