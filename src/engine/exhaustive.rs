@@ -56,12 +56,11 @@ struct Tally {
     transmissions: Option<(u64, u64)>,
 }
 
+/// Something to do with every state the search visits.
+type Visit<S> = Box<dyn Fn(&S) + Send + Sync>;
+
 /// Runs the checker of `model` to the end or the budget.
-fn search<M>(
-    model: M,
-    budget: Budget,
-    visit: Option<Box<dyn Fn(&M::State) + Send + Sync>>,
-) -> (impl Checker<M>, bool)
+fn search<M>(model: M, budget: Budget, visit: Option<Visit<M::State>>) -> (impl Checker<M>, bool)
 where
     M: Model + Send + Sync + 'static,
     M::State: std::hash::Hash + Send + Sync + Clone + PartialEq + std::fmt::Debug + 'static,
