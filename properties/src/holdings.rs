@@ -4,18 +4,21 @@
 
 use crate::vocabulary::{NodeId, PacketId, Task};
 
-/// A node x packet bit matrix, one bit per (node, packet), packed flat.
+/// A node x packet bit matrix, one bit per (node, packet of the task),
+/// packed flat: one bit per node for a single broadcast.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Holdings {
-    packets: u32,
+    /// The task's packets in increasing order; a packet's column is its
+    /// position here.
+    packets: std::sync::Arc<[PacketId]>,
     bits: Vec<u64>,
 }
 
 impl Holdings {
     /// What every node holds before slot 1.
     pub fn initial(task: &Task) -> Self {
-        let packets = task.packet_space();
-        let len = (task.nodes() as u64 * packets as u64).div_ceil(64);
+        let packets: std::sync::Arc<[PacketId]> = task.packets().into();
+        let len = (task.nodes() as u64 * packets.len() as u64).div_ceil(64);
         let mut h = Holdings {
             packets,
             bits: vec![0; len as usize],
@@ -28,24 +31,29 @@ impl Holdings {
         h
     }
 
-    fn index(&self, node: NodeId, packet: PacketId) -> (usize, u64) {
-        debug_assert!(
-            packet < self.packets,
-            "packet id within the task's packet space"
-        );
-        let i = node as u64 * self.packets as u64 + packet as u64;
-        ((i / 64) as usize, 1 << (i % 64))
+    /// The bit of (node, packet), or None for a packet the task does not
+    /// have (a forged one).
+    fn index(&self, node: NodeId, packet: PacketId) -> Option<(usize, u64)> {
+        let column = match *self.packets {
+            [only] => (only == packet).then_some(0),
+            _ => self.packets.binary_search(&packet).ok(),
+        }?;
+        let i = node as u64 * self.packets.len() as u64 + column as u64;
+        Some(((i / 64) as usize, 1 << (i % 64)))
     }
 
     /// True if `node` holds `packet`.
     pub fn holds(&self, node: NodeId, packet: PacketId) -> bool {
-        let (w, m) = self.index(node, packet);
-        self.bits[w] & m != 0
+        self.index(node, packet)
+            .is_some_and(|(w, m)| self.bits[w] & m != 0)
     }
 
     /// Records that `node` holds `packet`; returns false if it already did.
+    /// A packet foreign to the task is never held.
     pub fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
-        let (w, m) = self.index(node, packet);
+        let Some((w, m)) = self.index(node, packet) else {
+            return true;
+        };
         let fresh = self.bits[w] & m == 0;
         self.bits[w] |= m;
         fresh

@@ -67,10 +67,15 @@ impl Task {
         }
     }
 
-    /// Number of distinct packets (ids run from 0 to this, exclusive).
-    pub fn packet_space(&self) -> u32 {
+    /// The packets of the task, in increasing id order.
+    pub fn packets(&self) -> Vec<PacketId> {
         match self {
-            Task::Broadcast { nodes, .. } => *nodes,
+            Task::Broadcast { sources, .. } => {
+                let mut p = sources.clone();
+                p.sort_unstable();
+                p.dedup();
+                p
+            }
         }
     }
 
