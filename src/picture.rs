@@ -78,20 +78,48 @@ pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>)
             topology.route_label(route)
         );
     }
-    if let Some(Violation::Conflict { slot, resource, .. }) =
-        state.record.violation(PropertyName::ContentionFreedom)
+    // The first conflict of the run, whenever it happened: its two
+    // transmissions dashed, the shared resource in red.
+    if let Some(Violation::Conflict {
+        slot,
+        resource,
+        first,
+        second,
+    }) = state.record.violation(PropertyName::ContentionFreedom)
     {
-        if slot == state.slot {
-            if let Some((u, v)) = topology.arc_ends(resource) {
-                let ((x1, y1), (x2, y2)) = (at(u), at(v));
-                let _ = write!(
-                    out,
-                    "<line class='contended' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='red' \
-                     stroke-width='5' opacity='0.8'><title>contended: {}</title></line>",
-                    topology.resource_label(resource)
-                );
-            }
+        for route in first.iter().chain([&second]) {
+            let points: Vec<String> = topology
+                .path(route)
+                .into_iter()
+                .map(|v| {
+                    let (x, y) = at(v);
+                    format!("{x},{y}")
+                })
+                .collect();
+            let _ = write!(
+                out,
+                "<polyline class='conflicting' points='{}' fill='none' stroke='#d62728' \
+                 stroke-width='2' stroke-dasharray='6 3' marker-end='url(#arrow)'>\
+                 <title>step {slot}: {}</title></polyline>",
+                points.join(" "),
+                topology.route_label(route)
+            );
         }
+        if let Some((u, v)) = topology.arc_ends(resource) {
+            let ((x1, y1), (x2, y2)) = (at(u), at(v));
+            let _ = write!(
+                out,
+                "<line class='contended' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='red' \
+                 stroke-width='6' opacity='0.7'><title>contended in step {slot}: {}</title></line>",
+                topology.resource_label(resource)
+            );
+        }
+        let _ = write!(
+            out,
+            "<text x='10' y='{}' fill='red'>contended in step {slot}: {}</text>",
+            height - 8.0,
+            topology.resource_label(resource)
+        );
     }
     for v in 0..topology.nodes() {
         let (x, y) = at(v);

@@ -140,6 +140,19 @@ impl<P: Protocol> LockStep<P> {
         next
     }
 
+    /// The run from input `ix` that takes every node's first choice: the
+    /// run the executor makes, for comparing the two engines.
+    pub fn first_choice_run(&self, ix: usize) -> State<P>
+    where
+        P: 'static,
+    {
+        let mut state = self.init_states().swap_remove(ix);
+        while !state.record.ended {
+            state = self.run_slot(&state, &[]);
+        }
+        state
+    }
+
     /// The task of the run `state` belongs to.
     pub fn task(&self, state: &State<P>) -> &Task {
         &self.tasks[state.input]

@@ -1,0 +1,230 @@
+//! The `check` command as people use it: the report, the JSON, and every
+//! bad input (one line on stderr naming the problem and the accepted
+//! range, exit code 2, never a panic).
+
+use std::process::{Command, Output};
+
+fn check(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(args)
+        .output()
+        .expect("run check")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn nob_4_reports_one_line_per_property_and_exits_0() {
+    let o = check(&["nob", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in [
+        "nob n=4 (wormhole switching, all-port), all 16 sources, engine exhaustive (lock-step and actor model)",
+        "  completeness        holds     claimed",
+        "  no-duplication      holds     claimed",
+        "  contention-freedom  holds     claimed",
+        "  causality           holds     claimed",
+        "  time-bound          holds     claimed",
+        "  transmissions       holds     observed",
+        "time: measured 2, bound 2, lower bound 2",
+        "transmissions: 15 (optimum 15)",
+    ] {
+        assert!(out.lines().any(|l| l == line), "missing {line:?} in\n{out}");
+    }
+    assert!(out.contains("states: 80 lock-step, "), "{out}");
+    assert!(out.contains("elapsed: "), "{out}");
+}
+
+#[test]
+fn a_violated_claim_prints_the_counterexample_and_how_to_reproduce_it() {
+    let o = check(&["naive-tree", "3"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("  contention-freedom  VIOLATED  claimed"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "      source 000: step 1: arc 000->100 used by worm 000->100 and worm 000->110"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("note: reproduce with `check naive-tree 3 --source 0`"),
+        "{out}"
+    );
+    let again = check(&["naive-tree", "3", "--source", "0"]);
+    assert_eq!(again.status.code(), Some(1), "the reproduction reproduces");
+}
+
+#[test]
+fn json_report_has_the_design_fields() {
+    let o = check(&["naive-tree", "3", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(v["algorithm"], "naive-tree");
+    assert_eq!(v["params"]["n"], 3);
+    assert!(v["engine"].as_str().unwrap().starts_with("exhaustive"));
+    let props = v["properties"].as_array().unwrap();
+    let names: Vec<&str> = props.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "completeness",
+            "no-duplication",
+            "contention-freedom",
+            "causality",
+            "time-bound",
+            "transmissions"
+        ]
+    );
+    let c = &props[2];
+    assert_eq!(c["claimed"], true);
+    assert_eq!(c["status"], "violated");
+    assert_eq!(
+        c["counterexample"],
+        "source 000: step 1: arc 000->100 used by worm 000->100 and worm 000->110"
+    );
+    assert_eq!(props[0]["status"], "holds");
+    assert!(props[0].get("counterexample").is_none());
+    assert_eq!(v["time"]["measured"], 2);
+    assert_eq!(v["time"]["bound"], 2);
+    assert_eq!(v["time"]["lower_bound"], 2);
+    assert_eq!(v["transmissions"], 7);
+    assert!(v["states"].as_u64().unwrap() > 0);
+    assert!(v["elapsed_ms"].is_u64());
+}
+
+#[test]
+fn executor_runs_past_exhaustive_reach() {
+    let o = check(&["nob", "16", "--engine", "executor", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["engine"], "executor");
+    assert_eq!(v["time"]["measured"], 4);
+    assert_eq!(v["transmissions"], 65535);
+    let default = check(&["nob", "16"]);
+    assert_eq!(default.status.code(), Some(0));
+    assert!(
+        stdout(&default).contains("past exhaustive reach"),
+        "the switch is said, not silent"
+    );
+}
+
+/// Asserts one line on stderr containing every fragment, exit code 2.
+fn refused(args: &[&str], fragments: &[&str]) {
+    let o = check(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line, got {err:?}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    for f in fragments {
+        assert!(err.contains(f), "{args:?}: {err:?} lacks {f:?}");
+    }
+    assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
+}
+
+#[test]
+fn bad_input_is_one_clear_line_and_exit_2() {
+    refused(&["nob", "0"], &["dimension 0", "1..=30"]);
+    refused(&["nob", "99"], &["dimension 99", "1..=30"]);
+    refused(&["nob", "four"], &["'four'", "not a number", "1..=30"]);
+    refused(
+        &["nbo", "4"],
+        &[
+            "unknown algorithm 'nbo'",
+            "check list",
+            "did you mean 'nob'",
+        ],
+    );
+    refused(
+        &["nob", "4", "--source", "16"],
+        &["source 16", "4-cube", "0..=15"],
+    );
+    refused(&["nob", "4", "--source", "x"], &["source 'x'", "0..=15"]);
+    refused(&["nob", "4", "--threads", "0"], &["--threads 0", "1..=256"]);
+    refused(&["nob", "4", "--max-states", "0"], &["--max-states 0"]);
+    refused(&["nob", "4", "--timeout", "0"], &["--timeout 0"]);
+    refused(
+        &["nob", "4", "--switching", "sf"],
+        &["nob is defined for --switching wh --ports all"],
+    );
+    refused(&["nob", "4", "--engine", "fast"], &["fast"]);
+    refused(&["nob"], &["missing the dimension"]);
+    refused(&["table", "nope"], &["unknown table 'nope'", "wang-ku"]);
+    refused(&["flood", "3", "--engine", "actor"], &["not event-driven"]);
+}
+
+#[test]
+fn a_size_past_exhaustive_reach_says_so_and_suggests_the_executor() {
+    refused(
+        &["nob", "12", "--engine", "exhaustive"],
+        &["past exhaustive reach", "--engine executor", "--max-states"],
+    );
+}
+
+#[test]
+fn a_budget_that_runs_out_reports_unknown() {
+    let o = check(&[
+        "nob",
+        "7",
+        "--engine",
+        "lockstep",
+        "--max-states",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let statuses: Vec<&str> = v["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["status"].as_str().unwrap())
+        .collect();
+    assert!(statuses.contains(&"unknown"), "{statuses:?}");
+    assert!(
+        !statuses.contains(&"holds"),
+        "nothing holds on a cut search: {statuses:?}"
+    );
+}
+
+#[test]
+fn list_names_every_algorithm() {
+    let o = check(&["list"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for name in ["sbt", "dt", "nob", "nob-appendix", "naive-tree", "flood"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} in\n{out}"
+        );
+    }
+}
+
+#[test]
+fn table_wang_ku_prints_every_printed_value_next_to_the_checked_one() {
+    let o = check(&["table", "wang-ku"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(row("NOB").split_whitespace().count(), 17, "{out}");
+    assert!(row("NOB").contains("3/3"), "{out}");
+    assert!(
+        row("DT").contains(" 2/2 "),
+        "DT n=2: printed 2, checked 2\n{out}"
+    );
+    assert!(out.contains("formula: DT's ceil(n/2) = 1 at n=2"), "{out}");
+}

@@ -1,0 +1,95 @@
+//! The Explorer: `check naive-tree 3 --explore ADDR` serves the lock-step
+//! model; after "run to completion" the contention is a discovery whose
+//! state shows the cube with the contended arc in red.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills the server when the test ends, pass or fail.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn http(addr: &str, method: &str, path: &str) -> String {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    write!(
+        s,
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: 0\r\n\r\n"
+    )
+    .unwrap();
+    let mut body = String::new();
+    s.read_to_string(&mut body).unwrap();
+    body.split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default()
+}
+
+fn json(addr: &str, path: &str) -> serde_json::Value {
+    serde_json::from_str(&http(addr, "GET", path)).expect("JSON")
+}
+
+#[test]
+fn naive_tree_contention_is_one_click_away_with_a_picture() {
+    let addr = "127.0.0.1:38713";
+    let child = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["naive-tree", "3", "--explore", addr])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _server = Server(child);
+    let start = Instant::now();
+    while TcpStream::connect(addr).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the Explorer never listened"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        http(addr, "GET", "/").contains("<html"),
+        "the Explorer page"
+    );
+    http(addr, "POST", "/.runtocompletion");
+    let path = loop {
+        let status = json(addr, "/.status");
+        let found = status["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p[1] == "contention-freedom")
+            .and_then(|p| p[2].as_str().map(str::to_string));
+        if let Some(path) = found {
+            break path;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no discovery: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // The discovery's last state is one step from its prefix.
+    let (prefix, last) = path.rsplit_once('/').unwrap();
+    let steps = json(addr, &format!("/.states/{prefix}"));
+    let step = steps
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["actionIndex"].as_u64() == last.parse().ok())
+        .expect("the discovery's last step");
+    let svg = step["svg"].as_str().expect("an SVG of the state");
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(
+        svg.contains("class='contended'"),
+        "the contended arc is drawn: {svg}"
+    );
+    assert!(svg.contains("contended in step 1: arc 000->100"), "{svg}");
+    assert_eq!(svg.matches("class='node'").count(), 8, "every node of Q3");
+}

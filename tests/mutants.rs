@@ -1,0 +1,274 @@
+//! Seeded bugs: every property must catch a mutant protocol built to break
+//! it, in the exhaustive checker and in the executor, while the unmutated
+//! protocol passes.
+
+use crate::support::*;
+use commcheck::engine::executor;
+use models::broadcast::Packet;
+use models::catalog::Algorithm;
+use models::nob::{Levels, Nob};
+use models::sbt::Sbt;
+use models::{Arrival, Protocol};
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Task, Transmission};
+
+/// The bug seeded into a protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bug {
+    /// completeness: the source's first transmission is never sent.
+    DropFirst,
+    /// no-duplication (NODUP): the source sends its first transmission
+    /// again in slot 2.
+    SendAgain,
+    /// no-duplication (NOHO): a node reached by the source sends the
+    /// packet straight back.
+    EchoToSource,
+    /// contention-freedom: worms lose their forced first arc (Wang-Ku
+    /// rule 3 without its detour).
+    Unforced,
+    /// causality: the node farthest from the source sends the packet in
+    /// slot 1, before anyone could have given it.
+    Forge,
+    /// time-bound: every node waits a slot before acting on an arrival.
+    Dawdle,
+}
+
+/// A protocol with a bug.
+struct Mutant<P> {
+    inner: P,
+    bug: Bug,
+}
+
+/// The inner state, plus what the bug remembers.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct MutantState<S> {
+    inner: S,
+    source: NodeId,
+    again: Option<Transmission<Packet>>,
+    held: Vec<Arrival<Packet>>,
+}
+
+impl<P: Protocol<Input = NodeId, Msg = Packet>> Protocol for Mutant<P> {
+    type Topo = P::Topo;
+    type Input = NodeId;
+    type State = MutantState<P::State>;
+    type Msg = Packet;
+
+    fn topology(&self) -> &P::Topo {
+        self.inner.topology()
+    }
+    fn inputs(&self) -> Vec<NodeId> {
+        self.inner.inputs()
+    }
+    fn source_input(&self, source: NodeId) -> Option<NodeId> {
+        self.inner.source_input(source)
+    }
+    fn describe_input(&self, input: &NodeId) -> String {
+        self.inner.describe_input(input)
+    }
+    fn task(&self, input: &NodeId) -> Task {
+        self.inner.task(input)
+    }
+    fn claims(&self) -> Claims {
+        self.inner.claims()
+    }
+    fn init(&self, input: &NodeId, node: NodeId) -> Self::State {
+        MutantState {
+            inner: self.inner.init(input, node),
+            source: *input,
+            again: None,
+            held: Vec::new(),
+        }
+    }
+    fn packets(&self, msg: &Packet, f: impl FnMut(PacketId)) {
+        self.inner.packets(msg, f)
+    }
+    fn choices(
+        &self,
+        node: NodeId,
+        state: &Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<Packet>],
+    ) -> u32 {
+        self.inner.choices(node, &state.inner, slot, arrivals)
+    }
+    fn step(
+        &self,
+        node: NodeId,
+        state: &mut Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<Packet>],
+        choice: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        let source = state.source;
+        let mut busy = false;
+        if self.bug == Bug::Dawdle && slot > 1 {
+            // Act on last slot's arrivals now; keep this slot's for the next.
+            let now = std::mem::replace(&mut state.held, arrivals.to_vec());
+            busy |= self
+                .inner
+                .step(node, &mut state.inner, slot, &now, choice, out);
+            return busy || !state.held.is_empty();
+        }
+        busy |= self
+            .inner
+            .step(node, &mut state.inner, slot, arrivals, choice, out);
+        match self.bug {
+            Bug::DropFirst if slot == 1 && node == source => {
+                out.remove(0);
+            }
+            Bug::SendAgain => {
+                if let Some(t) = state.again.take() {
+                    out.push(t);
+                } else if slot == 1 && node == source {
+                    state.again = out.first().copied();
+                    busy = true;
+                }
+            }
+            Bug::EchoToSource => {
+                for a in arrivals.iter().filter(|a| a.from == source) {
+                    out.push(Transmission {
+                        route: Route::Worm {
+                            from: node,
+                            to: source,
+                            first: None,
+                        },
+                        msg: a.msg,
+                    });
+                }
+            }
+            Bug::Unforced => {
+                for t in out.iter_mut() {
+                    if let Route::Worm { first, .. } = &mut t.route {
+                        *first = None;
+                    }
+                }
+            }
+            Bug::Forge if slot == 1 => {
+                let far = source ^ (self.topology_nodes() - 1);
+                if node == far {
+                    out.push(Transmission {
+                        route: Route::Worm {
+                            from: node,
+                            to: node ^ 1,
+                            first: None,
+                        },
+                        msg: Packet { source, step: 0 },
+                    });
+                }
+            }
+            _ => {}
+        }
+        busy
+    }
+    fn event_driven(&self) -> bool {
+        self.inner.event_driven()
+    }
+}
+
+impl<P: Protocol> Mutant<P> {
+    fn topology_nodes(&self) -> NodeId {
+        models::Topology::nodes(self.inner.topology())
+    }
+}
+
+fn nob(n: u64) -> Nob {
+    Nob::new(Algorithm::Nob.config(n, None, None).unwrap(), Levels::Text)
+}
+
+fn sbt(n: u64) -> Sbt {
+    Sbt::new(Algorithm::Sbt.config(n, None, None).unwrap())
+}
+
+/// The mutant of `make()` with `bug` violates `property` in the lock-step
+/// check and in the executor run from source 0; the unmutated protocol
+/// does not.
+fn caught<P>(make: impl Fn() -> P, bug: Bug, property: PropertyName)
+where
+    P: Protocol<Input = NodeId, Msg = Packet> + 'static,
+{
+    let clean = lockstep(make());
+    assert_eq!(
+        status(&clean, property),
+        Status::Holds,
+        "{bug:?}: the unmutated protocol passes"
+    );
+    let search = lockstep(Mutant { inner: make(), bug });
+    assert_eq!(
+        status(&search, property),
+        Status::Violated,
+        "{bug:?} escapes the checker"
+    );
+    let run = executor::run(&Mutant { inner: make(), bug }, &0);
+    let claims = run.record.evidence(&Mutant { inner: make(), bug }.claims());
+    assert_eq!(
+        claims[property as usize].status,
+        Status::Violated,
+        "{bug:?} escapes the executor"
+    );
+}
+
+#[test]
+fn completeness_catches_a_dropped_worm() {
+    caught(|| nob(4), Bug::DropFirst, PropertyName::Completeness);
+}
+
+#[test]
+fn no_duplication_catches_a_resent_worm() {
+    caught(|| nob(4), Bug::SendAgain, PropertyName::NoDuplication);
+}
+
+#[test]
+fn no_duplication_catches_a_packet_sent_home() {
+    caught(|| sbt(3), Bug::EchoToSource, PropertyName::NoDuplication);
+    let search = lockstep(Mutant {
+        inner: sbt(3),
+        bug: Bug::EchoToSource,
+    });
+    let v = search.findings[PropertyName::NoDuplication as usize].violation;
+    assert!(
+        matches!(v, Some(properties::Violation::OwnPacket { .. })),
+        "NOHO, not NODUP: {v:?}"
+    );
+}
+
+#[test]
+fn contention_freedom_catches_rule_3_without_its_detour() {
+    caught(|| nob(4), Bug::Unforced, PropertyName::ContentionFreedom);
+}
+
+#[test]
+fn causality_catches_a_forged_packet() {
+    caught(|| sbt(3), Bug::Forge, PropertyName::Causality);
+}
+
+#[test]
+fn time_bound_catches_a_dawdling_node() {
+    caught(|| nob(4), Bug::Dawdle, PropertyName::TimeBound);
+    // Dawdling delays, it does not lose: completeness still holds.
+    let search = lockstep(Mutant {
+        inner: nob(4),
+        bug: Bug::Dawdle,
+    });
+    assert_eq!(status(&search, PropertyName::Completeness), Status::Holds);
+}
+
+#[test]
+fn transmissions_catches_a_wasted_worm() {
+    // sbt claims transmission optimality (lecture notes).
+    caught(|| sbt(3), Bug::SendAgain, PropertyName::Transmissions);
+}
+
+#[test]
+fn contention_freedom_catches_a_port_overload_under_one_port() {
+    // One-port sbt sends one arc per slot; the resend of slot 2 doubles
+    // the source's sends in that slot.
+    let cfg = Algorithm::Sbt
+        .config(3, Some(models::Switching::Sf), Some(models::Ports::One))
+        .unwrap();
+    caught(
+        || Sbt::new(cfg),
+        Bug::SendAgain,
+        PropertyName::ContentionFreedom,
+    );
+}

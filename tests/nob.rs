@@ -1,0 +1,67 @@
+//! nob: Wang and Ku's claims, checked exhaustively: every node exactly once
+//! (Theorem 1), no contention in any step (Theorem 2), within
+//! ceil(n/floor(log2(n+1))) steps (Theorem 3, Table I), from every source
+//! and for every choice rule 3 leaves open.
+
+use crate::support::*;
+use commcheck::engine::lockstep::LockStep;
+use models::catalog::Algorithm;
+use models::nob::{Levels, Nob};
+use properties::PropertyName;
+use stateright::Model;
+use std::sync::Arc;
+
+/// Wang-Ku Table I, row NOB, n = 1..7.
+const TABLE_I_NOB: [u32; 7] = [1, 2, 2, 2, 3, 3, 3];
+
+fn nob(n: u64) -> Nob {
+    Nob::new(Algorithm::Nob.config(n, None, None).unwrap(), Levels::Text)
+}
+
+#[test]
+fn nob_informs_every_node_once_without_contention_within_bound() {
+    for n in 1..=7u64 {
+        let search = lockstep(nob(n));
+        let what = format!("nob n={n}");
+        assert_holds(&search, &PropertyName::ALL, &what);
+        assert_eq!(
+            search.worst_time,
+            Some(TABLE_I_NOB[n as usize - 1]),
+            "{what}"
+        );
+        assert_eq!(
+            search.transmissions,
+            Some(((1 << n) - 1, (1 << n) - 1)),
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn nob_delivery_order_does_not_matter_in_the_actor_model() {
+    for n in 1..=4u64 {
+        let search = actors(nob(n));
+        let judged = [
+            PropertyName::Completeness,
+            PropertyName::NoDuplication,
+            PropertyName::Causality,
+            PropertyName::TimeBound,
+        ];
+        assert_holds(&search, &judged, &format!("nob n={n} actors"));
+    }
+}
+
+/// Rule 3's choices, by hand: at n = 5, p = 2 and s = 2^2 - 2 - 1 = 1; in
+/// step 1 a = 0 < s, so one child subcube is left to rule 3, and it may go
+/// first over any of the r = 5 - 0 - 2 = 3 R dimensions: 3 actions. At
+/// n = 7, p = 3, s = 4, r = 4: 4 rule-3 worms over 4 dimensions, 4! = 24.
+#[test]
+fn nob_rule_3_choices_are_all_explored() {
+    for (n, choices) in [(5u64, 3usize), (7, 24)] {
+        let model = LockStep::new(Arc::new(nob(n)), vec![0]);
+        let init = model.init_states().remove(0);
+        let mut actions = Vec::new();
+        model.actions(&init, &mut actions);
+        assert_eq!(actions.len(), choices, "n={n}");
+    }
+}

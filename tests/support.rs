@@ -1,0 +1,73 @@
+//! Running a protocol through each engine, for the tests.
+
+use commcheck::check::{self, Engine, Request};
+use commcheck::engine::exhaustive::{self, Budget, Search};
+use commcheck::report::Outcome;
+use models::catalog::{Algorithm, Ports, Switching};
+use models::Protocol;
+use properties::{PropertyName, Status};
+use std::sync::Arc;
+
+/// A budget that every test model stays far below.
+pub const BUDGET: Budget = Budget {
+    threads: 1,
+    max_states: Some(5_000_000),
+    timeout: None,
+};
+
+/// The lock-step search of `protocol` from every input.
+pub fn lockstep<P: Protocol + 'static>(protocol: P) -> Search {
+    let p = Arc::new(protocol);
+    let inputs = p.inputs();
+    exhaustive::lockstep(p, inputs, BUDGET)
+}
+
+/// The actor-model search of `protocol` from every input.
+pub fn actors<P: Protocol + 'static>(protocol: P) -> Search {
+    let p = Arc::new(protocol);
+    let inputs = p.inputs();
+    exhaustive::actors(p, &inputs, BUDGET)
+}
+
+/// The status of `property` in a search.
+pub fn status(search: &Search, property: PropertyName) -> Status {
+    search.findings[property as usize].status
+}
+
+/// Asserts the search was complete and every property in `holding` holds.
+pub fn assert_holds(search: &Search, holding: &[PropertyName], what: &str) {
+    assert!(!search.cut, "{what}: the search was cut by the budget");
+    assert!(!search.no_run_ends, "{what}: no run ended");
+    for &p in holding {
+        let f = &search.findings[p as usize];
+        assert_eq!(
+            f.status,
+            Status::Holds,
+            "{what}: {} {:?}",
+            p.as_str(),
+            f.violation
+        );
+    }
+}
+
+/// The outcome of `check <algorithm> <n>` with an engine, through the
+/// library (as the CLI runs it).
+pub fn outcome(
+    algorithm: &str,
+    n: u64,
+    engine: Engine,
+    modes: Option<(Switching, Ports)>,
+) -> Outcome {
+    let algorithm = Algorithm::parse(algorithm).unwrap();
+    let mut req = Request::new(algorithm, n).unwrap();
+    if let Some((s, p)) = modes {
+        req.config = algorithm.config(n, Some(s), Some(p)).unwrap();
+    }
+    req.engine = Some(engine);
+    check::check(&req).unwrap()
+}
+
+/// The status of `property` in an outcome.
+pub fn reported<'a>(o: &'a Outcome, property: &str) -> &'a commcheck::report::PropertyReport {
+    o.properties.iter().find(|p| p.name == property).unwrap()
+}
