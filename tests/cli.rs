@@ -228,3 +228,24 @@ fn table_wang_ku_prints_every_printed_value_next_to_the_checked_one() {
     );
     assert!(out.contains("formula: DT's ceil(n/2) = 1 at n=2"), "{out}");
 }
+
+#[test]
+fn readme_states_the_commands_ci_and_people_run() {
+    let readme = include_str!("../README.md");
+    let ci = include_str!("../.ci/run");
+    let test_command = "cargo test --workspace --release --all-targets";
+    assert!(
+        readme.contains(&format!("\n    {test_command}\n")),
+        "README states the test command"
+    );
+    assert!(
+        readme.contains("\n    cargo run --release --bin check -- nob 4\n"),
+        "README states the main job"
+    );
+    let ci_cargo: Vec<&str> = ci.lines().filter(|l| l.starts_with("cargo ")).collect();
+    assert_eq!(
+        ci_cargo,
+        [test_command],
+        ".ci/run runs exactly the README's test command"
+    );
+}
