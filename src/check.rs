@@ -75,6 +75,8 @@ pub enum CheckError {
         engine: &'static str,
         reach: u32,
     },
+    #[error("the Explorer serves the exhaustive model: n = {n} is past its reach (n <= {reach})")]
+    ExplorerReach { n: u32, reach: u32 },
     #[error("{algorithm} is not event-driven, so it has no actor model; use --engine lockstep")]
     NotEventDriven { algorithm: &'static str },
     #[error("cannot serve the Explorer on {addr}: {why}")]
@@ -135,6 +137,12 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
 /// Serves the lock-step model of `req` in stateright's Explorer on `addr`;
 /// returns only on error.
 pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
+    if req.config.n > LOCKSTEP_REACH {
+        return Err(CheckError::ExplorerReach {
+            n: req.config.n,
+            reach: LOCKSTEP_REACH,
+        });
+    }
     // stateright panics if the address is taken: try it first.
     let fail = |why: String| CheckError::Explorer {
         addr: addr.to_string(),
@@ -213,6 +221,13 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
                     p.topology().node_label(0)
                 ));
                 inputs.truncate(1);
+            }
+            if req.threads > 1 || req.budgeted() {
+                notes.push(
+                    "--threads, --max-states and --timeout apply to exhaustive searches; \
+                     the executor makes its one run to the end"
+                        .into(),
+                );
             }
             executed = Some(executor::run(&*p, &inputs[0]));
         }

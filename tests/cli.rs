@@ -249,3 +249,21 @@ fn readme_states_the_commands_ci_and_people_run() {
         ".ci/run runs exactly the README's test command"
     );
 }
+
+#[test]
+fn the_explorer_refuses_sizes_it_cannot_serve_and_taken_addresses() {
+    refused(
+        &["nob", "24", "--explore"],
+        &["Explorer", "n = 24", "n <= 10"],
+    );
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    refused(
+        &["nob", "3", "--explore", &addr],
+        &["cannot serve the Explorer", &addr],
+    );
+    refused(
+        &["nob", "3", "--explore", "not-an-address"],
+        &["cannot serve the Explorer"],
+    );
+}

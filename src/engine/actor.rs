@@ -9,11 +9,18 @@
 //! judged by the lock-step model and the executor only. A choice the paper
 //! leaves open becomes a stateright random choice. Each node keeps its own
 //! [`Record`] and holdings; the properties merge them.
+//!
+//! A node that asks to act again in its next slot without an arrival (a
+//! source of NOB's next level, DT's round-2 send) does so at once, in the
+//! same transition: in an event-driven protocol those sends depend on
+//! nothing that can still arrive, so letting them fire at every point of
+//! the interleaving (as stateright timers would) multiplies the states
+//! without adding a behaviour. The delivery order stays fully explored.
 
 use super::{horizon, receive, transmit, NoLedger};
 use models::{Arrival, Protocol};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task};
-use stateright::actor::{model_timeout, Actor, ActorModel, ActorModelState, Id, Network, Out};
+use stateright::actor::{Actor, ActorModel, ActorModelState, Id, Network, Out};
 use stateright::Expectation;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -52,9 +59,9 @@ pub struct NodeState<S, M> {
     pub pending: Option<(Slot, Option<Arrival<M>>)>,
 }
 
-/// The timer of a node that asked to be stepped again (a scheduled send).
+/// Nodes set no timers (see the module header).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Tick;
+pub enum NoTimer {}
 
 type Node<P> = NodeState<<P as Protocol>::State, <P as Protocol>::Msg>;
 
@@ -86,28 +93,40 @@ impl<P: Protocol> NodeActor<P> {
         choice: u32,
         o: &mut Out<Self>,
     ) {
-        st.clock = slot;
-        if slot > self.cfg.horizon {
-            st.record.horizon_reached(slot);
-            return;
-        }
         let mut out = Vec::new();
-        let busy = self
-            .protocol
-            .step(self.node, &mut st.state, slot, arrivals, choice, &mut out);
-        let p = &*self.protocol;
-        transmit(
-            p,
-            slot,
-            self.node,
-            &out,
-            &st.holdings,
-            &mut st.record,
-            &mut NoLedger,
-            |to, a| o.send(Id::from(to as usize), Wire { slot, msg: a.msg }),
-        );
-        if busy {
-            o.set_timer(Tick, model_timeout());
+        let (mut slot, mut arrivals, mut choice) = (slot, arrivals, choice);
+        loop {
+            st.clock = slot;
+            if slot > self.cfg.horizon {
+                st.record.horizon_reached(slot);
+                return;
+            }
+            out.clear();
+            let p = &*self.protocol;
+            let busy = p.step(self.node, &mut st.state, slot, arrivals, choice, &mut out);
+            let (holdings, record) = (&st.holdings, &mut st.record);
+            transmit(
+                p,
+                slot,
+                self.node,
+                &out,
+                holdings,
+                record,
+                &mut NoLedger,
+                |to, a| o.send(Id::from(to as usize), Wire { slot, msg: a.msg }),
+            );
+            if !busy {
+                return;
+            }
+            // The node's own next slot, with nothing arrived.
+            (slot, arrivals) = (slot + 1, &[]);
+            let k = p.choices(self.node, &st.state, slot, arrivals);
+            if k > 1 {
+                st.pending = Some((slot, None));
+                o.choose_random("choice", (0..k).collect());
+                return;
+            }
+            choice = 0;
         }
     }
 }
@@ -115,7 +134,7 @@ impl<P: Protocol> NodeActor<P> {
 impl<P: Protocol> Actor for NodeActor<P> {
     type Msg = Wire<P::Msg>;
     type State = Node<P>;
-    type Timer = Tick;
+    type Timer = NoTimer;
     type Random = u32;
     type Storage = ();
 
@@ -155,12 +174,6 @@ impl<P: Protocol> Actor for NodeActor<P> {
             &mut st.record,
         );
         self.proceed(st, wire.slot + 1, Some(arrival), o);
-    }
-
-    fn on_timeout(&self, _id: Id, state: &mut Cow<Node<P>>, _timer: &Tick, o: &mut Out<Self>) {
-        let st = state.to_mut();
-        let slot = st.clock + 1;
-        self.proceed(st, slot, None, o);
     }
 
     fn on_random(&self, _id: Id, state: &mut Cow<Node<P>>, choice: &u32, o: &mut Out<Self>) {
@@ -231,11 +244,9 @@ pub fn model<P: Protocol + 'static>(protocol: Arc<P>, input: P::Input) -> Actors
     m
 }
 
-/// True once nothing is in flight, scheduled or awaiting a choice.
+/// True once nothing is in flight or awaiting a choice.
 fn quiescent<P: Protocol>(s: &ActorModelState<NodeActor<P>>) -> bool {
-    s.network.len() == 0
-        && s.timers_set.iter().all(|t| t.iter().next().is_none())
-        && s.actor_states.iter().all(|a| a.pending.is_none())
+    s.network.len() == 0 && s.actor_states.iter().all(|a| a.pending.is_none())
 }
 
 /// The run's record so far: every node's record merged, judged at the end
@@ -253,6 +264,15 @@ pub fn verdict<P: Protocol>(m: &Actors<P>, s: &ActorModelState<NodeActor<P>>) ->
     record
 }
 
+/// Property `I` has not been violated. Before the end only the nodes' own
+/// records can hold a violation, so the merge waits for quiescence.
 fn holds<P: Protocol, const I: usize>(m: &Actors<P>, s: &ActorModelState<NodeActor<P>>) -> bool {
-    verdict(m, s).violation(PropertyName::ALL[I]).is_none()
+    let p = PropertyName::ALL[I];
+    if !quiescent(s) {
+        return s
+            .actor_states
+            .iter()
+            .all(|a| a.record.violation(p).is_none());
+    }
+    verdict(m, s).violation(p).is_none()
 }
