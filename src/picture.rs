@@ -31,27 +31,27 @@ pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>)
     }
     let unit = 60.0;
     let margin = 40.0;
-    let (mut w, mut h) = (0.0f32, 0.0f32);
+    let (mut lo, mut hi) = ((f32::MAX, f32::MAX), (f32::MIN, f32::MIN));
     for v in 0..topology.nodes() {
         let (x, y) = topology.position(v);
-        w = w.max(x);
-        h = h.max(y);
+        (lo, hi) = ((lo.0.min(x), lo.1.min(y)), (hi.0.max(x), hi.1.max(y)));
     }
     let at = |v| {
         let (x, y) = topology.position(v);
-        (margin + x * unit, margin + 20.0 + y * unit)
+        (margin + (x - lo.0) * unit, margin + 20.0 + (y - lo.1) * unit)
     };
-    let (width, height) = (w * unit + 2.0 * margin, h * unit + 2.0 * margin + 40.0);
+    let (width, height) = ((hi.0 - lo.0) * unit + 2.0 * margin, (hi.1 - lo.1) * unit + 2.0 * margin + 40.0);
     let _ = write!(
         out,
         "<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' \
          font-family='monospace' font-size='11'>\
          <defs><marker id='arrow' viewBox='0 0 10 10' refX='9' refY='5' markerWidth='6' \
          markerHeight='6' orient='auto-start-reverse'><path d='M0,0 L10,5 L0,10 z'/></marker></defs>\
-         <text x='10' y='16'>after slot {}: {} transmissions, {} nodes informed</text>",
+         <text x='10' y='16'>after step {}: {} transmissions in this step; {} of {} nodes informed</text>",
         state.slot,
         state.sent.len(),
-        (0..topology.nodes()).filter(|&v| holds_all(task, state, v)).count()
+        (0..topology.nodes()).filter(|&v| holds_all(task, state, v)).count(),
+        topology.nodes()
     );
     topology.links(|u, v| {
         let ((x1, y1), (x2, y2)) = (at(u), at(v));
@@ -60,23 +60,28 @@ pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>)
             "<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='#ddd'/>"
         );
     });
+    // A route as an arrow along its path.
+    let arrow =
+        |out: &mut String, route: &properties::Route, class: &str, style: &str, title: &str| {
+            let points: Vec<String> = topology
+                .path(route)
+                .into_iter()
+                .map(|v| {
+                    let (x, y) = at(v);
+                    format!("{x},{y}")
+                })
+                .collect();
+            let _ = write!(
+                out,
+                "<polyline class='{class}' points='{}' fill='none' stroke-width='2' {style} \
+             marker-end='url(#arrow)'><title>{title}{}</title></polyline>",
+                points.join(" "),
+                topology.route_label(route)
+            );
+        };
     for (i, route) in state.sent.iter().enumerate() {
         let colour = WORM_COLOURS[i % WORM_COLOURS.len()];
-        let points: Vec<String> = topology
-            .path(route)
-            .into_iter()
-            .map(|v| {
-                let (x, y) = at(v);
-                format!("{x},{y}")
-            })
-            .collect();
-        let _ = write!(
-            out,
-            "<polyline class='worm' points='{}' fill='none' stroke='{colour}' stroke-width='2' \
-             marker-end='url(#arrow)'><title>{}</title></polyline>",
-            points.join(" "),
-            topology.route_label(route)
-        );
+        arrow(&mut out, route, "worm", &format!("stroke='{colour}'"), "");
     }
     // The first conflict of the run, whenever it happened: its two
     // transmissions dashed, the shared resource in red.
@@ -88,21 +93,13 @@ pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>)
     }) = state.record.violation(PropertyName::ContentionFreedom)
     {
         for route in first.iter().chain([&second]) {
-            let points: Vec<String> = topology
-                .path(route)
-                .into_iter()
-                .map(|v| {
-                    let (x, y) = at(v);
-                    format!("{x},{y}")
-                })
-                .collect();
-            let _ = write!(
-                out,
-                "<polyline class='conflicting' points='{}' fill='none' stroke='#d62728' \
-                 stroke-width='2' stroke-dasharray='6 3' marker-end='url(#arrow)'>\
-                 <title>step {slot}: {}</title></polyline>",
-                points.join(" "),
-                topology.route_label(route)
+            let style = "stroke='#d62728' stroke-dasharray='6 3'";
+            arrow(
+                &mut out,
+                route,
+                "conflicting",
+                style,
+                &format!("step {slot}: "),
             );
         }
         if let Some((u, v)) = topology.arc_ends(resource) {

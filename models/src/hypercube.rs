@@ -153,18 +153,20 @@ impl Topology for Hypercube {
 
     fn position(&self, node: NodeId) -> (f32, f32) {
         // Dimension d moves a node along its own vector: even dimensions
-        // mostly right, odd ones mostly down, each pair 2.7 times the last,
-        // with a slant so that no two links overlap.
+        // mostly right, odd ones mostly down, each pair 2.6 times the
+        // last, every vector at its own slant so that no two links of
+        // different dimensions are drawn on one line.
+        const SLANT: [f32; 8] = [0.25, -0.3, -0.25, 0.35, 0.12, -0.12, -0.15, 0.2];
         let (mut x, mut y) = (0.0, 0.0);
         for d in 0..self.n {
             if node & (1 << d) != 0 {
-                let scale = 2.7f32.powi((d / 2) as i32);
+                let scale = 2.6f32.powi((d / 2) as i32);
+                let slant = SLANT[(d / 2) as usize % 4 * 2 + (d % 2) as usize];
+                let (along, across) = (scale, slant * scale);
                 if d % 2 == 0 {
-                    x += scale;
-                    y += 0.3 * scale;
+                    (x, y) = (x + along, y + across);
                 } else {
-                    x += 0.3 * scale;
-                    y += scale;
+                    (x, y) = (x + across, y + along);
                 }
             }
         }
