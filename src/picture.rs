@@ -38,9 +38,15 @@ pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>)
     }
     let at = |v| {
         let (x, y) = topology.position(v);
-        (margin + (x - lo.0) * unit, margin + 20.0 + (y - lo.1) * unit)
+        (
+            margin + (x - lo.0) * unit,
+            margin + 20.0 + (y - lo.1) * unit,
+        )
     };
-    let (width, height) = ((hi.0 - lo.0) * unit + 2.0 * margin, (hi.1 - lo.1) * unit + 2.0 * margin + 40.0);
+    let (width, height) = (
+        (hi.0 - lo.0) * unit + 2.0 * margin,
+        (hi.1 - lo.1) * unit + 2.0 * margin + 40.0,
+    );
     let _ = write!(
         out,
         "<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' \

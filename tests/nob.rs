@@ -65,3 +65,20 @@ fn nob_rule_3_choices_are_all_explored() {
         assert_eq!(actions.len(), choices, "n={n}");
     }
 }
+
+/// The actor model's state count, by hand. Without timers (a node's own
+/// next steps fire with its arrival) the reachable states of one source's
+/// run are the downsets of its delivery tree: a delivery with children c
+/// gives 1 + prod f(c) states, a leaf 2, and the roots (the source's own
+/// worms) multiply. n = 3 (levels 2, 1): a step-1 recipient has one step-2
+/// child, f = 3; the source's 3 step-1 worms and 1 step-2 worm give
+/// 3^3 * 2 = 54; 8 sources: 432. n = 4 (levels 2, 2): f(step-1 recipient)
+/// = 1 + 2^3 = 9; 9^3 * 2^3 = 5832, plus the state awaiting the source's
+/// rule-3 choice (2 choices leading to one state: the wire does not carry
+/// the route) = 5833; 16 sources: 93 328. n = 5 from one source, measured
+/// in BENCHMARKS.md: 55^3 * 3^3 * 2 + 1 = 8 984 251.
+#[test]
+fn nob_actor_state_counts_are_the_downsets_of_the_delivery_tree() {
+    assert_eq!(actors(nob(3)).unique_states, 432);
+    assert_eq!(actors(nob(4)).unique_states, 93_328);
+}

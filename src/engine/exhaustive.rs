@@ -151,13 +151,13 @@ pub fn actors<P: Protocol + 'static>(
         .iter()
         .map(|&p| unviolated(p, false))
         .collect();
-    let (mut states, mut cut, mut no_run_ends) = (0, false, false);
+    let (mut states, mut generated, mut cut, mut no_run_ends) = (0, 0, false, false);
     let start = Instant::now();
     for (ix, input) in inputs.iter().enumerate() {
         let left = Budget {
             max_states: budget
                 .max_states
-                .map(|n| n.saturating_sub(states as usize).max(1)),
+                .map(|n| n.saturating_sub(generated).max(1)),
             timeout: budget.timeout.map(|t| {
                 t.saturating_sub(start.elapsed())
                     .max(Duration::from_millis(1))
@@ -167,6 +167,7 @@ pub fn actors<P: Protocol + 'static>(
         let model = actor::model(Arc::clone(&protocol), input.clone());
         let (checker, this_cut) = search(model, left, None);
         states += checker.unique_state_count() as u64;
+        generated += checker.state_count();
         cut |= this_cut;
         let discoveries = checker.discoveries();
         no_run_ends |= !this_cut && !discoveries.contains_key(RUN_ENDS);
