@@ -1,4 +1,4 @@
-//! sbt: every node once, within n steps, n^... transmissions 2^n - 1, in
+//! sbt: every node once, within n steps, with 2^n - 1 transmissions, in
 //! every switching and port model, from every source.
 
 use crate::support::*;
