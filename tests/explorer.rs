@@ -31,13 +31,29 @@ fn http(addr: &str, method: &str, path: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The Explorer's page, or nothing while it is not up.
+fn page(addr: &str) -> String {
+    let Ok(mut s) = TcpStream::connect(addr) else {
+        return String::new();
+    };
+    let _ = write!(s, "GET / HTTP/1.0\r\nHost: {addr}\r\n\r\n");
+    let mut body = String::new();
+    let _ = s.read_to_string(&mut body);
+    body
+}
+
 fn json(addr: &str, path: &str) -> serde_json::Value {
     serde_json::from_str(&http(addr, "GET", path)).expect("JSON")
 }
 
 #[test]
 fn naive_tree_contention_is_one_click_away_with_a_picture() {
-    let addr = "127.0.0.1:38713";
+    // A free port: bind one, read it, let it go.
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .to_string();
+    let addr = addr.as_str();
     let child = Command::new(env!("CARGO_BIN_EXE_check"))
         .args(["naive-tree", "3", "--explore", addr])
         .stdout(Stdio::null())

@@ -207,40 +207,12 @@ pub fn model<P: Protocol + 'static>(protocol: Arc<P>, input: P::Input) -> Actors
             node,
         }))
         .init_network(Network::new_unordered_nonduplicating([]));
-    m = m
-        .property(
-            Expectation::Always,
-            PropertyName::ALL[0].as_str(),
-            holds::<P, 0>,
-        )
-        .property(
-            Expectation::Always,
-            PropertyName::ALL[1].as_str(),
-            holds::<P, 1>,
-        )
-        .property(
-            Expectation::Always,
-            PropertyName::ALL[2].as_str(),
-            holds::<P, 2>,
-        )
-        .property(
-            Expectation::Always,
-            PropertyName::ALL[3].as_str(),
-            holds::<P, 3>,
-        )
-        .property(
-            Expectation::Always,
-            PropertyName::ALL[4].as_str(),
-            holds::<P, 4>,
-        )
-        .property(
-            Expectation::Always,
-            PropertyName::ALL[5].as_str(),
-            holds::<P, 5>,
-        )
-        .property(Expectation::Sometimes, super::lockstep::RUN_ENDS, |m, s| {
-            verdict(m, s).ended
-        });
+    for (name, holds) in super::per_property!(holds, P) {
+        m = m.property(Expectation::Always, name, holds);
+    }
+    m = m.property(Expectation::Sometimes, super::lockstep::RUN_ENDS, |m, s| {
+        verdict(m, s).ended
+    });
     m
 }
 

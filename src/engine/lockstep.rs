@@ -237,15 +237,14 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     }
 
     fn properties(&self) -> Vec<Property<Self>> {
-        vec![
-            Property::always(PropertyName::ALL[0].as_str(), holds::<P, 0>),
-            Property::always(PropertyName::ALL[1].as_str(), holds::<P, 1>),
-            Property::always(PropertyName::ALL[2].as_str(), holds::<P, 2>),
-            Property::always(PropertyName::ALL[3].as_str(), holds::<P, 3>),
-            Property::always(PropertyName::ALL[4].as_str(), holds::<P, 4>),
-            Property::always(PropertyName::ALL[5].as_str(), holds::<P, 5>),
-            Property::sometimes(RUN_ENDS, |_, s: &State<P>| s.record.ended),
-        ]
+        let mut properties: Vec<Property<Self>> = super::per_property!(holds, P)
+            .into_iter()
+            .map(|(name, holds)| Property::always(name, holds))
+            .collect();
+        properties.push(Property::sometimes(RUN_ENDS, |_, s: &State<P>| {
+            s.record.ended
+        }));
+        properties
     }
 
     fn as_svg(&self, path: Path<State<P>, SlotAction>) -> Option<String> {

@@ -16,6 +16,27 @@ use models::{Arrival, Protocol, Topology};
 use properties::{Claims, Holdings, NodeId, Record, ResourceId, Route, Slot, Task, Transmission};
 use std::collections::BTreeMap;
 
+/// Each property with its engine's predicate `$holds::<$P, I>` ("property
+/// I of `PropertyName::ALL` is not violated"), as (name, fn pointer) pairs:
+/// stateright takes plain `fn` pointers, so each index is its own
+/// monomorphised function, listed here once for every engine.
+macro_rules! per_property {
+    ($holds:ident, $P:ty) => {
+        [
+            (
+                properties::PropertyName::ALL[0].as_str(),
+                $holds::<$P, 0> as fn(&_, &_) -> bool,
+            ),
+            (properties::PropertyName::ALL[1].as_str(), $holds::<$P, 1>),
+            (properties::PropertyName::ALL[2].as_str(), $holds::<$P, 2>),
+            (properties::PropertyName::ALL[3].as_str(), $holds::<$P, 3>),
+            (properties::PropertyName::ALL[4].as_str(), $holds::<$P, 4>),
+            (properties::PropertyName::ALL[5].as_str(), $holds::<$P, 5>),
+        ]
+    };
+}
+pub(crate) use per_property;
+
 /// Who holds which resource in the current slot.
 pub trait Ledger {
     /// Takes `resource` for `route`; if already taken, returns the holder
