@@ -75,6 +75,16 @@ pub enum CheckError {
         engine: &'static str,
         reach: u32,
     },
+    #[error(
+        "the executor needs about {need_gb:.1} GB for n = {n}, more than the {have_gb:.1} GB \
+         this machine has available; the largest n that fits is {fits}"
+    )]
+    Memory {
+        n: u32,
+        need_gb: f64,
+        have_gb: f64,
+        fits: u32,
+    },
     #[error("the Explorer serves the exhaustive model: n = {n} is past its reach (n <= {reach})")]
     ExplorerReach { n: u32, reach: u32 },
     #[error("{algorithm} is not event-driven, so it has no actor model; use --engine lockstep")]
@@ -229,6 +239,23 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
                         .into(),
                 );
             }
+            if let Some(have) = memory_available() {
+                let packets = p.task(&inputs[0]).packets().len() as u64;
+                let need = executor::memory_needed(&*p, packets);
+                if need > have {
+                    // Memory doubles per dimension.
+                    let mut fits = n;
+                    while fits > 1 && need >> (n - fits) > have {
+                        fits -= 1;
+                    }
+                    return Err(CheckError::Memory {
+                        n,
+                        need_gb: need as f64 / 1e9,
+                        have_gb: have as f64 / 1e9,
+                        fits,
+                    });
+                }
+            }
             executed = Some(executor::run(&*p, &inputs[0]));
         }
         Engine::Exhaustive | Engine::Lockstep => {
@@ -382,6 +409,24 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
         notes,
         reproduce,
     })
+}
+
+/// Memory the executor may take: the machine's available memory, or less
+/// where `COMMCHECK_MEMORY_LIMIT` (bytes) says so. None if unknown.
+fn memory_available() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let available = meminfo.as_deref().and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    });
+    let limit = std::env::var("COMMCHECK_MEMORY_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    match (available, limit) {
+        (Some(a), Some(l)) => Some(a.min(l)),
+        (a, l) => a.or(l),
+    }
 }
 
 /// The source node of an input, found by asking which source gives it.

@@ -267,3 +267,19 @@ fn the_explorer_refuses_sizes_it_cannot_serve_and_taken_addresses() {
         &["cannot serve the Explorer"],
     );
 }
+
+#[test]
+fn the_executor_refuses_a_size_that_does_not_fit_in_memory() {
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["nob", "26", "--engine", "executor"])
+        .env("COMMCHECK_MEMORY_LIMIT", "1000000000")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("n = 26") && err.contains("largest n that fits is 24"),
+        "{err}"
+    );
+}

@@ -44,6 +44,17 @@ impl Ledger for BitLedger {
     }
 }
 
+/// The memory a run of `protocol` takes, in bytes: per node its state, two
+/// inbox entries, busy and holdings bits; per resource one bit (the cost
+/// model of BENCHMARKS.md).
+pub fn memory_needed<P: Protocol>(protocol: &P, packets: u64) -> u64 {
+    let topology = protocol.topology();
+    let nodes = topology.nodes() as u64;
+    let per_node =
+        std::mem::size_of::<P::State>() + 2 * std::mem::size_of::<Option<Arrival<P::Msg>>>();
+    nodes * per_node as u64 + (2 * nodes + nodes * packets + topology.resources()) / 8
+}
+
 /// Runs `protocol` from `input` to the end.
 pub fn run<P: Protocol>(protocol: &P, input: &P::Input) -> Run {
     let mut run = execute(protocol, input, None).0;
