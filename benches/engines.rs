@@ -20,7 +20,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 }
 
 fn request(n: u64, engine: Engine) -> Request {
-    let mut req = Request::new(Algorithm::Nob, n).unwrap();
+    let mut req = Request::new(Algorithm::Nob, n, None, None).unwrap();
     req.engine = Some(engine);
     req
 }

@@ -94,11 +94,17 @@ pub enum CheckError {
 }
 
 impl Request {
-    /// The request for `algorithm` at dimension `n` with default options.
-    pub fn new(algorithm: Algorithm, n: u64) -> Result<Request, ModelError> {
+    /// The request for `algorithm` at dimension `n` in the given (or
+    /// default) switching and port models, other options at their defaults.
+    pub fn new(
+        algorithm: Algorithm,
+        n: u64,
+        switching: Option<Switching>,
+        ports: Option<Ports>,
+    ) -> Result<Request, ModelError> {
         Ok(Request {
             algorithm,
-            config: algorithm.config(n, None, None)?,
+            config: algorithm.config(n, switching, ports)?,
             source: None,
             engine: None,
             threads: 1,

@@ -147,8 +147,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         PortsArg::All => Ports::All,
         PortsArg::One => Ports::One,
     });
-    let mut req = Request::new(algorithm, 1)?;
-    req.config = algorithm.config(n, switching, ports)?;
+    let mut req = Request::new(algorithm, n, switching, ports)?;
     if let Some(s) = &cli.source {
         let parsed = match s.strip_prefix("0b") {
             Some(bits) => u64::from_str_radix(bits, 2),

@@ -67,12 +67,6 @@ fn dt_delivery_order_does_not_matter_in_the_actor_model() {
     for n in [1u64, 3, 4] {
         let cfg = Algorithm::Dt.config(n, None, None).unwrap();
         let search = actors(Dt::new(cfg));
-        let judged = [
-            PropertyName::Completeness,
-            PropertyName::NoDuplication,
-            PropertyName::Causality,
-            PropertyName::TimeBound,
-        ];
-        assert_holds(&search, &judged, &format!("dt n={n} actors"));
+        assert_holds(&search, &ACTOR_JUDGED, &format!("dt n={n} actors"));
     }
 }

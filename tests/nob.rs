@@ -41,13 +41,7 @@ fn nob_informs_every_node_once_without_contention_within_bound() {
 fn nob_delivery_order_does_not_matter_in_the_actor_model() {
     for n in 1..=4u64 {
         let search = actors(nob(n));
-        let judged = [
-            PropertyName::Completeness,
-            PropertyName::NoDuplication,
-            PropertyName::Causality,
-            PropertyName::TimeBound,
-        ];
-        assert_holds(&search, &judged, &format!("nob n={n} actors"));
+        assert_holds(&search, &ACTOR_JUDGED, &format!("nob n={n} actors"));
     }
 }
 

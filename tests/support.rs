@@ -50,6 +50,15 @@ pub fn assert_holds(search: &Search, holding: &[PropertyName], what: &str) {
     }
 }
 
+/// The properties the actor model judges (it has no global slot, so not
+/// contention-freedom; transmissions is added where it is claimed).
+pub const ACTOR_JUDGED: [PropertyName; 4] = [
+    PropertyName::Completeness,
+    PropertyName::NoDuplication,
+    PropertyName::Causality,
+    PropertyName::TimeBound,
+];
+
 /// The outcome of `check <algorithm> <n>` with an engine, through the
 /// library (as the CLI runs it).
 pub fn outcome(
@@ -59,10 +68,8 @@ pub fn outcome(
     modes: Option<(Switching, Ports)>,
 ) -> Outcome {
     let algorithm = Algorithm::parse(algorithm).unwrap();
-    let mut req = Request::new(algorithm, n).unwrap();
-    if let Some((s, p)) = modes {
-        req.config = algorithm.config(n, Some(s), Some(p)).unwrap();
-    }
+    let (switching, ports) = modes.unzip();
+    let mut req = Request::new(algorithm, n, switching, ports).unwrap();
     req.engine = Some(engine);
     check::check(&req).unwrap()
 }
