@@ -1,37 +1,36 @@
-//! One check: resolve the engine, run it, and turn its verdicts into an
-//! [`Outcome`]. Generic over the protocol; `with_protocol!` is the one
-//! place that names every algorithm.
+//! One check: plan it (engine, inputs, symmetry), run the engines, and
+//! turn their verdicts into an [`Outcome`]. Generic over the protocol;
+//! `with_protocol!` is the one place that names every algorithm.
 
+use crate::engine::executor::{self, Run};
 use crate::engine::exhaustive::{self, Budget, Finding, Search};
-use crate::engine::{executor, lockstep::LockStep};
-use crate::report::{describe, Outcome, Params, PropertyReport, Time};
+use crate::engine::lockstep::LockStep;
+use crate::engine::memory::{self, Allowance};
+use crate::engine::search::{Cut, Progress};
+use crate::report::{describe, Coverage, Outcome, Params, PropertyReport, Time};
 use models::catalog::{check_source, Algorithm, Config, ModelError, Ports, Switching};
-use models::{with_protocol, Protocol, Topology};
+use models::{with_protocol, Protocol, Symmetry, Topology};
 use properties::{PropertyName, Status};
 use stateright::Model;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Largest n the lock-step model is run at without an explicit budget.
-pub const LOCKSTEP_REACH: u32 = 10;
-/// Largest n the actor model is run at as part of `--engine exhaustive`.
-pub const ACTOR_AUTO: u32 = 4;
-/// Largest n the actor model is run at without an explicit budget.
-pub const ACTOR_REACH: u32 = 5;
-/// States an exhaustive search may generate unless told otherwise: keeps
-/// memory bounded (about 16 bytes a state plus the search stack); past it
-/// the verdicts not yet reached are `unknown`.
-pub const DEFAULT_MAX_STATES: usize = 50_000_000;
+/// Largest n the Explorer serves (a picture of 2^n nodes stays readable
+/// only so far).
+pub const EXPLORER_REACH: u32 = 10;
+/// Largest n at which `--all-sources` lists every source.
+pub const ALL_SOURCES_REACH: u32 = 20;
 
 /// Which engine checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// The lock-step model, plus the actor model for event-driven protocols
-    /// at n <= ACTOR_AUTO.
+    /// within its default reach.
     Exhaustive,
     /// The lock-step model only.
     Lockstep,
-    /// The actor model only.
+    /// The asynchronous (actor) model only.
     Actor,
     /// One deterministic run.
     Executor,
@@ -54,11 +53,17 @@ pub struct Request {
     pub algorithm: Algorithm,
     pub config: Config,
     pub source: Option<u32>,
-    /// None: exhaustive where feasible, else the executor.
+    /// Check every source, not one per symmetry orbit.
+    pub all_sources: bool,
+    /// None: exhaustive within the algorithm's reach, else the executor.
     pub engine: Option<Engine>,
     pub threads: usize,
-    pub max_states: Option<usize>,
-    pub timeout: Option<std::time::Duration>,
+    pub max_states: Option<u64>,
+    pub timeout: Option<Duration>,
+    /// Bytes of memory the check may use in all (`--max-memory`).
+    pub max_memory: Option<u64>,
+    /// Show progress on stderr.
+    pub progress: bool,
 }
 
 /// A check that cannot run, worded for the user.
@@ -67,17 +72,19 @@ pub enum CheckError {
     #[error(transparent)]
     Model(#[from] ModelError),
     #[error(
-        "n = {n} is past exhaustive reach for the {engine} engine (n <= {reach}); \
-         use --engine executor, or give a budget with --max-states or --timeout"
+        "n = {n} is past the reach of the {engine} engine for {algorithm} (n <= {reach} \
+         finishes without a budget); use --engine executor, or give a budget with \
+         --max-states or --timeout"
     )]
     PastReach {
+        algorithm: &'static str,
         n: u32,
         engine: &'static str,
         reach: u32,
     },
     #[error(
         "the executor needs about {need_gb:.1} GB for n = {n}, more than the {have_gb:.1} GB \
-         this machine has available; the largest n that fits is {fits}"
+         this check may use here; the largest n that fits is {fits}"
     )]
     Memory {
         n: u32,
@@ -85,10 +92,21 @@ pub enum CheckError {
         have_gb: f64,
         fits: u32,
     },
-    #[error("the Explorer serves the exhaustive model: n = {n} is past its reach (n <= {reach})")]
-    ExplorerReach { n: u32, reach: u32 },
+    #[error(
+        "the Explorer serves the lock-step model: n = {n} is past its reach for {algorithm} \
+         (n <= {reach})"
+    )]
+    ExplorerReach {
+        algorithm: &'static str,
+        n: u32,
+        reach: u32,
+    },
     #[error("{algorithm} is not event-driven, so it has no actor model; use --engine lockstep")]
     NotEventDriven { algorithm: &'static str },
+    #[error("--all-sources is for the exhaustive engines; the executor makes one run (--source picks it)")]
+    AllSourcesExecutor,
+    #[error("--all-sources lists every source up to n = {reach}; n = {n} has 2^{n} of them")]
+    AllSourcesReach { n: u32, reach: u32 },
     #[error("cannot serve the Explorer on {addr}: {why}")]
     Explorer { addr: String, why: String },
 }
@@ -106,10 +124,13 @@ impl Request {
             algorithm,
             config: algorithm.config(n, switching, ports)?,
             source: None,
+            all_sources: false,
             engine: None,
-            threads: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_states: None,
             timeout: None,
+            max_memory: None,
+            progress: false,
         })
     }
 
@@ -132,11 +153,13 @@ impl Request {
         s
     }
 
-    fn budget(&self) -> Budget {
+    fn budget(&self, memory: Option<Allowance>) -> Budget {
         Budget {
             threads: self.threads,
-            max_states: Some(self.max_states.unwrap_or(DEFAULT_MAX_STATES)),
+            max_states: self.max_states,
             timeout: self.timeout,
+            memory,
+            verify_probes: false,
         }
     }
 
@@ -150,13 +173,15 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     with_protocol!(req.algorithm, req.config, |p| run(Arc::new(p), req))
 }
 
-/// Serves the lock-step model of `req` in stateright's Explorer on `addr`;
-/// returns only on error.
+/// Serves the lock-step model of `req` in stateright's Explorer on `addr`
+/// (the inputs the check would cover); returns only on error.
 pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
-    if req.config.n > LOCKSTEP_REACH {
+    let reach = req.algorithm.reach().lockstep.min(EXPLORER_REACH);
+    if req.config.n > reach {
         return Err(CheckError::ExplorerReach {
+            algorithm: req.algorithm.name(),
             n: req.config.n,
-            reach: LOCKSTEP_REACH,
+            reach,
         });
     }
     // stateright panics if the address is taken: try it first.
@@ -167,7 +192,7 @@ pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
     drop(std::net::TcpListener::bind(addr).map_err(|e| fail(e.to_string()))?);
     with_protocol!(req.algorithm, req.config, |p| {
         let p = Arc::new(p);
-        let inputs = inputs(&*p, req)?;
+        let (inputs, _) = inputs(&*p, req, Engine::Lockstep)?;
         eprintln!(
             "Explorer for `{}` on http://{addr}/ (Ctrl-C to stop)",
             req.command(None)
@@ -180,43 +205,101 @@ pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
     })
 }
 
-fn inputs<P: Protocol>(p: &P, req: &Request) -> Result<Vec<P::Input>, CheckError> {
-    Ok(match req.source {
-        Some(s) => {
-            let s = check_source(s as u64, req.config.n)?;
-            vec![p
-                .source_input(s)
-                .expect("hypercube broadcasts take a source")]
+/// The inputs a check covers, and the note that says which: the given
+/// source; one per symmetry orbit unless `--all-sources`; the executor's
+/// one run.
+fn inputs<P: Protocol>(
+    p: &P,
+    req: &Request,
+    engine: Engine,
+) -> Result<(Vec<P::Input>, Option<String>), CheckError> {
+    let n = req.config.n;
+    let nodes = p.topology().nodes();
+    let from = |s: u32| {
+        p.source_input(s)
+            .expect("hypercube broadcasts take a source")
+    };
+    if let Some(s) = req.source {
+        return Ok((vec![from(check_source(s as u64, n)?)], None));
+    }
+    if engine == Engine::Executor {
+        if req.all_sources {
+            return Err(CheckError::AllSourcesExecutor);
         }
-        None => p.inputs(),
-    })
+        let note = match p.symmetry() {
+            Some(Symmetry::XorTranslation) => format!(
+                "sources: the executor's one run is from source {}; the other {} are its \
+                 xor images (symmetry tested); --source picks another",
+                p.topology().node_label(0),
+                nodes - 1
+            ),
+            None => format!(
+                "the executor makes one run, from source {}; --source picks another",
+                p.topology().node_label(0)
+            ),
+        };
+        return Ok((vec![from(0)], Some(note)));
+    }
+    if req.all_sources || p.symmetry().is_none() {
+        if n > ALL_SOURCES_REACH {
+            return Err(CheckError::AllSourcesReach {
+                n,
+                reach: ALL_SOURCES_REACH,
+            });
+        }
+        return Ok((p.inputs(), None));
+    }
+    let note = format!(
+        "sources: 1 of {nodes} checked, the rest are xor images (symmetry tested); \
+         --all-sources checks every one"
+    );
+    Ok((vec![from(0)], Some(note)))
+}
+
+/// The engine a request runs, and a note when the default is the
+/// executor because n is past the exhaustive reach.
+fn engine(req: &Request) -> (Engine, Option<String>) {
+    let n = req.config.n;
+    let reach = req.algorithm.reach().lockstep;
+    match req.engine {
+        Some(e) => (e, None),
+        None if n <= reach => (Engine::Exhaustive, None),
+        None => (
+            Engine::Executor,
+            Some(format!(
+                "n = {n} is past the exhaustive reach of {} (n <= {reach} finishes in under \
+                 10 s): one executor run, first choice wherever the paper leaves one open; \
+                 --engine exhaustive with a budget searches further",
+                req.algorithm.name()
+            )),
+        ),
+    }
+}
+
+/// What the engines of one check found.
+struct Results {
+    lock: Option<Search>,
+    actors: Option<Search>,
+    executed: Option<Run>,
+    label: String,
 }
 
 fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, CheckError> {
     let start = Instant::now();
     let n = req.config.n;
-    let mut notes = Vec::new();
-    let mut inputs = inputs(&*p, req)?;
-    let engine = match req.engine {
-        None if n <= LOCKSTEP_REACH => Engine::Exhaustive,
-        None => {
-            notes.push(format!(
-                "n = {n} is past exhaustive reach (n <= {LOCKSTEP_REACH}): one executor run"
-            ));
-            Engine::Executor
-        }
-        Some(e) => e,
-    };
-    let reach = match engine {
-        Engine::Actor => ACTOR_REACH,
+    let (engine, engine_note) = engine(req);
+    let reach = req.algorithm.reach();
+    let engine_reach = match engine {
+        Engine::Actor => reach.actor,
         Engine::Executor => u32::MAX,
-        _ => LOCKSTEP_REACH,
+        _ => reach.lockstep,
     };
-    if n > reach && !req.budgeted() {
+    if n > engine_reach && !req.budgeted() {
         return Err(CheckError::PastReach {
+            algorithm: req.algorithm.name(),
             n,
             engine: engine.name(),
-            reach,
+            reach: engine_reach,
         });
     }
     if engine == Engine::Actor && !p.event_driven() {
@@ -224,20 +307,41 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
             algorithm: req.algorithm.name(),
         });
     }
-    let claims = p.claims();
-    let mut lock: Option<Search> = None;
-    let mut actors: Option<Search> = None;
-    let mut executed = None;
-    let mut engine_label = engine.name().to_string();
+    let (inputs, inputs_note) = inputs(&*p, req, engine)?;
+    let mut notes: Vec<String> = engine_note.into_iter().chain(inputs_note).collect();
+    let allowance = memory::allowance(req.max_memory);
+    let progress = Progress::default();
+    let stop = AtomicBool::new(false);
+    let results = std::thread::scope(|scope| {
+        if req.progress {
+            scope.spawn(|| crate::progress::show(&progress, engine, &stop));
+        }
+        let results = execute(&p, req, engine, &inputs, allowance, &progress, &mut notes);
+        stop.store(true, Relaxed);
+        results
+    })?;
+    Ok(report(&*p, req, &inputs, results, notes, start))
+}
+
+/// Runs the engines `engine` stands for.
+fn execute<P: Protocol + 'static>(
+    p: &Arc<P>,
+    req: &Request,
+    engine: Engine,
+    inputs: &[P::Input],
+    allowance: Option<Allowance>,
+    progress: &Progress,
+    notes: &mut Vec<String>,
+) -> Result<Results, CheckError> {
+    let n = req.config.n;
+    let mut results = Results {
+        lock: None,
+        actors: None,
+        executed: None,
+        label: engine.name().to_string(),
+    };
     match engine {
         Engine::Executor => {
-            if req.source.is_none() {
-                notes.push(format!(
-                    "the executor makes one run, from source {}; --source picks another",
-                    p.topology().node_label(0)
-                ));
-                inputs.truncate(1);
-            }
             if req.threads > 1 || req.budgeted() {
                 notes.push(
                     "--threads, --max-states and --timeout apply to exhaustive searches; \
@@ -245,65 +349,109 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
                         .into(),
                 );
             }
-            if let Some(have) = memory_available() {
+            if let Some(have) = allowance {
                 let packets = p.task(&inputs[0]).packets().len() as u64;
-                let need = executor::memory_needed(&*p, packets);
-                if need > have {
+                let need = executor::memory_needed(&**p, packets);
+                if need > have.bytes {
                     // Memory doubles per dimension.
                     let mut fits = n;
-                    while fits > 1 && need >> (n - fits) > have {
+                    while fits > 1 && need >> (n - fits) > have.bytes {
                         fits -= 1;
                     }
                     return Err(CheckError::Memory {
                         n,
                         need_gb: need as f64 / 1e9,
-                        have_gb: have as f64 / 1e9,
+                        have_gb: have.bytes as f64 / 1e9,
                         fits,
                     });
                 }
             }
-            executed = Some(executor::run(&*p, &inputs[0]));
+            let run = executor::run_with(&**p, &inputs[0], progress);
+            if run.interrupted {
+                notes.push(format!(
+                    "interrupted (Ctrl-C) in slot {}: verdicts not reached are unknown",
+                    run.slots + 1
+                ));
+            }
+            results.executed = Some(run);
         }
         Engine::Exhaustive | Engine::Lockstep => {
-            lock = Some(exhaustive::lockstep(
-                Arc::clone(&p),
-                inputs.clone(),
-                req.budget(),
-            ));
+            let budget = req.budget(allowance);
+            let lock = exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress);
+            let actor_auto = req.algorithm.reach().actor_auto;
             if engine == Engine::Exhaustive {
-                if p.event_driven() && n <= ACTOR_AUTO {
-                    actors = Some(exhaustive::actors(Arc::clone(&p), &inputs, req.budget()));
-                    engine_label = "exhaustive (lock-step and actor model)".into();
+                if p.event_driven() && n <= actor_auto && lock.cut.is_none() {
+                    let left = Budget {
+                        max_states: budget.max_states.map(|m| m.saturating_sub(lock.generated)),
+                        ..budget
+                    };
+                    results.actors = Some(exhaustive::actors(Arc::clone(p), inputs, left));
+                    results.label = "exhaustive (lock-step and actor model)".into();
                 } else {
-                    engine_label = "exhaustive (lock-step)".into();
-                    if p.event_driven() {
+                    results.label = "exhaustive (lock-step)".into();
+                    if p.event_driven() && lock.cut.is_none() {
                         notes.push(format!(
-                            "actor model not run at n = {n} > {ACTOR_AUTO}; --engine actor runs it"
+                            "actor model not run at n = {n} > {actor_auto}; --engine actor runs it"
                         ));
                     }
                 }
             }
+            results.lock = Some(lock);
         }
         Engine::Actor => {
-            actors = Some(exhaustive::actors(Arc::clone(&p), &inputs, req.budget()));
+            let budget = req.budget(allowance);
+            results.actors = Some(exhaustive::actors_with(
+                Arc::clone(p),
+                inputs,
+                budget,
+                progress,
+            ));
             notes.push(
                 "contention-freedom needs a global slot: the actor model does not judge it".into(),
             );
         }
     }
-    for s in lock.iter().chain(&actors) {
-        if s.cut {
-            notes.push(
-                "the budget ran out before the search was done: unviolated claims are unknown"
-                    .into(),
-            );
+    for (s, what) in [
+        (&results.lock, "lock-step"),
+        (&results.actors, "actor model"),
+    ] {
+        let Some(s) = s else { continue };
+        if let Some(cut) = s.cut {
+            notes.push(format!(
+                "the {what} search stopped: {}, after {} generated states ({} unique), \
+                 depth {}, sources done {} of {}; verdicts not reached are unknown",
+                cut.reason(),
+                s.generated,
+                s.unique_states,
+                s.depth,
+                s.inputs_done,
+                s.inputs_total
+            ));
         }
         if s.no_run_ends {
-            notes.push("no run ended: the model is vacuous".into());
+            notes.push(format!("no run of the {what} ended: the model is vacuous"));
         }
     }
+    Ok(results)
+}
 
+/// Turns what the engines found into the report.
+fn report<P: Protocol>(
+    p: &P,
+    req: &Request,
+    inputs: &[P::Input],
+    results: Results,
+    notes: Vec<String>,
+    start: Instant,
+) -> Outcome {
+    let claims = p.claims();
     let topology = p.topology();
+    let Results {
+        lock,
+        actors,
+        executed,
+        label,
+    } = results;
     let describe_finding = |f: &Finding, by: &'static str| -> Option<String> {
         let v = f.violation.as_ref()?;
         let input = &inputs[f.input.unwrap_or(0)];
@@ -364,7 +512,7 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
                     report.found_by = Some(by);
                     report.explorer_path = f.path.clone();
                     if claimed && reproduce.is_none() {
-                        let src = f.input.map(|ix| source_of(&*p, &inputs[ix]));
+                        let src = f.input.map(|ix| source_of(p, &inputs[ix]));
                         reproduce = Some(req.command(src.flatten()));
                     }
                 }
@@ -376,7 +524,7 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
             report.status = Status::Unknown.as_str();
         }
         if claimed && report.found_by == Some("executor") && reproduce.is_none() {
-            reproduce = Some(req.command(source_of(&*p, &inputs[0])));
+            reproduce = Some(req.command(source_of(p, &inputs[0])));
         }
         reports.push(report);
     }
@@ -389,16 +537,24 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
         (None, Some(s)) => (s.worst_time, s.transmissions),
         _ => (None, None),
     };
+    let coverage = |s: &Search| Coverage {
+        generated: s.generated,
+        unique: s.unique_states,
+        depth: s.depth as u64,
+        inputs_done: s.inputs_done,
+        inputs_total: s.inputs_total,
+        cut: s.cut.map(Cut::name),
+    };
     let optimal = inputs.first().map_or(0, |i| p.task(i).needed_deliveries());
-    Ok(Outcome {
+    Outcome {
         algorithm: req.algorithm.name(),
         params: Params {
-            n,
+            n: req.config.n,
             source: req.source.map(|s| topology.node_label(s)),
             switching: switching_name(req.config.switching).into(),
             ports: ports_name(req.config.ports).into(),
         },
-        engine: engine_label,
+        engine: label,
         properties: reports,
         time: Time {
             measured,
@@ -410,33 +566,22 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
         optimal_transmissions: optimal,
         states: lock.as_ref().map(|s| s.unique_states),
         actor_states: actors.as_ref().map(|s| s.unique_states),
+        search: lock.as_ref().map(coverage),
+        actor_search: actors.as_ref().map(coverage),
+        sources_total: topology.nodes(),
         inputs: inputs.iter().map(|i| p.describe_input(i)).collect(),
         elapsed_ms: start.elapsed().as_millis(),
         notes,
         reproduce,
-    })
-}
-
-/// Memory the executor may take: the machine's available memory, or less
-/// where `COMMCHECK_MEMORY_LIMIT` (bytes) says so. None if unknown.
-fn memory_available() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
-    let available = meminfo.as_deref().and_then(|m| {
-        let line = m.lines().find(|l| l.starts_with("MemAvailable:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb * 1024)
-    });
-    let limit = std::env::var("COMMCHECK_MEMORY_LIMIT")
-        .ok()
-        .and_then(|v| v.parse().ok());
-    match (available, limit) {
-        (Some(a), Some(l)) => Some(a.min(l)),
-        (a, l) => a.or(l),
     }
 }
 
-/// The source node of an input, found by asking which source gives it.
+/// The source node of an input, found by asking which source gives it
+/// (a check covers few inputs; the executor's is source 0 or --source).
 fn source_of<P: Protocol>(p: &P, input: &P::Input) -> Option<u32> {
+    if p.source_input(0).as_ref() == Some(input) {
+        return Some(0);
+    }
     (0..p.topology().nodes()).find(|&s| p.source_input(s).as_ref() == Some(input))
 }
 

@@ -8,5 +8,6 @@
 pub mod check;
 pub mod engine;
 pub mod picture;
+pub mod progress;
 pub mod report;
 pub mod table;

@@ -2,13 +2,16 @@
 //!
 //! Exit codes as ripgrep's: 0 every claim holds, 1 a claim is violated (the
 //! counterexample is printed), 2 bad usage or an error, 3 a claim is left
-//! unknown because the budget ran out.
+//! unknown (a budget ran out, Ctrl-C, or the engine cannot judge it).
 
 use clap::{Parser, ValueEnum};
 use commcheck::check::{self, Engine, Request};
+use commcheck::engine::{memory, search::INTERRUPTED};
 use commcheck::table;
 use models::catalog::{check_source, Algorithm, Ports, Switching};
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
 /// Checks a communication algorithm exhaustively at small sizes, or runs it
@@ -18,17 +21,26 @@ use std::time::Duration;
     name = "check",
     version,
     after_help = "Examples:\n  check nob 4\n  check naive-tree 3 --source 0\n  \
-                  check nob 24 --engine executor\n  check list\n  check table wang-ku\n\n\
-                  Exit codes: 0 claims hold, 1 a claim is violated, 2 usage error, 3 unknown (budget)."
+                  check nob 24 --engine executor\n  check list\n  check help nob\n  \
+                  check table wang-ku\n\n\
+                  `check ALG --help` or `check help ALG` describes one algorithm: its paper, \
+                  claims, parameters, modes and engine reach.\n\n\
+                  Exit codes: 0 claims hold, 1 a claim is violated, 2 usage error, \
+                  3 unknown (budget, Ctrl-C, or a property the engine cannot judge)."
 )]
 struct Cli {
-    /// An algorithm (`check list` names them), `list`, or `table`
+    /// An algorithm (`check list` names them), `list`, `help` or `table`
     target: String,
-    /// The hypercube dimension n (for `table`: the table's name)
+    /// The hypercube dimension n (for `table`: the table's name; for
+    /// `help`: an algorithm)
     arg: Option<String>,
-    /// Source node (decimal, or binary with 0b); default: every node
+    /// Source node (decimal, or binary with 0b); default: one source per
+    /// symmetry orbit
     #[arg(long)]
     source: Option<String>,
+    /// Check every source instead of one per symmetry orbit
+    #[arg(long)]
+    all_sources: bool,
     /// exhaustive (lock-step and actor model), lockstep, actor, or executor
     #[arg(long, value_enum)]
     engine: Option<EngineArg>,
@@ -38,21 +50,29 @@ struct Cli {
     /// Port model: all or one
     #[arg(long, value_enum)]
     ports: Option<PortsArg>,
-    /// Print the report as one JSON object
+    /// Print the report as one JSON object (no progress)
     #[arg(long)]
     json: bool,
+    /// No progress on stderr
+    #[arg(long)]
+    quiet: bool,
     /// Serve the model in stateright's Explorer [default: 127.0.0.1:3000]
     #[arg(long, num_args = 0..=1, default_missing_value = "127.0.0.1:3000", value_name = "ADDR")]
     explore: Option<String>,
-    /// Checker threads (1..=256)
+    /// Search threads (1..=256)
     #[arg(long)]
     threads: Option<u64>,
     /// Stop an exhaustive search after this many generated states
+    /// [default: 50000000]
     #[arg(long, value_name = "N")]
     max_states: Option<u64>,
     /// Stop an exhaustive search after this many seconds
     #[arg(long, value_name = "SECS")]
     timeout: Option<u64>,
+    /// Memory the check may use, in GB [default: what the machine, its
+    /// cgroup and ulimit -v allow, less a margin]
+    #[arg(long, value_name = "GB")]
+    max_memory: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -82,18 +102,24 @@ fn usage(msg: impl std::fmt::Display) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version
-            let _ = e.print();
+    // `check ALG --help`: that algorithm's page, not only the options.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        if let Some(algorithm) = args.first().and_then(|a| Algorithm::parse(a).ok()) {
+            print!("{}", algorithm_help(algorithm));
             return ExitCode::SUCCESS;
         }
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
         Err(e) => {
-            let rendered = e.render().to_string();
-            let line = rendered.lines().next().unwrap_or("invalid usage");
-            eprintln!("{}", line.trim());
-            return ExitCode::from(2);
+            // clap's own message, whole (usage and hint included).
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(cli) {
@@ -102,12 +128,88 @@ fn main() -> ExitCode {
     }
 }
 
+/// The page of one algorithm: paper, claims, parameters, modes, reach.
+fn algorithm_help(a: Algorithm) -> String {
+    let modes = a
+        .modes()
+        .iter()
+        .map(|(s, p)| format!("--switching {s} --ports {p}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let r = a.reach();
+    let actor = if r.actor == 0 {
+        "none (not event-driven)".to_string()
+    } else {
+        format!(
+            "n <= {} (run by the default check up to n = {})",
+            r.actor, r.actor_auto
+        )
+    };
+    format!(
+        "{name}: {summary}\n\
+         paper:      {reference}\n\
+         claim:      {claim}\n\
+         parameters: n, the cube dimension (1..={max}); --source S (default: one source per \
+         symmetry orbit, --all-sources for every one)\n\
+         modes:      {modes} (the first is the default)\n\
+         reach without a budget, on 2 cores (BENCHMARKS.md):\n  \
+         lock-step   n <= {lock} (the default engine up to there; the executor past it)\n  \
+         actor model {actor}\n  \
+         executor    as far as memory allows (nob: n = 28 in 24 GB)\n\n\
+         usage: check {name} N [--source S | --all-sources] [--engine E] [--switching S] \
+         [--ports P]\n             [--json | --quiet] [--threads T] [--max-states N] \
+         [--timeout SECS] [--max-memory GB]\n",
+        name = a.name(),
+        summary = a.summary(),
+        reference = a.reference(),
+        claim = a.claim(),
+        max = models::Hypercube::MAX_DIM,
+        lock = r.lockstep,
+    )
+}
+
+/// `check list`: every algorithm with its paper, claim and modes.
+fn list() -> String {
+    let mut s = String::new();
+    for a in Algorithm::ALL {
+        let modes = a
+            .modes()
+            .iter()
+            .map(|(s, p)| format!("{s}/{p}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        s += &format!(
+            "{:<14}{}\n{:<14}paper: {}\n{:<14}claim: {}\n{:<14}modes: {modes} (switching/ports)\n",
+            a.name(),
+            a.summary(),
+            "",
+            a.reference(),
+            "",
+            a.claim(),
+            ""
+        );
+    }
+    s
+}
+
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let no_more = |what: &str| -> anyhow::Result<()> {
+        match &cli.arg {
+            Some(extra) => anyhow::bail!("`check {what}` takes no argument; got '{extra}'"),
+            None => Ok(()),
+        }
+    };
     match cli.target.as_str() {
         "list" => {
-            for a in Algorithm::ALL {
-                println!("{:<14}{:<58}{}", a.name(), a.summary(), a.reference());
-            }
+            no_more("list")?;
+            print!("{}", list());
+            return Ok(ExitCode::SUCCESS);
+        }
+        "help" => {
+            let name = cli.arg.as_deref().ok_or_else(|| {
+                anyhow::anyhow!("`check help` names an algorithm: `check help nob`")
+            })?;
+            print!("{}", algorithm_help(Algorithm::parse(name)?));
             return Ok(ExitCode::SUCCESS);
         }
         "table" => {
@@ -136,9 +238,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cli.target
         )
     })?;
-    let n: u64 = n_text
-        .parse()
-        .map_err(|_| anyhow::anyhow!("dimension '{n_text}' is not a number: accepted 1..={max}"))?;
+    let n: u64 = n_text.parse().map_err(|_| {
+        if !n_text.is_empty() && n_text.bytes().all(|b| b.is_ascii_digit()) {
+            anyhow::anyhow!(
+                "dimension {n_text} is out of range for {}: accepted 1..={max}",
+                algorithm.name()
+            )
+        } else {
+            anyhow::anyhow!("dimension '{n_text}' is not a number: accepted 1..={max}")
+        }
+    })?;
     let switching = cli.switching.map(|s| match s {
         SwitchingArg::Wh => Switching::Wh,
         SwitchingArg::Sf => Switching::Sf,
@@ -159,6 +268,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         })?;
         req.source = Some(check_source(s, req.config.n)?);
     }
+    if cli.all_sources && req.source.is_some() {
+        anyhow::bail!("--all-sources and --source exclude each other");
+    }
+    req.all_sources = cli.all_sources;
     req.engine = cli.engine.map(|e| match e {
         EngineArg::Exhaustive => Engine::Exhaustive,
         EngineArg::Lockstep => Engine::Lockstep,
@@ -175,20 +288,39 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         if m == 0 {
             anyhow::bail!("--max-states 0 is out of range: accepted 1 and more");
         }
-        req.max_states = Some(m as usize);
+        req.max_states = Some(m);
     }
     if let Some(t) = cli.timeout {
         if t == 0 {
             anyhow::bail!("--timeout 0 is out of range: accepted 1 second and more");
         }
         req.timeout = Some(Duration::from_secs(t));
-        // stateright's timeout does not stop a one-thread search (STATERIGHT.md).
-        req.threads = req.threads.max(2);
+    }
+    if let Some(m) = &cli.max_memory {
+        req.max_memory = Some(memory::parse_gb(m).ok_or_else(|| {
+            anyhow::anyhow!("--max-memory '{m}' is not a size in GB: accepted a number above 0, such as 2 or 0.5")
+        })?);
     }
     if let Some(addr) = &cli.explore {
+        if req.engine == Some(Engine::Executor) || req.engine == Some(Engine::Actor) {
+            anyhow::bail!(
+                "--explore serves the lock-step model; it does not take --engine {}",
+                req.engine.map_or("", Engine::name)
+            );
+        }
+        if cli.json {
+            anyhow::bail!("--explore serves a web page; it does not print a --json report");
+        }
         check::explore(&req, addr)?;
         return Ok(ExitCode::SUCCESS);
     }
+    req.progress = !cli.json && !cli.quiet && std::io::stderr().is_terminal();
+    // Ctrl-C: stop at the next budget check and report; a second one ends at once.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Relaxed) {
+            std::process::exit(130);
+        }
+    });
     let outcome = check::check(&req)?;
     if cli.json {
         println!("{}", serde_json::to_string_pretty(&outcome)?);
@@ -197,7 +329,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     Ok(if outcome.refuted() {
         ExitCode::from(1)
-    } else if outcome.undecided() {
+    } else if outcome.undecided() || INTERRUPTED.load(Relaxed) {
         ExitCode::from(3)
     } else {
         ExitCode::SUCCESS

@@ -25,6 +25,15 @@ pub struct Outcome {
     pub states: Option<u64>,
     /// Unique states of the actor model, summed over inputs.
     pub actor_states: Option<u64>,
+    /// How far the lock-step search got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<Coverage>,
+    /// How far the actor-model search got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actor_search: Option<Coverage>,
+    /// Sources the topology has (the inputs checked may be fewer: one per
+    /// symmetry orbit, or the executor's one run).
+    pub sources_total: u32,
     /// Inputs covered (sources).
     pub inputs: Vec<String>,
     pub elapsed_ms: u128,
@@ -32,6 +41,22 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// A command that reproduces the first violated claim, if any.
     pub reproduce: Option<String>,
+}
+
+/// How far an exhaustive search got.
+#[derive(Clone, Debug, Serialize)]
+pub struct Coverage {
+    pub generated: u64,
+    pub unique: u64,
+    /// The deepest state reached (slots for the lock-step model,
+    /// deliveries for the actor model).
+    pub depth: u64,
+    pub inputs_done: usize,
+    pub inputs_total: usize,
+    /// What stopped the search early (`max-states`, `timeout`,
+    /// `max-memory`, `interrupted`), absent if it finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<&'static str>,
 }
 
 /// The parameters checked.

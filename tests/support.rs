@@ -13,6 +13,8 @@ pub const BUDGET: Budget = Budget {
     threads: 1,
     max_states: Some(5_000_000),
     timeout: None,
+    memory: None,
+    verify_probes: true,
 };
 
 /// The lock-step search of `protocol` from every input.
@@ -36,7 +38,10 @@ pub fn status(search: &Search, property: PropertyName) -> Status {
 
 /// Asserts the search was complete and every property in `holding` holds.
 pub fn assert_holds(search: &Search, holding: &[PropertyName], what: &str) {
-    assert!(!search.cut, "{what}: the search was cut by the budget");
+    assert!(
+        search.cut.is_none(),
+        "{what}: the search was cut by the budget"
+    );
     assert!(!search.no_run_ends, "{what}: no run ended");
     for &p in holding {
         let f = &search.findings[p as usize];

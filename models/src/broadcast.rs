@@ -112,6 +112,11 @@ macro_rules! single_source_broadcast {
         fn event_driven(&self) -> bool {
             $event_driven
         }
+
+        // The logic is computed for source 0 and relabelled by xor.
+        fn symmetry(&self) -> Option<$crate::protocol::Symmetry> {
+            Some($crate::protocol::Symmetry::XorTranslation)
+        }
     };
 }
 pub(crate) use single_source_broadcast;

@@ -57,7 +57,7 @@ pub enum ModelError {
     #[error("dimension {n} is out of range for {algorithm}: accepted 1..={max}")]
     Dimension {
         algorithm: &'static str,
-        n: u32,
+        n: u64,
         max: u32,
     },
     #[error(
@@ -71,6 +71,18 @@ pub enum ModelError {
     },
     #[error("source {node} is not a node of the {n}-cube: accepted 0..={max}")]
     Source { node: u64, n: u32, max: u64 },
+}
+
+/// How far each engine finishes without a budget on the reference
+/// machine (2 cores; BENCHMARKS.md has the measurements): past `lockstep`
+/// the default engine is the executor, past `actor` the actor model asks
+/// for a budget, and up to `actor_auto` the default check runs the actor
+/// model beside the lock-step one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    pub lockstep: u32,
+    pub actor: u32,
+    pub actor_auto: u32,
 }
 
 /// Every algorithm, by the paper's name.
@@ -139,6 +151,39 @@ impl Algorithm {
         }
     }
 
+    /// The paper's claim, in its words and formulas.
+    pub fn claim(self) -> &'static str {
+        match self {
+            Algorithm::Sbt => {
+                "n steps; complete, one copy per node, contention-free, 2^n - 1 transmissions"
+            }
+            Algorithm::Dt => "ceil(n/2) steps; complete, contention-free",
+            Algorithm::Nob | Algorithm::NobAppendix => {
+                "ceil(n / floor(log2(n+1))) steps (Theorem 3); one copy per node (Theorem 1), \
+                 contention-free (Theorem 2)"
+            }
+            Algorithm::NaiveTree => {
+                "claimed as nob's (the paper shows it contends): ceil(n / floor(log2(n+1))) steps"
+            }
+            Algorithm::Flood => "n steps (the diameter); complete",
+        }
+    }
+
+    /// Where each engine finishes without a budget (see [`Reach`]).
+    pub fn reach(self) -> Reach {
+        let (lockstep, actor, actor_auto) = match self {
+            Algorithm::Sbt | Algorithm::Dt => (20, 5, 4),
+            Algorithm::Nob | Algorithm::NobAppendix => (8, 5, 4),
+            Algorithm::NaiveTree => (18, 5, 4),
+            Algorithm::Flood => (19, 0, 0),
+        };
+        Reach {
+            lockstep,
+            actor,
+            actor_auto,
+        }
+    }
+
     /// The (switching, ports) combinations the paper defines it for; the
     /// first is the default.
     pub fn modes(self) -> &'static [(Switching, Ports)] {
@@ -164,7 +209,7 @@ impl Algorithm {
         if !(1..=max as u64).contains(&n) {
             return Err(ModelError::Dimension {
                 algorithm: self.name(),
-                n: n.min(u32::MAX as u64) as u32,
+                n,
                 max,
             });
         }

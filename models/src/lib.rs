@@ -18,7 +18,7 @@ pub mod topology;
 
 pub use catalog::{Algorithm, Config, ModelError, Ports, Switching};
 pub use hypercube::Hypercube;
-pub use protocol::{Arrival, Protocol};
+pub use protocol::{Arrival, Protocol, Symmetry};
 pub use topology::Topology;
 
 /// The name and the protocol constructor of every algorithm, in one place:

@@ -28,6 +28,18 @@ pub struct Arrival<M> {
     pub msg: M,
 }
 
+/// A symmetry of the topology that a protocol's node logic respects: the
+/// runs from inputs it maps onto each other are images of each other, so
+/// an exhaustive check needs one input per orbit. A protocol declares it;
+/// a test checks the declaration on every input at small sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// Relabelling every node v as v xor s maps the run from source 0 onto
+    /// the run from source s (the hypercube's translations act
+    /// transitively on nodes: one orbit).
+    XorTranslation,
+}
+
 /// The logic of one algorithm at one parameter setting.
 pub trait Protocol: Send + Sync {
     /// The network the algorithm runs on.
@@ -94,6 +106,11 @@ pub trait Protocol: Send + Sync {
         choice: u32,
         out: &mut Vec<Transmission<Self::Msg>>,
     ) -> bool;
+
+    /// The symmetry the node logic respects, if any (see [`Symmetry`]).
+    fn symmetry(&self) -> Option<Symmetry> {
+        None
+    }
 
     /// True if the node logic reacts to each arrival on its own, so that it
     /// can also run as a stateright `ActorModel` where deliveries interleave.

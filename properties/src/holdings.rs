@@ -6,12 +6,37 @@ use crate::vocabulary::{NodeId, PacketId, Task};
 
 /// A node x packet bit matrix, one bit per (node, packet of the task),
 /// packed flat: one bit per node for a single broadcast.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Holdings {
     /// The task's packets in increasing order; a packet's column is its
     /// position here.
     packets: std::sync::Arc<[PacketId]>,
     bits: Vec<u64>,
+}
+
+/// The bits alone: the packet list is the task's, the same for every
+/// state of a run (and hashing it per state was a measurable cost).
+impl std::hash::Hash for Holdings {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.bits.hash(state);
+    }
+}
+
+/// Field by field, so that `clone_from` reuses the bit vector.
+impl Clone for Holdings {
+    fn clone(&self) -> Self {
+        Holdings {
+            packets: self.packets.clone(),
+            bits: self.bits.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        if !std::sync::Arc::ptr_eq(&self.packets, &source.packets) {
+            self.packets = source.packets.clone();
+        }
+        self.bits.clone_from(&source.bits);
+    }
 }
 
 impl Holdings {

@@ -197,7 +197,10 @@ pub struct Record {
     pub last_delivery: Slot,
     /// Whether the run has ended (quiescent or at the horizon).
     pub ended: bool,
-    first: [Option<Violation>; 6],
+    /// The first violation of each property; boxed, and absent until
+    /// there is one, so that a record is a few words to copy and hash in
+    /// the states of a correct protocol.
+    first: Option<Box<[Option<Violation>; 6]>>,
 }
 
 impl Record {
@@ -209,12 +212,13 @@ impl Record {
             deliveries: 0,
             last_delivery: 0,
             ended: false,
-            first: [None; 6],
+            first: None,
         }
     }
 
     fn note(&mut self, v: Violation) {
-        let slot = &mut self.first[v.property() as usize];
+        let first = self.first.get_or_insert_with(|| Box::new([None; 6]));
+        let slot = &mut first[v.property() as usize];
         if slot.is_none_or(|old| v.when() < old.when()) {
             *slot = Some(v);
         }
@@ -222,12 +226,12 @@ impl Record {
 
     /// The first violation found of `p`, if any.
     pub fn violation(&self, p: PropertyName) -> Option<Violation> {
-        self.first[p as usize]
+        self.first.as_ref().and_then(|f| f[p as usize])
     }
 
     /// True if any property has been violated.
     pub fn any_violation(&self) -> bool {
-        self.first.iter().any(Option::is_some)
+        self.first.is_some()
     }
 
     /// causality: `node` sends `packet` in `slot`; it must hold it.
@@ -321,7 +325,10 @@ impl Record {
     /// Names the first holder of the first conflict, where the engine that
     /// found it could not (the executor's replay).
     pub fn name_conflict_holder(&mut self, holder: Route) {
-        let slot = &mut self.first[PropertyName::ContentionFreedom as usize];
+        let Some(first) = &mut self.first else {
+            return;
+        };
+        let slot = &mut first[PropertyName::ContentionFreedom as usize];
         if let Some(Violation::Conflict {
             first: first @ None,
             ..
@@ -338,7 +345,7 @@ impl Record {
         self.deliveries += other.deliveries;
         self.last_delivery = self.last_delivery.max(other.last_delivery);
         self.ended |= other.ended;
-        for v in other.first.iter().flatten() {
+        for v in other.first.iter().flat_map(|f| f.iter()).flatten() {
             self.note(*v);
         }
     }

@@ -19,7 +19,7 @@
 
 use super::{horizon, receive, transmit, NoLedger};
 use models::{Arrival, Protocol};
-use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task};
+use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::actor::{Actor, ActorModel, ActorModelState, Id, Network, Out};
 use stateright::Expectation;
 use std::borrow::Cow;
@@ -65,68 +65,93 @@ pub enum NoTimer {}
 
 type Node<P> = NodeState<<P as Protocol>::State, <P as Protocol>::Msg>;
 
-impl<P: Protocol> NodeActor<P> {
-    /// Steps the node in `slot` with `arrival`, asking for a random choice
-    /// first if the protocol offers several.
-    fn proceed(
-        &self,
-        st: &mut Node<P>,
-        slot: Slot,
-        arrival: Option<Arrival<P::Msg>>,
-        o: &mut Out<Self>,
-    ) {
-        let arrivals: Vec<_> = arrival.into_iter().collect();
-        let k = self.protocol.choices(self.node, &st.state, slot, &arrivals);
+/// Where a node's step starts.
+#[derive(Clone, Copy, Debug)]
+pub enum Step<M> {
+    /// Step in this slot with this arrival, asking for a choice first if
+    /// the protocol offers several.
+    Proceed(Slot, Option<Arrival<M>>),
+    /// Step in this slot with this arrival and the choice made.
+    Act(Slot, Option<Arrival<M>>, u32),
+}
+
+/// Steps `node` as the asynchronous semantics does, both here and in the
+/// compact encoding ([`super::asynchronous`]): runs its step, then its own
+/// next slots at once while it asks for them (see the module header), and
+/// hands every message it sends to `send`. Returns the slot, arrival and
+/// number of options of a step that waits for a choice.
+#[allow(clippy::too_many_arguments)]
+pub fn advance<P: Protocol>(
+    p: &P,
+    cfg: &RunCfg,
+    node: NodeId,
+    state: &mut P::State,
+    clock: &mut Slot,
+    holdings: &Holdings,
+    record: &mut Record,
+    step: Step<P::Msg>,
+    out: &mut Vec<Transmission<P::Msg>>,
+    mut send: impl FnMut(NodeId, Wire<P::Msg>),
+) -> Option<(Slot, Option<Arrival<P::Msg>>, u32)> {
+    let (mut slot, mut arrival, mut choice) = match step {
+        Step::Proceed(slot, arrival) => {
+            let k = p.choices(node, state, slot, arrival.as_slice());
+            if k > 1 {
+                return Some((slot, arrival, k));
+            }
+            (slot, arrival, 0)
+        }
+        Step::Act(slot, arrival, choice) => (slot, arrival, choice),
+    };
+    loop {
+        *clock = slot;
+        if slot > cfg.horizon {
+            record.horizon_reached(slot);
+            return None;
+        }
+        out.clear();
+        let busy = p.step(node, state, slot, arrival.as_slice(), choice, out);
+        transmit(
+            p,
+            slot,
+            node,
+            out,
+            holdings,
+            record,
+            &mut NoLedger,
+            |to, a| send(to, Wire { slot, msg: a.msg }),
+        );
+        if !busy {
+            return None;
+        }
+        // The node's own next slot, with nothing arrived.
+        (slot, arrival) = (slot + 1, None);
+        let k = p.choices(node, state, slot, &[]);
         if k > 1 {
+            return Some((slot, None, k));
+        }
+        choice = 0;
+    }
+}
+
+impl<P: Protocol> NodeActor<P> {
+    /// Runs `step` on this node's state, sending through `o`.
+    fn run(&self, st: &mut Node<P>, step: Step<P::Msg>, o: &mut Out<Self>) {
+        let waiting = advance(
+            &*self.protocol,
+            &self.cfg,
+            self.node,
+            &mut st.state,
+            &mut st.clock,
+            &st.holdings,
+            &mut st.record,
+            step,
+            &mut Vec::new(),
+            |to, wire| o.send(Id::from(to as usize), wire),
+        );
+        if let Some((slot, arrival, k)) = waiting {
             st.pending = Some((slot, arrival));
             o.choose_random("choice", (0..k).collect());
-        } else {
-            self.act(st, slot, &arrivals, 0, o);
-        }
-    }
-
-    fn act(
-        &self,
-        st: &mut Node<P>,
-        slot: Slot,
-        arrivals: &[Arrival<P::Msg>],
-        choice: u32,
-        o: &mut Out<Self>,
-    ) {
-        let mut out = Vec::new();
-        let (mut slot, mut arrivals, mut choice) = (slot, arrivals, choice);
-        loop {
-            st.clock = slot;
-            if slot > self.cfg.horizon {
-                st.record.horizon_reached(slot);
-                return;
-            }
-            out.clear();
-            let p = &*self.protocol;
-            let busy = p.step(self.node, &mut st.state, slot, arrivals, choice, &mut out);
-            let (holdings, record) = (&st.holdings, &mut st.record);
-            transmit(
-                p,
-                slot,
-                self.node,
-                &out,
-                holdings,
-                record,
-                &mut NoLedger,
-                |to, a| o.send(Id::from(to as usize), Wire { slot, msg: a.msg }),
-            );
-            if !busy {
-                return;
-            }
-            // The node's own next slot, with nothing arrived.
-            (slot, arrivals) = (slot + 1, &[]);
-            let k = p.choices(self.node, &st.state, slot, arrivals);
-            if k > 1 {
-                st.pending = Some((slot, None));
-                o.choose_random("choice", (0..k).collect());
-                return;
-            }
-            choice = 0;
         }
     }
 }
@@ -146,7 +171,7 @@ impl<P: Protocol> Actor for NodeActor<P> {
             record: Record::new(&self.cfg.claims),
             pending: None,
         };
-        self.proceed(&mut st, 1, None, o);
+        self.run(&mut st, Step::Proceed(1, None), o);
         st
     }
 
@@ -173,7 +198,7 @@ impl<P: Protocol> Actor for NodeActor<P> {
             &mut st.holdings,
             &mut st.record,
         );
-        self.proceed(st, wire.slot + 1, Some(arrival), o);
+        self.run(st, Step::Proceed(wire.slot + 1, Some(arrival)), o);
     }
 
     fn on_random(&self, _id: Id, state: &mut Cow<Node<P>>, choice: &u32, o: &mut Out<Self>) {
@@ -182,8 +207,7 @@ impl<P: Protocol> Actor for NodeActor<P> {
             .pending
             .take()
             .expect("a random choice follows a pending step");
-        let arrivals: Vec<_> = arrival.into_iter().collect();
-        self.act(st, slot, &arrivals, *choice, o);
+        self.run(st, Step::Act(slot, arrival, *choice), o);
     }
 }
 

@@ -9,9 +9,11 @@
 //! (that would cost a word per arc); when there is a conflict the run is
 //! replayed, watching that one resource.
 
+use super::search::{Progress, INTERRUPTED};
 use super::{horizon, receive, transmit, Ledger};
 use models::{Arrival, Protocol, Topology};
 use properties::{Holdings, NodeId, PropertyName, Record, ResourceId, Route, Slot, Violation};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// The outcome of one executed run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +21,8 @@ pub struct Run {
     pub record: Record,
     /// Slots executed (the last one may have been quiet).
     pub slots: Slot,
+    /// True if Ctrl-C stopped the run before its end.
+    pub interrupted: bool,
 }
 
 /// One bit per resource, cleared every slot; optionally watching one
@@ -57,7 +61,13 @@ pub fn memory_needed<P: Protocol>(protocol: &P, packets: u64) -> u64 {
 
 /// Runs `protocol` from `input` to the end.
 pub fn run<P: Protocol>(protocol: &P, input: &P::Input) -> Run {
-    let mut run = execute(protocol, input, None).0;
+    run_with(protocol, input, &Progress::default())
+}
+
+/// [`run`], counting slots (`depth`) and node steps (`generated`) in
+/// `progress`; Ctrl-C stops it with the record so far.
+pub fn run_with<P: Protocol>(protocol: &P, input: &P::Input, progress: &Progress) -> Run {
+    let mut run = execute(protocol, input, None, progress).0;
     if let Some(Violation::Conflict {
         slot,
         resource,
@@ -65,7 +75,7 @@ pub fn run<P: Protocol>(protocol: &P, input: &P::Input) -> Run {
         ..
     }) = run.record.violation(PropertyName::ContentionFreedom)
     {
-        let (_, holder) = execute(protocol, input, Some((slot, resource)));
+        let (_, holder) = execute(protocol, input, Some((slot, resource)), progress);
         let holder = holder.expect("a replay of a deterministic run meets the same conflict");
         run.record.name_conflict_holder(holder);
     }
@@ -76,6 +86,7 @@ fn execute<P: Protocol>(
     protocol: &P,
     input: &P::Input,
     watch: Option<(Slot, ResourceId)>,
+    progress: &Progress,
 ) -> (Run, Option<Route>) {
     let topology = protocol.topology();
     let nodes = topology.nodes() as usize;
@@ -104,8 +115,15 @@ fn execute<P: Protocol>(
     let mut out = Vec::new();
     let mut arrivals = Vec::new();
     let mut slot = 0;
+    let mut interrupted = false;
+    let mut stepped = 0u64;
     loop {
+        if INTERRUPTED.load(Relaxed) {
+            interrupted = true;
+            break;
+        }
         slot += 1;
+        progress.depth.store(slot as usize, Relaxed);
         ledger.slot = slot;
         ledger.bits.fill(0);
         let mut over = overflow.iter().peekable();
@@ -120,6 +138,10 @@ fn execute<P: Protocol>(
                 arrivals.push(*a);
             }
             let node = v as NodeId;
+            stepped += 1;
+            if stepped % 65536 == 0 {
+                progress.generated.fetch_add(65536, Relaxed);
+            }
             out.clear();
             if protocol.step(node, &mut states[v], slot, &arrivals, 0, &mut out) {
                 next_busy[v / 64] |= 1 << (v % 64);
@@ -178,6 +200,7 @@ fn execute<P: Protocol>(
         Run {
             record,
             slots: slot,
+            interrupted,
         },
         ledger.holder,
     )

@@ -4,13 +4,16 @@
 //! and the first counterexample found.
 
 use super::actor::{self, NodeActor};
-use super::lockstep::{LockStep, RunState, RUN_ENDS};
+use super::asynchronous::Async;
+use super::lockstep::{LockStep, RUN_ENDS};
+use super::memory::Allowance;
+use super::search::{self, deadline, Cut, Found, Limits, Progress};
 use models::Protocol;
 use properties::{PropertyName, Slot, Status, Violation};
 use stateright::actor::ActorModelState;
-use stateright::{Checker, Model, Path};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use stateright::{Checker, Model};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// How much an exhaustive check may spend.
 #[derive(Clone, Copy, Debug)]
@@ -18,8 +21,25 @@ pub struct Budget {
     pub threads: usize,
     /// Generated states after which the search stops (verdicts not yet
     /// reached become `unknown`).
-    pub max_states: Option<usize>,
+    pub max_states: Option<u64>,
     pub timeout: Option<Duration>,
+    /// Memory the search may add to the process.
+    pub memory: Option<Allowance>,
+    /// Build every successor the search could only probe, and assert the
+    /// fingerprints agree (tests).
+    pub verify_probes: bool,
+}
+
+impl Budget {
+    fn limits(&self) -> Limits {
+        Limits {
+            threads: self.threads,
+            max_states: self.max_states,
+            deadline: deadline(self.timeout),
+            memory: self.memory,
+            verify_probes: self.verify_probes,
+        }
+    }
 }
 
 /// A property's verdict from one exhaustive engine.
@@ -39,56 +59,57 @@ pub struct Finding {
 pub struct Search {
     pub findings: Vec<Finding>,
     pub unique_states: u64,
-    /// True if the budget stopped the search before it was done.
-    pub cut: bool,
-    /// Worst completion time over every ended run (lock-step only).
+    pub generated: u64,
+    /// Why the search stopped before it was done, if it did.
+    pub cut: Option<Cut>,
+    /// The deepest state reached.
+    pub depth: usize,
+    /// Inputs explored to the end, of how many.
+    pub inputs_done: usize,
+    pub inputs_total: usize,
+    /// Worst completion time over every ended run.
     pub worst_time: Option<Slot>,
-    /// Fewest and most transmissions over every ended run (lock-step only).
+    /// Fewest and most transmissions over every ended run.
     pub transmissions: Option<(u64, u64)>,
-    /// A model whose runs never end (the `sometimes` found nothing).
+    /// A model whose runs never end (no ended run was found).
     pub no_run_ends: bool,
 }
 
-/// Aggregates over ended runs, filled by the checker's visitor.
-#[derive(Default)]
-struct Tally {
-    worst_time: Option<Slot>,
-    transmissions: Option<(u64, u64)>,
-}
-
-/// Something to do with every state the search visits.
-type Visit<S> = Box<dyn Fn(&S) + Send + Sync>;
-
-/// Runs the checker of `model` to the end or the budget.
-fn search<M>(model: M, budget: Budget, visit: Option<Visit<M::State>>) -> (impl Checker<M>, bool)
-where
-    M: Model + Send + Sync + 'static,
-    M::State: std::hash::Hash + Send + Sync + Clone + PartialEq + std::fmt::Debug + 'static,
-    M::Action: Clone + PartialEq + std::fmt::Debug,
-{
-    let start = Instant::now();
-    // A property name no model has: the search never stops early, so
-    // verdicts that hold are verdicts over every state.
-    let never = [""].into_iter().collect();
-    let mut builder = model
-        .checker()
-        .finish_when(stateright::HasDiscoveries::AllOf(never))
-        .threads(budget.threads);
-    if let Some(n) = budget.max_states {
-        builder = builder.target_state_count(n);
+impl Search {
+    fn from_found(found: Found, inputs: usize, explorer_paths: bool) -> Search {
+        let cut = found.cut;
+        let findings = PropertyName::ALL
+            .iter()
+            .map(|&p| match &found.discoveries[p as usize] {
+                Some(d) => Finding {
+                    property: p,
+                    status: Status::Violated,
+                    violation: Some(d.violation),
+                    input: Some(d.input),
+                    path: explorer_paths.then(|| {
+                        std::iter::once(d.input as u64)
+                            .chain(d.path.iter().copied())
+                            .map(|i| i.to_string())
+                            .collect::<Vec<_>>()
+                            .join("/")
+                    }),
+                },
+                None => unviolated(p, cut.is_some()),
+            })
+            .collect();
+        Search {
+            findings,
+            unique_states: found.unique,
+            generated: found.generated,
+            cut,
+            depth: found.depth,
+            inputs_done: found.inputs_done,
+            inputs_total: inputs,
+            worst_time: found.worst_time,
+            transmissions: found.transmissions,
+            no_run_ends: cut.is_none() && !found.run_ends,
+        }
     }
-    if let Some(t) = budget.timeout {
-        builder = builder.timeout(t);
-    }
-    if let Some(visit) = visit {
-        builder = builder.visitor(move |p: Path<M::State, M::Action>| visit(p.last_state()));
-    }
-    let checker = builder.spawn_dfs().join();
-    let cut = budget
-        .max_states
-        .is_some_and(|n| checker.state_count() >= n)
-        || budget.timeout.is_some_and(|t| start.elapsed() >= t);
-    (checker, cut)
 }
 
 /// Verdicts of the lock-step model of `protocol` from `inputs`.
@@ -97,80 +118,71 @@ pub fn lockstep<P: Protocol + 'static>(
     inputs: Vec<P::Input>,
     budget: Budget,
 ) -> Search {
-    let model = LockStep::new(protocol, inputs);
-    let tally = Arc::new(Mutex::new(Tally::default()));
-    let t = Arc::clone(&tally);
-    let visit = move |s: &RunState<P::State, P::Msg>| {
-        if s.record.ended {
-            let mut t = t.lock().expect("tally lock");
-            t.worst_time = t.worst_time.max(Some(s.record.last_delivery));
-            let n = s.record.transmissions;
-            t.transmissions = Some(
-                t.transmissions
-                    .map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))),
-            );
-        }
-    };
-    let (checker, cut) = search(model, budget, Some(Box::new(visit)));
-    let discoveries = checker.discoveries();
-    let model = checker.model();
-    let findings = PropertyName::ALL
-        .iter()
-        .map(|&p| match discoveries.get(p.as_str()) {
-            Some(path) => {
-                let last = path.last_state();
-                Finding {
-                    property: p,
-                    status: Status::Violated,
-                    violation: last.record.violation(p),
-                    input: Some(last.input),
-                    path: Some(path.encode(model)),
-                }
-            }
-            None => unviolated(p, cut),
-        })
-        .collect();
-    let tally = tally.lock().expect("tally lock");
-    Search {
-        findings,
-        unique_states: checker.unique_state_count() as u64,
-        cut,
-        worst_time: tally.worst_time,
-        transmissions: tally.transmissions,
-        no_run_ends: !cut && !discoveries.contains_key(RUN_ENDS),
-    }
+    lockstep_with(protocol, inputs, budget, &Progress::default())
 }
 
-/// Verdicts of the actor model of `protocol`, one model per input.
+/// [`lockstep`], updating `progress` as it goes.
+pub fn lockstep_with<P: Protocol + 'static>(
+    protocol: Arc<P>,
+    inputs: Vec<P::Input>,
+    budget: Budget,
+    progress: &Progress,
+) -> Search {
+    let count = inputs.len();
+    let model = LockStep::new(protocol, inputs);
+    let found = search::search(&model, count, budget.limits(), progress);
+    Search::from_found(found, count, true)
+}
+
+/// Verdicts of the asynchronous (actor) semantics of `protocol` from
+/// `inputs`, by commcheck's search over the compact encoding.
 pub fn actors<P: Protocol + 'static>(
     protocol: Arc<P>,
     inputs: &[P::Input],
     budget: Budget,
 ) -> Search {
+    actors_with(protocol, inputs, budget, &Progress::default())
+}
+
+/// [`actors`], updating `progress` as it goes.
+pub fn actors_with<P: Protocol + 'static>(
+    protocol: Arc<P>,
+    inputs: &[P::Input],
+    budget: Budget,
+    progress: &Progress,
+) -> Search {
+    let model = Async::new(&*protocol, inputs);
+    let found = search::search(&model, inputs.len(), budget.limits(), progress);
+    Search::from_found(found, inputs.len(), false)
+}
+
+/// Verdicts of stateright's own `ActorModel` of `protocol`, one model per
+/// input, run by stateright's checker to the end (no budget binds there):
+/// the reference the compact encoding is tested against.
+pub fn stateright_actors<P: Protocol + 'static>(
+    protocol: Arc<P>,
+    inputs: &[P::Input],
+    threads: usize,
+) -> Search {
     let mut findings: Vec<Finding> = PropertyName::ALL
         .iter()
         .map(|&p| unviolated(p, false))
         .collect();
-    let (mut states, mut generated, mut cut, mut no_run_ends) = (0, 0, false, false);
-    let start = Instant::now();
+    let (mut states, mut generated, mut no_run_ends) = (0, 0, false);
     for (ix, input) in inputs.iter().enumerate() {
-        let left = Budget {
-            max_states: budget
-                .max_states
-                .map(|n| n.saturating_sub(generated).max(1)),
-            timeout: budget.timeout.map(|t| {
-                t.saturating_sub(start.elapsed())
-                    .max(Duration::from_millis(1))
-            }),
-            ..budget
-        };
         let model = actor::model(Arc::clone(&protocol), input.clone());
-        let (checker, this_cut) = search(model, left, None);
+        // A property name no model has: the search never stops early.
+        let never = [""].into_iter().collect();
+        let checker = model
+            .checker()
+            .finish_when(stateright::HasDiscoveries::AllOf(never))
+            .threads(threads)
+            .spawn_dfs()
+            .join();
         states += checker.unique_state_count() as u64;
-        generated += checker.state_count();
-        cut |= this_cut;
+        generated += checker.state_count() as u64;
         let discoveries = checker.discoveries();
-        no_run_ends |= !this_cut && !discoveries.contains_key(RUN_ENDS);
+        no_run_ends |= !discoveries.contains_key(RUN_ENDS);
         for f in findings.iter_mut().filter(|f| f.status != Status::Violated) {
             if let Some(path) = discoveries.get(f.property.as_str()) {
                 let last: &ActorModelState<NodeActor<P>> = path.last_state();
@@ -179,24 +191,34 @@ pub fn actors<P: Protocol + 'static>(
                 f.input = Some(ix);
             }
         }
-        if this_cut {
-            break;
-        }
-    }
-    for f in findings
-        .iter_mut()
-        .filter(|f| f.status != Status::Violated && cut)
-    {
-        f.status = Status::Unknown;
     }
     Search {
         findings,
         unique_states: states,
-        cut,
+        generated,
+        cut: None,
+        depth: 0,
+        inputs_done: inputs.len(),
+        inputs_total: inputs.len(),
         worst_time: None,
         transmissions: None,
         no_run_ends,
     }
+}
+
+/// Unique states of stateright's own checker on the lock-step model (the
+/// reference commcheck's search is tested against).
+pub fn stateright_lockstep_states<P: Protocol + 'static>(
+    protocol: Arc<P>,
+    inputs: Vec<P::Input>,
+) -> u64 {
+    let never = [""].into_iter().collect();
+    LockStep::new(protocol, inputs)
+        .checker()
+        .finish_when(stateright::HasDiscoveries::AllOf(never))
+        .spawn_dfs()
+        .join()
+        .unique_state_count() as u64
 }
 
 fn unviolated(property: PropertyName, cut: bool) -> Finding {

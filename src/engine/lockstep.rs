@@ -8,6 +8,7 @@
 //! [`Record`], so each property is a plain predicate on it, and the
 //! transmissions of the last slot, for the Explorer's picture.
 
+use super::search::Space;
 use super::{horizon, receive, transmit, MapLedger};
 use crate::picture;
 use models::{Arrival, Protocol};
@@ -146,11 +147,67 @@ impl<P: Protocol> LockStep<P> {
     where
         P: 'static,
     {
-        let mut state = self.init_states().swap_remove(ix);
+        let mut state = self.initial(ix);
         while !state.record.ended {
             state = self.run_slot(&state, &[]);
         }
         state
+    }
+
+    /// The nodes of the next slot with more than one way to act, and how
+    /// many; none once the run has ended.
+    fn choice_counts(&self, state: &State<P>) -> Vec<(NodeId, u32)> {
+        if state.record.ended {
+            return Vec::new();
+        }
+        let slot = state.slot + 1;
+        self.active(state)
+            .iter()
+            .map(|(v, arr)| {
+                let k = self
+                    .protocol
+                    .choices(*v, &state.nodes[*v as usize], slot, arr);
+                (*v, k)
+            })
+            .filter(|(_, k)| *k > 1)
+            .collect()
+    }
+
+    /// The number of combinations of choices (saturating): a slot's
+    /// successors, or 0 once the run has ended.
+    fn combinations(counts: &[(NodeId, u32)]) -> u64 {
+        counts
+            .iter()
+            .fold(1u64, |total, (_, k)| total.saturating_mul(*k as u64))
+    }
+
+    /// Combination `index` of the nodes' choices, the first node slowest
+    /// (the order of stateright's actions, so paths are Explorer paths).
+    fn decode(counts: &[(NodeId, u32)], mut index: u64) -> Vec<(NodeId, u32)> {
+        let mut choices = vec![(0, 0); counts.len()];
+        for (j, (v, k)) in counts.iter().enumerate().rev() {
+            choices[j] = (*v, (index % *k as u64) as u32);
+            index /= *k as u64;
+        }
+        choices
+    }
+
+    /// The state before slot 1 from input `ix`.
+    fn initial(&self, ix: usize) -> State<P> {
+        let p = &*self.protocol;
+        let nodes = self.tasks[ix].nodes();
+        let input = &self.inputs[ix];
+        RunState {
+            input: ix,
+            slot: 0,
+            nodes: (0..nodes).map(|v| p.init(input, v)).collect(),
+            // Every node is stepped in slot 1.
+            busy: (0..nodes).collect(),
+            inbox: Vec::new(),
+            holdings: Holdings::initial(&self.tasks[ix]),
+            record: Record::new(&self.claims),
+            sent: Vec::new(),
+        }
     }
 
     /// The task of the run `state` belongs to.
@@ -172,51 +229,16 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     type Action = SlotAction;
 
     fn init_states(&self) -> Vec<State<P>> {
-        let p = &*self.protocol;
-        let nodes = self.tasks.first().map_or(0, |t| t.nodes());
-        self.inputs
-            .iter()
-            .enumerate()
-            .map(|(ix, input)| RunState {
-                input: ix,
-                slot: 0,
-                nodes: (0..nodes).map(|v| p.init(input, v)).collect(),
-                // Every node is stepped in slot 1.
-                busy: (0..nodes).collect(),
-                inbox: Vec::new(),
-                holdings: Holdings::initial(&self.tasks[ix]),
-                record: Record::new(&self.claims),
-                sent: Vec::new(),
-            })
-            .collect()
+        (0..self.inputs.len()).map(|ix| self.initial(ix)).collect()
     }
 
     fn actions(&self, state: &State<P>, actions: &mut Vec<SlotAction>) {
-        if state.record.ended {
-            return;
-        }
-        let slot = state.slot + 1;
-        let counts: Vec<(NodeId, u32)> = self
-            .active(state)
-            .iter()
-            .map(|(v, arr)| {
-                (
-                    *v,
-                    self.protocol
-                        .choices(*v, &state.nodes[*v as usize], slot, arr),
-                )
-            })
-            .filter(|(_, k)| *k > 1)
-            .collect();
-        // Every combination of the nodes' choices, the first node slowest.
-        let total: u64 = counts.iter().map(|(_, k)| *k as u64).product();
-        for mut index in 0..total {
-            let mut choices = vec![(0, 0); counts.len()];
-            for (j, (v, k)) in counts.iter().enumerate().rev() {
-                choices[j] = (*v, (index % *k as u64) as u32);
-                index /= *k as u64;
-            }
-            actions.push(SlotAction { slot, choices });
+        let counts = self.choice_counts(state);
+        for index in 0..Self::combinations(&counts) {
+            actions.push(SlotAction {
+                slot: state.slot + 1,
+                choices: Self::decode(&counts, index),
+            });
         }
     }
 
@@ -251,5 +273,34 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
         let state = path.last_state();
         let task = self.task(state);
         Some(picture::svg(self.protocol.topology(), task, state))
+    }
+}
+
+/// The same model for commcheck's own search: successor `k` is
+/// stateright's action `k`, generated alone.
+impl<P: Protocol> Space for LockStep<P> {
+    type State = State<P>;
+    type Scratch = ();
+
+    fn scratch(&self) {}
+
+    fn init(&self, ix: usize) -> State<P> {
+        self.initial(ix)
+    }
+
+    fn successors(&self, state: &State<P>) -> u64 {
+        if state.record.ended {
+            return 0;
+        }
+        Self::combinations(&self.choice_counts(state))
+    }
+
+    fn successor(&self, state: &State<P>, k: u64, into: &mut State<P>, _: &mut ()) {
+        let choices = Self::decode(&self.choice_counts(state), k);
+        *into = self.run_slot(state, &choices);
+    }
+
+    fn record<'a>(&self, state: &'a State<P>) -> &'a Record {
+        &state.record
     }
 }

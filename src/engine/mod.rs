@@ -8,9 +8,13 @@
 //! functions and nothing else judges a run.
 
 pub mod actor;
+pub mod asynchronous;
 pub mod executor;
 pub mod exhaustive;
 pub mod lockstep;
+pub mod memory;
+pub mod search;
+pub mod visited;
 
 use models::{Arrival, Protocol, Topology};
 use properties::{Claims, Holdings, NodeId, Record, ResourceId, Route, Slot, Task, Transmission};

@@ -1,0 +1,85 @@
+//! How much memory a check may take: the least of what the machine has
+//! available, what the container's cgroup allows and what the process's
+//! address-space limit (`ulimit -v`) leaves, minus a margin; or less where
+//! `--max-memory` says so. The searches stop before they pass it and the
+//! executor refuses a size that would not fit, so a check ends with a
+//! report, never with an out-of-memory kill or an allocation abort.
+
+use super::search::process_memory;
+
+/// Bytes a check may still add to the process, and whether the address
+/// space is what is limited (then reserved, untouched memory counts too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    pub bytes: u64,
+    pub address_space: bool,
+}
+
+/// A number from the first line of a file, if it holds one.
+fn read_number(path: &str) -> Option<u64> {
+    std::fs::read_to_string(path)
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// MemAvailable of /proc/meminfo, in bytes.
+fn available() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+/// What the cgroup (v2, else v1) still allows, in bytes.
+fn cgroup_free() -> Option<u64> {
+    let v2 = (
+        read_number("/sys/fs/cgroup/memory.max"),
+        read_number("/sys/fs/cgroup/memory.current"),
+    );
+    let v1 = (
+        read_number("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+        read_number("/sys/fs/cgroup/memory/memory.usage_in_bytes"),
+    );
+    match (v2, v1) {
+        ((Some(max), Some(cur)), _) | (_, (Some(max), Some(cur))) => Some(max.saturating_sub(cur)),
+        _ => None,
+    }
+}
+
+/// The soft address-space limit (`ulimit -v`), in bytes, if set.
+fn address_space_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// The allowance: `explicit` bytes of total resident memory if given,
+/// never more than the machine, its cgroup and the address-space limit
+/// leave, each less a margin of a tenth (at least 64 MB) for everything
+/// the estimate does not see. None where nothing can be read.
+pub fn allowance(explicit: Option<u64>) -> Option<Allowance> {
+    let (rss, vm) = process_memory();
+    let margin = |b: u64| b.saturating_sub((b / 10).max(64 << 20));
+    let machine = [available(), cgroup_free()]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(margin);
+    let address = address_space_limit().map(|l| margin(l.saturating_sub(vm)));
+    let asked = explicit.map(|e| e.saturating_sub(rss));
+    let bytes = [machine, address, asked].into_iter().flatten().min()?;
+    Some(Allowance {
+        bytes,
+        address_space: address.is_some_and(|a| a <= bytes),
+    })
+}
+
+/// Parses `--max-memory` (gigabytes, decimals allowed) into bytes.
+pub fn parse_gb(text: &str) -> Option<u64> {
+    let gb: f64 = text.parse().ok()?;
+    (gb.is_finite() && gb > 0.0 && gb < 1e9).then(|| (gb * 1e9) as u64)
+}

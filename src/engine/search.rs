@@ -1,0 +1,674 @@
+//! commcheck's explicit-state search: a depth-first search over a state
+//! space whose successors are generated lazily, one at a time, so that
+//! every budget binds.
+//!
+//! stateright's checker builds all of a state's successors before it looks
+//! at a budget, keeps them all on its queue, checks its state target every
+//! 1500 states and cannot be interrupted; a lock-step slot of NOB at n = 11
+//! has millions of rule-3 combinations, so one state blew 10 GB before any
+//! budget was read. Here a stack frame is a state plus the index of its
+//! next successor: memory is the visited set (one 64-bit fingerprint per
+//! state) plus one state per level of depth, and every budget (generated
+//! states, time, memory, an interrupt) is looked at between two successors.
+//!
+//! The judgement is the models' own: every state carries the run's
+//! [`Record`], a property is violated where the record says so, and the
+//! run ends where the record says it ended. The lock-step model is also a
+//! stateright `Model` (for the Explorer); its successor `k` here is
+//! stateright's action `k`, so a path found here is an Explorer path, and
+//! a test checks that both searches count the same states.
+//!
+//! With several threads, workers share the visited set (sharded by the
+//! fingerprint's top bits) and a pool of jobs; an idle worker is fed by
+//! splitting the remaining successors of the oldest frame of a busy one.
+
+use super::memory::Allowance;
+use super::visited::{Visited, PUBLISH};
+use ahash::RandomState;
+use properties::{PropertyName, Record, Slot, Violation};
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// A state space: initial states (one per input) and lazily indexed
+/// successors, each state carrying its run's record.
+pub trait Space: Sync {
+    type State: Clone + Hash + Send + Sync;
+    /// Per-worker scratch space for making successors.
+    type Scratch: Send;
+
+    /// A fresh scratch space.
+    fn scratch(&self) -> Self::Scratch;
+
+    /// The initial state of input `ix`.
+    fn init(&self, ix: usize) -> Self::State;
+
+    /// How many successors `state` has (saturating at u64::MAX); none once
+    /// the run has ended.
+    fn successors(&self, state: &Self::State) -> u64;
+
+    /// Writes successor `k` of `state` (for `k < successors(state)`) into
+    /// `into`, a state of the same space whose allocations it may reuse
+    /// (most successors are states seen before, dropped at once).
+    fn successor(
+        &self,
+        state: &Self::State,
+        k: u64,
+        into: &mut Self::State,
+        scratch: &mut Self::Scratch,
+    );
+
+    /// Writes into `h` exactly what hashing successor `k` would write,
+    /// without building it, and returns true; or returns false where the
+    /// space cannot (then the successor is built and hashed).
+    fn probe(
+        &self,
+        state: &Self::State,
+        k: u64,
+        scratch: &mut Self::Scratch,
+        h: &mut Collect,
+    ) -> bool {
+        let _ = (state, k, scratch, h);
+        false
+    }
+
+    /// The record of the run so far.
+    fn record<'a>(&self, state: &'a Self::State) -> &'a Record;
+}
+
+/// Set by the Ctrl-C handler: every search and run stops at its next
+/// budget check and reports what it has.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Why a search stopped before it was done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// `--max-states` generated states.
+    States,
+    /// `--timeout`.
+    Time,
+    /// The memory allowance (`--max-memory`, or what the machine allows).
+    Memory,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+impl Cut {
+    /// The cut's name in JSON reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cut::States => "max-states",
+            Cut::Time => "timeout",
+            Cut::Memory => "max-memory",
+            Cut::Interrupted => "interrupted",
+        }
+    }
+
+    /// The reason, as reports word it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Cut::States => "the state budget (--max-states) ran out",
+            Cut::Time => "the time budget (--timeout) ran out",
+            Cut::Memory => "the memory allowance (--max-memory) would have been exceeded",
+            Cut::Interrupted => "interrupted (Ctrl-C)",
+        }
+    }
+}
+
+/// What a search may spend.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub threads: usize,
+    /// Generated states after which the search stops.
+    pub max_states: Option<u64>,
+    /// When the search stops (None: no deadline, also for durations too
+    /// long to add to the clock).
+    pub deadline: Option<Instant>,
+    /// Memory the search may add to the process.
+    pub memory: Option<Allowance>,
+    /// Build every successor, also the probed ones, and assert that the
+    /// two fingerprints agree (tests).
+    pub verify_probes: bool,
+}
+
+/// Counters a progress display reads while the search runs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub generated: AtomicU64,
+    pub unique: AtomicU64,
+    pub depth: AtomicUsize,
+    pub inputs_done: AtomicUsize,
+    pub inputs_total: AtomicUsize,
+}
+
+/// A violation found, with the path to it.
+#[derive(Clone, Debug)]
+pub struct Discovery {
+    /// The input (initial state) the path starts from.
+    pub input: usize,
+    /// Successor indices from the initial state (stateright action indices
+    /// for the lock-step model).
+    pub path: Vec<u64>,
+    pub violation: Violation,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default)]
+pub struct Found {
+    /// The first discovery of each property, in `PropertyName::ALL` order.
+    pub discoveries: [Option<Discovery>; 6],
+    /// Some run ended (the model is not vacuous).
+    pub run_ends: bool,
+    pub unique: u64,
+    pub generated: u64,
+    /// The deepest state reached (slots for the lock-step model).
+    pub depth: usize,
+    /// Inputs explored to the end.
+    pub inputs_done: usize,
+    /// Why the search stopped early, if it did.
+    pub cut: Option<Cut>,
+    /// Worst completion time over every ended run.
+    pub worst_time: Option<Slot>,
+    /// Fewest and most transmissions over every ended run.
+    pub transmissions: Option<(u64, u64)>,
+}
+
+impl Found {
+    fn judge(&mut self, record: &Record, input: usize, path: impl FnOnce() -> Vec<u64>) {
+        let (mut path, mut made) = (Some(path), None::<Vec<u64>>);
+        for p in PropertyName::ALL {
+            let Some(violation) = record.violation(p) else {
+                continue;
+            };
+            if self.discoveries[p as usize].is_none() {
+                let path = made
+                    .get_or_insert_with(|| path.take().expect("made once")())
+                    .clone();
+                self.discoveries[p as usize] = Some(Discovery {
+                    input,
+                    path,
+                    violation,
+                });
+            }
+        }
+        if record.ended {
+            self.run_ends = true;
+            self.worst_time = self.worst_time.max(Some(record.last_delivery));
+            let n = record.transmissions;
+            self.transmissions = Some(
+                self.transmissions
+                    .map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))),
+            );
+        }
+    }
+
+    fn merge(&mut self, other: Found) {
+        for (mine, theirs) in self.discoveries.iter_mut().zip(other.discoveries) {
+            if mine.is_none() {
+                *mine = theirs;
+            }
+        }
+        self.run_ends |= other.run_ends;
+        self.worst_time = self.worst_time.max(other.worst_time);
+        self.transmissions = match (self.transmissions, other.transmissions) {
+            (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// The process's resident and virtual size in bytes (Linux; 0 elsewhere).
+pub fn process_memory() -> (u64, u64) {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let mut fields = statm
+        .split_whitespace()
+        .map(|f| f.parse::<u64>().unwrap_or(0));
+    let (vm, rss) = (fields.next().unwrap_or(0), fields.next().unwrap_or(0));
+    (rss * 4096, vm * 4096)
+}
+
+/// Memory the search may still take: what it has taken since `base` (the
+/// larger of resident and address-space growth) against the allowance.
+struct MemoryGuard {
+    base: (u64, u64),
+    allowance: Option<Allowance>,
+    /// Bytes promised to set growths since the last probe.
+    promised: AtomicU64,
+    /// Growth measured at the last probe.
+    measured: AtomicU64,
+}
+
+impl MemoryGuard {
+    fn probe(&self) {
+        let (rss, vm) = process_memory();
+        let mut grown = rss.saturating_sub(self.base.0);
+        if self.allowance.is_some_and(|a| a.address_space) {
+            grown = grown.max(vm.saturating_sub(self.base.1));
+        }
+        self.measured.store(grown, Relaxed);
+        self.promised.store(0, Relaxed);
+    }
+
+    /// True if `bytes` more still fit.
+    fn fits(&self, bytes: u64) -> bool {
+        self.allowance.is_none_or(|a| {
+            self.measured.load(Relaxed) + self.promised.load(Relaxed) + bytes <= a.bytes
+        })
+    }
+}
+
+/// Successors probed ahead of their lookup.
+const AHEAD: u64 = 16;
+
+/// A state with the successors still to explore.
+struct Frame<S> {
+    state: S,
+    next: u64,
+    end: u64,
+    /// The successor index that led here from the frame below.
+    via: u64,
+    /// Successors probed ahead (index, fingerprint), the next one last.
+    ahead: Vec<(u64, u64)>,
+}
+
+/// Work for an idle worker: a frame split off a busy one, with its path.
+struct Job<S> {
+    input: usize,
+    /// Path from the initial state to `frame.state`.
+    path: Vec<u64>,
+    frame: Frame<S>,
+}
+
+/// What all workers share while searching one input.
+struct Shared<'a, Sp: Space> {
+    space: &'a Sp,
+    limits: Limits,
+    progress: &'a Progress,
+    hasher: RandomState,
+    visited: Visited,
+    memory: MemoryGuard,
+    /// Jobs, and how many workers are idle.
+    pool: Mutex<(Vec<Job<Sp::State>>, usize)>,
+    /// Idle workers with no job to take (a hint for splitting).
+    waiting: AtomicUsize,
+    wake: Condvar,
+    stop: Mutex<Option<Cut>>,
+    stopping: AtomicBool,
+    found: Mutex<Found>,
+}
+
+/// Collects what `Hash` writes, so that a state is hashed in one pass over
+/// its bytes rather than one hasher round per field.
+pub struct Collect<'a>(pub &'a mut Vec<u8>);
+
+impl Hasher for Collect<'_> {
+    fn finish(&self) -> u64 {
+        unreachable!("the collected bytes are hashed, not this")
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+impl<Sp: Space> Shared<'_, Sp> {
+    /// The state's 64-bit fingerprint (its identity in the visited set;
+    /// `buf` is scratch space).
+    fn fingerprint(&self, s: &Sp::State, buf: &mut Vec<u8>) -> u64 {
+        buf.clear();
+        s.hash(&mut Collect(buf));
+        self.finish(buf)
+    }
+
+    /// The fingerprint of what a state's `Hash` wrote.
+    fn finish(&self, bytes: &[u8]) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        h.write(bytes);
+        h.finish()
+    }
+
+    /// Inserts a fingerprint for worker `w`; Ok(true) if new, Err if the
+    /// set must grow and may not. `count` is the worker's insertions not
+    /// yet published to the set.
+    fn visit(&self, w: usize, fp: u64, count: &mut usize) -> Result<bool, Cut> {
+        let fresh = self.visited.insert(w, fp);
+        if fresh {
+            *count += 1;
+            if *count == PUBLISH {
+                *count = 0;
+                if let Some(bytes) = self.visited.publish(PUBLISH, self.limits.threads) {
+                    if !self.memory.fits(bytes) {
+                        return Err(Cut::Memory);
+                    }
+                    if self.visited.grow(w, self.limits.threads) {
+                        self.memory.promised.fetch_add(bytes, Relaxed);
+                    }
+                }
+            }
+        }
+        Ok(fresh)
+    }
+
+    fn cut(&self, why: Cut) {
+        let mut stop = self.stop.lock().expect("stop lock");
+        stop.get_or_insert(why);
+        self.stopping.store(true, Relaxed);
+        drop(stop);
+        self.wake.notify_all();
+    }
+
+    /// Checks every budget; called every few successors.
+    fn over_budget(&self) -> Option<Cut> {
+        if INTERRUPTED.load(Relaxed) {
+            return Some(Cut::Interrupted);
+        }
+        if self
+            .limits
+            .max_states
+            .is_some_and(|n| self.progress.generated.load(Relaxed) >= n)
+        {
+            return Some(Cut::States);
+        }
+        let now = Instant::now();
+        if self.limits.deadline.is_some_and(|d| now >= d) {
+            return Some(Cut::Time);
+        }
+        if !self.memory.fits(0) {
+            return Some(Cut::Memory);
+        }
+        None
+    }
+
+    /// Takes a job, waiting while others may still split one off; None
+    /// when every worker is idle and the pool is empty, or on a cut.
+    fn take(&self) -> Option<Job<Sp::State>> {
+        let mut pool = self.pool.lock().expect("pool lock");
+        pool.1 += 1;
+        loop {
+            if self.stopping.load(Relaxed) {
+                return None;
+            }
+            if let Some(job) = pool.0.pop() {
+                pool.1 -= 1;
+                self.waiting
+                    .store(pool.1 - pool.0.len().min(pool.1), Relaxed);
+                return Some(job);
+            }
+            self.waiting.store(pool.1, Relaxed);
+            if pool.1 == self.limits.threads {
+                self.wake.notify_all();
+                return None;
+            }
+            pool = self.wake.wait(pool).expect("pool lock");
+        }
+    }
+
+    /// True if some worker waits for work (read without the pool's lock:
+    /// a stale answer only delays or adds one split).
+    fn hungry(&self) -> bool {
+        self.limits.threads > 1 && self.waiting.load(Relaxed) > 0
+    }
+
+    fn worker(&self, w: usize) {
+        let mut found = Found::default();
+        let mut buf = Vec::new();
+        let mut scratch: Option<Sp::State> = None;
+        let mut local = self.space.scratch();
+        let mut unpublished = 0;
+        let mut since_check = 0u32;
+        let (mut new_states, mut depth) = (0u64, 0usize);
+        let mut since_probe = 0u32;
+        'jobs: while let Some(job) = self.take() {
+            let (input, base) = (job.input, job.path);
+            let mut stack = vec![job.frame];
+            while let Some(top) = stack.last_mut() {
+                if top.ahead.is_empty() {
+                    if top.next == top.end {
+                        stack.pop();
+                        continue;
+                    }
+                    if !self.limits.verify_probes {
+                        self.probe_ahead(top, &mut local, &mut buf);
+                    }
+                }
+                let (k, known) = match top.ahead.pop() {
+                    Some((k, fp)) => (k, Some(fp)),
+                    None => {
+                        top.next += 1;
+                        (top.next - 1, None)
+                    }
+                };
+                since_check += 1;
+                if since_check == 32 {
+                    self.progress.generated.fetch_add(32, Relaxed);
+                    self.progress.unique.fetch_add(new_states, Relaxed);
+                    self.progress.depth.fetch_max(depth, Relaxed);
+                    new_states = 0;
+                    since_check = 0;
+                    since_probe += 1;
+                    if since_probe == 64 {
+                        since_probe = 0;
+                        self.memory.probe();
+                    }
+                    if let Some(why) = self.over_budget() {
+                        self.cut(why);
+                    }
+                    if self.stopping.load(Relaxed) {
+                        break 'jobs;
+                    }
+                    if self.hungry() {
+                        self.split(input, &base, &mut stack);
+                    }
+                }
+                let top = stack.last().expect("the frame just advanced");
+                let next = scratch.get_or_insert_with(|| top.state.clone());
+                let fp = match known {
+                    Some(fp) => fp,
+                    None => {
+                        buf.clear();
+                        let probed =
+                            self.space
+                                .probe(&top.state, k, &mut local, &mut Collect(&mut buf));
+                        let probed_fp = probed.then(|| self.finish(&buf));
+                        self.space.successor(&top.state, k, next, &mut local);
+                        let fp = self.fingerprint(next, &mut buf);
+                        assert!(
+                            probed_fp.is_none_or(|p| p == fp),
+                            "a probed successor has the fingerprint of the built one"
+                        );
+                        fp
+                    }
+                };
+                match self.visit(w, fp, &mut unpublished) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(why) => {
+                        self.cut(why);
+                        break 'jobs;
+                    }
+                }
+                if known.is_some() {
+                    self.space.successor(&top.state, k, next, &mut local);
+                }
+                new_states += 1;
+                depth = depth.max(base.len() + stack.len());
+                let next = scratch.take().expect("the successor just made");
+                let record = self.space.record(&next);
+                found.judge(record, input, || {
+                    let mut path = base.clone();
+                    path.extend(stack.iter().skip(1).map(|f| f.via));
+                    path.push(k);
+                    path
+                });
+                let end = self.space.successors(&next);
+                if end > 0 {
+                    stack.push(Frame {
+                        state: next,
+                        next: 0,
+                        end,
+                        via: k,
+                        ahead: Vec::new(),
+                    });
+                }
+            }
+        }
+        self.progress
+            .generated
+            .fetch_add(since_check as u64, Relaxed);
+        self.progress.unique.fetch_add(new_states, Relaxed);
+        self.progress.depth.fetch_max(depth, Relaxed);
+        self.found.lock().expect("found lock").merge(found);
+    }
+
+    /// Probes up to [`AHEAD`] successors of `top` and prefetches their
+    /// slots in the visited set, so that the table's cache misses overlap
+    /// with the probing of the next ones (the lookups dominated: BENCHMARKS.md).
+    fn probe_ahead(&self, top: &mut Frame<Sp::State>, local: &mut Sp::Scratch, buf: &mut Vec<u8>) {
+        let end = top.end.min(top.next + AHEAD);
+        while top.next < end {
+            buf.clear();
+            if !self
+                .space
+                .probe(&top.state, top.next, local, &mut Collect(buf))
+            {
+                break;
+            }
+            let fp = self.finish(buf);
+            self.visited.prefetch(fp);
+            top.ahead.push((top.next, fp));
+            top.next += 1;
+        }
+        top.ahead.reverse();
+    }
+
+    /// Gives a hungry worker half of the oldest frame that has two or more
+    /// successors left.
+    fn split(&self, input: usize, base: &[u64], stack: &mut [Frame<Sp::State>]) {
+        // A frame's successors left are a range: those probed ahead, then
+        // next..end.
+        let first = |f: &Frame<Sp::State>| f.ahead.last().map_or(f.next, |a| a.0);
+        let Some(i) = stack.iter().position(|f| f.end - first(f) >= 2) else {
+            return;
+        };
+        let f = &mut stack[i];
+        let lo = first(f);
+        let mid = lo + (f.end - lo) / 2;
+        f.ahead.retain(|a| a.0 < mid);
+        f.next = f.next.min(mid);
+        let mut path = base.to_vec();
+        path.extend(stack[1..=i].iter().map(|f| f.via));
+        let f = &mut stack[i];
+        let job = Job {
+            input,
+            path,
+            frame: Frame {
+                state: f.state.clone(),
+                next: mid,
+                end: f.end,
+                via: f.via,
+                ahead: Vec::new(),
+            },
+        };
+        f.end = mid;
+        let mut pool = self.pool.lock().expect("pool lock");
+        pool.0.push(job);
+        self.waiting
+            .store(pool.1.saturating_sub(pool.0.len()), Relaxed);
+        drop(pool);
+        self.wake.notify_one();
+    }
+}
+
+/// Searches every input of `space` in order, to the end or the first cut.
+pub fn search<Sp: Space>(space: &Sp, inputs: usize, limits: Limits, progress: &Progress) -> Found {
+    let threads = limits.threads.max(1);
+    let limits = Limits { threads, ..limits };
+    progress.inputs_total.store(inputs, Relaxed);
+    let shared = Shared {
+        space,
+        limits,
+        progress,
+        hasher: RandomState::with_seeds(
+            0x243f_6a88_85a3_08d3,
+            0x1319_8a2e_0370_7344,
+            0xa409_3822_299f_31d0,
+            0x082e_fa98_ec4e_6c89,
+        ),
+        visited: Visited::new(threads),
+        memory: MemoryGuard {
+            base: process_memory(),
+            allowance: limits.memory,
+            promised: AtomicU64::new(0),
+            measured: AtomicU64::new(0),
+        },
+        pool: Mutex::new((Vec::new(), 0)),
+        waiting: AtomicUsize::new(0),
+        wake: Condvar::new(),
+        stop: Mutex::new(None),
+        stopping: AtomicBool::new(false),
+        found: Mutex::new(Found::default()),
+    };
+    for ix in 0..inputs {
+        let init = space.init(ix);
+        if let Some(why) = shared.over_budget() {
+            shared.cut(why);
+            break;
+        }
+        let fp = shared.fingerprint(&init, &mut Vec::new());
+        match shared.visit(0, fp, &mut 0) {
+            Err(why) => {
+                shared.cut(why);
+                break;
+            }
+            Ok(false) => {}
+            Ok(true) => {
+                progress.unique.fetch_add(1, Relaxed);
+                progress.generated.fetch_add(1, Relaxed);
+                progress.depth.fetch_max(1, Relaxed);
+                let record = space.record(&init);
+                shared
+                    .found
+                    .lock()
+                    .expect("found lock")
+                    .judge(record, ix, Vec::new);
+                let end = space.successors(&init);
+                if end > 0 {
+                    let job = Job {
+                        input: ix,
+                        path: Vec::new(),
+                        frame: Frame {
+                            state: init,
+                            next: 0,
+                            end,
+                            via: 0,
+                            ahead: Vec::new(),
+                        },
+                    };
+                    *shared.pool.lock().expect("pool lock") = (vec![job], 0);
+                    std::thread::scope(|scope| {
+                        for w in 0..threads {
+                            let shared = &shared;
+                            scope.spawn(move || shared.worker(w));
+                        }
+                    });
+                }
+            }
+        }
+        if shared.stopping.load(Relaxed) {
+            break;
+        }
+        progress.inputs_done.fetch_add(1, Relaxed);
+    }
+    let mut found = shared.found.into_inner().expect("found lock");
+    found.cut = shared.stop.into_inner().expect("stop lock");
+    found.unique = progress.unique.load(Relaxed);
+    found.generated = progress.generated.load(Relaxed);
+    found.depth = progress.depth.load(Relaxed);
+    found.inputs_done = progress.inputs_done.load(Relaxed);
+    found
+}
+
+/// The deadline `timeout` from now, or None if it is too far to represent.
+pub fn deadline(timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|t| Instant::now().checked_add(t))
+}

@@ -1,0 +1,72 @@
+//! Progress on stderr while a check runs: one line, rewritten every
+//! second once the check has taken two, cleared at the end. Shown only
+//! when stderr is a terminal and neither `--json` nor `--quiet` is given.
+
+use crate::check::Engine;
+use crate::engine::search::{process_memory, Progress};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// `1234567` as `1.23 M`.
+fn si(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2} G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2} M", x / 1e6),
+        x if x >= 1e3 => format!("{:.1} k", x / 1e3),
+        x => format!("{x:.0}"),
+    }
+}
+
+/// The progress line for what `progress` holds after `elapsed`.
+pub fn line(progress: &Progress, engine: Engine, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-3);
+    let generated = progress.generated.load(Relaxed) as f64;
+    let depth = progress.depth.load(Relaxed);
+    let memory = si(process_memory().0 as f64);
+    if engine == Engine::Executor {
+        return format!(
+            "executor: slot {depth}, {} node steps, {}/s, {memory}B, {secs:.0} s",
+            si(generated),
+            si(generated / secs)
+        );
+    }
+    let (done, total) = (
+        progress.inputs_done.load(Relaxed),
+        progress.inputs_total.load(Relaxed),
+    );
+    let mut s = format!(
+        "{}: {} states ({} unique), {}/s, depth {depth}, sources {done}/{total}, {memory}B, {secs:.0} s",
+        engine.name(),
+        si(generated),
+        si(progress.unique.load(Relaxed) as f64),
+        si(generated / secs),
+    );
+    if done > 0 && total > done {
+        let left = secs * (total - done) as f64 / done as f64;
+        s += &format!(", about {left:.0} s left");
+    }
+    s
+}
+
+/// Rewrites the progress line every second after the first two, until
+/// `stop`; then clears it.
+pub fn show(progress: &Progress, engine: Engine, stop: &AtomicBool) {
+    let start = Instant::now();
+    let mut shown = false;
+    let mut next = Duration::from_secs(2);
+    while !stop.load(Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        let elapsed = start.elapsed();
+        if elapsed >= next {
+            next += Duration::from_secs(1);
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K{}", line(progress, engine, elapsed));
+            let _ = err.flush();
+            shown = true;
+        }
+    }
+    if shown {
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
+    }
+}
