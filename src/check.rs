@@ -288,6 +288,11 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
     let start = Instant::now();
     let n = req.config.n;
     let (engine, engine_note) = engine(req);
+    if engine == Engine::Actor && !p.event_driven() {
+        return Err(CheckError::NotEventDriven {
+            algorithm: req.algorithm.name(),
+        });
+    }
     let reach = req.algorithm.reach();
     let engine_reach = match engine {
         Engine::Actor => reach.actor,
@@ -300,11 +305,6 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
             n,
             engine: engine.name(),
             reach: engine_reach,
-        });
-    }
-    if engine == Engine::Actor && !p.event_driven() {
-        return Err(CheckError::NotEventDriven {
-            algorithm: req.algorithm.name(),
         });
     }
     let (inputs, inputs_note) = inputs(&*p, req, engine)?;

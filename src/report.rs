@@ -1,5 +1,6 @@
 //! Reports: the outcome of a check as text (one line per property) and as
-//! the JSON object of DESIGN.md, and violations worded in the paper's terms.
+//! the JSON object of docs/architecture.md ("Reports"), and violations
+//! worded in the papers' terms.
 
 use models::Topology;
 use properties::{Slot, Task, Violation};
@@ -119,6 +120,10 @@ impl Outcome {
             self.params.switching,
             self.params.ports,
             match self.inputs.len() {
+                1 if self.params.source.is_none() && self.sources_total > 1 => format!(
+                    "{} (for all {} by symmetry)",
+                    self.inputs[0], self.sources_total
+                ),
                 1 => self.inputs[0].clone(),
                 k => format!("all {k} sources"),
             },

@@ -81,3 +81,74 @@ fn executor_verdicts_match_exhaustive_verdicts_where_no_choice_is_open() {
         }
     }
 }
+
+/// commcheck's search visits exactly the states stateright's checker
+/// visits on the same lock-step model (successor k is stateright's action
+/// k), for every algorithm, mode and source up to n = 4.
+#[test]
+fn the_lockstep_search_counts_the_states_stateright_counts() {
+    use commcheck::engine::exhaustive::stateright_lockstep_states;
+    for algorithm in Algorithm::ALL {
+        for &(switching, ports) in algorithm.modes() {
+            for n in 1..=4u64 {
+                let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();
+                with_protocol!(algorithm, cfg, |p| {
+                    let p = Arc::new(p);
+                    let ours = lockstep_arc(Arc::clone(&p)).unique_states;
+                    let theirs = stateright_lockstep_states(Arc::clone(&p), p.inputs());
+                    let what = format!("{} n={n} {switching} {ports}", algorithm.name());
+                    assert_eq!(ours, theirs, "{what}");
+                });
+            }
+        }
+    }
+}
+
+/// The compact asynchronous encoding visits exactly the states of
+/// stateright's ActorModel and reaches its verdicts, for every
+/// event-driven algorithm and source up to n = 3 (n = 4 for nob).
+#[test]
+fn the_compact_actor_model_matches_stateright_s_actor_model() {
+    use commcheck::engine::exhaustive::{self, stateright_actors};
+    for algorithm in Algorithm::ALL {
+        let top = if algorithm == Algorithm::Nob { 4 } else { 3 };
+        for n in 1..=top {
+            let cfg = algorithm.config(n, None, None).unwrap();
+            with_protocol!(algorithm, cfg, |p| {
+                if p.event_driven() {
+                    let p = Arc::new(p);
+                    let inputs = p.inputs();
+                    let ours = exhaustive::actors(Arc::clone(&p), &inputs, BUDGET);
+                    let theirs = stateright_actors(Arc::clone(&p), &inputs, 1);
+                    let what = format!("{} n={n}", algorithm.name());
+                    assert_eq!(ours.unique_states, theirs.unique_states, "{what}");
+                    for prop in ACTOR_JUDGED {
+                        assert_eq!(status(&ours, prop), status(&theirs, prop), "{what}");
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// Two workers find the same states and verdicts as one.
+#[test]
+fn two_threads_search_what_one_searches() {
+    use commcheck::engine::exhaustive;
+    let cfg = Algorithm::Nob.config(4, None, None).unwrap();
+    with_protocol!(Algorithm::Nob, cfg, |p| {
+        let p = Arc::new(p);
+        let inputs = p.inputs();
+        let two = exhaustive::Budget {
+            threads: 2,
+            ..BUDGET
+        };
+        let one = exhaustive::actors(Arc::clone(&p), &inputs, BUDGET);
+        let both = exhaustive::actors(Arc::clone(&p), &inputs, two);
+        assert_eq!(one.unique_states, both.unique_states);
+        assert_eq!(one.unique_states, 93_328);
+        let one = exhaustive::lockstep(Arc::clone(&p), inputs.clone(), BUDGET);
+        let both = exhaustive::lockstep(Arc::clone(&p), inputs, two);
+        assert_eq!(one.unique_states, both.unique_states);
+    });
+}

@@ -25,7 +25,7 @@ fn nob_4_reports_one_line_per_property_and_exits_0() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     for line in [
-        "nob n=4 (wormhole switching, all-port), all 16 sources, engine exhaustive (lock-step and actor model)",
+        "nob n=4 (wormhole switching, all-port), source 0000 (for all 16 by symmetry), engine exhaustive (lock-step and actor model)",
         "  completeness        holds     claimed",
         "  no-duplication      holds     claimed",
         "  contention-freedom  holds     claimed",
@@ -37,7 +37,20 @@ fn nob_4_reports_one_line_per_property_and_exits_0() {
     ] {
         assert!(out.lines().any(|l| l == line), "missing {line:?} in\n{out}");
     }
-    assert!(out.contains("states: 80 lock-step, "), "{out}");
+    assert!(
+        out.contains("states: 5 lock-step, 5833 actor model"),
+        "{out}"
+    );
+    assert!(
+        out.contains("note: sources: 1 of 16 checked, the rest are xor images (symmetry tested)"),
+        "{out}"
+    );
+    let all = stdout(&check(&["nob", "4", "--all-sources"]));
+    assert!(all.contains(", all 16 sources, "), "{all}");
+    assert!(
+        all.contains("states: 80 lock-step, 93328 actor model"),
+        "{all}"
+    );
     assert!(out.contains("elapsed: "), "{out}");
 }
 
@@ -113,7 +126,7 @@ fn executor_runs_past_exhaustive_reach() {
     let default = check(&["nob", "16"]);
     assert_eq!(default.status.code(), Some(0));
     assert!(
-        stdout(&default).contains("past exhaustive reach"),
+        stdout(&default).contains("past the exhaustive reach of nob (n <= 8"),
         "the switch is said, not silent"
     );
 }
@@ -156,17 +169,102 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         &["nob", "4", "--switching", "sf"],
         &["nob is defined for --switching wh --ports all"],
     );
-    refused(&["nob", "4", "--engine", "fast"], &["fast"]);
+    refused(&["nob", "4294967296"], &["dimension 4294967296", "1..=30"]);
+    refused(
+        &["list", "extra"],
+        &["`check list` takes no argument", "'extra'"],
+    );
+    refused(
+        &["nob", "3", "--explore", "--engine", "executor"],
+        &["--explore serves the lock-step model", "--engine executor"],
+    );
+    refused(
+        &["nob", "3", "--explore", "--json"],
+        &["--explore", "does not print a --json report"],
+    );
+    refused(
+        &["nob", "3", "--max-memory", "lots"],
+        &["--max-memory 'lots'"],
+    );
+    refused(
+        &["nob", "3", "--all-sources", "--source", "1"],
+        &["--all-sources and --source"],
+    );
+    refused(
+        &["nob", "20", "--all-sources", "--engine", "executor"],
+        &["--all-sources is for the exhaustive engines"],
+    );
+    refused(&["help", "nbo"], &["unknown algorithm 'nbo'"]);
     refused(&["nob"], &["missing the dimension"]);
     refused(&["table", "nope"], &["unknown table 'nope'", "wang-ku"]);
     refused(&["flood", "3", "--engine", "actor"], &["not event-driven"]);
 }
 
 #[test]
+fn clap_errors_are_printed_whole() {
+    for args in [&[][..], &["nob", "4", "--engine", "fast"][..]] {
+        let o = check(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.lines().count() >= 3,
+            "{args:?}: the whole message: {err}"
+        );
+        assert!(err.contains("--help"), "{args:?}: {err}");
+    }
+    assert!(stderr(&check(&[])).contains("Usage: check <TARGET>"));
+    let fast = stderr(&check(&["nob", "4", "--engine", "fast"]));
+    assert!(
+        fast.contains("'fast'") && fast.contains("possible values"),
+        "{fast}"
+    );
+}
+
+#[test]
+fn list_and_help_show_paper_claim_modes_and_reach() {
+    let list = stdout(&check(&["list"]));
+    assert!(
+        list.contains("paper: Wang & Ku, ICS'95, section 3 and Appendix"),
+        "{list}"
+    );
+    assert!(
+        list.contains("claim: ceil(n / floor(log2(n+1))) steps (Theorem 3)"),
+        "{list}"
+    );
+    assert!(
+        list.contains("modes: wh/all, sf/all, sf/one, wh/one"),
+        "{list}"
+    );
+    for args in [&["nob", "--help"][..], &["help", "nob"][..]] {
+        let o = check(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        let out = stdout(&o);
+        for fragment in [
+            "nob: near-optimal broadcast",
+            "paper:      Wang & Ku",
+            "claim:      ceil(n / floor(log2(n+1)))",
+            "parameters: n, the cube dimension (1..=30)",
+            "modes:      --switching wh --ports all",
+            "lock-step   n <= 8",
+            "actor model n <= 5",
+        ] {
+            assert!(
+                out.contains(fragment),
+                "{args:?} lacks {fragment:?}:\n{out}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_size_past_exhaustive_reach_says_so_and_suggests_the_executor() {
     refused(
         &["nob", "12", "--engine", "exhaustive"],
-        &["past exhaustive reach", "--engine executor", "--max-states"],
+        &[
+            "n = 12 is past the reach of the exhaustive engine for nob (n <= 8",
+            "--engine executor",
+            "--max-states",
+        ],
     );
 }
 
@@ -174,7 +272,7 @@ fn a_size_past_exhaustive_reach_says_so_and_suggests_the_executor() {
 fn a_budget_that_runs_out_reports_unknown() {
     let o = check(&[
         "nob",
-        "7",
+        "8",
         "--engine",
         "lockstep",
         "--max-states",
@@ -254,7 +352,11 @@ fn readme_states_the_commands_ci_and_people_run() {
 fn the_explorer_refuses_sizes_it_cannot_serve_and_taken_addresses() {
     refused(
         &["nob", "24", "--explore"],
-        &["Explorer", "n = 24", "n <= 10"],
+        &["Explorer", "n = 24", "n <= 8"],
+    );
+    refused(
+        &["sbt", "12", "--explore"],
+        &["Explorer", "n = 12", "n <= 10"],
     );
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
@@ -271,8 +373,7 @@ fn the_explorer_refuses_sizes_it_cannot_serve_and_taken_addresses() {
 #[test]
 fn the_executor_refuses_a_size_that_does_not_fit_in_memory() {
     let o = Command::new(env!("CARGO_BIN_EXE_check"))
-        .args(["nob", "26", "--engine", "executor"])
-        .env("COMMCHECK_MEMORY_LIMIT", "1000000000")
+        .args(["nob", "26", "--engine", "executor", "--max-memory", "1"])
         .output()
         .unwrap();
     let err = stderr(&o);

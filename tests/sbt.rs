@@ -56,3 +56,20 @@ fn sbt_state_count_is_sources_times_slots() {
         assert_eq!(lockstep(Sbt::new(cfg)).unique_states, states, "n={n}");
     }
 }
+
+/// The asynchronous model of sbt 5 from source 0: the state count of
+/// stateright's ActorModel (measured with it; BENCHMARKS.md), which the
+/// compact encoding must keep: it is the benchmark against SPIN.
+#[test]
+fn sbt_5_actor_model_has_3_263_442_states_from_one_source() {
+    let p = std::sync::Arc::new(Sbt::new(Algorithm::Sbt.config(5, None, None).unwrap()));
+    let budget = commcheck::engine::exhaustive::Budget {
+        threads: 2,
+        verify_probes: false,
+        max_states: None,
+        ..BUDGET
+    };
+    let search = commcheck::engine::exhaustive::actors(p, &[0], budget);
+    assert_holds(&search, &ACTOR_JUDGED, "sbt 5 actor");
+    assert_eq!(search.unique_states, 3_263_442);
+}

@@ -3,8 +3,11 @@
 /// Helpers shared by the modules: run a protocol through each engine.
 mod support;
 
-/// The executor agrees with the exhaustive checker for n <= 6.
+/// The executor agrees with the exhaustive checker for n <= 6; commcheck's
+/// search agrees with stateright's on the lock-step and actor models.
 mod agreement;
+/// Budgets bind: states, time, memory (under ulimit -v), Ctrl-C.
+mod budgets;
 /// The `check` command: reports, JSON, and every bad input.
 mod cli;
 /// dt: exhaustive n <= 5; its bound fails at n = 2 only.
@@ -23,3 +26,5 @@ mod nob;
 mod nob_appendix;
 /// sbt: exhaustive in every switching and port model, n <= 5.
 mod sbt;
+/// The xor symmetry that lets a check cover one source holds.
+mod symmetry;

@@ -4,7 +4,7 @@
 use crate::hypercube::Hypercube;
 use std::fmt;
 
-/// Switching technique (DESIGN.md, "Runs").
+/// Switching technique (docs/architecture.md, "Runs").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Switching {
     /// Wormhole: a worm occupies every arc of its path for one slot.
@@ -13,7 +13,7 @@ pub enum Switching {
     Sf,
 }
 
-/// Port model (DESIGN.md, "Port models").
+/// Port model (docs/architecture.md, "Port models").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ports {
     /// Any number of transmissions per node per slot (the papers' MLA).

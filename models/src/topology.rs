@@ -1,4 +1,4 @@
-//! A topology: nodes and the resources transmissions occupy (DESIGN.md,
+//! A topology: nodes and the resources transmissions occupy (docs/architecture.md,
 //! "Runs"). Hypercubes now; meshes, tori and mesh-bus arrays implement the
 //! same trait.
 

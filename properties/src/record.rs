@@ -10,7 +10,7 @@
 use crate::holdings::Holdings;
 use crate::vocabulary::{NodeId, PacketId, ResourceId, Route, Slot, Task};
 
-/// The properties a check reports on, with the names DESIGN.md fixes.
+/// The properties a check reports on, with the names docs/architecture.md fixes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PropertyName {
     /// True iff, when the run ends, every node holds every packet the task

@@ -1,5 +1,5 @@
 //! Slots, nodes, packets, resources, routes and transmissions: the words of
-//! DESIGN.md's one run semantics.
+//! the one run semantics (docs/architecture.md).
 
 /// A time slot; the first slot is 1 (the papers' step, round or slot).
 pub type Slot = u32;
@@ -50,7 +50,7 @@ pub struct Transmission<M> {
 }
 
 /// What the run must achieve: which packets each node starts with and which
-/// it must hold at the end (DESIGN.md, completeness).
+/// it must hold at the end (docs/architecture.md, "Properties").
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Task {
     /// Every listed source broadcasts its own packet (packet id = the source's

@@ -75,6 +75,10 @@ pub enum Step<M> {
     Act(Slot, Option<Arrival<M>>, u32),
 }
 
+/// A step that waits for a choice: its slot, its arrival and the number of
+/// options.
+pub type Waiting<M> = (Slot, Option<Arrival<M>>, u32);
+
 /// Steps `node` as the asynchronous semantics does, both here and in the
 /// compact encoding ([`super::asynchronous`]): runs its step, then its own
 /// next slots at once while it asks for them (see the module header), and
@@ -92,7 +96,7 @@ pub fn advance<P: Protocol>(
     step: Step<P::Msg>,
     out: &mut Vec<Transmission<P::Msg>>,
     mut send: impl FnMut(NodeId, Wire<P::Msg>),
-) -> Option<(Slot, Option<Arrival<P::Msg>>, u32)> {
+) -> Option<Waiting<P::Msg>> {
     let (mut slot, mut arrival, mut choice) = match step {
         Step::Proceed(slot, arrival) => {
             let k = p.choices(node, state, slot, arrival.as_slice());

@@ -12,11 +12,16 @@
 //! verdicts.
 //!
 //! The encoding differs in what it keeps: one network multiset as a sorted
-//! vector, one record and one holdings matrix for the whole system instead
-//! of one per node (a node's copy only ever gains its own row, so their
-//! union is the same information), no histories or timers. stateright's
-//! `ActorModel` clones and hashes every actor behind an `Arc` and a
-//! hash-map network per successor, about 1.4 us each on `sbt 5`.
+//! vector of distinct envelopes with counts, one record and one holdings
+//! matrix for the whole system instead of one per node (a node's copy only
+//! ever gains its own row, so their union is the same information), no
+//! histories or timers. The properties read the merged record in both
+//! encodings, so the verdicts agree; the state counts agree on runs without
+//! violations, while states that differ only in which node's record holds
+//! a violation are one state here. stateright's `ActorModel` clones and
+//! hashes every actor behind an `Arc` and a hash-map network per
+//! successor, about 1.4 us each on `sbt 5`; here a successor seen before
+//! costs its one node's step (see [`Async::local`] and `probe`).
 
 use super::actor::{advance, RunCfg, Step, Wire};
 use super::horizon;

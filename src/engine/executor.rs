@@ -139,7 +139,7 @@ fn execute<P: Protocol>(
             }
             let node = v as NodeId;
             stepped += 1;
-            if stepped % 65536 == 0 {
+            if stepped.is_multiple_of(65536) {
                 progress.generated.fetch_add(65536, Relaxed);
             }
             out.clear();

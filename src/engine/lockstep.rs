@@ -1,6 +1,6 @@
 //! The lock-step model: the papers' synchronous runs as a stateright
 //! `Model`, one transition per slot for every node at once (an
-//! `ActorModel` would interleave every delivery; STATERIGHT.md).
+//! `ActorModel` would interleave every delivery; docs/stateright.md).
 //!
 //! Every input (every source node) is an initial state; a slot in which some
 //! node has a choice the paper leaves open (Wang-Ku rule 3's R') has one
@@ -233,6 +233,9 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     }
 
     fn actions(&self, state: &State<P>, actions: &mut Vec<SlotAction>) {
+        if state.record.ended {
+            return;
+        }
         let counts = self.choice_counts(state);
         for index in 0..Self::combinations(&counts) {
             actions.push(SlotAction {

@@ -81,5 +81,5 @@ pub fn allowance(explicit: Option<u64>) -> Option<Allowance> {
 /// Parses `--max-memory` (gigabytes, decimals allowed) into bytes.
 pub fn parse_gb(text: &str) -> Option<u64> {
     let gb: f64 = text.parse().ok()?;
-    (gb.is_finite() && gb > 0.0 && gb < 1e9).then(|| (gb * 1e9) as u64)
+    (gb.is_finite() && gb > 0.0 && gb < 1e9).then_some((gb * 1e9) as u64)
 }

@@ -1,4 +1,4 @@
-//! The engines, and the one run semantics they share (DESIGN.md, "Runs").
+//! The engines, and the one run semantics they share (docs/architecture.md, "Runs").
 //!
 //! In slot t every node that has arrivals (or asked to be stepped) runs its
 //! protocol step; each transmission is judged by [`transmit`] (causality,

@@ -336,17 +336,24 @@ impl<Sp: Space> Shared<'_, Sp> {
             *count += 1;
             if *count == PUBLISH {
                 *count = 0;
-                if let Some(bytes) = self.visited.publish(PUBLISH, self.limits.threads) {
-                    if !self.memory.fits(bytes) {
-                        return Err(Cut::Memory);
-                    }
-                    if self.visited.grow(w, self.limits.threads) {
-                        self.memory.promised.fetch_add(bytes, Relaxed);
-                    }
-                }
+                self.publish(w, PUBLISH)?;
             }
         }
         Ok(fresh)
+    }
+
+    /// Adds `count` insertions of worker `w` to the set's length, growing
+    /// the table if it is due and the memory allows.
+    fn publish(&self, w: usize, count: usize) -> Result<(), Cut> {
+        if let Some(bytes) = self.visited.publish(count, self.limits.threads) {
+            if !self.memory.fits(bytes) {
+                return Err(Cut::Memory);
+            }
+            if self.visited.grow(w, self.limits.threads) {
+                self.memory.promised.fetch_add(bytes, Relaxed);
+            }
+        }
+        Ok(())
     }
 
     fn cut(&self, why: Cut) {
@@ -517,6 +524,9 @@ impl<Sp: Space> Shared<'_, Sp> {
             .fetch_add(since_check as u64, Relaxed);
         self.progress.unique.fetch_add(new_states, Relaxed);
         self.progress.depth.fetch_max(depth, Relaxed);
+        if let Err(why) = self.publish(w, unpublished) {
+            self.cut(why);
+        }
         self.found.lock().expect("found lock").merge(found);
     }
 
@@ -615,7 +625,10 @@ pub fn search<Sp: Space>(space: &Sp, inputs: usize, limits: Limits, progress: &P
             break;
         }
         let fp = shared.fingerprint(&init, &mut Vec::new());
-        match shared.visit(0, fp, &mut 0) {
+        let visited = shared
+            .visit(0, fp, &mut 0)
+            .and_then(|fresh| shared.publish(0, fresh as usize).map(|()| fresh));
+        match visited {
             Err(why) => {
                 shared.cut(why);
                 break;

@@ -164,7 +164,7 @@ impl Visited {
 fn probe(table: &[AtomicU64], fp: u64) -> bool {
     let mask = table.len() - 1;
     let mut i = fp as usize & mask;
-    loop {
+    for _ in 0..table.len() {
         let slot = &table[i];
         match slot.load(Acquire) {
             x if x == fp => return false,
@@ -176,6 +176,7 @@ fn probe(table: &[AtomicU64], fp: u64) -> bool {
             _ => i = (i + 1) & mask,
         }
     }
+    panic!("the visited table is full: it grows before it is {LOAD}% full")
 }
 
 /// A table of `len` free slots (a power of two), zeroed by the kernel (its

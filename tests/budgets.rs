@@ -1,0 +1,266 @@
+//! Budgets bind: a search stops within its state, time and memory budget
+//! with exit code 3 and a report of how far it got; a size that does not
+//! fit is refused before anything is allocated; Ctrl-C ends a check with
+//! its report. The memory cases run the binary under `ulimit -v`, where an
+//! allocation past the limit would abort the process.
+
+use commcheck::engine::exhaustive::{self, Budget};
+use commcheck::engine::search::Cut;
+use models::catalog::Config;
+use models::nob::{Levels, Nob};
+use models::{Ports, Protocol, Switching};
+use std::process::{Command, Output};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// `check` with `args` under an address-space limit of `kb` (`ulimit -v`).
+fn check_limited(kb: u64, args: &[&str]) -> Output {
+    let command = format!("ulimit -v {kb} && exec \"$0\" \"$@\"",);
+    Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .arg(env!("CARGO_BIN_EXE_check"))
+        .args(args)
+        .output()
+        .expect("run check under ulimit")
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "one JSON object ({e}); stderr: {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
+}
+
+fn nob(n: u32) -> Arc<Nob> {
+    let cfg = Config {
+        n,
+        switching: Switching::Wh,
+        ports: Ports::All,
+    };
+    Arc::new(Nob::new(cfg, Levels::Text))
+}
+
+#[test]
+fn max_states_binds_within_one_batch_of_successors() {
+    // nob 11 from one source: one slot has millions of rule-3 combinations.
+    let p = nob(11);
+    let inputs = vec![p.source_input(0).unwrap()];
+    let budget = Budget {
+        threads: 2,
+        max_states: Some(1000),
+        timeout: None,
+        memory: None,
+        verify_probes: false,
+    };
+    let start = Instant::now();
+    let s = exhaustive::lockstep(p, inputs, budget);
+    assert_eq!(s.cut, Some(Cut::States));
+    // Workers count in batches of 32 generated states.
+    assert!(s.generated <= 1000 + 2 * 32, "{} generated", s.generated);
+    assert!(start.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn budget_cases_under_an_address_space_limit_end_with_a_report() {
+    // Each was an abort or an 11 GB peak before the search was lazy.
+    for args in [
+        &[
+            "nob",
+            "11",
+            "--engine",
+            "lockstep",
+            "--max-states",
+            "1000",
+            "--json",
+        ][..],
+        &[
+            "nob",
+            "12",
+            "--engine",
+            "lockstep",
+            "--source",
+            "0",
+            "--max-states",
+            "1000",
+            "--json",
+        ][..],
+        &[
+            "nob",
+            "11",
+            "--engine",
+            "lockstep",
+            "--timeout",
+            "2",
+            "--json",
+        ][..],
+    ] {
+        let o = check_limited(4_000_000, args);
+        assert_eq!(
+            o.status.code(),
+            Some(3),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v = json(&o);
+        let search = &v["search"];
+        assert!(search["cut"].is_string(), "{args:?}: {v}");
+        assert!(search["generated"].as_u64().unwrap() > 0, "{args:?}");
+        assert!(search["depth"].as_u64().unwrap() > 0, "{args:?}");
+        assert_eq!(search["inputs_done"], 0, "{args:?}");
+        let notes = v["notes"].to_string();
+        assert!(notes.contains("search stopped"), "{args:?}: {notes}");
+    }
+}
+
+#[test]
+fn a_timeout_stops_the_search_within_a_second_of_it() {
+    let o = check_limited(
+        4_000_000,
+        &[
+            "nob",
+            "10",
+            "--engine",
+            "lockstep",
+            "--timeout",
+            "2",
+            "--json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["search"]["cut"], "timeout");
+    let ms = v["elapsed_ms"].as_u64().unwrap();
+    // 2 s plus the second the budget promises, plus slack for a loaded machine.
+    assert!(ms < 4_000, "stopped after {ms} ms");
+}
+
+#[test]
+fn the_memory_allowance_stops_a_search_before_the_limit() {
+    // sbt 5's asynchronous search needs a 32 MB visited table; allow 20 MB.
+    let o = check_limited(
+        3_000_000,
+        &[
+            "sbt",
+            "5",
+            "--engine",
+            "actor",
+            "--max-memory",
+            "0.02",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = json(&o);
+    assert_eq!(v["actor_search"]["cut"], "max-memory", "{v}");
+    assert!(v["notes"].to_string().contains("memory allowance"));
+}
+
+#[test]
+fn sizes_that_do_not_fit_are_refused_before_anything_is_allocated() {
+    for args in [
+        &["nob", "30"][..],
+        &["nob", "26", "--engine", "executor"][..],
+    ] {
+        let o = check_limited(3_000_000, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("the largest n that fits is"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_timeout_too_long_for_the_clock_means_no_deadline() {
+    let o = check_limited(4_000_000, &["nob", "3", "--timeout", "9223372036854775807"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn ctrl_c_ends_a_check_with_its_report_and_exit_3() {
+    let child = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args([
+            "nob",
+            "10",
+            "--engine",
+            "lockstep",
+            "--timeout",
+            "120",
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start check");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let start = Instant::now();
+    let o = child.wait_with_output().expect("check ends");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "it stopped promptly"
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = json(&o);
+    assert_eq!(v["search"]["cut"], "interrupted");
+    assert!(v["notes"].to_string().contains("interrupted (Ctrl-C)"));
+    let statuses: Vec<&str> = v["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["status"].as_str().unwrap())
+        .collect();
+    assert!(statuses.contains(&"unknown"), "{statuses:?}");
+}
+
+#[test]
+fn ctrl_c_stops_the_executor_too() {
+    let child = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["flood", "24", "--engine", "executor", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start check");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let o = child.wait_with_output().expect("check ends");
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = json(&o);
+    assert!(
+        v["notes"]
+            .to_string()
+            .contains("interrupted (Ctrl-C) in slot"),
+        "{v}"
+    );
+}
