@@ -2,15 +2,21 @@
 //!
 //! * exhaustive `check nob 4` (lock-step and actor model, all 16 sources),
 //!   median of 5 runs, with unique states;
-//! * the executor on nob n = 16..24, each run in a fresh child process so
-//!   that its peak memory (VmHWM) is its own; median of 3 at n = 24;
-//! * with `-- --long`: the actor model of nob 5 (all 32 sources) and the
-//!   executor at n = 28 (about 14 GB).
+//! * the asynchronous (actor) model of `sbt 5` from one source, 1 and 2
+//!   threads, median of 3 each (the SPIN comparison), and `nob 5` with
+//!   symmetry (one source per orbit);
+//! * the budget cases (`nob 11`/`nob 12` lock-step with `--max-states` and
+//!   `--timeout`) and the defaults of `nob 9` and `nob 10`;
+//! * the executor on nob n = 16..24;
+//! * with `-- --long`: the executor at n = 28 (about 14 GB).
 //!
-//! The machine is noisy: medians, and time per node for the cost model.
+//! Every measurement runs the `check` binary in a fresh child process, so
+//! the peak memory (the child's maximum resident set, from wait4) is that
+//! run's alone. The machine is noisy: medians.
+//!
+//! `cargo test --all-targets` runs this file without `--bench`: then it only
+//! smoke-tests each kind of measurement at a small size.
 
-use commcheck::check::{self, Engine, Request};
-use models::catalog::Algorithm;
 use std::process::Command;
 use std::time::Instant;
 
@@ -19,96 +25,143 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-fn request(n: u64, engine: Engine) -> Request {
-    let mut req = Request::new(Algorithm::Nob, n, None, None).unwrap();
-    req.engine = Some(engine);
-    req
-}
-
-/// Peak resident memory of this process, in MB (Linux VmHWM).
-fn peak_mb() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map_or(f64::NAN, |kb| kb / 1024.0)
-}
-
-/// Child mode: one executor run of nob n; prints "seconds peak_mb".
-fn child(n: u64) {
+/// Runs `check` with `args`; returns seconds, peak MB (the child's maximum
+/// resident set, from wait4) and stdout.
+fn run(args: &[&str]) -> (f64, f64, String) {
+    use std::io::Read;
     let start = Instant::now();
-    let o = check::check(&request(n, Engine::Executor)).unwrap();
-    assert!(!o.refuted(), "nob {n} passes");
-    println!("{} {}", start.elapsed().as_secs_f64(), peak_mb());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(args)
+        .arg("--quiet")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run check");
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_string(&mut out)
+        .expect("read stdout");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 reaps our own child and
+    // fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waiting for our own child, with valid pointers.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4 reaps the child");
+    let secs = start.elapsed().as_secs_f64();
+    (secs, usage.ru_maxrss as f64 / 1024.0, out)
 }
 
-fn executor_in_child(n: u64) -> (f64, f64) {
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--child", &n.to_string()])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let mut it = text.split_whitespace().map(|x| x.parse::<f64>().unwrap());
-    (it.next().unwrap(), it.next().unwrap())
+/// The line of `out` that starts with `prefix`.
+fn line<'a>(out: &'a str, prefix: &str) -> &'a str {
+    out.lines().find(|l| l.starts_with(prefix)).unwrap_or("-")
+}
+
+/// Median seconds and peak MB of `k` runs.
+fn measure(k: usize, args: &[&str]) -> (f64, f64, String) {
+    let runs: Vec<_> = (0..k).map(|_| run(args)).collect();
+    let t = median(runs.iter().map(|r| r.0).collect());
+    let m = median(runs.iter().map(|r| r.1).collect());
+    (t, m, runs[0].2.clone())
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == "--child") {
-        child(args[i + 1].parse().unwrap());
-        return;
-    }
+    let bench = args.iter().any(|a| a == "--bench");
     let long = args.iter().any(|a| a == "--long");
+    let (k, small) = if bench { (5, false) } else { (1, true) };
 
-    let mut times = Vec::new();
-    let mut states = (0, 0);
-    for _ in 0..5 {
-        let start = Instant::now();
-        let o = check::check(&request(4, Engine::Exhaustive)).unwrap();
-        times.push(start.elapsed().as_secs_f64());
-        states = (o.states.unwrap(), o.actor_states.unwrap());
-    }
+    let (t, m, out) = measure(k, &["nob", "4", "--all-sources"]);
     println!(
-        "exhaustive nob 4 (lock-step + actor, 16 sources): median {:.3} s of 5; states {} lock-step, {} actor",
-        median(times),
-        states.0,
-        states.1
+        "exhaustive nob 4 --all-sources: median {t:.3} s of {k}, peak {m:.0} MB; {}",
+        line(&out, "states")
     );
-    let mut times = Vec::new();
-    for _ in 0..5 {
-        let start = Instant::now();
-        check::check(&request(4, Engine::Lockstep)).unwrap();
-        times.push(start.elapsed().as_secs_f64());
-    }
-    println!("lock-step nob 4 alone: median {:.4} s of 5", median(times));
-
-    for n in [16u64, 18, 20, 22] {
-        let (t, m) = executor_in_child(n);
-        let per = t / (1u64 << n) as f64 * 1e9;
-        println!("executor nob {n}: {t:.2} s, peak {m:.0} MB, {per:.0} ns/node");
-    }
-    let runs: Vec<(f64, f64)> = (0..3).map(|_| executor_in_child(24)).collect();
-    let t = median(runs.iter().map(|r| r.0).collect());
-    let m = median(runs.iter().map(|r| r.1).collect());
+    let (t, m, out) = measure(k, &["nob", "4"]);
     println!(
-        "executor nob 24 (16.7 M nodes, every property): median {t:.2} s of 3, peak {m:.0} MB, {:.0} ns/node",
-        t / (1u64 << 24) as f64 * 1e9
+        "exhaustive nob 4 (one source by symmetry): median {t:.3} s of {k}, peak {m:.0} MB; {}",
+        line(&out, "states")
     );
 
-    if long {
-        let start = Instant::now();
-        let mut req = request(5, Engine::Actor);
-        req.threads = 2;
-        let o = check::check(&req).unwrap();
-        println!(
-            "actor nob 5 (32 sources, 2 threads): {:.1} s, {} states, refuted: {}",
-            start.elapsed().as_secs_f64(),
-            o.actor_states.unwrap(),
-            o.refuted()
+    let n = if small { "4" } else { "5" };
+    for threads in ["1", "2"] {
+        let (t, m, out) = measure(
+            k.min(3),
+            &[
+                "sbt",
+                n,
+                "--engine",
+                "actor",
+                "--source",
+                "0",
+                "--threads",
+                threads,
+            ],
         );
-        let (t, m) = executor_in_child(28);
+        println!(
+            "actor sbt {n} source 0, {threads} thread(s): median {t:.2} s, peak {m:.0} MB; {}",
+            line(&out, "states")
+        );
+    }
+    let (t, m, out) = run(&["nob", n, "--engine", "actor"]);
+    println!(
+        "actor nob {n} (all sources by symmetry, default threads): {t:.1} s, peak {m:.0} MB; {}",
+        line(&out, "states")
+    );
+
+    let big = if small { ["7", "8"] } else { ["11", "12"] };
+    for args in [
+        &[
+            "nob",
+            big[0],
+            "--engine",
+            "lockstep",
+            "--max-states",
+            "1000",
+        ][..],
+        &[
+            "nob",
+            big[1],
+            "--engine",
+            "lockstep",
+            "--source",
+            "0",
+            "--max-states",
+            "1000",
+        ][..],
+        &["nob", big[0], "--engine", "lockstep", "--timeout", "5"][..],
+    ] {
+        let (t, m, out) = run(args);
+        println!(
+            "budget `check {}`: {t:.2} s, peak {m:.0} MB; {}",
+            args.join(" "),
+            line(&out, "note: the lock-step search stopped")
+                .split(',')
+                .next()
+                .unwrap_or("finished")
+        );
+    }
+    let defaults: &[&str] = if small { &["5"] } else { &["8", "9", "10"] };
+    for n in defaults {
+        let (t, m, out) = run(&["nob", n]);
+        println!(
+            "default `check nob {n}`: {t:.2} s, peak {m:.0} MB; {}",
+            line(&out, "nob n=")
+        );
+    }
+
+    let sizes: &[u32] = if small { &[16] } else { &[16, 18, 20, 22, 24] };
+    for &n in sizes {
+        let (t, m, _) = measure(
+            if n == 24 { 3 } else { 1 },
+            &["nob", &n.to_string(), "--engine", "executor"],
+        );
+        let per = t / (1u64 << n) as f64 * 1e9;
+        println!("executor nob {n}: {t:.2} s, peak {m:.0} MB, {per:.0} ns/node (process included)");
+    }
+    if long {
+        let (t, m, _) = run(&["nob", "28", "--engine", "executor"]);
         println!("executor nob 28 (268 M nodes): {t:.1} s, peak {m:.0} MB");
     }
 }

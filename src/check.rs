@@ -64,6 +64,8 @@ pub struct Request {
     pub max_memory: Option<u64>,
     /// Show progress on stderr.
     pub progress: bool,
+    /// Say on stderr, before a search past its reach starts, what it will do.
+    pub announce: bool,
 }
 
 /// A check that cannot run, worded for the user.
@@ -131,6 +133,7 @@ impl Request {
             timeout: None,
             max_memory: None,
             progress: false,
+            announce: false,
         })
     }
 
@@ -161,6 +164,19 @@ impl Request {
             memory,
             verify_probes: false,
         }
+    }
+
+    /// The budget in words (`--max-states 1000 or --timeout 60 s`).
+    fn budget_words(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(m) = self.max_states {
+            parts.push(format!("{m} generated states (--max-states)"));
+        }
+        if let Some(t) = self.timeout {
+            parts.push(format!("{} s (--timeout)", t.as_secs()));
+        }
+        parts.push("the memory allowance".into());
+        parts.join(" or ")
     }
 
     fn budgeted(&self) -> bool {
@@ -309,6 +325,21 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
     }
     let (inputs, inputs_note) = inputs(&*p, req, engine)?;
     let mut notes: Vec<String> = engine_note.into_iter().chain(inputs_note).collect();
+    if n > engine_reach {
+        // Said before the search starts: it will run to its budget.
+        let note = format!(
+            "n = {n} is past the reach of the {} engine for {} (n <= {engine_reach} finishes \
+             in under 10 s on 2 cores; BENCHMARKS.md): the search runs until {}, then \
+             reports how far it got",
+            engine.name(),
+            req.algorithm.name(),
+            req.budget_words()
+        );
+        if req.announce {
+            eprintln!("note: {note}");
+        }
+        notes.push(note);
+    }
     let allowance = memory::allowance(req.max_memory);
     let progress = Progress::default();
     let stop = AtomicBool::new(false);

@@ -315,6 +315,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     req.progress = !cli.json && !cli.quiet && std::io::stderr().is_terminal();
+    req.announce = !cli.json && !cli.quiet;
     // Ctrl-C: stop at the next budget check and report; a second one ends at once.
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Relaxed) {
