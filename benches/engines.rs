@@ -27,6 +27,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 /// Runs `check` with `args`; returns seconds, peak MB (the child's maximum
 /// resident set, from wait4) and stdout.
+#[allow(clippy::zombie_processes)] // reaped by wait4 below, which also gives its peak memory
 fn run(args: &[&str]) -> (f64, f64, String) {
     use std::io::Read;
     let start = Instant::now();

@@ -384,3 +384,24 @@ fn the_executor_refuses_a_size_that_does_not_fit_in_memory() {
         "{err}"
     );
 }
+
+/// Progress shows on a terminal (here a pseudo-terminal from `script`),
+/// and never on a pipe or with --json.
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let bin = env!("CARGO_BIN_EXE_check");
+    let args = "nob 9 --engine lockstep --timeout 3";
+    let o = Command::new("script")
+        .args(["-qec", &format!("{bin} {args} >/dev/null"), "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs a command on a pseudo-terminal");
+    let tty = String::from_utf8_lossy(&o.stdout);
+    assert!(tty.contains("lockstep: "), "{tty}");
+    assert!(tty.contains("unique), "), "{tty}");
+    assert!(tty.contains("sources 0/1"), "{tty}");
+    let piped = check(&["nob", "9", "--engine", "lockstep", "--timeout", "3"]);
+    assert!(
+        !stderr(&piped).contains("lockstep: "),
+        "no progress on a pipe"
+    );
+}
