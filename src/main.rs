@@ -130,12 +130,7 @@ fn main() -> ExitCode {
 
 /// The page of one algorithm: paper, claims, parameters, modes, reach.
 fn algorithm_help(a: Algorithm) -> String {
-    let modes = a
-        .modes()
-        .iter()
-        .map(|(s, p)| format!("--switching {s} --ports {p}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let modes = a.modes_as_flags();
     let r = a.reach();
     let actor = if r.actor == 0 {
         "none (not event-driven)".to_string()

@@ -198,6 +198,15 @@ impl Algorithm {
         }
     }
 
+    /// The modes as command-line flags (`--switching wh --ports all, ...`).
+    pub fn modes_as_flags(self) -> String {
+        self.modes()
+            .iter()
+            .map(|(s, p)| format!("--switching {s} --ports {p}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The configuration for `n` with the given (or default) modes, checked.
     pub fn config(
         self,
@@ -216,12 +225,7 @@ impl Algorithm {
         let (ds, dp) = self.modes()[0];
         let (switching, ports) = (switching.unwrap_or(ds), ports.unwrap_or(dp));
         if !self.modes().contains(&(switching, ports)) {
-            let supported = self
-                .modes()
-                .iter()
-                .map(|(s, p)| format!("--switching {s} --ports {p}"))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let supported = self.modes_as_flags();
             return Err(ModelError::Mode {
                 algorithm: self.name(),
                 switching,
