@@ -166,7 +166,7 @@ fn algorithm_help(a: Algorithm) -> String {
 /// `check list`: every algorithm with its paper, claim and modes.
 fn list() -> String {
     let mut s = String::new();
-    for a in Algorithm::ALL {
+    for &a in Algorithm::ALL {
         let modes = a
             .modes()
             .iter()

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 #[test]
 fn executor_agrees_with_the_lockstep_checker_up_to_n6() {
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         for &(switching, ports) in algorithm.modes() {
             for n in 1..=6u64 {
                 let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();
@@ -38,7 +38,7 @@ fn executor_agrees_with_the_lockstep_checker_up_to_n6() {
 
 #[test]
 fn executor_verdicts_match_exhaustive_verdicts_where_no_choice_is_open() {
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         for n in 1..=5u64 {
             let cfg = algorithm.config(n, None, None).unwrap();
             with_protocol!(algorithm, cfg, |p| {
@@ -88,7 +88,7 @@ fn executor_verdicts_match_exhaustive_verdicts_where_no_choice_is_open() {
 #[test]
 fn the_lockstep_search_counts_the_states_stateright_counts() {
     use commcheck::engine::exhaustive::stateright_lockstep_states;
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         for &(switching, ports) in algorithm.modes() {
             for n in 1..=4u64 {
                 let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();
@@ -110,7 +110,7 @@ fn the_lockstep_search_counts_the_states_stateright_counts() {
 #[test]
 fn the_compact_actor_model_matches_stateright_s_actor_model() {
     use commcheck::engine::exhaustive::{self, stateright_actors};
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         let top = if algorithm == Algorithm::Nob { 4 } else { 3 };
         for n in 1..=top {
             let cfg = algorithm.config(n, None, None).unwrap();

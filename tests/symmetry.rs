@@ -99,7 +99,7 @@ pub fn xor_symmetry_broken<P: Protocol<Input = NodeId> + 'static>(p: Arc<P>) -> 
 
 #[test]
 fn every_declared_xor_symmetry_holds_on_every_source_up_to_n4() {
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         for &(switching, ports) in algorithm.modes() {
             for n in 1..=4u64 {
                 let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();

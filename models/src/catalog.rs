@@ -85,117 +85,112 @@ pub struct Reach {
     pub actor_auto: u32,
 }
 
-/// Every algorithm, by the paper's name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    Sbt,
-    Dt,
-    Nob,
-    NobAppendix,
-    NaiveTree,
-    Flood,
+/// What an algorithm module says about itself: the one place its name,
+/// paper, claim, modes and reach are written.
+#[derive(Clone, Copy, Debug)]
+pub struct Info {
+    /// The CLI token and report label.
+    pub name: &'static str,
+    /// One line on what it is.
+    pub summary: &'static str,
+    /// Where it comes from (paper, section).
+    pub reference: &'static str,
+    /// The paper's claim, in its words and formulas.
+    pub claim: &'static str,
+    /// The (switching, ports) combinations the paper defines it for; the
+    /// first is the default.
+    pub modes: &'static [(Switching, Ports)],
+    /// Where each engine finishes without a budget (see [`Reach`]).
+    pub reach: Reach,
 }
 
-impl Algorithm {
-    /// Every algorithm, in `check list` order.
-    pub const ALL: [Algorithm; 6] = [
-        Algorithm::Sbt,
-        Algorithm::Dt,
-        Algorithm::Nob,
-        Algorithm::NobAppendix,
-        Algorithm::NaiveTree,
-        Algorithm::Flood,
-    ];
+/// An algorithm's registry entry: what it says about itself and how to
+/// build its protocol at a configuration.
+pub struct Entry<P> {
+    pub info: Info,
+    pub build: fn(Config) -> P,
+}
 
+/// The registry: one line per algorithm, `Variant => entry`, in `check list`
+/// order. `registry!([m] (args))` calls `m! { (args) Variant => entry, ... }`, so that the
+/// [`Algorithm`] enum and `with_protocol!` are both generated from it.
+#[macro_export]
+macro_rules! registry {
+    ([$($m:tt)*] ($($args:tt)*)) => {
+        $($m)*! { ($($args)*)
+            Sbt => $crate::sbt::ENTRY,
+            Dt => $crate::dt::ENTRY,
+            Nob => $crate::nob::TEXT,
+            NobAppendix => $crate::nob::APPENDIX,
+            NaiveTree => $crate::naive_tree::ENTRY,
+            Flood => $crate::flood::ENTRY,
+        }
+    };
+}
+
+macro_rules! define_algorithms {
+    (() $($variant:ident => $entry:path,)*) => {
+        /// Every algorithm, by the paper's name (generated from [`registry!`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Algorithm {
+            $($variant,)*
+        }
+
+        impl Algorithm {
+            /// Every algorithm, in `check list` order.
+            pub const ALL: &'static [Algorithm] = &[$(Algorithm::$variant,)*];
+
+            /// What the algorithm's module says about it.
+            pub fn info(self) -> &'static Info {
+                match self {
+                    $(Algorithm::$variant => &$entry.info,)*
+                }
+            }
+        }
+    };
+}
+
+registry!([define_algorithms]());
+
+impl Algorithm {
     /// The CLI token and report label.
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Sbt => "sbt",
-            Algorithm::Dt => "dt",
-            Algorithm::Nob => "nob",
-            Algorithm::NobAppendix => "nob-appendix",
-            Algorithm::NaiveTree => "naive-tree",
-            Algorithm::Flood => "flood",
-        }
+        self.info().name
     }
 
     /// The algorithm called `name`.
     pub fn parse(name: &str) -> Result<Algorithm, ModelError> {
         Algorithm::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|a| a.name() == name)
             .ok_or_else(|| ModelError::UnknownAlgorithm(name.to_string()))
     }
 
     /// One line on what it is.
     pub fn summary(self) -> &'static str {
-        match self {
-            Algorithm::Sbt => "spanning binomial tree broadcast, n steps",
-            Algorithm::Dt => "double tree broadcast, ceil(n/2) steps",
-            Algorithm::Nob => "near-optimal broadcast with recursive Hamming codes",
-            Algorithm::NobAppendix => "nob with the Appendix's floor(n/p) levels, read literally",
-            Algorithm::NaiveTree => "2^p-ary subcube tree without Hamming codes (Fig. 4(a))",
-            Algorithm::Flood => "flooding: forward to every neighbour but the senders",
-        }
+        self.info().summary
     }
 
     /// Where it comes from.
     pub fn reference(self) -> &'static str {
-        match self {
-            Algorithm::Sbt => "lecture notes, Store-and-forward OAB, Hypercube",
-            Algorithm::Dt => "lecture notes, Wormhole OAB, Hypercube (DTA)",
-            Algorithm::Nob => "Wang & Ku, ICS'95, section 3 and Appendix",
-            Algorithm::NobAppendix => "Wang & Ku, ICS'95, Appendix (docs/errata.md)",
-            Algorithm::NaiveTree => "Wang & Ku, ICS'95, section 3, Figs. 3 and 4(a)",
-            Algorithm::Flood => "lecture notes, Store-and-forward OAB",
-        }
+        self.info().reference
     }
 
     /// The paper's claim, in its words and formulas.
     pub fn claim(self) -> &'static str {
-        match self {
-            Algorithm::Sbt => {
-                "n steps; complete, one copy per node, contention-free, 2^n - 1 transmissions"
-            }
-            Algorithm::Dt => "ceil(n/2) steps; complete, contention-free",
-            Algorithm::Nob | Algorithm::NobAppendix => {
-                "ceil(n / floor(log2(n+1))) steps (Theorem 3); one copy per node (Theorem 1), \
-                 contention-free (Theorem 2)"
-            }
-            Algorithm::NaiveTree => {
-                "claimed as nob's (the paper shows it contends): ceil(n / floor(log2(n+1))) steps"
-            }
-            Algorithm::Flood => "n steps (the diameter); complete",
-        }
+        self.info().claim
     }
 
     /// Where each engine finishes without a budget (see [`Reach`]).
     pub fn reach(self) -> Reach {
-        let (lockstep, actor, actor_auto) = match self {
-            Algorithm::Sbt | Algorithm::Dt => (20, 5, 4),
-            Algorithm::Nob | Algorithm::NobAppendix => (8, 5, 4),
-            Algorithm::NaiveTree => (18, 5, 4),
-            Algorithm::Flood => (19, 0, 0),
-        };
-        Reach {
-            lockstep,
-            actor,
-            actor_auto,
-        }
+        self.info().reach
     }
 
     /// The (switching, ports) combinations the paper defines it for; the
     /// first is the default.
     pub fn modes(self) -> &'static [(Switching, Ports)] {
-        use Ports::*;
-        use Switching::*;
-        match self {
-            Algorithm::Sbt => &[(Wh, All), (Sf, All), (Sf, One), (Wh, One)],
-            Algorithm::Dt | Algorithm::Nob | Algorithm::NobAppendix | Algorithm::NaiveTree => {
-                &[(Wh, All)]
-            }
-            Algorithm::Flood => &[(Sf, All), (Wh, All)],
-        }
+        self.info().modes
     }
 
     /// The modes as command-line flags (`--switching wh --ports all, ...`).
@@ -260,7 +255,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_bad_input_is_worded() {
-        for a in Algorithm::ALL {
+        for &a in Algorithm::ALL {
             assert_eq!(Algorithm::parse(a.name()), Ok(a));
         }
         assert!(Algorithm::parse("nbo")

@@ -40,7 +40,8 @@
 //! ```
 
 use crate::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::Config;
+use crate::catalog::{Config, Entry, Info, Reach};
+use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
@@ -58,6 +59,23 @@ pub struct Dt {
 pub struct DtState {
     source_round: u8,
 }
+
+/// The registry entry.
+pub const ENTRY: Entry<Dt> = Entry {
+    info: Info {
+        name: "dt",
+        summary: "double tree broadcast, ceil(n/2) steps",
+        reference: "lecture notes, Wormhole OAB, Hypercube (DTA)",
+        claim: "ceil(n/2) steps; complete, contention-free",
+        modes: &[(Wh, All)],
+        reach: Reach {
+            lockstep: 20,
+            actor: 5,
+            actor_auto: 4,
+        },
+    },
+    build: Dt::new,
+};
 
 impl Dt {
     pub fn new(cfg: Config) -> Self {

@@ -17,7 +17,8 @@
 //!   packet d times, all in slot d.
 
 use crate::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::Config;
+use crate::catalog::{Config, Entry, Info, Reach};
+use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
 use properties::{bounds, Claims, NodeId, PropertyName, Slot, Transmission};
@@ -34,6 +35,23 @@ pub struct FloodState {
     pending: bool,
     forwarded: bool,
 }
+
+/// The registry entry.
+pub const ENTRY: Entry<Flood> = Entry {
+    info: Info {
+        name: "flood",
+        summary: "flooding: forward to every neighbour but the senders",
+        reference: "lecture notes, Store-and-forward OAB",
+        claim: "n steps (the diameter); complete",
+        modes: &[(Sf, All), (Wh, All)],
+        reach: Reach {
+            lockstep: 19,
+            actor: 0,
+            actor_auto: 0,
+        },
+    },
+    build: Flood::new,
+};
 
 impl Flood {
     pub fn new(cfg: Config) -> Self {

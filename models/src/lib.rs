@@ -21,40 +21,27 @@ pub use hypercube::Hypercube;
 pub use protocol::{Arrival, Protocol, Symmetry};
 pub use topology::Topology;
 
-/// The name and the protocol constructor of every algorithm, in one place:
-/// `with_protocol!(algorithm, config, |p| body)` runs `body` with `p` bound
-/// to the algorithm's protocol (each has its own types, so the engines are
-/// generic and this is the one match over algorithms).
+/// Runs `body` with `p` bound to the protocol of an algorithm:
+/// `with_protocol!(algorithm, config, |p| body)`. Each algorithm has its own
+/// types, so the engines are generic; this match is generated from
+/// [`registry!`], the one list of algorithms.
 #[macro_export]
 macro_rules! with_protocol {
-    ($alg:expr, $cfg:expr, |$p:ident| $body:expr) => {{
-        use $crate::catalog::Algorithm;
+    ($alg:expr, $cfg:expr, |$p:ident| $body:expr) => {
+        $crate::registry!([$crate::with_protocol_arms]($alg, $cfg, $p, $body))
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_protocol_arms {
+    (($alg:expr, $cfg:expr, $p:ident, $body:expr) $($variant:ident => $entry:path,)*) => {{
         let cfg = $cfg;
         match $alg {
-            Algorithm::Sbt => {
-                let $p = $crate::sbt::Sbt::new(cfg);
+            $($crate::catalog::Algorithm::$variant => {
+                let $p = ($entry.build)(cfg);
                 $body
-            }
-            Algorithm::Dt => {
-                let $p = $crate::dt::Dt::new(cfg);
-                $body
-            }
-            Algorithm::Nob => {
-                let $p = $crate::nob::Nob::new(cfg, $crate::nob::Levels::Text);
-                $body
-            }
-            Algorithm::NobAppendix => {
-                let $p = $crate::nob::Nob::new(cfg, $crate::nob::Levels::Appendix);
-                $body
-            }
-            Algorithm::NaiveTree => {
-                let $p = $crate::naive_tree::NaiveTree::new(cfg);
-                $body
-            }
-            Algorithm::Flood => {
-                let $p = $crate::flood::Flood::new(cfg);
-                $body
-            }
+            })*
         }
     }};
 }

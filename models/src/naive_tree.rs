@@ -16,7 +16,8 @@
 //! from n = 3 on (p = 2): the worms to 110 and 100 share arc 000->100.
 
 use crate::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::Config;
+use crate::catalog::{Config, Entry, Info, Reach};
+use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
 use crate::nob::{levels, Levels};
 use crate::protocol::{Arrival, Protocol};
@@ -37,6 +38,23 @@ pub struct NaiveTree {
 pub struct NaiveState {
     next: Option<Packet>,
 }
+
+/// The registry entry.
+pub const ENTRY: Entry<NaiveTree> = Entry {
+    info: Info {
+        name: "naive-tree",
+        summary: "2^p-ary subcube tree without Hamming codes (Fig. 4(a))",
+        reference: "Wang & Ku, ICS'95, section 3, Figs. 3 and 4(a)",
+        claim: "claimed as nob's (the paper shows it contends): ceil(n / floor(log2(n+1))) steps",
+        modes: &[(Wh, All)],
+        reach: Reach {
+            lockstep: 18,
+            actor: 5,
+            actor_auto: 4,
+        },
+    },
+    build: NaiveTree::new,
+};
 
 impl NaiveTree {
     pub fn new(cfg: Config) -> Self {

@@ -54,7 +54,8 @@
 //! ```
 
 use crate::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::Config;
+use crate::catalog::{Config, Entry, Info, Reach};
+use crate::catalog::{Ports::*, Switching::*};
 use crate::hamming::{capacity, position, recursive_syndrome};
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
@@ -105,6 +106,44 @@ struct Partition {
     big_a: u64,
     big_p: u64,
 }
+
+/// The claim of both readings (Theorems 1-3).
+const CLAIM: &str = "ceil(n / floor(log2(n+1))) steps (Theorem 3); one copy per node (Theorem 1), \
+                     contention-free (Theorem 2)";
+
+/// The registry entry of the text's reading.
+pub const TEXT: Entry<Nob> = Entry {
+    info: Info {
+        name: "nob",
+        summary: "near-optimal broadcast with recursive Hamming codes",
+        reference: "Wang & Ku, ICS'95, section 3 and Appendix",
+        claim: CLAIM,
+        modes: &[(Wh, All)],
+        reach: Reach {
+            lockstep: 8,
+            actor: 5,
+            actor_auto: 4,
+        },
+    },
+    build: |cfg| Nob::new(cfg, Levels::Text),
+};
+
+/// The registry entry of the Appendix's reading (`nob-appendix`).
+pub const APPENDIX: Entry<Nob> = Entry {
+    info: Info {
+        name: "nob-appendix",
+        summary: "nob with the Appendix's floor(n/p) levels, read literally",
+        reference: "Wang & Ku, ICS'95, Appendix (docs/errata.md)",
+        claim: CLAIM,
+        modes: &[(Wh, All)],
+        reach: Reach {
+            lockstep: 8,
+            actor: 5,
+            actor_auto: 4,
+        },
+    },
+    build: |cfg| Nob::new(cfg, Levels::Appendix),
+};
 
 impl Nob {
     pub fn new(cfg: Config, reading: Levels) -> Self {

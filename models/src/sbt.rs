@@ -31,7 +31,11 @@
 //! ```
 
 use crate::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Config, Ports};
+use crate::catalog::{Config, Entry, Info, Ports, Reach};
+use crate::catalog::{
+    Ports::{All, One},
+    Switching::{Sf, Wh},
+};
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
 use properties::{bounds, Claims, NodeId, PropertyName, Slot, Transmission};
@@ -49,6 +53,23 @@ pub struct SbtState {
     source: NodeId,
     next_dim: Option<u32>,
 }
+
+/// The registry entry.
+pub const ENTRY: Entry<Sbt> = Entry {
+    info: Info {
+        name: "sbt",
+        summary: "spanning binomial tree broadcast, n steps",
+        reference: "lecture notes, Store-and-forward OAB, Hypercube",
+        claim: "n steps; complete, one copy per node, contention-free, 2^n - 1 transmissions",
+        modes: &[(Wh, All), (Sf, All), (Sf, One), (Wh, One)],
+        reach: Reach {
+            lockstep: 20,
+            actor: 5,
+            actor_auto: 4,
+        },
+    },
+    build: Sbt::new,
+};
 
 impl Sbt {
     pub fn new(cfg: Config) -> Self {
