@@ -381,8 +381,7 @@ fn execute<P: Protocol + 'static>(
                 );
             }
             if let Some(have) = allowance {
-                let packets = p.task(&inputs[0]).packets().len() as u64;
-                let need = executor::memory_needed(&**p, packets);
+                let need = executor::memory_needed(&**p, &p.task(&inputs[0]));
                 if need > have.bytes {
                     // Memory doubles per dimension.
                     let mut fits = n;

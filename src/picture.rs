@@ -4,7 +4,7 @@
 
 use crate::engine::lockstep::RunState;
 use models::Topology;
-use properties::{PropertyName, Task, Violation};
+use properties::{PropertyName, Violation};
 use std::fmt::Write;
 
 /// Largest network drawn; past it the picture says so.
@@ -18,7 +18,7 @@ const WORM_COLOURS: [&str; 6] = [
 /// The SVG of `state`: nodes (filled when they hold every packet the task
 /// requires), links, the transmissions of the last slot as arrows along
 /// their paths, and the first conflict of this slot in red.
-pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>) -> String {
+pub fn svg<T: Topology, S, M>(topology: &T, state: &RunState<S, M>) -> String {
     let mut out = String::new();
     if topology.nodes() > MAX_DRAWN {
         let _ = write!(
@@ -56,7 +56,7 @@ pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>)
          <text x='10' y='16'>after step {}: {} transmissions in this step; {} of {} nodes informed</text>",
         state.slot,
         state.sent.len(),
-        (0..topology.nodes()).filter(|&v| holds_all(task, state, v)).count(),
+        (0..topology.nodes()).filter(|&v| holds_all(state, v)).count(),
         topology.nodes()
     );
     topology.links(|u, v| {
@@ -126,7 +126,7 @@ pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>)
     }
     for v in 0..topology.nodes() {
         let (x, y) = at(v);
-        let fill = if holds_all(task, state, v) {
+        let fill = if holds_all(state, v) {
             "#ffd54f"
         } else {
             "white"
@@ -145,8 +145,6 @@ pub fn svg<T: Topology, S, M>(topology: &T, task: &Task, state: &RunState<S, M>)
 }
 
 /// True if `node` holds every packet the task requires of it.
-fn holds_all<S, M>(task: &Task, state: &RunState<S, M>, node: u32) -> bool {
-    let mut all = true;
-    task.required(node, |p| all &= state.holdings.holds(node, p));
-    all
+fn holds_all<S, M>(state: &RunState<S, M>, node: u32) -> bool {
+    state.holdings.complete_at(node)
 }

@@ -196,7 +196,13 @@ impl Outcome {
 /// worms 0000->0011 and 0000->0010`).
 pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
     let node = |v: u32| t.node_label(v);
-    let packet = |p: u32| format!("the packet of {}", node(task.origin(p)));
+    let packet = |p: u32| match task.destination(p) {
+        None => format!("the packet of {}", node(task.origin(p))),
+        Some(d) if task.combining() => {
+            format!("the term of {} for {}", node(task.origin(p)), node(d))
+        }
+        Some(d) => format!("the packet from {} to {}", node(task.origin(p)), node(d)),
+    };
     match *v {
         Violation::Missing { node: v, packet: p } => {
             format!("the run ends with node {} lacking {}", node(v), packet(p))
@@ -244,6 +250,15 @@ pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
                 t.route_label(&second)
             )
         }
+        Violation::Bundled {
+            slot,
+            node: v,
+            packets,
+        } => format!(
+            "step {slot}: node {} sends {packets} packets as one transmission, where the \
+             task does not combine packets",
+            node(v)
+        ),
         Violation::NotHeld {
             slot,
             node: v,

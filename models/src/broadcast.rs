@@ -63,6 +63,7 @@ pub fn claims(cube: &Hypercube, claimed: &[PropertyName], bound: Option<Slot>) -
         claimed,
         bound,
         lower_bound: Some(lower),
+        transmissions: None,
     }
 }
 

@@ -1,87 +1,179 @@
 //! Which node holds which packet: the ground truth the engines keep beside
 //! the protocol's own state, so that causality and completeness judge the
 //! model rather than trust it.
+//!
+//! The layout scales with what a task requires, not with nodes x packets:
+//! * a broadcast packet is required by every node: one bit per (node,
+//!   packet), node-major (one bit per node for a single broadcast);
+//! * every other packet has one destination: one bit per packet, set once
+//!   it is delivered there, and one word per packet naming the relay that
+//!   holds it in transit, if any. Its origin holds it throughout.
+//!
+//! Total exchange on the 12-cube is 2^24 packets: 2 MB of bits and 64 MB of
+//! relays, where a node x packet matrix would be 8 GB.
 
 use crate::vocabulary::{NodeId, PacketId, Task};
+use std::sync::Arc;
 
-/// A node x packet bit matrix, one bit per (node, packet of the task),
-/// packed flat: one bit per node for a single broadcast.
+/// No relay holds the packet.
+const NOWHERE: NodeId = NodeId::MAX;
+
+/// What every node holds, for one task.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Holdings {
-    /// The task's packets in increasing order; a packet's column is its
+    task: Arc<Task>,
+    /// A broadcast's packets in increasing order; a packet's column is its
     /// position here.
-    packets: std::sync::Arc<[PacketId]>,
+    columns: Arc<[PacketId]>,
     bits: Vec<u64>,
+    /// Per packet of a personalised task, the relay holding it in transit.
+    relay: Vec<NodeId>,
 }
 
-/// The bits alone: the packet list is the task's, the same for every
-/// state of a run (and hashing it per state was a measurable cost).
+/// The bits and relays alone: the task is the same for every state of a
+/// run (and hashing it per state was a measurable cost).
 impl std::hash::Hash for Holdings {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.bits.hash(state);
+        self.relay.hash(state);
     }
 }
 
-/// Field by field, so that `clone_from` reuses the bit vector.
+/// Field by field, so that `clone_from` reuses the vectors.
 impl Clone for Holdings {
     fn clone(&self) -> Self {
         Holdings {
-            packets: self.packets.clone(),
+            task: self.task.clone(),
+            columns: self.columns.clone(),
             bits: self.bits.clone(),
+            relay: self.relay.clone(),
         }
     }
 
     fn clone_from(&mut self, source: &Self) {
-        if !std::sync::Arc::ptr_eq(&self.packets, &source.packets) {
-            self.packets = source.packets.clone();
+        if !Arc::ptr_eq(&self.task, &source.task) {
+            self.task = source.task.clone();
+            self.columns = source.columns.clone();
         }
         self.bits.clone_from(&source.bits);
+        self.relay.clone_from(&source.relay);
     }
 }
 
 impl Holdings {
     /// What every node holds before slot 1.
     pub fn initial(task: &Task) -> Self {
-        let packets: std::sync::Arc<[PacketId]> = task.packets().into();
-        let len = (task.nodes() as u64 * packets.len() as u64).div_ceil(64);
-        let mut h = Holdings {
-            packets,
-            bits: vec![0; len as usize],
+        let columns: Arc<[PacketId]> = task.broadcast_packets().into();
+        let personal = !matches!(task, Task::Broadcast { .. });
+        let (bits, relays) = if personal {
+            (task.packet_ids(), task.packet_ids())
+        } else {
+            (task.nodes() as u64 * columns.len() as u64, 0)
         };
-        for node in 0..task.nodes() {
-            task.initial(node, |p| {
-                h.insert(node, p);
-            });
+        let mut h = Holdings {
+            task: Arc::new(task.clone()),
+            columns,
+            bits: vec![0; bits.div_ceil(64) as usize],
+            relay: vec![NOWHERE; relays as usize],
+        };
+        if personal {
+            // Ids that are not packets count as delivered, so that a scan
+            // for a missing packet reads whole words.
+            for p in 0..task.packet_ids() as PacketId {
+                if !task.is_packet(p) {
+                    h.bits[p as usize / 64] |= 1 << (p % 64);
+                }
+            }
+        } else {
+            for &s in h.columns.clone().iter() {
+                h.set_column(s, s);
+            }
         }
         h
     }
 
-    /// The bit of (node, packet), or None for a packet the task does not
-    /// have (a forged one).
-    fn index(&self, node: NodeId, packet: PacketId) -> Option<(usize, u64)> {
-        let column = match *self.packets {
+    /// The bit of (node, packet) of a broadcast, or None for a packet the
+    /// task does not have (a forged one).
+    fn column(&self, node: NodeId, packet: PacketId) -> Option<(usize, u64)> {
+        let column = match *self.columns {
             [only] => (only == packet).then_some(0),
-            _ => self.packets.binary_search(&packet).ok(),
+            _ => self.columns.binary_search(&packet).ok(),
         }?;
-        let i = node as u64 * self.packets.len() as u64 + column as u64;
+        let i = node as u64 * self.columns.len() as u64 + column as u64;
         Some(((i / 64) as usize, 1 << (i % 64)))
     }
 
-    /// True if `node` holds `packet`.
-    pub fn holds(&self, node: NodeId, packet: PacketId) -> bool {
-        self.index(node, packet)
-            .is_some_and(|(w, m)| self.bits[w] & m != 0)
-    }
-
-    /// Records that `node` holds `packet`; returns false if it already did.
-    /// A packet foreign to the task is never held.
-    pub fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
-        let Some((w, m)) = self.index(node, packet) else {
+    fn set_column(&mut self, node: NodeId, packet: PacketId) -> bool {
+        let Some((w, m)) = self.column(node, packet) else {
             return true;
         };
         let fresh = self.bits[w] & m == 0;
         self.bits[w] |= m;
         fresh
+    }
+
+    fn personal(&self) -> bool {
+        !matches!(*self.task, Task::Broadcast { .. })
+    }
+
+    fn delivered(&self, packet: PacketId) -> bool {
+        self.bits[packet as usize / 64] & (1 << (packet % 64)) != 0
+    }
+
+    /// True if `node` holds `packet`.
+    pub fn holds(&self, node: NodeId, packet: PacketId) -> bool {
+        if !self.personal() {
+            return self
+                .column(node, packet)
+                .is_some_and(|(w, m)| self.bits[w] & m != 0);
+        }
+        if !self.task.is_packet(packet) {
+            return false;
+        }
+        let task = &*self.task;
+        task.origin(packet) == node
+            || (task.destination(packet) == Some(node) && self.delivered(packet))
+            || self.relay[packet as usize] == node
+    }
+
+    /// Records that `node` received `packet`; returns false if it already
+    /// held it, or if a copy of this one-destination packet is held in
+    /// transit elsewhere (a second copy in the network). A packet foreign
+    /// to the task is never held.
+    pub fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
+        if !self.personal() {
+            return self.set_column(node, packet);
+        }
+        if !self.task.is_packet(packet) {
+            return true;
+        }
+        let task = &*self.task;
+        let relay = &mut self.relay[packet as usize];
+        if task.origin(packet) == node || *relay == node {
+            return false;
+        }
+        let twice = *relay != NOWHERE;
+        if task.destination(packet) == Some(node) {
+            let (w, m) = (packet as usize / 64, 1u64 << (packet % 64));
+            let fresh = self.bits[w] & m == 0;
+            self.bits[w] |= m;
+            return fresh && !twice;
+        }
+        if twice {
+            return false;
+        }
+        *relay = node;
+        true
+    }
+
+    /// `node` sent `packet` on: a relay no longer holds it. (A broadcast
+    /// packet, an origin's or a destination's is kept.)
+    pub fn release(&mut self, node: NodeId, packet: PacketId) {
+        if let Some(relay) = self.relay.get_mut(packet as usize) {
+            if *relay == node {
+                *relay = NOWHERE;
+            }
+        }
     }
 
     /// Adds everything `other` holds (the actor model keeps one per node).
@@ -90,18 +182,112 @@ impl Holdings {
         for (a, b) in self.bits.iter_mut().zip(&other.bits) {
             *a |= b;
         }
+        for (a, b) in self.relay.iter_mut().zip(&other.relay) {
+            if *a == NOWHERE {
+                *a = *b;
+            }
+        }
     }
 
-    /// The first node, in id order, missing a packet the task requires of it.
-    pub fn first_missing(&self, task: &Task) -> Option<(NodeId, PacketId)> {
-        (0..task.nodes()).find_map(|node| {
-            let mut missing = None;
-            task.required(node, |p| {
-                if missing.is_none() && !self.holds(node, p) {
-                    missing = Some(p)
-                }
+    /// The first node, in id order, missing a packet the task requires of
+    /// it, with the packet.
+    pub fn first_missing(&self) -> Option<(NodeId, PacketId)> {
+        let task = &*self.task;
+        if !self.personal() {
+            return (0..task.nodes()).find_map(|node| {
+                self.columns
+                    .iter()
+                    .find(|&&p| !self.holds(node, p))
+                    .map(|&p| (node, p))
             });
-            missing.map(|p| (node, p))
-        })
+        }
+        let ids = task.packet_ids();
+        self.bits
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w != u64::MAX)
+            .flat_map(|(i, w)| {
+                (0..64)
+                    .filter(move |b| w & (1 << b) == 0)
+                    .map(move |b| (i * 64 + b) as u64)
+            })
+            .filter(|&p| p < ids)
+            .map(|p| p as PacketId)
+            .min_by_key(|&p| (task.destination(p), p))
+            .map(|p| (task.destination(p).expect("one destination"), p))
+    }
+
+    /// True if `node` holds every packet the task requires of it (for
+    /// pictures; a scan of every packet of a personalised task).
+    pub fn complete_at(&self, node: NodeId) -> bool {
+        if !self.personal() {
+            return self.columns.iter().all(|&p| self.holds(node, p));
+        }
+        (0..self.task.packet_ids() as PacketId)
+            .filter(|&p| self.task.is_packet(p) && self.task.destination(p) == Some(node))
+            .all(|p| self.delivered(p))
+    }
+
+    /// Bytes these holdings take (for the executor's memory estimate):
+    /// one bit per required (node, packet) and a word per personalised
+    /// packet.
+    pub fn bytes(task: &Task) -> u64 {
+        match task {
+            Task::Broadcast { nodes, .. } => {
+                (*nodes as u64 * task.broadcast_packets().len() as u64).div_ceil(8)
+            }
+            _ => task.packet_ids().div_ceil(8) + 4 * task.packet_ids(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_relay_holds_a_packet_until_it_sends_it_on() {
+        // Scatter from node 0 on four nodes: packet 3 goes 0 -> 1 -> 3.
+        let task = Task::Scatter { nodes: 4, root: 0 };
+        let mut h = Holdings::initial(&task);
+        assert!(h.holds(0, 3) && !h.holds(1, 3));
+        assert_eq!(h.first_missing(), Some((1, 1)));
+        assert!(h.insert(1, 3));
+        assert!(h.holds(1, 3));
+        assert!(!h.insert(1, 3), "a second copy at the relay");
+        h.release(1, 3);
+        assert!(!h.holds(1, 3));
+        assert!(h.insert(3, 3));
+        assert!(h.holds(3, 3) && h.holds(0, 3));
+        assert!(!h.insert(3, 3), "a second delivery");
+        assert!(!h.insert(0, 3), "back to its origin");
+        assert!(h.insert(1, 1) && h.insert(2, 2));
+        assert_eq!(h.first_missing(), None);
+    }
+
+    #[test]
+    fn a_packet_in_two_places_is_a_second_copy() {
+        let task = Task::TotalExchange { nodes: 4 };
+        let mut h = Holdings::initial(&task);
+        let p = 3; // 0 -> 3
+        assert!(h.insert(1, p));
+        assert!(!h.insert(2, p), "the origin sent it twice");
+        assert!(!h.holds(0, 0), "0 -> 0 is not a packet");
+        assert_eq!(h.first_missing(), Some((0, 4)));
+    }
+
+    #[test]
+    fn broadcast_holdings_are_a_node_by_packet_matrix() {
+        let task = Task::Broadcast {
+            nodes: 4,
+            sources: vec![2, 0],
+        };
+        let mut h = Holdings::initial(&task);
+        assert!(h.holds(2, 2) && h.holds(0, 0) && !h.holds(1, 0));
+        assert!(h.insert(1, 0) && !h.insert(1, 0));
+        h.release(1, 0);
+        assert!(h.holds(1, 0), "a broadcast packet is kept");
+        assert_eq!(h.first_missing(), Some((0, 2)));
+        assert!(!h.holds(1, 1), "not a packet of the task");
     }
 }

@@ -66,6 +66,9 @@ pub struct Claims {
     pub bound: Option<Slot>,
     /// The best possible completion time for the problem (for reports).
     pub lower_bound: Option<Slot>,
+    /// The claimed number of transmissions, where it is not one per needed
+    /// delivery (scatter's shortest paths, accumulation's combining).
+    pub transmissions: Option<u64>,
 }
 
 impl Claims {
@@ -132,6 +135,13 @@ pub enum Violation {
         node: NodeId,
         packet: PacketId,
     },
+    /// causality: `node` sent `packets` packets as one transmission in
+    /// `slot`, where the task does not combine packets (or none at all).
+    Bundled {
+        slot: Slot,
+        node: NodeId,
+        packets: u32,
+    },
     /// time-bound: a delivery in `slot`, after the claimed `bound`.
     Late {
         slot: Slot,
@@ -153,7 +163,7 @@ impl Violation {
                 PropertyName::NoDuplication
             }
             Violation::Conflict { .. } => PropertyName::ContentionFreedom,
-            Violation::NotHeld { .. } => PropertyName::Causality,
+            Violation::NotHeld { .. } | Violation::Bundled { .. } => PropertyName::Causality,
             Violation::Late { .. } => PropertyName::TimeBound,
             Violation::NotOptimal { .. } => PropertyName::Transmissions,
         }
@@ -165,6 +175,7 @@ impl Violation {
             Violation::Duplicate { slot, node, .. }
             | Violation::OwnPacket { slot, node, .. }
             | Violation::NotHeld { slot, node, .. }
+            | Violation::Bundled { slot, node, .. }
             | Violation::Late { slot, node, .. } => (slot, node),
             Violation::Conflict { slot, second, .. } => (slot, second.from()),
             Violation::NotTerminated { slot } => (slot, 0),
@@ -189,6 +200,8 @@ pub struct Evidence {
 pub struct Record {
     /// The claimed time bound the run is judged against.
     bound: Option<Slot>,
+    /// The claimed number of transmissions, if not one per needed delivery.
+    optimum: Option<u64>,
     /// Transmissions made so far.
     pub transmissions: u64,
     /// Deliveries (packet arrivals at a receiving node) so far.
@@ -208,6 +221,7 @@ impl Record {
     pub fn new(claims: &Claims) -> Self {
         Record {
             bound: claims.bound,
+            optimum: claims.transmissions,
             transmissions: 0,
             deliveries: 0,
             last_delivery: 0,
@@ -241,9 +255,18 @@ impl Record {
         }
     }
 
-    /// Counts one transmission (after all its packets passed [`Record::send`]).
-    pub fn transmission(&mut self) {
+    /// Counts one transmission by `node` in `slot` carrying `packets`
+    /// packets (after each passed [`Record::send`]); more than one is
+    /// allowed only where the task combines them.
+    pub fn transmission(&mut self, slot: Slot, node: NodeId, packets: u32, task: &Task) {
         self.transmissions += 1;
+        if packets == 0 || (packets > 1 && !task.combining()) {
+            self.note(Violation::Bundled {
+                slot,
+                node,
+                packets,
+            });
+        }
     }
 
     /// contention-freedom: `second` needs `resource` in `slot`, already
@@ -305,10 +328,10 @@ impl Record {
         if let Some(slot) = horizon {
             self.horizon_reached(slot);
         }
-        if let Some((node, packet)) = holdings.first_missing(task) {
+        if let Some((node, packet)) = holdings.first_missing() {
             self.note(Violation::Missing { node, packet });
         }
-        let optimum = task.needed_deliveries();
+        let optimum = self.optimum.unwrap_or_else(|| task.needed_deliveries());
         if self.transmissions != optimum {
             self.note(Violation::NotOptimal {
                 count: self.transmissions,
@@ -387,6 +410,7 @@ mod tests {
             claimed: PropertyName::ALL.to_vec(),
             bound: Some(2),
             lower_bound: Some(2),
+            transmissions: None,
         }
     }
 
@@ -440,7 +464,7 @@ mod tests {
         let mut h = Holdings::initial(&task);
         let mut r = Record::new(&claims());
         r.send(1, &h, 0, 0);
-        r.transmission();
+        r.transmission(1, 0, 1, &task);
         r.delivery(3, &task, &mut h, 1, 0, FROM);
         r.end(&task, &h, None);
         let ev = r.evidence(&claims());
@@ -453,6 +477,23 @@ mod tests {
             r.violation(PropertyName::Completeness),
             Some(Violation::Missing { node: 2, packet: 0 })
         ));
+    }
+
+    #[test]
+    fn only_a_combining_task_sends_several_packets_at_once() {
+        let mut r = Record::new(&claims());
+        r.transmission(1, 0, 2, &task());
+        assert!(matches!(
+            r.violation(PropertyName::Causality),
+            Some(Violation::Bundled { packets: 2, .. })
+        ));
+        let sum = Task::Accumulate {
+            nodes: 4,
+            roots: vec![0],
+        };
+        let mut r = Record::new(&claims());
+        r.transmission(1, 3, 2, &sum);
+        assert!(!r.any_violation());
     }
 
     #[test]

@@ -49,26 +49,63 @@ pub struct Transmission<M> {
     pub msg: M,
 }
 
-/// What the run must achieve: which packets each node starts with and which
-/// it must hold at the end (docs/architecture.md, "Properties").
+/// What the run must achieve: which packets each node starts with, which it
+/// must hold at the end, and whether packets may be combined
+/// (docs/architecture.md, "Properties").
+///
+/// A broadcast packet is required by every node; every other task's packet
+/// has one origin and one destination, and a node between them relays it:
+/// it holds the packet from its arrival until it sends it on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Task {
     /// Every listed source broadcasts its own packet (packet id = the source's
     /// node id) to every node: single-node broadcast (one source), K
     /// simultaneous broadcasts, multinode broadcast (every node).
     Broadcast { nodes: u32, sources: Vec<NodeId> },
+    /// Single node scatter: `root` sends a distinct packet to every other
+    /// node (packet id = the destination).
+    Scatter { nodes: u32, root: NodeId },
+    /// Single node gather: every other node sends its packet (id = the
+    /// origin) to `root`.
+    Gather { nodes: u32, root: NodeId },
+    /// Total exchange: every node sends a distinct packet to every other
+    /// (packet id = origin x nodes + destination).
+    TotalExchange { nodes: u32 },
+    /// Accumulation at every listed root of one term from every other node,
+    /// terms combinable into one transmission (the papers' "combined"
+    /// packets): single node accumulation (one root), multinode
+    /// accumulation (every node). The term of node u for the root at index
+    /// r of `roots` is packet u x roots.len() + r.
+    Accumulate { nodes: u32, roots: Vec<NodeId> },
 }
 
 impl Task {
     /// Number of nodes of the run.
     pub fn nodes(&self) -> u32 {
         match self {
-            Task::Broadcast { nodes, .. } => *nodes,
+            Task::Broadcast { nodes, .. }
+            | Task::Scatter { nodes, .. }
+            | Task::Gather { nodes, .. }
+            | Task::TotalExchange { nodes }
+            | Task::Accumulate { nodes, .. } => *nodes,
         }
     }
 
-    /// The packets of the task, in increasing id order.
-    pub fn packets(&self) -> Vec<PacketId> {
+    /// One past the largest packet id (ids of personalised tasks are dense;
+    /// an id whose origin is its destination is not a packet).
+    pub fn packet_ids(&self) -> u64 {
+        let n = self.nodes() as u64;
+        match self {
+            Task::Broadcast { sources, .. } => sources.iter().max().map_or(0, |&s| s as u64 + 1),
+            Task::Scatter { .. } | Task::Gather { .. } => n,
+            Task::TotalExchange { .. } => n * n,
+            Task::Accumulate { roots, .. } => n * roots.len() as u64,
+        }
+    }
+
+    /// The packets of a broadcast, in increasing id order (empty for the
+    /// other tasks, whose packets are `0..packet_ids()`).
+    pub fn broadcast_packets(&self) -> Vec<PacketId> {
         match self {
             Task::Broadcast { sources, .. } => {
                 let mut p = sources.clone();
@@ -76,39 +113,59 @@ impl Task {
                 p.dedup();
                 p
             }
+            _ => Vec::new(),
         }
     }
 
     /// The node a packet originates at (for NOHO).
     pub fn origin(&self, packet: PacketId) -> NodeId {
         match self {
-            Task::Broadcast { .. } => packet,
+            Task::Broadcast { .. } | Task::Gather { .. } => packet,
+            Task::Scatter { root, .. } => *root,
+            Task::TotalExchange { nodes } => packet / nodes,
+            Task::Accumulate { roots, .. } => packet / roots.len() as u32,
         }
     }
 
-    /// Calls `f` with every packet `node` holds before slot 1.
-    pub fn initial(&self, node: NodeId, mut f: impl FnMut(PacketId)) {
+    /// The one node a packet is for, or None for a broadcast packet (every
+    /// node's).
+    pub fn destination(&self, packet: PacketId) -> Option<NodeId> {
         match self {
-            Task::Broadcast { sources, .. } => {
-                if sources.contains(&node) {
-                    f(node)
-                }
+            Task::Broadcast { .. } => None,
+            Task::Scatter { .. } => Some(packet),
+            Task::Gather { root, .. } => Some(*root),
+            Task::TotalExchange { nodes } => Some(packet % nodes),
+            Task::Accumulate { roots, .. } => Some(roots[packet as usize % roots.len()]),
+        }
+    }
+
+    /// True if `packet` is a packet of the task (a personalised id whose
+    /// origin is its destination is not).
+    pub fn is_packet(&self, packet: PacketId) -> bool {
+        match self {
+            Task::Broadcast { sources, .. } => sources.contains(&packet),
+            _ => {
+                (packet as u64) < self.packet_ids()
+                    && self.destination(packet) != Some(self.origin(packet))
             }
         }
     }
 
-    /// Calls `f` with every packet `node` must hold when the run ends.
-    pub fn required(&self, _node: NodeId, mut f: impl FnMut(PacketId)) {
-        match self {
-            Task::Broadcast { sources, .. } => sources.iter().for_each(|&s| f(s)),
-        }
+    /// True if several packets may travel as one transmission (terms of a
+    /// sum); otherwise a transmission carries one packet.
+    pub fn combining(&self) -> bool {
+        matches!(self, Task::Accumulate { .. })
     }
 
-    /// The number of deliveries an optimal run makes: one per node and
-    /// required packet it does not start with.
+    /// The number of deliveries a run must make: one per node and packet
+    /// required of it that it does not start with.
     pub fn needed_deliveries(&self) -> u64 {
+        let n = self.nodes() as u64;
         match self {
-            Task::Broadcast { nodes, sources } => sources.len() as u64 * (*nodes as u64 - 1),
+            Task::Broadcast { .. } => self.broadcast_packets().len() as u64 * (n - 1),
+            Task::Scatter { .. } | Task::Gather { .. } => n - 1,
+            Task::TotalExchange { .. } => n * (n - 1),
+            Task::Accumulate { roots, .. } => roots.len() as u64 * (n - 1),
         }
     }
 }

@@ -40,6 +40,26 @@ pub struct RunCfg {
     pub horizon: Slot,
 }
 
+impl RunCfg {
+    /// The run of `protocol` from `input`. The asynchronous semantics has
+    /// no global slot at which a relay lets go of what it sent on, so it
+    /// runs broadcasts only (a protocol is event-driven only if its task
+    /// is a broadcast; a test checks every registered one).
+    pub fn new<P: Protocol>(protocol: &P, input: &P::Input) -> RunCfg {
+        let task = protocol.task(input);
+        assert!(
+            matches!(task, Task::Broadcast { .. }),
+            "an event-driven protocol broadcasts"
+        );
+        let claims = protocol.claims();
+        RunCfg {
+            task,
+            horizon: horizon(&claims),
+            claims,
+        }
+    }
+}
+
 /// A message on the network, with the slot of its delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Wire<M> {
@@ -115,14 +135,19 @@ pub fn advance<P: Protocol>(
         }
         out.clear();
         let busy = p.step(node, state, slot, arrival.as_slice(), choice, out);
+        // Only broadcast tasks run here (see `RunCfg::new`): nothing is
+        // relayed, so nothing is released.
+        let mut released = Vec::new();
         transmit(
             p,
             slot,
+            &cfg.task,
             node,
             out,
             holdings,
             record,
             &mut NoLedger,
+            &mut released,
             |to, a| send(to, Wire { slot, msg: a.msg }),
         );
         if !busy {
@@ -220,12 +245,7 @@ pub type Actors<P> = ActorModel<NodeActor<P>, Arc<RunCfg>, ()>;
 
 /// The actor model of `protocol` from `input`.
 pub fn model<P: Protocol + 'static>(protocol: Arc<P>, input: P::Input) -> Actors<P> {
-    let claims = protocol.claims();
-    let cfg = Arc::new(RunCfg {
-        task: protocol.task(&input),
-        horizon: horizon(&claims),
-        claims,
-    });
+    let cfg = Arc::new(RunCfg::new(&*protocol, &input));
     let nodes = cfg.task.nodes();
     let mut m = ActorModel::new(Arc::clone(&cfg), ())
         .actors((0..nodes).map(|node| NodeActor {

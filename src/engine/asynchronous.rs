@@ -24,7 +24,6 @@
 //! costs its one node's step (see [`Async::local`] and `probe`).
 
 use super::actor::{advance, RunCfg, Step, Wire};
-use super::horizon;
 use super::search::{Collect, Space};
 use ahash::RandomState;
 use models::{Arrival, Protocol};
@@ -121,15 +120,7 @@ pub struct Async<'a, P: Protocol> {
 
 impl<'a, P: Protocol> Async<'a, P> {
     pub fn new(protocol: &'a P, inputs: &'a [P::Input]) -> Self {
-        let claims = protocol.claims();
-        let cfgs = inputs
-            .iter()
-            .map(|i| RunCfg {
-                task: protocol.task(i),
-                horizon: horizon(&claims),
-                claims: claims.clone(),
-            })
-            .collect();
+        let cfgs = inputs.iter().map(|i| RunCfg::new(&*protocol, i)).collect();
         Async {
             protocol,
             inputs,

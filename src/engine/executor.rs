@@ -10,9 +10,11 @@
 //! replayed, watching that one resource.
 
 use super::search::{Progress, INTERRUPTED};
-use super::{horizon, receive, transmit, Ledger};
+use super::{horizon, receive, release, transmit, Ledger};
 use models::{Arrival, Protocol, Topology};
-use properties::{Holdings, NodeId, PropertyName, Record, ResourceId, Route, Slot, Violation};
+use properties::{
+    Holdings, NodeId, PropertyName, Record, ResourceId, Route, Slot, Task, Violation,
+};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The outcome of one executed run.
@@ -48,15 +50,15 @@ impl Ledger for BitLedger {
     }
 }
 
-/// The memory a run of `protocol` takes, in bytes: per node its state, two
-/// inbox entries, busy and holdings bits; per resource one bit (the cost
-/// model of BENCHMARKS.md).
-pub fn memory_needed<P: Protocol>(protocol: &P, packets: u64) -> u64 {
+/// The memory a run of `protocol` on `task` takes, in bytes: per node its
+/// state, two inbox entries and busy bits; the holdings; per resource one
+/// bit (the cost model of BENCHMARKS.md).
+pub fn memory_needed<P: Protocol>(protocol: &P, task: &Task) -> u64 {
     let topology = protocol.topology();
     let nodes = topology.nodes() as u64;
     let per_node =
         std::mem::size_of::<P::State>() + 2 * std::mem::size_of::<Option<Arrival<P::Msg>>>();
-    nodes * per_node as u64 + (2 * nodes + nodes * packets + topology.resources()) / 8
+    nodes * per_node as u64 + Holdings::bytes(task) + (2 * nodes + topology.resources()) / 8
 }
 
 /// Runs `protocol` from `input` to the end.
@@ -113,6 +115,7 @@ fn execute<P: Protocol>(
         holder: None,
     };
     let mut out = Vec::new();
+    let mut released = Vec::new();
     let mut arrivals = Vec::new();
     let mut slot = 0;
     let mut interrupted = false;
@@ -149,17 +152,20 @@ fn execute<P: Protocol>(
             transmit(
                 protocol,
                 slot,
+                &task,
                 node,
                 &out,
                 &holdings,
                 &mut record,
                 &mut ledger,
+                &mut released,
                 |to, a| match &mut next_inbox[to as usize] {
                     entry @ None => *entry = Some(a),
                     Some(_) => next_overflow.push((to, a)),
                 },
             );
         }
+        release(&mut holdings, &mut released);
         // Deliveries of this slot, node by node (the overflow in order).
         next_overflow.sort_by_key(|(to, _)| *to);
         let mut over = next_overflow.iter().peekable();

@@ -9,7 +9,7 @@
 //! transmissions of the last slot, for the Explorer's picture.
 
 use super::search::Space;
-use super::{horizon, receive, transmit, MapLedger};
+use super::{horizon, receive, release, transmit, MapLedger};
 use crate::picture;
 use models::{Arrival, Protocol};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Route, Slot, Task};
@@ -100,6 +100,8 @@ impl<P: Protocol> LockStep<P> {
         let mut inbox = Vec::new();
         let mut ledger = MapLedger::default();
         let mut out = Vec::new();
+        let mut released = Vec::new();
+        let task = &self.tasks[state.input];
         for (node, arrivals) in self.active(state) {
             let choice = choices.iter().find(|(v, _)| *v == node).map_or(0, |c| c.1);
             out.clear();
@@ -118,17 +120,19 @@ impl<P: Protocol> LockStep<P> {
             transmit(
                 p,
                 slot,
+                task,
                 node,
                 &out,
                 holdings,
                 record,
                 &mut ledger,
+                &mut released,
                 |to, a| inbox.push((to, a)),
             );
             next.sent.extend(out.iter().map(|t| t.route));
         }
+        release(&mut next.holdings, &mut released);
         inbox.sort_by_key(|(to, _)| *to);
-        let task = &self.tasks[state.input];
         for (to, a) in &inbox {
             receive(p, slot, task, *to, a, &mut next.holdings, &mut next.record);
         }
@@ -273,9 +277,7 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     }
 
     fn as_svg(&self, path: Path<State<P>, SlotAction>) -> Option<String> {
-        let state = path.last_state();
-        let task = self.task(state);
-        Some(picture::svg(self.protocol.topology(), task, state))
+        Some(picture::svg(self.protocol.topology(), path.last_state()))
     }
 }
 

@@ -17,7 +17,9 @@ pub mod search;
 pub mod visited;
 
 use models::{Arrival, Protocol, Topology};
-use properties::{Claims, Holdings, NodeId, Record, ResourceId, Route, Slot, Task, Transmission};
+use properties::{
+    Claims, Holdings, NodeId, PacketId, Record, ResourceId, Route, Slot, Task, Transmission,
+};
 use std::collections::BTreeMap;
 
 /// Each property with its engine's predicate `$holds::<$P, I>` ("property
@@ -82,16 +84,20 @@ pub fn horizon(claims: &Claims) -> Slot {
 }
 
 /// Judges the transmissions `node` made in `slot` (causality, counts,
-/// resources) and hands each receiver its arrival.
+/// resources) against what it held before the slot, hands each receiver its
+/// arrival, and lists in `released` the packets it relayed on (the engine
+/// releases them once every node has sent, before the deliveries).
 #[allow(clippy::too_many_arguments)]
 pub fn transmit<P: Protocol>(
     protocol: &P,
     slot: Slot,
+    task: &Task,
     node: NodeId,
     out: &[Transmission<P::Msg>],
     holdings: &Holdings,
     record: &mut Record,
     ledger: &mut impl Ledger,
+    released: &mut Vec<(NodeId, PacketId)>,
     mut deliver: impl FnMut(NodeId, Arrival<P::Msg>),
 ) {
     let topology = protocol.topology();
@@ -99,8 +105,13 @@ pub fn transmit<P: Protocol>(
         if let Some(why) = topology.invalid(&tx.route) {
             panic!("protocol bug: node {node} in slot {slot}: {why}");
         }
-        protocol.packets(&tx.msg, |packet| record.send(slot, holdings, node, packet));
-        record.transmission();
+        let mut packets = 0;
+        protocol.packets(&tx.msg, |packet| {
+            packets += 1;
+            record.send(slot, holdings, node, packet);
+            released.push((node, packet));
+        });
+        record.transmission(slot, node, packets, task);
         topology.occupy(&tx.route, |resource| {
             if let Err(first) = ledger.take(resource, tx.route) {
                 record.conflict(slot, resource, first, tx.route);
@@ -115,6 +126,13 @@ pub fn transmit<P: Protocol>(
                 },
             )
         });
+    }
+}
+
+/// Releases what relays sent on (see [`transmit`]).
+pub fn release(holdings: &mut Holdings, released: &mut Vec<(NodeId, PacketId)>) {
+    for (node, packet) in released.drain(..) {
+        holdings.release(node, packet);
     }
 }
 
