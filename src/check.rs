@@ -109,6 +109,8 @@ pub enum CheckError {
     AllSourcesExecutor,
     #[error("--all-sources lists every source up to n = {reach}; n = {n} has 2^{n} of them")]
     AllSourcesReach { n: u32, reach: u32 },
+    #[error("{algorithm} has no single source: --source and --all-sources do not apply")]
+    NoSource { algorithm: &'static str },
     #[error("cannot serve the Explorer on {addr}: {why}")]
     Explorer { addr: String, why: String },
 }
@@ -231,18 +233,24 @@ fn inputs<P: Protocol>(
 ) -> Result<(Vec<P::Input>, Option<String>), CheckError> {
     let n = req.config.n;
     let nodes = p.topology().nodes();
-    let from = |s: u32| {
-        p.source_input(s)
-            .expect("hypercube broadcasts take a source")
-    };
+    let sourced = p.source_input(0).is_some();
     if let Some(s) = req.source {
-        return Ok((vec![from(check_source(s as u64, n)?)], None));
+        let s = check_source(s as u64, n)?;
+        let input = p.source_input(s).ok_or(CheckError::NoSource {
+            algorithm: req.algorithm.name(),
+        })?;
+        return Ok((vec![input], None));
     }
     if engine == Engine::Executor {
         if req.all_sources {
             return Err(CheckError::AllSourcesExecutor);
         }
         let note = match p.symmetry() {
+            _ if !sourced => format!(
+                "the executor makes one run: {} (every choice the paper leaves open at its \
+                 first option); the exhaustive check covers every one",
+                p.describe_input(&p.first_input())
+            ),
             Some(Symmetry::XorTranslation) => format!(
                 "sources: the executor's one run is from source {}; the other {} are its \
                  xor images (symmetry tested); --source picks another",
@@ -254,7 +262,23 @@ fn inputs<P: Protocol>(
                 p.topology().node_label(0)
             ),
         };
-        return Ok((vec![from(0)], Some(note)));
+        return Ok((vec![p.first_input()], Some(note)));
+    }
+    if !sourced {
+        if req.all_sources {
+            return Err(CheckError::NoSource {
+                algorithm: req.algorithm.name(),
+            });
+        }
+        let inputs = p.inputs();
+        let total = p.inputs_total();
+        let note = ((inputs.len() as u64) < total).then(|| {
+            format!(
+                "inputs: {} of {total} variants of the construction checked (the first ones)",
+                inputs.len()
+            )
+        });
+        return Ok((inputs, note));
     }
     if req.all_sources || p.symmetry().is_none() {
         if n > ALL_SOURCES_REACH {
@@ -269,7 +293,7 @@ fn inputs<P: Protocol>(
         "sources: 1 of {nodes} checked, the rest are xor images (symmetry tested); \
          --all-sources checks every one"
     );
-    Ok((vec![from(0)], Some(note)))
+    Ok((vec![p.first_input()], Some(note)))
 }
 
 /// The engine a request runs, and a note when the default is the
@@ -575,7 +599,9 @@ fn report<P: Protocol>(
         inputs_total: s.inputs_total,
         cut: s.cut.map(Cut::name),
     };
-    let optimal = inputs.first().map_or(0, |i| p.task(i).needed_deliveries());
+    let optimal = claims
+        .transmissions
+        .unwrap_or_else(|| inputs.first().map_or(0, |i| p.task(i).needed_deliveries()));
     Outcome {
         algorithm: req.algorithm.name(),
         params: Params {
@@ -599,6 +625,8 @@ fn report<P: Protocol>(
         search: lock.as_ref().map(coverage),
         actor_search: actors.as_ref().map(coverage),
         sources_total: topology.nodes(),
+        inputs_total: p.inputs_total(),
+        sourced: p.source_input(0).is_some(),
         inputs: inputs.iter().map(|i| p.describe_input(i)).collect(),
         elapsed_ms: start.elapsed().as_millis(),
         notes,

@@ -334,19 +334,29 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// The algorithm name closest to a mistyped one, if any is close.
 fn suggest(name: &str) -> Option<&'static str> {
+    /// Edits between a and b, a swap of neighbours counting one (optimal
+    /// string alignment): `nbo` is one from `nob`, two from `mnb`.
     fn distance(a: &str, b: &str) -> usize {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut prev = row[0];
-            row[0] = i + 1;
-            for (j, cb) in b.iter().enumerate() {
-                let cur = row[j + 1];
-                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-                prev = cur;
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for j in 0..=b.len() {
+            d[0][j] = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                d[i][j] = (d[i - 1][j - 1] + cost)
+                    .min(d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                }
             }
         }
-        row[b.len()]
+        d[a.len()][b.len()]
     }
     Algorithm::ALL
         .iter()

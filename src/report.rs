@@ -35,6 +35,11 @@ pub struct Outcome {
     /// Sources the topology has (the inputs checked may be fewer: one per
     /// symmetry orbit, or the executor's one run).
     pub sources_total: u32,
+    /// Inputs the claim quantifies over: the sources, or the variants of a
+    /// construction where the algorithm has no single source.
+    pub inputs_total: u64,
+    /// True if the inputs are source nodes.
+    pub sourced: bool,
     /// Inputs covered (sources).
     pub inputs: Vec<String>,
     pub elapsed_ms: u128,
@@ -120,12 +125,15 @@ impl Outcome {
             self.params.switching,
             self.params.ports,
             match self.inputs.len() {
-                1 if self.params.source.is_none() && self.sources_total > 1 => format!(
-                    "{} (for all {} by symmetry)",
-                    self.inputs[0], self.sources_total
-                ),
+                1 if self.sourced && self.params.source.is_none() && self.sources_total > 1 =>
+                    format!(
+                        "{} (for all {} by symmetry)",
+                        self.inputs[0], self.sources_total
+                    ),
                 1 => self.inputs[0].clone(),
-                k => format!("all {k} sources"),
+                k if self.sourced => format!("all {k} sources"),
+                k if k as u64 == self.inputs_total => format!("all {k} variants"),
+                k => format!("{k} of {} variants", self.inputs_total),
             },
             self.engine
         );

@@ -124,6 +124,8 @@ macro_rules! registry {
             NobAppendix => $crate::nob::APPENDIX,
             NaiveTree => $crate::naive_tree::ENTRY,
             Flood => $crate::flood::ENTRY,
+            Mnb => $crate::mnb::ENTRY,
+            MnbSbt => $crate::mnb_sbt::ENTRY,
         }
     };
 }

@@ -10,9 +10,12 @@ pub mod dt;
 pub mod flood;
 pub mod hamming;
 pub mod hypercube;
+pub mod mnb;
+pub mod mnb_sbt;
 pub mod naive_tree;
 pub mod nob;
 pub mod protocol;
+pub mod rotation;
 pub mod sbt;
 pub mod topology;
 

@@ -62,6 +62,19 @@ pub trait Protocol: Send + Sync {
     /// The input with the given source node, if the algorithm has one source.
     fn source_input(&self, source: NodeId) -> Option<Self::Input>;
 
+    /// The input of the executor's one run: source 0, or every choice the
+    /// paper leaves open at its first option.
+    fn first_input(&self) -> Self::Input {
+        self.source_input(0)
+            .unwrap_or_else(|| self.inputs().swap_remove(0))
+    }
+
+    /// How many inputs the claim quantifies over, where `inputs` lists
+    /// fewer (a construction with more variants than a check can run).
+    fn inputs_total(&self) -> u64 {
+        self.inputs().len() as u64
+    }
+
     /// An input in the paper's words (`source 0000`).
     fn describe_input(&self, input: &Self::Input) -> String;
 

@@ -53,6 +53,58 @@ pub fn store_and_forward_lower(n: u32) -> Slot {
     n
 }
 
+/// Bertsekas et al. 1991, Tables 1 and 2: the optimal times (MLA = all
+/// ports, SLA = one port) and transmission counts on the d-cube, store and
+/// forward, unit packets. Written as the tables print them.
+pub mod bertsekas {
+    /// Single node broadcast or accumulation: d slots, MLA and SLA.
+    pub fn single_broadcast_time(d: u32) -> u64 {
+        d as u64
+    }
+
+    /// Single node scatter or gather, and multinode broadcast or
+    /// accumulation, under MLA: ceil((2^d - 1) / d).
+    pub fn scatter_time_mla(d: u32) -> u64 {
+        ((1u64 << d) - 1).div_ceil(d as u64)
+    }
+
+    /// Single node scatter or gather, and multinode broadcast or
+    /// accumulation, under SLA: 2^d - 1.
+    pub fn scatter_time_sla(d: u32) -> u64 {
+        (1u64 << d) - 1
+    }
+
+    /// Total exchange under MLA: 2^(d-1).
+    pub fn total_exchange_time_mla(d: u32) -> u64 {
+        1u64 << (d - 1)
+    }
+
+    /// Total exchange under SLA: d 2^(d-1).
+    pub fn total_exchange_time_sla(d: u32) -> u64 {
+        d as u64 * (1u64 << (d - 1))
+    }
+
+    /// Single node broadcast or accumulation: 2^d - 1 transmissions.
+    pub fn single_broadcast_transmissions(d: u32) -> u64 {
+        (1u64 << d) - 1
+    }
+
+    /// Single node scatter or gather: d 2^(d-1) transmissions (Eq. 2).
+    pub fn scatter_transmissions(d: u32) -> u64 {
+        d as u64 * (1u64 << (d - 1))
+    }
+
+    /// Multinode broadcast or accumulation: 2^d (2^d - 1) transmissions.
+    pub fn multinode_transmissions(d: u32) -> u64 {
+        (1u64 << d) * ((1u64 << d) - 1)
+    }
+
+    /// Total exchange: d 2^(2d-1) transmissions (Eq. 3).
+    pub fn total_exchange_transmissions(d: u32) -> u64 {
+        d as u64 * (1u64 << (2 * d - 1))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,6 +132,33 @@ mod tests {
             let pow = |e: u32| (n as f64 + 1.0).powi(e as i32);
             assert!(pow(a) >= 2f64.powi(n as i32));
             assert!(a == 0 || pow(a - 1) < 2f64.powi(n as i32));
+        }
+    }
+
+    /// Tables 1 and 2 of Bertsekas et al. at d = 1..6, computed by hand
+    /// from the printed formulas (not from the functions under test).
+    #[test]
+    fn formulas_reproduce_bertsekas_tables() {
+        use super::bertsekas::*;
+        // d: (2^d-1)/d rounded up, 2^d-1, 2^(d-1), d 2^(d-1), 2^d(2^d-1), d 2^(2d-1)
+        let rows: [(u32, u64, u64, u64, u64, u64, u64); 6] = [
+            (1, 1, 1, 1, 1, 2, 2),
+            (2, 2, 3, 2, 4, 12, 16),
+            (3, 3, 7, 4, 12, 56, 96),
+            (4, 4, 15, 8, 32, 240, 512),
+            (5, 7, 31, 16, 80, 992, 2560),
+            (6, 11, 63, 32, 192, 4032, 12288),
+        ];
+        for (d, mla, sla, te_mla, te_sla, mnb_tx, te_tx) in rows {
+            assert_eq!(single_broadcast_time(d), d as u64);
+            assert_eq!(scatter_time_mla(d), mla, "d={d}");
+            assert_eq!(scatter_time_sla(d), sla, "d={d}");
+            assert_eq!(total_exchange_time_mla(d), te_mla, "d={d}");
+            assert_eq!(total_exchange_time_sla(d), te_sla, "d={d}");
+            assert_eq!(single_broadcast_transmissions(d), sla, "d={d}");
+            assert_eq!(scatter_transmissions(d), te_sla, "d={d}");
+            assert_eq!(multinode_transmissions(d), mnb_tx, "d={d}");
+            assert_eq!(total_exchange_transmissions(d), te_tx, "d={d}");
         }
     }
 
