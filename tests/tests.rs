@@ -6,6 +6,9 @@ mod support;
 /// The executor agrees with the exhaustive checker for n <= 6; commcheck's
 /// search agrees with stateright's on the lock-step and actor models.
 mod agreement;
+/// Bertsekas et al.: Tables 1 and 2 at small d, Fig. 5's flaw, mutants of
+/// relaying and combining.
+mod bertsekas;
 /// Budgets bind: states, time, memory (under ulimit -v), Ctrl-C.
 mod budgets;
 /// The `check` command: reports, JSON, and every bad input.

@@ -124,7 +124,10 @@ macro_rules! registry {
             NobAppendix => $crate::nob::APPENDIX,
             NaiveTree => $crate::naive_tree::ENTRY,
             Flood => $crate::flood::ENTRY,
+            Snb => $crate::snb::ENTRY,
+            Sna => $crate::sna::ENTRY,
             Mnb => $crate::mnb::ENTRY,
+            MnbRing => $crate::mnb_ring::ENTRY,
             MnbSbt => $crate::mnb_sbt::ENTRY,
         }
     };

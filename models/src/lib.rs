@@ -11,12 +11,15 @@ pub mod flood;
 pub mod hamming;
 pub mod hypercube;
 pub mod mnb;
+pub mod mnb_ring;
 pub mod mnb_sbt;
 pub mod naive_tree;
 pub mod nob;
 pub mod protocol;
 pub mod rotation;
 pub mod sbt;
+pub mod sna;
+pub mod snb;
 pub mod topology;
 
 pub use catalog::{Algorithm, Config, ModelError, Ports, Switching};

@@ -1,0 +1,192 @@
+//! Bertsekas et al. 1991: every algorithm checked exhaustively at small d,
+//! MLA and SLA, against Tables 1 and 2 typed in by hand; the seeded flaw of
+//! Fig. 5 refuted; mutants of the new task semantics (relays, combining)
+//! caught.
+
+use crate::support::*;
+use models::catalog::{Algorithm, Ports, Switching};
+use models::mnb::Mnb;
+use models::sna::{Sna, Sum};
+use models::{with_protocol, Arrival, Protocol, Topology};
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
+
+/// Tables 1 and 2 at d = 1..5, by hand: (d, MLA time, SLA time) for the
+/// single node problems and the multinode and scatter problems, and the
+/// transmission counts 2^d - 1 and 2^d (2^d - 1).
+const TABLE: [(u32, u32, u32, u32, u64, u64); 5] = [
+    // d, snb,  mnb MLA, mnb SLA, snb tx, mnb tx
+    (1, 1, 1, 1, 1, 2),
+    (2, 2, 2, 3, 3, 12),
+    (3, 3, 3, 7, 7, 56),
+    (4, 4, 4, 15, 15, 240),
+    (5, 5, 7, 31, 31, 992),
+];
+
+fn config(a: Algorithm, d: u32, ports: Ports) -> models::Config {
+    a.config(d as u64, Some(Switching::Sf), Some(ports))
+        .unwrap()
+}
+
+/// Every claimed property holds at every input, and the measured time
+/// and transmission count are the table's.
+fn check_row(a: Algorithm, d: u32, ports: Ports, time: u32, tx: u64) {
+    let what = format!("{} d={d} {ports}", a.name());
+    with_protocol!(a, config(a, d, ports), |p| {
+        let inputs = p.inputs().len();
+        let search = lockstep(p);
+        assert_holds(&search, &PropertyName::ALL, &what);
+        assert_eq!(search.inputs_done as usize, inputs, "{what}");
+        assert_eq!(search.worst_time, Some(time), "{what}");
+        assert_eq!(search.transmissions, Some((tx, tx)), "{what}");
+    });
+}
+
+#[test]
+fn single_node_broadcast_and_accumulation_take_d_slots_and_2d_minus_1_transmissions() {
+    for (d, snb, ..) in TABLE {
+        let tx = TABLE[d as usize - 1].4;
+        for ports in [Ports::All, Ports::One] {
+            check_row(Algorithm::Snb, d, ports, snb, tx);
+            check_row(Algorithm::Sna, d, ports, snb, tx);
+        }
+    }
+}
+
+#[test]
+fn multinode_broadcast_meets_both_tables_in_every_variant() {
+    for (d, _, mla, sla, _, tx) in TABLE {
+        check_row(Algorithm::Mnb, d, Ports::All, mla, tx);
+        check_row(Algorithm::Mnb, d, Ports::One, sla, tx);
+        check_row(Algorithm::MnbRing, d, Ports::One, sla, tx);
+    }
+}
+
+/// d = 5 has six variants of the construction (one free class in N_2 with
+/// two candidates, one in N_3 with three), all checked.
+#[test]
+fn every_variant_of_the_construction_is_an_input() {
+    let p = Mnb::new(config(Algorithm::Mnb, 5, Ports::All));
+    assert_eq!(p.inputs().len(), 6);
+    assert_eq!(p.inputs_total(), 6);
+}
+
+/// Fig. 5: the binomial tree's A_2 has two links of one type, so its
+/// translates collide from d = 3 on (two packets for one arc in slot 2);
+/// at d <= 2 every A_i has one link per type.
+#[test]
+fn the_binomial_tree_replicated_contends() {
+    for d in 3..=5 {
+        let search = lockstep(Mnb::binomial(config(Algorithm::MnbSbt, d, Ports::All)));
+        assert_eq!(
+            status(&search, PropertyName::ContentionFreedom),
+            Status::Violated,
+            "d={d}"
+        );
+        let v = search.findings[PropertyName::ContentionFreedom as usize].violation;
+        assert!(
+            matches!(v, Some(properties::Violation::Conflict { slot: 2, .. })),
+            "d={d}: {v:?}"
+        );
+    }
+    for d in 1..=2 {
+        let search = lockstep(Mnb::binomial(config(Algorithm::MnbSbt, d, Ports::All)));
+        assert_holds(&search, &PropertyName::ALL, &format!("d={d}"));
+    }
+}
+
+/// The bug seeded into single node accumulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bug {
+    /// no-duplication: a leaf sends its term twice (added twice at the
+    /// root).
+    SumTwice,
+    /// causality: a node claims its parent's whole subtree.
+    Overclaim,
+    /// causality: terms bundled where the task does not combine (the
+    /// run judged as a gather).
+    Bundle,
+}
+
+struct Mutant {
+    inner: Sna,
+    bug: Bug,
+}
+
+impl Protocol for Mutant {
+    type Topo = <Sna as Protocol>::Topo;
+    type Input = NodeId;
+    type State = NodeId;
+    type Msg = Sum;
+
+    fn topology(&self) -> &Self::Topo {
+        self.inner.topology()
+    }
+    fn inputs(&self) -> Vec<NodeId> {
+        self.inner.inputs()
+    }
+    fn source_input(&self, s: NodeId) -> Option<NodeId> {
+        self.inner.source_input(s)
+    }
+    fn describe_input(&self, i: &NodeId) -> String {
+        self.inner.describe_input(i)
+    }
+    fn task(&self, root: &NodeId) -> Task {
+        match self.bug {
+            Bug::Bundle => Task::Gather {
+                nodes: self.inner.topology().nodes(),
+                root: *root,
+            },
+            _ => self.inner.task(root),
+        }
+    }
+    fn claims(&self) -> Claims {
+        self.inner.claims()
+    }
+    fn init(&self, i: &NodeId, v: NodeId) -> NodeId {
+        self.inner.init(i, v)
+    }
+    fn packets(&self, m: &Sum, f: impl FnMut(PacketId)) {
+        self.inner.packets(m, f)
+    }
+    fn step(
+        &self,
+        node: NodeId,
+        root: &mut NodeId,
+        slot: Slot,
+        arrivals: &[Arrival<Sum>],
+        choice: u32,
+        out: &mut Vec<Transmission<Sum>>,
+    ) -> bool {
+        let busy = self.inner.step(node, root, slot, arrivals, choice, out);
+        let x = node ^ *root;
+        match self.bug {
+            Bug::SumTwice if x == 0b111 && slot == 1 => {
+                out.push(out[0]);
+            }
+            Bug::Overclaim if x == 0b11 => {
+                for t in out.iter_mut() {
+                    t.msg.below = 0b10;
+                }
+            }
+            _ => {}
+        }
+        busy
+    }
+    fn event_driven(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn accumulation_mutants_are_caught() {
+    let cases = [
+        (Bug::SumTwice, PropertyName::NoDuplication),
+        (Bug::Overclaim, PropertyName::Causality),
+        (Bug::Bundle, PropertyName::Causality),
+    ];
+    for (bug, property) in cases {
+        let inner = Sna::new(config(Algorithm::Sna, 3, Ports::All));
+        let search = lockstep(Mutant { inner, bug });
+        assert_eq!(status(&search, property), Status::Violated, "{bug:?}");
+    }
+}
