@@ -35,7 +35,7 @@ fn check_row(a: Algorithm, d: u32, ports: Ports, time: u32, tx: u64) {
         let inputs = p.inputs().len();
         let search = lockstep(p);
         assert_holds(&search, &PropertyName::ALL, &what);
-        assert_eq!(search.inputs_done as usize, inputs, "{what}");
+        assert_eq!(search.inputs_done, inputs, "{what}");
         assert_eq!(search.worst_time, Some(time), "{what}");
         assert_eq!(search.transmissions, Some((tx, tx)), "{what}");
     });
