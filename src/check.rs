@@ -188,7 +188,37 @@ impl Request {
 
 /// Runs the check `req` asks for.
 pub fn check(req: &Request) -> Result<Outcome, CheckError> {
+    refuse_past_memory(req)?;
     with_protocol!(req.algorithm, req.config, |p| run(Arc::new(p), req))
+}
+
+/// Refuses an executor run whose holdings alone, known from the
+/// algorithm's cost model before anything is built, pass the allowance;
+/// names the largest dimension whose holdings fit. (Runs that pass are
+/// measured precisely once the protocol is built.)
+fn refuse_past_memory(req: &Request) -> Result<(), CheckError> {
+    let (engine, _) = engine(req);
+    let Some(have) = (engine == Engine::Executor)
+        .then(|| memory::allowance(req.max_memory))
+        .flatten()
+    else {
+        return Ok(());
+    };
+    let n = req.config.n;
+    let need = models::catalog::executor_bytes(req.algorithm, n);
+    if need <= have.bytes {
+        return Ok(());
+    }
+    let fits = (1..n)
+        .rev()
+        .find(|&d| models::catalog::executor_bytes(req.algorithm, d) <= have.bytes)
+        .unwrap_or(0);
+    Err(CheckError::Memory {
+        n,
+        need_gb: need as f64 / 1e9,
+        have_gb: have.bytes as f64 / 1e9,
+        fits,
+    })
 }
 
 /// Serves the lock-step model of `req` in stateright's Explorer on `addr`

@@ -405,3 +405,20 @@ fn progress_shows_on_a_terminal_only() {
         "no progress on a pipe"
     );
 }
+
+/// Bertsekas et al.'s algorithms: bad input is one line and exit 2, and a
+/// size past memory is refused before anything is built (mnb 24 would
+/// need 35 TB of holdings: the refusal is immediate).
+#[test]
+fn bertsekas_bad_input_is_refused_before_building() {
+    refused(&["mnb", "0"], &["dimension 0", "1..=30"]);
+    refused(&["mnb", "40"], &["dimension 40", "would need"]);
+    refused(&["mnb", "3", "--source", "1"], &["no single source"]);
+    refused(&["mnb-ring", "3", "--ports", "all"], &["--ports one"]);
+    let start = std::time::Instant::now();
+    refused(&["mnb", "24"], &["n = 24", "largest n that fits"]);
+    assert!(start.elapsed().as_secs() < 5, "refused before building");
+    let o = check(&["mnb", "3", "--ports", "two"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
+}

@@ -54,11 +54,13 @@ pub struct Config {
 pub enum ModelError {
     #[error("unknown algorithm '{0}'; `check list` shows the accepted names")]
     UnknownAlgorithm(String),
-    #[error("dimension {n} is out of range for {algorithm}: accepted 1..={max}")]
+    #[error("dimension {n} is out of range for {algorithm}: accepted 1..={max}{beyond}")]
     Dimension {
         algorithm: &'static str,
         n: u64,
         max: u32,
+        /// Past the top: what the executor would need there.
+        beyond: String,
     },
     #[error(
         "{algorithm} is defined for {supported}; not for --switching {switching} --ports {ports}"
@@ -102,6 +104,37 @@ pub struct Info {
     pub modes: &'static [(Switching, Ports)],
     /// Where each engine finishes without a budget (see [`Reach`]).
     pub reach: Reach,
+    /// What the executor's holdings take at dimension d, in bytes: known
+    /// before anything is built, so that a check too big for the machine
+    /// is refused before it allocates (the cost model of BENCHMARKS.md).
+    pub memory: fn(u32) -> u64,
+}
+
+/// Holdings of one broadcast packet: a bit per node.
+pub fn one_packet_bytes(d: u32) -> u64 {
+    (1u64 << d.min(63)).div_ceil(8)
+}
+
+/// Holdings of a packet per node (multinode broadcast): a bit per node and
+/// packet.
+pub fn every_packet_bytes(d: u32) -> u64 {
+    1u64.checked_shl(2 * d)
+        .filter(|_| 2 * d < 64)
+        .map_or(u64::MAX, |b| b.div_ceil(8))
+}
+
+/// Holdings of a personalised packet per node (gather, accumulation): a
+/// delivery bit and a relay word per packet.
+pub fn personal_packet_bytes(d: u32) -> u64 {
+    let ids = 1u64 << d.min(60);
+    ids.div_ceil(8) + 4 * ids
+}
+
+/// A lower bound on the executor's memory at dimension d for `algorithm`:
+/// its holdings, in bytes (the run adds a few words per node, which the
+/// check adds once the protocol is built).
+pub fn executor_bytes(algorithm: Algorithm, d: u32) -> u64 {
+    (algorithm.info().memory)(d)
 }
 
 /// An algorithm's registry entry: what it says about itself and how to
@@ -216,10 +249,28 @@ impl Algorithm {
     ) -> Result<Config, ModelError> {
         let max = Hypercube::MAX_DIM;
         if !(1..=max as u64).contains(&n) {
+            let beyond = if n > max as u64 && n <= 64 {
+                let bytes = (self.info().memory)(n as u32);
+                let gb = bytes as f64 / 1e9;
+                let about = if bytes == u64::MAX {
+                    "more than"
+                } else {
+                    "about"
+                };
+                let gb = if gb < 1e4 {
+                    format!("{gb:.1}")
+                } else {
+                    format!("{gb:.1e}")
+                };
+                format!(" (node ids are 32-bit; its executor would need {about} {gb} GB)")
+            } else {
+                String::new()
+            };
             return Err(ModelError::Dimension {
                 algorithm: self.name(),
                 n,
                 max,
+                beyond,
             });
         }
         let (ds, dp) = self.modes()[0];

@@ -124,6 +124,7 @@ pub const TEXT: Entry<Nob> = Entry {
             actor: 5,
             actor_auto: 4,
         },
+        memory: crate::catalog::one_packet_bytes,
     },
     build: |cfg| Nob::new(cfg, Levels::Text),
 };
@@ -141,6 +142,7 @@ pub const APPENDIX: Entry<Nob> = Entry {
             actor: 5,
             actor_auto: 4,
         },
+        memory: crate::catalog::one_packet_bytes,
     },
     build: |cfg| Nob::new(cfg, Levels::Appendix),
 };
