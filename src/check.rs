@@ -266,10 +266,13 @@ fn inputs<P: Protocol>(
     let sourced = p.source_input(0).is_some();
     if let Some(s) = req.source {
         let s = check_source(s as u64, n)?;
-        let input = p.source_input(s).ok_or(CheckError::NoSource {
-            algorithm: req.algorithm.name(),
-        })?;
-        return Ok((vec![input], None));
+        let inputs = p.sourced_inputs(s);
+        if inputs.is_empty() {
+            return Err(CheckError::NoSource {
+                algorithm: req.algorithm.name(),
+            });
+        }
+        return Ok((inputs, None));
     }
     if engine == Engine::Executor {
         if req.all_sources {
@@ -323,7 +326,7 @@ fn inputs<P: Protocol>(
         "sources: 1 of {nodes} checked, the rest are xor images (symmetry tested); \
          --all-sources checks every one"
     );
-    Ok((vec![p.first_input()], Some(note)))
+    Ok((p.sourced_inputs(0), Some(note)))
 }
 
 /// The engine a request runs, and a note when the default is the

@@ -131,7 +131,14 @@ impl Outcome {
                         self.inputs[0], self.sources_total
                     ),
                 1 => self.inputs[0].clone(),
-                k if self.sourced => format!("all {k} sources"),
+                k if self.sourced
+                    && k as u64 == self.sources_total as u64
+                    && self.inputs_total == self.sources_total as u64 =>
+                {
+                    format!("all {k} sources")
+                }
+                k if k as u64 == self.inputs_total => format!("all {k} inputs"),
+                k if self.sourced => format!("{k} inputs from {}, ...", self.inputs[0]),
                 k if k as u64 == self.inputs_total => format!("all {k} variants"),
                 k => format!("{k} of {} variants", self.inputs_total),
             },

@@ -60,7 +60,7 @@ pub fn wang_ku() -> Vec<(&'static str, Vec<Cell>)> {
                         .config(n as u64, Some(Switching::Wh), Some(Ports::All))
                         .expect("Table I's algorithms run wormhole all-port for n <= 16");
                     let (checked, broken) = with_protocol!(algorithm, cfg, |p| {
-                        let run = executor::run(&p, &0);
+                        let run = executor::run(&p, &p.first_input());
                         let claims = p.claims();
                         let broken = run
                             .record

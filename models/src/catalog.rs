@@ -162,6 +162,7 @@ macro_rules! registry {
             Mnb => $crate::mnb::ENTRY,
             MnbRing => $crate::mnb_ring::ENTRY,
             MnbSbt => $crate::mnb_sbt::ENTRY,
+            Scatter => $crate::scatter::ENTRY,
         }
     };
 }

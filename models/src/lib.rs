@@ -18,6 +18,7 @@ pub mod nob;
 pub mod protocol;
 pub mod rotation;
 pub mod sbt;
+pub mod scatter;
 pub mod sna;
 pub mod snb;
 pub mod topology;

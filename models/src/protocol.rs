@@ -62,6 +62,13 @@ pub trait Protocol: Send + Sync {
     /// The input with the given source node, if the algorithm has one source.
     fn source_input(&self, source: NodeId) -> Option<Self::Input>;
 
+    /// Every input from the given source: one for a plain broadcast; one
+    /// per variant of the construction where the paper leaves choices open
+    /// (a check from one source covers all of them).
+    fn sourced_inputs(&self, source: NodeId) -> Vec<Self::Input> {
+        self.source_input(source).into_iter().collect()
+    }
+
     /// The input of the executor's one run: source 0, or every choice the
     /// paper leaves open at its first option.
     fn first_input(&self) -> Self::Input {

@@ -59,7 +59,7 @@ pub struct Choices {
 }
 
 /// Left rotation of a d-bit identity by one.
-fn rotate(t: NodeId, d: u32) -> NodeId {
+pub fn rotate(t: NodeId, d: u32) -> NodeId {
     let mask = (1u32 << d) - 1;
     ((t << 1) | (t >> (d - 1))) & mask
 }
@@ -77,6 +77,12 @@ fn bit(t: NodeId, pos: u32) -> bool {
 }
 
 impl Choices {
+    /// The classes R_k1, R_k2, ... of each N_k, k = 1..d-1, in the order
+    /// of the numbering (the free classes by their least element).
+    pub fn classes(&self) -> &[Vec<Class>] {
+        &self.levels
+    }
+
     /// The classes of the d-cube, d >= 2.
     pub fn new(d: u32) -> Self {
         let mut levels = Vec::new();
