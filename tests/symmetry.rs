@@ -37,10 +37,14 @@ fn image(route: &Route, s: NodeId) -> Route {
 /// first-choice run from each source against the image of the run from
 /// source 0 (routes of every slot, counts, which properties break), and
 /// the exhaustive search from each source against the one from source 0.
-pub fn xor_symmetry_broken<P: Protocol<Input = NodeId> + 'static>(p: Arc<P>) -> Option<String> {
+/// Where a construction has variants, each source's variant i is compared
+/// with source 0's variant i.
+pub fn xor_symmetry_broken<P: Protocol + 'static>(p: Arc<P>) -> Option<String> {
     assert_eq!(p.symmetry(), Some(Symmetry::XorTranslation));
     let nodes = models::Topology::nodes(p.topology());
-    let model = LockStep::new(Arc::clone(&p), (0..nodes).collect());
+    let variants = p.sourced_inputs(0).len();
+    let all = (0..nodes).flat_map(|s| p.sourced_inputs(s)).collect();
+    let model = LockStep::new(Arc::clone(&p), all);
     let trace = |ix: usize| {
         let mut states = vec![model.init(ix)];
         while model.successors(states.last().unwrap()) > 0 {
@@ -50,11 +54,11 @@ pub fn xor_symmetry_broken<P: Protocol<Input = NodeId> + 'static>(p: Arc<P>) -> 
         }
         states
     };
-    let reference = trace(0);
-    let search = |s: NodeId| exhaustive::lockstep(Arc::clone(&p), vec![s], BUDGET);
+    let search = |s: NodeId| exhaustive::lockstep(Arc::clone(&p), p.sourced_inputs(s), BUDGET);
     let base = search(0);
-    for s in 1..nodes {
-        let run = trace(s as usize);
+    for (s, v) in (1..nodes).flat_map(|s| (0..variants).map(move |v| (s, v))) {
+        let reference = trace(v);
+        let run = trace(s as usize * variants + v);
         if run.len() != reference.len() {
             return Some(format!(
                 "source {s}: {} slots, source 0: {}",
@@ -80,6 +84,9 @@ pub fn xor_symmetry_broken<P: Protocol<Input = NodeId> + 'static>(p: Arc<P>) -> 
             if counts(&a.record) != counts(&b.record) || broken(&a.record) != broken(&b.record) {
                 return Some(format!("source {s}, slot {slot}: the records differ"));
             }
+        }
+        if v + 1 < variants {
+            continue;
         }
         let other = search(s);
         let statuses =
