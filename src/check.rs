@@ -272,7 +272,8 @@ fn inputs<P: Protocol>(
                 algorithm: req.algorithm.name(),
             });
         }
-        return Ok((inputs, None));
+        let note = variants_note(p, inputs.len());
+        return Ok((inputs, note));
     }
     if engine == Engine::Executor {
         if req.all_sources {
@@ -320,13 +321,28 @@ fn inputs<P: Protocol>(
                 reach: ALL_SOURCES_REACH,
             });
         }
-        return Ok((p.inputs(), None));
+        let inputs = p.inputs();
+        let note = variants_note(p, inputs.len() / nodes as usize);
+        return Ok((inputs, note));
     }
-    let note = format!(
+    let inputs = p.sourced_inputs(0);
+    let mut note = format!(
         "sources: 1 of {nodes} checked, the rest are xor images (symmetry tested); \
          --all-sources checks every one"
     );
-    Ok((p.sourced_inputs(0), Some(note)))
+    if let Some(v) = variants_note(p, inputs.len()) {
+        note += &format!("; {v}");
+    }
+    Ok((inputs, Some(note)))
+}
+
+/// Says how many of one source's construction variants a check covers, if
+/// not all of them.
+fn variants_note<P: Protocol>(p: &P, covered: usize) -> Option<String> {
+    let per_source = p.inputs_total() / p.topology().nodes() as u64;
+    ((covered as u64) < per_source).then(|| {
+        format!("variants of the construction: {covered} of {per_source} checked (the first ones)")
+    })
 }
 
 /// The engine a request runs, and a note when the default is the

@@ -163,6 +163,7 @@ macro_rules! registry {
             MnbRing => $crate::mnb_ring::ENTRY,
             MnbSbt => $crate::mnb_sbt::ENTRY,
             Scatter => $crate::scatter::ENTRY,
+            Gather => $crate::gather::ENTRY,
         }
     };
 }

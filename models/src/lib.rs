@@ -8,6 +8,7 @@ pub mod broadcast;
 pub mod catalog;
 pub mod dt;
 pub mod flood;
+pub mod gather;
 pub mod hamming;
 pub mod hypercube;
 pub mod mnb;

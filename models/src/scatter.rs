@@ -217,10 +217,11 @@ pub struct ScatterState {
     pub remaining: Vec<Vec<NodeId>>,
 }
 
-/// A packet for `dest`.
+/// A packet, by its id: the destination in a scatter, the origin in a
+/// gather (the node it is personal to).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Parcel {
-    pub dest: NodeId,
+    pub packet: NodeId,
 }
 
 impl Scatter {
@@ -338,7 +339,7 @@ impl Protocol for Scatter {
     }
 
     fn packets(&self, msg: &Parcel, mut f: impl FnMut(PacketId)) {
-        f(msg.dest)
+        f(msg.packet)
     }
 
     /// The root chooses among the farthest packets of each group.
@@ -369,12 +370,12 @@ impl Protocol for Scatter {
                     to: hop ^ root,
                 },
                 msg: Parcel {
-                    dest: dest_rel ^ root,
+                    packet: dest_rel ^ root,
                 },
             });
         };
         for a in arrivals {
-            let y = a.msg.dest ^ root;
+            let y = a.msg.packet ^ root;
             if y != x {
                 send(y, out);
             }
