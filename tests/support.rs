@@ -24,12 +24,6 @@ pub fn lockstep<P: Protocol + 'static>(protocol: P) -> Search {
     exhaustive::lockstep(p, inputs, BUDGET)
 }
 
-/// The lock-step search of a shared `protocol` from every input.
-pub fn lockstep_arc<P: Protocol + 'static>(p: Arc<P>) -> Search {
-    let inputs = p.inputs();
-    exhaustive::lockstep(p, inputs, BUDGET)
-}
-
 /// The actor-model search of `protocol` from every input.
 pub fn actors<P: Protocol + 'static>(protocol: P) -> Search {
     let p = Arc::new(protocol);
