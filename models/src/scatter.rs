@@ -115,30 +115,35 @@ pub fn balanced_trees(d: u32, cap: usize) -> (Vec<Tree>, bool) {
             n += class.len() as u32;
         }
     }
+    let mut class_of = vec![u32::MAX; 1 << d];
+    for (ix, (_, class, _)) in classes.iter().enumerate() {
+        for &x in class {
+            class_of[x as usize] = ix as u32;
+        }
+    }
     let mut b = Builder {
         d,
         classes,
+        class_of,
         parent: vec![0; 1 << d],
         order: Vec::new(),
         out: Vec::new(),
-        cap,
-        complete: true,
     };
-    b.search(0);
-    (b.out, b.complete)
+    let complete = b.run(cap);
+    (b.out, complete)
 }
 
 struct Builder {
     d: u32,
     /// (k, elements, number of the first element).
     classes: Vec<(u32, Vec<NodeId>, u32)>,
+    /// The class of each identity (0 and 1..1 have none).
+    class_of: Vec<u32>,
     parent: Vec<NodeId>,
     /// Per class placed so far, its elements from the first in rotation
     /// order.
     order: Vec<Vec<NodeId>>,
     out: Vec<Tree>,
-    cap: usize,
-    complete: bool,
 }
 
 impl Builder {
@@ -146,56 +151,98 @@ impl Builder {
         1 + (n - 1) % self.d
     }
 
-    /// Places class `ix` in every admissible way, then the rest.
-    fn search(&mut self, ix: usize) {
-        if self.out.len() >= self.cap {
-            self.complete = false;
-            return;
+    /// Every tree, depth first over the classes (iteratively: the 20-cube
+    /// has some 52,000 classes), until `cap`; true if that was all.
+    fn run(&mut self, cap: usize) -> bool {
+        // (class, its options, the next option to try)
+        type Frame = (usize, Vec<(NodeId, NodeId)>, usize);
+        let mut stack: Vec<Frame> = vec![(0, self.options(0), 0)];
+        while let Some(top) = stack.last_mut() {
+            let (ix, next) = (top.0, top.2);
+            if next == top.1.len() {
+                stack.pop();
+                continue;
+            }
+            if self.out.len() >= cap {
+                return false;
+            }
+            let (t, t_prime) = top.1[next];
+            top.2 += 1;
+            self.place(ix, t, t_prime);
+            if ix + 1 == self.classes.len() {
+                self.finish();
+            } else {
+                let options = self.options(ix + 1);
+                stack.push((ix + 1, options, 0));
+            }
         }
+        true
+    }
+
+    /// The ways to place class `ix`: (first element t, its parent t').
+    /// R_11: any first element. Later classes: for each compatible class D
+    /// (d elements, one bit fewer), t' is D's element with m(t') = m_kn
+    /// and t any element of the class above t'.
+    fn options(&self, ix: usize) -> Vec<(NodeId, NodeId)> {
         let d = self.d;
-        if ix == self.classes.len() {
-            let all = (1u32 << d) - 1;
-            let m_all = self.m(all);
-            let last = &self.order[self.classes.len() - 1];
-            let first_m = self.m(self.classes[ix - 1].2);
-            let x = last[((m_all + d - first_m) % d) as usize];
-            self.parent[all as usize] = x;
-            self.out.push(Tree {
-                parent: self.parent.clone(),
-            });
-            return;
+        let (k, class, start) = &self.classes[ix];
+        if *k == 1 {
+            return class.iter().map(|&e| (e, 0)).collect();
         }
-        let (k, class, start) = self.classes[ix].clone();
-        let m_c = self.m(start);
-        let mut options: Vec<(NodeId, NodeId)> = Vec::new(); // (t, t')
-        if k == 1 {
-            options.extend(class.iter().map(|&e| (e, 0)));
-        } else {
-            for (j, (kd, dclass, dstart)) in self.classes[..ix].iter().enumerate() {
-                if *kd != k - 1 || dclass.len() != d as usize {
-                    continue;
-                }
-                let t_prime = self.order[j][((m_c + d - self.m(*dstart)) % d) as usize];
-                for &t in &class {
-                    if t & t_prime == t_prime && (t ^ t_prime).count_ones() == 1 {
-                        options.push((t, t_prime));
-                    }
+        let m_c = self.m(*start);
+        let mut compatible: Vec<usize> = Vec::new();
+        for &t in class {
+            let mut ones = t;
+            while ones != 0 {
+                let b = ones & ones.wrapping_neg();
+                ones ^= b;
+                let j = self.class_of[(t ^ b) as usize] as usize;
+                if self.classes[j].1.len() == d as usize && !compatible.contains(&j) {
+                    compatible.push(j);
                 }
             }
         }
-        for (t, t_prime) in options {
-            let (mut x, mut xp) = (t, t_prime);
-            let mut order = Vec::with_capacity(class.len());
-            for _ in 0..class.len() {
-                order.push(x);
-                self.parent[x as usize] = xp;
-                x = rotate(x, d);
-                xp = if k == 1 { 0 } else { rotate(xp, d) };
+        compatible.sort_unstable();
+        let mut options = Vec::new();
+        for j in compatible {
+            let t_prime = self.order[j][((m_c + d - self.m(self.classes[j].2)) % d) as usize];
+            for &t in class {
+                if t & t_prime == t_prime && (t ^ t_prime).count_ones() == 1 {
+                    options.push((t, t_prime));
+                }
             }
-            self.order.push(order);
-            self.search(ix + 1);
-            self.order.pop();
         }
+        options
+    }
+
+    /// Hangs class `ix` from first element t under t', element by element.
+    fn place(&mut self, ix: usize, t: NodeId, t_prime: NodeId) {
+        let d = self.d;
+        let (k, len) = (self.classes[ix].0, self.classes[ix].1.len());
+        self.order.truncate(ix);
+        let (mut x, mut xp) = (t, t_prime);
+        let mut order = Vec::with_capacity(len);
+        for _ in 0..len {
+            order.push(x);
+            self.parent[x as usize] = xp;
+            x = rotate(x, d);
+            xp = if k == 1 { 0 } else { rotate(xp, d) };
+        }
+        self.order.push(order);
+    }
+
+    /// Hangs 1..1 from the element x of R_(d-1)1 with m(x) = m(1..1) and
+    /// keeps the tree.
+    fn finish(&mut self) {
+        let d = self.d;
+        let all = (1u32 << d) - 1;
+        let last = self.classes.len() - 1;
+        let first_m = self.m(self.classes[last].2);
+        let x = self.order[last][((self.m(all) + d - first_m) % d) as usize];
+        self.parent[all as usize] = x;
+        self.out.push(Tree {
+            parent: self.parent.clone(),
+        });
     }
 }
 
@@ -208,13 +255,14 @@ pub struct Scatter {
 }
 
 /// A node's state: the root and tree (known to all), and at the root the
-/// packets not yet sent, per subtree (MLA) or all in one (SLA), nearest
-/// first so the farthest are popped from the end.
+/// packets not yet sent, per subtree (MLA) or all in one group (SLA), each
+/// group in blocks of one distance, nearest first, so that the farthest
+/// are the last block (its length is the number of ties).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ScatterState {
     pub root: NodeId,
     pub tree: u32,
-    pub remaining: Vec<Vec<NodeId>>,
+    pub remaining: Vec<Vec<Vec<NodeId>>>,
 }
 
 /// A packet, by its id: the destination in a scatter, the origin in a
@@ -228,7 +276,8 @@ impl Scatter {
     pub fn new(cfg: Config) -> Self {
         let d = cfg.n;
         let (trees, complete) = match cfg.ports {
-            Ports::All if d >= 2 => balanced_trees(d, MAX_TREES),
+            // Past the exhaustive reach only the executor's first tree is used.
+            Ports::All if d >= 2 => balanced_trees(d, if d <= 6 { MAX_TREES } else { 1 }),
             _ => (vec![Tree::binomial(d)], true),
         };
         Scatter {
@@ -236,19 +285,6 @@ impl Scatter {
             trees,
             complete,
         }
-    }
-
-    /// How many packets tie for farthest at the end of `group`.
-    fn ties(group: &[NodeId]) -> u32 {
-        let Some(&last) = group.last() else {
-            return 1;
-        };
-        let w = last.count_ones();
-        group
-            .iter()
-            .rev()
-            .take_while(|x| x.count_ones() == w)
-            .count() as u32
     }
 }
 
@@ -319,17 +355,25 @@ impl Protocol for Scatter {
             let mut all: Vec<NodeId> = (1..1u32 << d).collect();
             // Nearest first; by subtree under MLA.
             all.sort_by_key(|&x| (x.count_ones(), x));
-            match self.cube.ports() {
-                Ports::One => remaining.push(all),
+            let groups: Vec<Vec<NodeId>> = match self.cube.ports() {
+                Ports::One => vec![all],
                 Ports::All => {
-                    let tops: Vec<NodeId> = (0..d).map(|j| 1 << j).collect();
-                    remaining = tops
-                        .iter()
-                        .map(|&top| all.iter().copied().filter(|&x| t.top(x) == top).collect())
-                        .collect();
-                    remaining.retain(|g: &Vec<NodeId>| !g.is_empty());
+                    let mut by_top = vec![Vec::new(); d as usize];
+                    for x in all {
+                        by_top[t.top(x).trailing_zeros() as usize].push(x);
+                    }
+                    by_top
                 }
-            }
+            };
+            remaining = groups
+                .into_iter()
+                .filter(|g| !g.is_empty())
+                .map(|g| {
+                    g.chunk_by(|a, b| a.count_ones() == b.count_ones())
+                        .map(<[NodeId]>::to_vec)
+                        .collect()
+                })
+                .collect();
         }
         ScatterState {
             root,
@@ -346,7 +390,7 @@ impl Protocol for Scatter {
     fn choices(&self, _: NodeId, s: &ScatterState, _: Slot, _: &[Arrival<Parcel>]) -> u32 {
         s.remaining
             .iter()
-            .map(|g| Self::ties(g))
+            .map(|g| g.last().map_or(1, |b| b.len() as u32))
             .fold(1u32, |a, b| a.saturating_mul(b))
     }
 
@@ -381,10 +425,14 @@ impl Protocol for Scatter {
             }
         }
         for g in s.remaining.iter_mut() {
-            let k = Self::ties(g);
-            let pick = g.len() - 1 - (choice % k) as usize;
+            let block = g.last_mut().expect("groups are not empty");
+            let k = block.len() as u32;
+            let pick = block.len() - 1 - (choice % k) as usize;
             choice /= k;
-            let y = g.remove(pick);
+            let y = block.remove(pick);
+            if block.is_empty() {
+                g.pop();
+            }
             send(y, out);
         }
         s.remaining.retain(|g| !g.is_empty());

@@ -31,6 +31,8 @@ pub struct Run {
 /// (slot, resource) to name its first holder.
 struct BitLedger {
     bits: Vec<u64>,
+    /// The words set this slot, so that clearing costs what was used.
+    taken: Vec<usize>,
     slot: Slot,
     watch: Option<(Slot, ResourceId)>,
     holder: Option<Route>,
@@ -44,6 +46,9 @@ impl Ledger for BitLedger {
         }
         if self.bits[w] & m != 0 {
             return Err(None);
+        }
+        if self.bits[w] == 0 {
+            self.taken.push(w);
         }
         self.bits[w] |= m;
         Ok(())
@@ -105,11 +110,14 @@ fn execute<P: Protocol>(
     let mut next_inbox: Vec<Option<Arrival<P::Msg>>> = vec![None; nodes];
     let mut overflow: Vec<(NodeId, Arrival<P::Msg>)> = Vec::new();
     let mut next_overflow: Vec<(NodeId, Arrival<P::Msg>)> = Vec::new();
-    // Every node is stepped in slot 1.
-    let mut busy = vec![u64::MAX; nodes.div_ceil(64)];
-    let mut next_busy = vec![0u64; busy.len()];
+    // Every node is stepped in slot 1; later only the nodes with arrivals
+    // or that asked to be (sorted, so arrivals are read in node order).
+    let mut active: Vec<NodeId> = (0..nodes as NodeId).collect();
+    let mut next_active: Vec<NodeId> = Vec::new();
+    let mut receivers: Vec<NodeId> = Vec::new();
     let mut ledger = BitLedger {
         bits: vec![0; topology.resources().div_ceil(64) as usize],
+        taken: Vec::new(),
         slot: 0,
         watch,
         holder: None,
@@ -128,26 +136,24 @@ fn execute<P: Protocol>(
         slot += 1;
         progress.depth.store(slot as usize, Relaxed);
         ledger.slot = slot;
-        ledger.bits.fill(0);
+        for w in ledger.taken.drain(..) {
+            ledger.bits[w] = 0;
+        }
         let mut over = overflow.iter().peekable();
-        for v in 0..nodes {
-            let is_busy = busy[v / 64] & (1 << (v % 64)) != 0;
-            if inbox[v].is_none() && !is_busy {
-                continue;
-            }
+        for &node in &active {
+            let v = node as usize;
             arrivals.clear();
             arrivals.extend(inbox[v].take());
-            while let Some((_, a)) = over.next_if(|(to, _)| *to as usize == v) {
+            while let Some((_, a)) = over.next_if(|(to, _)| *to == node) {
                 arrivals.push(*a);
             }
-            let node = v as NodeId;
             stepped += 1;
             if stepped.is_multiple_of(65536) {
                 progress.generated.fetch_add(65536, Relaxed);
             }
             out.clear();
             if protocol.step(node, &mut states[v], slot, &arrivals, 0, &mut out) {
-                next_busy[v / 64] |= 1 << (v % 64);
+                next_active.push(node);
             }
             transmit(
                 protocol,
@@ -159,41 +165,40 @@ fn execute<P: Protocol>(
                 &mut record,
                 &mut ledger,
                 &mut released,
-                |to, a| match &mut next_inbox[to as usize] {
-                    entry @ None => *entry = Some(a),
-                    Some(_) => next_overflow.push((to, a)),
+                |to, a| {
+                    receivers.push(to);
+                    match &mut next_inbox[to as usize] {
+                        entry @ None => *entry = Some(a),
+                        Some(_) => next_overflow.push((to, a)),
+                    }
                 },
             );
         }
         release(&mut holdings, &mut released);
         // Deliveries of this slot, node by node (the overflow in order).
+        receivers.sort_unstable();
+        receivers.dedup();
         next_overflow.sort_by_key(|(to, _)| *to);
         let mut over = next_overflow.iter().peekable();
-        let mut quiet = true;
-        for (v, entry) in next_inbox.iter().enumerate() {
-            if let Some(a) = entry {
-                quiet = false;
-                receive(
-                    protocol,
-                    slot,
-                    &task,
-                    v as NodeId,
-                    a,
-                    &mut holdings,
-                    &mut record,
-                );
-                while let Some((to, a)) = over.next_if(|(to, _)| *to as usize == v) {
+        for &v in &receivers {
+            if let Some(a) = &next_inbox[v as usize] {
+                receive(protocol, slot, &task, v, a, &mut holdings, &mut record);
+                while let Some((to, a)) = over.next_if(|(to, _)| *to == v) {
                     receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
                 }
             }
         }
+        let quiet = receivers.is_empty();
         std::mem::swap(&mut inbox, &mut next_inbox);
         std::mem::swap(&mut overflow, &mut next_overflow);
         next_overflow.clear();
-        std::mem::swap(&mut busy, &mut next_busy);
-        next_busy.fill(0);
-        let idle = busy.iter().all(|&w| w == 0);
-        if quiet && idle {
+        next_active.extend_from_slice(&receivers);
+        next_active.sort_unstable();
+        next_active.dedup();
+        std::mem::swap(&mut active, &mut next_active);
+        next_active.clear();
+        receivers.clear();
+        if quiet && active.is_empty() {
             record.end(&task, &holdings, None);
             break;
         }
