@@ -99,7 +99,9 @@ impl Mnb {
         let cube = Hypercube::new(d, cfg.switching, cfg.ports);
         let choices = Choices::new(d.max(2));
         let variants = if d < 2 { 1 } else { choices.count() };
-        let trees = (0..variants.min(MAX_VARIANTS))
+        // Past the exhaustive reach only the executor's first variant is used.
+        let built = if d <= 6 { MAX_VARIANTS } else { 1 };
+        let trees = (0..variants.min(built))
             .map(|v| {
                 if d < 2 {
                     return Tree {

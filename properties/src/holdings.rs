@@ -95,8 +95,13 @@ impl Holdings {
     /// The bit of (node, packet) of a broadcast, or None for a packet the
     /// task does not have (a forged one).
     fn column(&self, node: NodeId, packet: PacketId) -> Option<(usize, u64)> {
+        let len = self.columns.len();
         let column = match *self.columns {
             [only] => (only == packet).then_some(0),
+            // Every node a source (multinode broadcast): the id is the column.
+            [.., last] if last as usize == len - 1 => {
+                ((packet as usize) < len).then_some(packet as usize)
+            }
             _ => self.columns.binary_search(&packet).ok(),
         }?;
         let i = node as u64 * self.columns.len() as u64 + column as u64;
