@@ -192,6 +192,15 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     with_protocol!(req.algorithm, req.config, |p| run(Arc::new(p), req))
 }
 
+/// Transmissions per directed link-slot of the run (see
+/// `Outcome::link_utilization`).
+fn utilization<T: Topology>(t: &T, time: Option<u32>, tx: Option<u64>) -> Option<f64> {
+    let mut links = 0u64;
+    t.links(|_, _| links += 2);
+    let slots = time.filter(|&s| s > 0)? as u64;
+    Some(tx? as f64 / (slots * links) as f64).filter(|_| links > 0)
+}
+
 /// Refuses an executor run whose holdings alone, known from the
 /// algorithm's cost model before anything is built, pass the allowance;
 /// names the largest dimension whose holdings fit. (Runs that pass are
@@ -666,6 +675,10 @@ fn report<P: Protocol>(
             bound: claims.bound,
             lower_bound: claims.lower_bound,
         },
+        // A store-and-forward transmission is one link-slot (a worm is more).
+        link_utilization: (req.config.switching == Switching::Sf)
+            .then(|| utilization(&*topology, measured, tx.map(|t| t.1)))
+            .flatten(),
         transmissions: tx.map(|t| t.1),
         transmissions_min: tx.map(|t| t.0),
         optimal_transmissions: optimal,

@@ -22,6 +22,11 @@ pub struct Outcome {
     pub transmissions_min: Option<u64>,
     /// Transmissions an optimal run makes (one per needed delivery).
     pub optimal_transmissions: u64,
+    /// Transmissions / (completion time x directed links): the fraction of
+    /// directed link-slots busy (1.0 when every link is busy both ways in
+    /// every slot). From the slowest run where a search covers several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_utilization: Option<f64>,
     /// Unique states of the lock-step model (exhaustive engines).
     pub states: Option<u64>,
     /// Unique states of the actor model, summed over inputs.
@@ -183,6 +188,13 @@ impl Outcome {
                 );
             }
             _ => {}
+        }
+        if let Some(u) = self.link_utilization {
+            let _ = writeln!(
+                s,
+                "link utilization: {:.1}% of directed link-slots",
+                100.0 * u
+            );
         }
         match (self.states, self.actor_states) {
             (Some(l), Some(a)) => {

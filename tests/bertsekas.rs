@@ -212,3 +212,30 @@ fn accumulation_mutants_are_caught() {
         assert_eq!(status(&search, property), Status::Violated, "{bug:?}");
     }
 }
+
+/// Total exchange, by hand from Tables 1 and 2: MLA 2^(d-1) slots, SLA
+/// d 2^(d-1), d 2^(2d-1) transmissions; under MLA every directed link is
+/// busy in every slot (the section's 100% utilization).
+#[test]
+fn total_exchange_meets_both_tables_with_every_link_busy() {
+    let rows: [(u32, u32, u32, u64); 5] = [
+        (1, 1, 1, 2),
+        (2, 2, 4, 16),
+        (3, 4, 12, 96),
+        (4, 8, 32, 512),
+        (5, 16, 80, 2560),
+    ];
+    for (d, mla, sla, tx) in rows {
+        check_row(Algorithm::TotalExchange, d, Ports::All, mla, tx);
+        check_row(Algorithm::TotalExchange, d, Ports::One, sla, tx);
+        let req = commcheck::check::Request::new(
+            Algorithm::TotalExchange,
+            d as u64,
+            Some(Switching::Sf),
+            Some(Ports::All),
+        )
+        .unwrap();
+        let outcome = commcheck::check::check(&req).unwrap();
+        assert_eq!(outcome.link_utilization, Some(1.0), "d={d}");
+    }
+}

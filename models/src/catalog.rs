@@ -164,6 +164,7 @@ macro_rules! registry {
             MnbSbt => $crate::mnb_sbt::ENTRY,
             Scatter => $crate::scatter::ENTRY,
             Gather => $crate::gather::ENTRY,
+            TotalExchange => $crate::total_exchange::ENTRY,
         }
     };
 }

@@ -23,6 +23,7 @@ pub mod scatter;
 pub mod sna;
 pub mod snb;
 pub mod topology;
+pub mod total_exchange;
 
 pub use catalog::{Algorithm, Config, ModelError, Ports, Switching};
 pub use hypercube::Hypercube;
