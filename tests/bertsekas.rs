@@ -65,6 +65,8 @@ fn multinode_broadcast_meets_both_tables_in_every_variant() {
         check_row(Algorithm::Mnb, d, Ports::All, mla, tx);
         check_row(Algorithm::Mnb, d, Ports::One, sla, tx);
         check_row(Algorithm::MnbRing, d, Ports::One, sla, tx);
+        check_row(Algorithm::Mna, d, Ports::All, mla, tx);
+        check_row(Algorithm::Mna, d, Ports::One, sla, tx);
     }
 }
 

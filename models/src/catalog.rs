@@ -130,6 +130,17 @@ pub fn personal_packet_bytes(d: u32) -> u64 {
     ids.div_ceil(8) + 4 * ids
 }
 
+/// Holdings of a personalised packet per pair of nodes (total exchange,
+/// multinode accumulation): a delivery bit and a relay word per packet;
+/// packet ids are 32-bit, so past d = 15 nothing fits.
+pub fn pair_packet_bytes(d: u32) -> u64 {
+    if 2 * d >= 32 {
+        return u64::MAX;
+    }
+    let ids = 1u64 << (2 * d);
+    ids.div_ceil(8) + 4 * ids
+}
+
 /// A lower bound on the executor's memory at dimension d for `algorithm`:
 /// its holdings, in bytes (the run adds a few words per node, which the
 /// check adds once the protocol is built).
@@ -161,6 +172,7 @@ macro_rules! registry {
             Sna => $crate::sna::ENTRY,
             Mnb => $crate::mnb::ENTRY,
             MnbRing => $crate::mnb_ring::ENTRY,
+            Mna => $crate::mna::ENTRY,
             MnbSbt => $crate::mnb_sbt::ENTRY,
             Scatter => $crate::scatter::ENTRY,
             Gather => $crate::gather::ENTRY,

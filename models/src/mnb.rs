@@ -139,6 +139,18 @@ impl Mnb {
     }
 }
 
+impl Mnb {
+    /// The links of variant `v`, per slot: (x, y) sent in slot i + 1.
+    pub fn slots(&self, v: u32) -> &[Vec<(NodeId, NodeId)>] {
+        &self.trees[v as usize].slots
+    }
+
+    /// How many variants the check covers.
+    pub fn built(&self) -> usize {
+        self.trees.len()
+    }
+}
+
 impl Protocol for Mnb {
     type Topo = Hypercube;
     /// The variant of the construction.
