@@ -422,3 +422,19 @@ fn bertsekas_bad_input_is_refused_before_building() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
 }
+
+/// `check table bertsekas` prints both tables with every formula met
+/// (cells formula/checked, executor runs of each algorithm at d = 1..8).
+#[test]
+fn the_bertsekas_tables_are_reproduced() {
+    let o = check(&["table", "bertsekas"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Table 1") && out.contains("Table 2"), "{out}");
+    assert!(out.contains("32/32"), "scatter MLA at d = 8: {out}");
+    assert!(
+        out.contains("262144/262144"),
+        "total exchange at d = 8: {out}"
+    );
+    assert!(out.contains("no differences"), "{out}");
+}
