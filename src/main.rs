@@ -73,6 +73,19 @@ struct Cli {
     /// cgroup and ulimit -v allow, less a margin]
     #[arg(long, value_name = "GB")]
     max_memory: Option<String>,
+    /// Number of simultaneous broadcasts (algorithms that take it; `check
+    /// help ALG` lists an algorithm's parameters)
+    #[arg(long, value_name = "K")]
+    k: Option<String>,
+    /// Tokens per bus message (algorithms that take it)
+    #[arg(long, value_name = "L")]
+    ell: Option<String>,
+    /// The broadcasting nodes, comma-separated (algorithms that take it)
+    #[arg(long, value_name = "NODES")]
+    broadcasters: Option<String>,
+    /// A mesh or torus shape, e.g. 4x4 (algorithms that take it)
+    #[arg(long, value_name = "SHAPE")]
+    shape: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -144,8 +157,8 @@ fn algorithm_help(a: Algorithm) -> String {
         "{name}: {summary}\n\
          paper:      {reference}\n\
          claim:      {claim}\n\
-         parameters: n, the cube dimension (1..={max}); --source S (default: one source per \
-         symmetry orbit, --all-sources for every one)\n\
+         parameters: n, the cube dimension (1..={max}){params}; --source S where it has a \
+         source (default: one source per symmetry orbit, --all-sources for every one)\n\
          modes:      {modes} (the first is the default)\n\
          reach without a budget, on 2 cores (BENCHMARKS.md):\n  \
          lock-step   n <= {lock} (the default engine up to there; the executor past it)\n  \
@@ -155,6 +168,12 @@ fn algorithm_help(a: Algorithm) -> String {
          [--ports P]\n             [--json | --quiet] [--threads T] [--max-states N] \
          [--timeout SECS] [--max-memory GB]\n",
         name = a.name(),
+        params = a
+            .info()
+            .params
+            .iter()
+            .map(|p| format!("; {} {}", p.flag, p.meaning))
+            .collect::<String>(),
         summary = a.summary(),
         reference = a.reference(),
         claim = a.claim(),
@@ -255,6 +274,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         PortsArg::All => Ports::All,
         PortsArg::One => Ports::One,
     });
+    // Parameters beyond the size: refused where the algorithm takes none
+    // of them (each algorithm declares its own; see `check help ALG`).
+    let given = [
+        ("--k", cli.k.is_some()),
+        ("--ell", cli.ell.is_some()),
+        ("--broadcasters", cli.broadcasters.is_some()),
+        ("--shape", cli.shape.is_some()),
+    ];
+    for (flag, set) in given {
+        if set && !algorithm.info().params.iter().any(|p| p.flag == flag) {
+            let takes = algorithm
+                .info()
+                .params
+                .iter()
+                .map(|p| p.flag)
+                .collect::<Vec<_>>();
+            let takes = if takes.is_empty() {
+                "only the dimension n (and --switching, --ports)".to_string()
+            } else {
+                takes.join(", ")
+            };
+            anyhow::bail!(
+                "{} does not take {flag}: it takes {takes}",
+                algorithm.name()
+            );
+        }
+    }
     let mut req = Request::new(algorithm, n, switching, ports)?;
     if let Some(s) = &cli.source {
         let parsed = match s.strip_prefix("0b") {

@@ -438,3 +438,19 @@ fn the_bertsekas_tables_are_reproduced() {
     );
     assert!(out.contains("no differences"), "{out}");
 }
+
+/// A parameter an algorithm does not take is refused in one line naming
+/// what it takes.
+#[test]
+fn parameters_an_algorithm_does_not_take_are_refused() {
+    refused(
+        &["nob", "4", "--k", "3"],
+        &["nob does not take --k", "dimension n"],
+    );
+    refused(
+        &["mnb", "4", "--shape", "4x4"],
+        &["mnb does not take --shape"],
+    );
+    refused(&["sbt", "4", "--ell", "2"], &["--ell"]);
+    refused(&["snb", "4", "--broadcasters", "0,1"], &["--broadcasters"]);
+}

@@ -104,6 +104,9 @@ pub struct Info {
     pub modes: &'static [(Switching, Ports)],
     /// Where each engine finishes without a budget (see [`Reach`]).
     pub reach: Reach,
+    /// The parameters it takes beyond the size (K, l, broadcasters, a
+    /// shape), each a command-line flag with its range and default.
+    pub params: &'static [Param],
     /// What the executor's holdings take at dimension d, in bytes: known
     /// before anything is built, so that a check too big for the machine
     /// is refused before it allocates (the cost model of BENCHMARKS.md).
@@ -146,6 +149,16 @@ pub fn pair_packet_bytes(d: u32) -> u64 {
 /// check adds once the protocol is built).
 pub fn executor_bytes(algorithm: Algorithm, d: u32) -> u64 {
     (algorithm.info().memory)(d)
+}
+
+/// A parameter an algorithm declares beyond its size: the CLI accepts its
+/// flag for this algorithm only.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// The flag (`--k`, `--ell`, `--broadcasters`, `--shape`).
+    pub flag: &'static str,
+    /// What it means, its range and its default, in words.
+    pub meaning: &'static str,
 }
 
 /// An algorithm's registry entry: what it says about itself and how to

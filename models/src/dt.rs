@@ -73,6 +73,7 @@ pub const ENTRY: Entry<Dt> = Entry {
             actor: 5,
             actor_auto: 4,
         },
+        params: &[],
         memory: crate::catalog::one_packet_bytes,
     },
     build: Dt::new,

@@ -49,6 +49,7 @@ pub const ENTRY: Entry<Flood> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory: crate::catalog::one_packet_bytes,
     },
     build: Flood::new,

@@ -48,6 +48,7 @@ pub const ENTRY: Entry<Gather> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory: crate::catalog::personal_packet_bytes,
     },
     build: Gather::new,

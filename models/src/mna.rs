@@ -44,6 +44,7 @@ pub const ENTRY: Entry<Mna> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory: crate::catalog::pair_packet_bytes,
     },
     build: Mna::new,

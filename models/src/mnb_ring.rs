@@ -41,6 +41,7 @@ pub const ENTRY: Entry<MnbRing> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory: crate::catalog::every_packet_bytes,
     },
     build: MnbRing::new,

@@ -26,6 +26,7 @@ pub const ENTRY: Entry<Mnb> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory: crate::catalog::every_packet_bytes,
     },
     build: Mnb::binomial,

@@ -52,6 +52,7 @@ pub const ENTRY: Entry<NaiveTree> = Entry {
             actor: 5,
             actor_auto: 4,
         },
+        params: &[],
         memory: crate::catalog::one_packet_bytes,
     },
     build: NaiveTree::new,

@@ -67,6 +67,7 @@ pub const ENTRY: Entry<Sbt> = Entry {
             actor: 5,
             actor_auto: 4,
         },
+        params: &[],
         memory: crate::catalog::one_packet_bytes,
     },
     build: Sbt::new,

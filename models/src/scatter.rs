@@ -58,6 +58,7 @@ pub const ENTRY: Entry<Scatter> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory: crate::catalog::personal_packet_bytes,
     },
     build: Scatter::new,

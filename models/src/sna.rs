@@ -42,6 +42,7 @@ pub const ENTRY: Entry<Sna> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory: crate::catalog::personal_packet_bytes,
     },
     build: Sna::new,

@@ -39,6 +39,7 @@ pub const ENTRY: Entry<Snb> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory: crate::catalog::one_packet_bytes,
     },
     build: Snb::new,

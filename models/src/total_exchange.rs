@@ -58,6 +58,7 @@ pub const ENTRY: Entry<TotalExchange> = Entry {
             actor: 0,
             actor_auto: 0,
         },
+        params: &[],
         memory,
     },
     build: TotalExchange::new,
