@@ -241,3 +241,108 @@ fn total_exchange_meets_both_tables_with_every_link_busy() {
         assert_eq!(outcome.link_utilization, Some(1.0), "d={d}");
     }
 }
+
+/// The bug seeded into scatter's relays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RelayBug {
+    /// no-duplication: a relay sends a packet on twice in one slot (two
+    /// copies reach the destination).
+    Twice,
+    /// causality: a relay sends a packet on again a slot later, after it
+    /// let go of it.
+    Again,
+}
+
+struct RelayMutant {
+    inner: models::scatter::Scatter,
+    bug: RelayBug,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct RelayState {
+    inner: models::scatter::ScatterState,
+    last: Option<Transmission<models::scatter::Parcel>>,
+}
+
+impl Protocol for RelayMutant {
+    type Topo = <models::scatter::Scatter as Protocol>::Topo;
+    type Input = (NodeId, u32);
+    type State = RelayState;
+    type Msg = models::scatter::Parcel;
+
+    fn topology(&self) -> &Self::Topo {
+        self.inner.topology()
+    }
+    fn inputs(&self) -> Vec<(NodeId, u32)> {
+        self.inner.sourced_inputs(0)
+    }
+    fn source_input(&self, s: NodeId) -> Option<(NodeId, u32)> {
+        self.inner.source_input(s)
+    }
+    fn describe_input(&self, i: &(NodeId, u32)) -> String {
+        self.inner.describe_input(i)
+    }
+    fn task(&self, i: &(NodeId, u32)) -> Task {
+        self.inner.task(i)
+    }
+    fn claims(&self) -> Claims {
+        self.inner.claims()
+    }
+    fn init(&self, i: &(NodeId, u32), v: NodeId) -> RelayState {
+        RelayState {
+            inner: self.inner.init(i, v),
+            last: None,
+        }
+    }
+    fn packets(&self, m: &Self::Msg, f: impl FnMut(PacketId)) {
+        self.inner.packets(m, f)
+    }
+    fn choices(&self, v: NodeId, s: &RelayState, t: Slot, a: &[Arrival<Self::Msg>]) -> u32 {
+        self.inner.choices(v, &s.inner, t, a)
+    }
+    fn step(
+        &self,
+        node: NodeId,
+        s: &mut RelayState,
+        slot: Slot,
+        arrivals: &[Arrival<Self::Msg>],
+        choice: u32,
+        out: &mut Vec<Transmission<Self::Msg>>,
+    ) -> bool {
+        let busy = self
+            .inner
+            .step(node, &mut s.inner, slot, arrivals, choice, out);
+        let relay = node != s.inner.root && !out.is_empty();
+        let again = s.last.take();
+        match self.bug {
+            RelayBug::Twice if relay => out.push(out[0]),
+            RelayBug::Again if relay => s.last = Some(out[0]),
+            _ => {}
+        }
+        if let Some(t) = again {
+            out.push(t);
+        }
+        busy || s.last.is_some()
+    }
+    fn event_driven(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn relay_mutants_are_caught() {
+    for (bug, property) in [
+        (RelayBug::Twice, PropertyName::NoDuplication),
+        (RelayBug::Again, PropertyName::Causality),
+    ] {
+        for ports in [Ports::All, Ports::One] {
+            let inner = models::scatter::Scatter::new(config(Algorithm::Scatter, 3, ports));
+            let search = lockstep(RelayMutant { inner, bug });
+            assert_eq!(
+                status(&search, property),
+                Status::Violated,
+                "{bug:?} {ports}"
+            );
+        }
+    }
+}
