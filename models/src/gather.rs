@@ -32,7 +32,7 @@ use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::scatter::{balanced_trees, Parcel, Tree, MAX_TREES};
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<Gather> = Entry {
@@ -231,17 +231,13 @@ impl Protocol for Gather {
     }
 
     fn claims(&self) -> Claims {
+        // Scatter's, by duality (section 1).
         let d = self.cube.dim();
         let time = match self.cube.ports() {
             Ports::All => bertsekas::scatter_time_mla(d),
             Ports::One => bertsekas::scatter_time_sla(d),
-        } as Slot;
-        Claims {
-            claimed: PropertyName::ALL.to_vec(),
-            bound: Some(time),
-            lower_bound: Some(time),
-            transmissions: Some(bertsekas::scatter_transmissions(d)),
-        }
+        };
+        Claims::optimal(time, bertsekas::scatter_transmissions(d))
     }
 
     fn init(&self, &(root, schedule): &(NodeId, u32), _: NodeId) -> GatherState {

@@ -30,7 +30,7 @@ use crate::protocol::{Arrival, Protocol};
 use crate::rotation::{binomial_links, Choices, Construction};
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<Mnb> = Entry {
@@ -195,21 +195,10 @@ impl Protocol for Mnb {
     }
 
     fn claims(&self) -> Claims {
-        use PropertyName::*;
-        let d = self.cube.dim();
-        Claims {
-            claimed: vec![
-                Completeness,
-                NoDuplication,
-                ContentionFreedom,
-                Causality,
-                TimeBound,
-                Transmissions,
-            ],
-            bound: Some(self.bound),
-            lower_bound: Some(self.bound),
-            transmissions: Some(bertsekas::multinode_transmissions(d)),
-        }
+        Claims::optimal(
+            self.bound as u64,
+            bertsekas::multinode_transmissions(self.cube.dim()),
+        )
     }
 
     fn init(&self, v: &u32, _: NodeId) -> u32 {

@@ -25,7 +25,7 @@ use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<MnbRing> = Entry {
@@ -108,22 +108,11 @@ impl Protocol for MnbRing {
     }
 
     fn claims(&self) -> Claims {
-        use PropertyName::*;
         let d = self.cube.dim();
-        let time = bertsekas::scatter_time_sla(d) as Slot;
-        Claims {
-            claimed: vec![
-                Completeness,
-                NoDuplication,
-                ContentionFreedom,
-                Causality,
-                TimeBound,
-                Transmissions,
-            ],
-            bound: Some(time),
-            lower_bound: Some(time),
-            transmissions: Some(bertsekas::multinode_transmissions(d)),
-        }
+        Claims::optimal(
+            bertsekas::scatter_time_sla(d),
+            bertsekas::multinode_transmissions(d),
+        )
     }
 
     fn init(&self, _: &u32, _: NodeId) {}

@@ -42,7 +42,7 @@ use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::rotation::{rotate, Choices};
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<Scatter> = Entry {
@@ -339,13 +339,8 @@ impl Protocol for Scatter {
         let time = match self.cube.ports() {
             Ports::All => bertsekas::scatter_time_mla(d),
             Ports::One => bertsekas::scatter_time_sla(d),
-        } as Slot;
-        Claims {
-            claimed: PropertyName::ALL.to_vec(),
-            bound: Some(time),
-            lower_bound: Some(time),
-            transmissions: Some(bertsekas::scatter_transmissions(d)),
-        }
+        };
+        Claims::optimal(time, bertsekas::scatter_transmissions(d))
     }
 
     fn init(&self, &(root, tree): &(NodeId, u32), node: NodeId) -> ScatterState {

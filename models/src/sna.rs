@@ -27,7 +27,7 @@ use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::snb::reached;
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<Sna> = Entry {
@@ -102,22 +102,11 @@ impl Protocol for Sna {
     }
 
     fn claims(&self) -> Claims {
-        use PropertyName::*;
         let d = self.cube.dim();
-        let time = bertsekas::single_broadcast_time(d) as Slot;
-        Claims {
-            claimed: vec![
-                Completeness,
-                NoDuplication,
-                ContentionFreedom,
-                Causality,
-                TimeBound,
-                Transmissions,
-            ],
-            bound: Some(time),
-            lower_bound: Some(time),
-            transmissions: Some(bertsekas::single_broadcast_transmissions(d)),
-        }
+        Claims::optimal(
+            bertsekas::single_broadcast_time(d),
+            bertsekas::single_broadcast_transmissions(d),
+        )
     }
 
     fn init(&self, root: &NodeId, _: NodeId) -> NodeId {

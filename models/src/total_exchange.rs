@@ -42,7 +42,7 @@ use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<TotalExchange> = Entry {
@@ -238,13 +238,8 @@ impl Protocol for TotalExchange {
         let time = match self.cube.ports() {
             Ports::All => bertsekas::total_exchange_time_mla(d),
             Ports::One => bertsekas::total_exchange_time_sla(d),
-        } as Slot;
-        Claims {
-            claimed: PropertyName::ALL.to_vec(),
-            bound: Some(time),
-            lower_bound: Some(time),
-            transmissions: Some(bertsekas::total_exchange_transmissions(d)),
-        }
+        };
+        Claims::optimal(time, bertsekas::total_exchange_transmissions(d))
     }
 
     fn init(&self, _: &u32, _: NodeId) {}

@@ -72,6 +72,18 @@ pub struct Claims {
 }
 
 impl Claims {
+    /// Every property claimed, with a time that is both the claimed bound
+    /// and the problem's lower bound, and a claimed transmission count:
+    /// the strong optimality of Bertsekas et al.'s tables.
+    pub fn optimal(time: u64, transmissions: u64) -> Claims {
+        Claims {
+            claimed: PropertyName::ALL.to_vec(),
+            bound: Some(time as Slot),
+            lower_bound: Some(time as Slot),
+            transmissions: Some(transmissions),
+        }
+    }
+
     /// True if the paper claims `p`.
     pub fn claims(&self, p: PropertyName) -> bool {
         self.claimed.contains(&p)
