@@ -16,11 +16,6 @@ pub struct Packet {
     pub step: u8,
 }
 
-/// Every node is a possible source.
-pub fn sources(cube: &Hypercube) -> Vec<NodeId> {
-    (0..cube.nodes()).collect()
-}
-
 /// Broadcast the source's packet to every node.
 pub fn task(cube: &Hypercube, source: NodeId) -> Task {
     Task::Broadcast {
@@ -84,10 +79,6 @@ macro_rules! single_source_broadcast {
 
         fn topology(&self) -> &$crate::hypercube::Hypercube {
             &self.cube
-        }
-
-        fn inputs(&self) -> Vec<properties::NodeId> {
-            $crate::broadcast::sources(&self.cube)
         }
 
         fn source_input(&self, source: properties::NodeId) -> Option<properties::NodeId> {

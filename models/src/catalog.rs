@@ -113,6 +113,11 @@ pub struct Info {
     pub memory: fn(u32) -> u64,
 }
 
+/// The largest dimension at which a construction's open choices are
+/// enumerated (past every lock-step reach of those algorithms); larger
+/// sizes run the executor, which uses the first variant only.
+pub const ENUMERATED_UP_TO: u32 = 6;
+
 /// Holdings of one broadcast packet: a bit per node.
 pub fn one_packet_bytes(d: u32) -> u64 {
     (1u64 << d.min(63)).div_ceil(8)

@@ -119,10 +119,6 @@ impl Protocol for Mna {
         None
     }
 
-    fn first_input(&self) -> u32 {
-        0
-    }
-
     fn inputs_total(&self) -> u64 {
         self.mnb.inputs_total()
     }

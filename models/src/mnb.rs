@@ -100,8 +100,11 @@ impl Mnb {
         let cube = Hypercube::new(d, cfg.switching, cfg.ports);
         let choices = Choices::new(d.max(2));
         let variants = if d < 2 { 1 } else { choices.count() };
-        // Past the exhaustive reach only the executor's first variant is used.
-        let built = if d <= 6 { MAX_VARIANTS } else { 1 };
+        let built = if d <= crate::catalog::ENUMERATED_UP_TO {
+            MAX_VARIANTS
+        } else {
+            1
+        };
         let trees = (0..variants.min(built))
             .map(|v| {
                 if d < 2 {
@@ -172,10 +175,6 @@ impl Protocol for Mnb {
         None
     }
 
-    fn first_input(&self) -> u32 {
-        0
-    }
-
     fn inputs_total(&self) -> u64 {
         self.variants
     }
@@ -188,10 +187,7 @@ impl Protocol for Mnb {
     }
 
     fn task(&self, _: &u32) -> Task {
-        Task::Broadcast {
-            nodes: self.cube.nodes(),
-            sources: (0..self.cube.nodes()).collect(),
-        }
+        Task::multinode_broadcast(self.cube.nodes())
     }
 
     fn claims(&self) -> Claims {

@@ -101,10 +101,7 @@ impl Protocol for MnbRing {
     }
 
     fn task(&self, _: &u32) -> Task {
-        Task::Broadcast {
-            nodes: self.cube.nodes(),
-            sources: (0..self.cube.nodes()).collect(),
-        }
+        Task::multinode_broadcast(self.cube.nodes())
     }
 
     fn claims(&self) -> Claims {

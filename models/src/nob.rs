@@ -136,15 +136,7 @@ pub const APPENDIX: Entry<Nob> = Entry {
         name: "nob-appendix",
         summary: "nob with the Appendix's floor(n/p) levels, read literally",
         reference: "Wang & Ku, ICS'95, Appendix (docs/errata.md)",
-        claim: CLAIM,
-        modes: &[(Wh, All)],
-        reach: Reach {
-            lockstep: 8,
-            actor: 5,
-            actor_auto: 4,
-        },
-        params: &[],
-        memory: crate::catalog::one_packet_bytes,
+        ..TEXT.info
     },
     build: |cfg| Nob::new(cfg, Levels::Appendix),
 };

@@ -56,8 +56,14 @@ pub trait Protocol: Send + Sync {
     /// The network.
     fn topology(&self) -> &Self::Topo;
 
-    /// Every input the paper's claim quantifies over at these parameters.
-    fn inputs(&self) -> Vec<Self::Input>;
+    /// Every input the paper's claim quantifies over at these parameters:
+    /// by default every source's inputs ([`Protocol::sourced_inputs`]);
+    /// an algorithm without a source lists its own.
+    fn inputs(&self) -> Vec<Self::Input> {
+        (0..self.topology().nodes())
+            .flat_map(|s| self.sourced_inputs(s))
+            .collect()
+    }
 
     /// The input with the given source node, if the algorithm has one source.
     fn source_input(&self, source: NodeId) -> Option<Self::Input>;

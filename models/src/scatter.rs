@@ -277,8 +277,14 @@ impl Scatter {
     pub fn new(cfg: Config) -> Self {
         let d = cfg.n;
         let (trees, complete) = match cfg.ports {
-            // Past the exhaustive reach only the executor's first tree is used.
-            Ports::All if d >= 2 => balanced_trees(d, if d <= 6 { MAX_TREES } else { 1 }),
+            Ports::All if d >= 2 => balanced_trees(
+                d,
+                if d <= crate::catalog::ENUMERATED_UP_TO {
+                    MAX_TREES
+                } else {
+                    1
+                },
+            ),
             _ => (vec![Tree::binomial(d)], true),
         };
         Scatter {
@@ -298,12 +304,6 @@ impl Protocol for Scatter {
 
     fn topology(&self) -> &Hypercube {
         &self.cube
-    }
-
-    fn inputs(&self) -> Vec<(NodeId, u32)> {
-        (0..self.cube.nodes())
-            .flat_map(|s| self.sourced_inputs(s))
-            .collect()
     }
 
     fn source_input(&self, root: NodeId) -> Option<(NodeId, u32)> {

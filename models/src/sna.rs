@@ -82,10 +82,6 @@ impl Protocol for Sna {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<NodeId> {
-        (0..self.cube.nodes()).collect()
-    }
-
     fn source_input(&self, root: NodeId) -> Option<NodeId> {
         Some(root)
     }

@@ -80,6 +80,14 @@ pub enum Task {
 }
 
 impl Task {
+    /// Multinode broadcast: every node's packet to every node.
+    pub fn multinode_broadcast(nodes: u32) -> Task {
+        Task::Broadcast {
+            nodes,
+            sources: (0..nodes).collect(),
+        }
+    }
+
     /// Number of nodes of the run.
     pub fn nodes(&self) -> u32 {
         match self {
