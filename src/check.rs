@@ -290,9 +290,13 @@ fn inputs<P: Protocol>(
         }
         let note = match p.symmetry() {
             _ if !sourced => format!(
-                "the executor makes one run: {} (every choice the paper leaves open at its \
-                 first option); the exhaustive check covers every one",
-                p.describe_input(&p.first_input())
+                "the executor makes one run: {}{}",
+                p.describe_input(&p.first_input()),
+                if p.inputs_total() > 1 {
+                    " (every choice the paper leaves open at its first option)"
+                } else {
+                    ""
+                }
             ),
             Some(Symmetry::XorTranslation) => format!(
                 "sources: the executor's one run is from source {}; the other {} are its \
