@@ -459,9 +459,9 @@ fn execute<P: Protocol + 'static>(
     };
     match engine {
         Engine::Executor => {
-            if req.threads > 1 || req.budgeted() {
+            if req.budgeted() {
                 notes.push(
-                    "--threads, --max-states and --timeout apply to exhaustive searches; \
+                    "--max-states and --timeout apply to exhaustive searches; \
                      the executor makes its one run to the end"
                         .into(),
                 );
@@ -482,7 +482,7 @@ fn execute<P: Protocol + 'static>(
                     });
                 }
             }
-            let run = executor::run_with(&**p, &inputs[0], progress);
+            let run = executor::run_with(&**p, &inputs[0], progress, req.threads);
             if run.interrupted {
                 notes.push(format!(
                     "interrupted (Ctrl-C) in slot {}: verdicts not reached are unknown",

@@ -6,7 +6,7 @@
 use crate::support::*;
 use commcheck::engine::{executor, lockstep::LockStep};
 use models::catalog::Algorithm;
-use models::{with_protocol, Protocol};
+use models::{with_protocol, Protocol, Topology};
 use properties::{PropertyName, Status};
 use std::sync::Arc;
 
@@ -164,4 +164,168 @@ fn two_threads_search_what_one_searches() {
         let both = exhaustive::lockstep(Arc::clone(&p), inputs, two);
         assert_eq!(one.unique_states, both.unique_states);
     });
+}
+
+/// Every way of driving the executor gives the same run: inboxes, and for
+/// a schedule that never reads its arrivals, one thread or several (at
+/// n >= 7 the receivers split into ranges of 64 nodes and more).
+#[test]
+fn every_drive_of_the_executor_gives_the_same_run() {
+    use commcheck::engine::search::Progress;
+    use executor::Drive;
+    let drives = [
+        Drive::Schedule { threads: 1 },
+        Drive::Schedule { threads: 2 },
+        Drive::Schedule { threads: 3 },
+    ];
+    let mut scheduled = 0;
+    for &algorithm in Algorithm::ALL {
+        for &(switching, ports) in algorithm.modes() {
+            for n in [1, 2, 3, 7, 8u64] {
+                let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();
+                with_protocol!(algorithm, cfg, |p| {
+                    if p.reads_arrivals() {
+                        return;
+                    }
+                    scheduled += 1;
+                    let input = p.first_input();
+                    let inbox = executor::drive(&p, &input, &Progress::default(), Drive::Inbox);
+                    for d in drives {
+                        let run = executor::drive(&p, &input, &Progress::default(), d);
+                        let what = format!("{} n={n} {ports} {d:?}", algorithm.name());
+                        assert_eq!(run, inbox, "{what}");
+                    }
+                });
+            }
+        }
+    }
+    assert!(
+        scheduled >= 20,
+        "the schedule drive was tried {scheduled} times"
+    );
+}
+
+/// The same for seeded bugs in a schedule: a copy resent across the
+/// boundary between two threads' receivers (a duplicate, and under one
+/// port a port taken by two threads' senders) and a forged packet. Each
+/// drive reports the same first violations, and they are reported.
+#[test]
+fn every_drive_reports_the_same_violations() {
+    use commcheck::engine::search::Progress;
+    use executor::Drive;
+    use models::catalog::Ports;
+    use models::mnb::Mnb;
+    for ports in [Ports::All, Ports::One] {
+        for bug in [ScheduleBug::Resend, ScheduleBug::Forge] {
+            let cfg = Algorithm::Mnb.config(7, None, Some(ports)).unwrap();
+            let p = Scheduled {
+                inner: Mnb::new(cfg),
+                bug,
+            };
+            let inbox = executor::drive(&p, &0, &Progress::default(), Drive::Inbox);
+            let property = match bug {
+                ScheduleBug::Resend => PropertyName::NoDuplication,
+                ScheduleBug::Forge => PropertyName::Causality,
+            };
+            assert!(inbox.record.violation(property).is_some(), "{bug:?} caught");
+            if ports == Ports::One && bug == ScheduleBug::Resend {
+                assert!(
+                    inbox
+                        .record
+                        .violation(PropertyName::ContentionFreedom)
+                        .is_some(),
+                    "two senders on one in-port"
+                );
+            }
+            for threads in 1..=3 {
+                let run =
+                    executor::drive(&p, &0, &Progress::default(), Drive::Schedule { threads });
+                assert_eq!(run, inbox, "{bug:?} {ports} on {threads} threads");
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ScheduleBug {
+    /// In the last slot, the last node of the lower half sends its own
+    /// packet again across the top dimension.
+    Resend,
+    /// In slot 1, the last node sends packet 0, which it cannot hold yet.
+    Forge,
+}
+
+/// A schedule protocol with a bug.
+struct Scheduled<P> {
+    inner: P,
+    bug: ScheduleBug,
+}
+
+impl<P: Protocol<Msg = models::broadcast::Packet>> Protocol for Scheduled<P> {
+    type Topo = P::Topo;
+    type Input = P::Input;
+    type State = P::State;
+    type Msg = P::Msg;
+
+    fn topology(&self) -> &P::Topo {
+        self.inner.topology()
+    }
+    fn inputs(&self) -> Vec<P::Input> {
+        self.inner.inputs()
+    }
+    fn source_input(&self, s: properties::NodeId) -> Option<P::Input> {
+        self.inner.source_input(s)
+    }
+    fn describe_input(&self, input: &P::Input) -> String {
+        self.inner.describe_input(input)
+    }
+    fn task(&self, input: &P::Input) -> properties::Task {
+        self.inner.task(input)
+    }
+    fn claims(&self) -> properties::Claims {
+        self.inner.claims()
+    }
+    fn init(&self, input: &P::Input, node: properties::NodeId) -> P::State {
+        self.inner.init(input, node)
+    }
+    fn packets(&self, msg: &P::Msg, f: impl FnMut(properties::PacketId)) {
+        self.inner.packets(msg, f)
+    }
+    fn step(
+        &self,
+        node: properties::NodeId,
+        state: &mut P::State,
+        slot: properties::Slot,
+        arrivals: &[models::Arrival<P::Msg>],
+        choice: u32,
+        out: &mut Vec<properties::Transmission<P::Msg>>,
+    ) -> bool {
+        let again = self.inner.step(node, state, slot, arrivals, choice, out);
+        let nodes = self.topology().nodes();
+        let last = self.claims().bound.unwrap();
+        let (send, packet, to) = match self.bug {
+            ScheduleBug::Resend => (
+                slot == last && node == nodes / 2 - 1,
+                node,
+                node ^ (nodes / 2),
+            ),
+            ScheduleBug::Forge => (slot == 1 && node == nodes - 1, 0, node ^ 1),
+        };
+        if send {
+            out.push(properties::Transmission {
+                route: properties::Route::Link { from: node, to },
+                msg: models::broadcast::Packet {
+                    source: packet,
+                    step: 0,
+                },
+            });
+        }
+        again
+    }
+    fn event_driven(&self) -> bool {
+        false
+    }
+    fn reads_arrivals(&self) -> bool {
+        false
+    }
 }

@@ -52,11 +52,13 @@ impl Hypercube {
     }
 
     /// The arc leaving `u` over dimension `d`.
+    #[inline]
     pub fn arc(&self, u: NodeId, d: u32) -> ResourceId {
         u as u64 * self.n as u64 + d as u64
     }
 
     /// Calls `f(u, d)` for every arc (u, u xor 2^d) of the route, in order.
+    #[inline]
     pub fn hops(&self, route: &Route, mut f: impl FnMut(NodeId, u32)) {
         let (from, to, first) = match *route {
             Route::Link { from, to } => (from, to, None),
@@ -80,40 +82,9 @@ impl Hypercube {
     fn bits(&self, v: NodeId) -> String {
         format!("{:0width$b}", v, width = self.n as usize)
     }
-}
 
-impl Topology for Hypercube {
-    fn nodes(&self) -> u32 {
-        1 << self.n
-    }
-
-    fn resources(&self) -> ResourceId {
-        let nodes = self.nodes() as u64;
-        match self.ports {
-            Ports::All => nodes * self.n as u64,
-            // One out-port and one in-port per node, after the arcs.
-            Ports::One => nodes * (self.n as u64 + 2),
-        }
-    }
-
-    fn occupy(&self, route: &Route, mut f: impl FnMut(ResourceId)) {
-        self.hops(route, |u, d| f(self.arc(u, d)));
-        if self.ports == Ports::One {
-            let nodes = self.nodes() as u64;
-            let arcs = nodes * self.n as u64;
-            self.receivers(route, |v| f(arcs + nodes + v as u64));
-            f(arcs + route.from() as u64);
-        }
-    }
-
-    fn receivers(&self, route: &Route, mut f: impl FnMut(NodeId)) {
-        match *route {
-            Route::Link { to, .. } | Route::Worm { to, .. } => f(to),
-            Route::Bus { .. } => panic!("a hypercube has no buses"),
-        }
-    }
-
-    fn invalid(&self, route: &Route) -> Option<String> {
+    /// Why `route` is not a route of this cube, if it is not.
+    fn why_invalid(&self, route: &Route) -> Option<String> {
         let limit = self.nodes();
         let (from, to, first) = match *route {
             Route::Link { from, to } => (from, to, None),
@@ -143,6 +114,51 @@ impl Topology for Hypercube {
             ));
         }
         None
+    }
+}
+
+impl Topology for Hypercube {
+    fn nodes(&self) -> u32 {
+        1 << self.n
+    }
+
+    fn resources(&self) -> ResourceId {
+        let nodes = self.nodes() as u64;
+        match self.ports {
+            Ports::All => nodes * self.n as u64,
+            // One out-port and one in-port per node, after the arcs.
+            Ports::One => nodes * (self.n as u64 + 2),
+        }
+    }
+
+    #[inline]
+    fn occupy(&self, route: &Route, mut f: impl FnMut(ResourceId)) {
+        self.hops(route, |u, d| f(self.arc(u, d)));
+        if self.ports == Ports::One {
+            let nodes = self.nodes() as u64;
+            let arcs = nodes * self.n as u64;
+            self.receivers(route, |v| f(arcs + nodes + v as u64));
+            f(arcs + route.from() as u64);
+        }
+    }
+
+    #[inline]
+    fn receivers(&self, route: &Route, mut f: impl FnMut(NodeId)) {
+        match *route {
+            Route::Link { to, .. } | Route::Worm { to, .. } => f(to),
+            Route::Bus { .. } => panic!("a hypercube has no buses"),
+        }
+    }
+
+    #[inline]
+    fn invalid(&self, route: &Route) -> Option<String> {
+        // The common case first: one arc between two nodes of the cube.
+        if let Route::Link { from, to } = *route {
+            if from.max(to) < self.nodes() && (from ^ to).count_ones() == 1 {
+                return None;
+            }
+        }
+        self.why_invalid(route)
     }
 
     fn path(&self, route: &Route) -> Vec<NodeId> {

@@ -186,4 +186,8 @@ impl Protocol for Mna {
     fn event_driven(&self) -> bool {
         false
     }
+
+    fn reads_arrivals(&self) -> bool {
+        false
+    }
 }

@@ -220,6 +220,10 @@ impl Protocol for Mnb {
     fn event_driven(&self) -> bool {
         false
     }
+
+    fn reads_arrivals(&self) -> bool {
+        false
+    }
 }
 
 /// Sends, for every (x, y) of the tree's `slot`, the packet of u xor x from

@@ -150,6 +150,10 @@ impl Protocol for MnbRing {
     fn event_driven(&self) -> bool {
         false
     }
+
+    fn reads_arrivals(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -141,4 +141,11 @@ pub trait Protocol: Send + Sync {
     /// True if the node logic reacts to each arrival on its own, so that it
     /// can also run as a stateright `ActorModel` where deliveries interleave.
     fn event_driven(&self) -> bool;
+
+    /// False if `step` never reads its arrivals (a schedule fixed by the
+    /// slot alone): the executor then keeps no inboxes and steps the nodes
+    /// on several threads.
+    fn reads_arrivals(&self) -> bool {
+        true
+    }
 }

@@ -279,6 +279,10 @@ impl Protocol for TotalExchange {
     fn event_driven(&self) -> bool {
         false
     }
+
+    fn reads_arrivals(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

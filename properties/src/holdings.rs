@@ -28,6 +28,97 @@ pub struct Holdings {
     bits: Vec<u64>,
     /// Per packet of a personalised task, the relay holding it in transit.
     relay: Vec<NodeId>,
+    /// Where a broadcast's bit of (node, packet) lives.
+    layout: Layout,
+}
+
+/// Where a broadcast's bit of (node, packet) lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// One packet: bit `node`.
+    One(PacketId),
+    /// Every node a source (multinode broadcast) and a power of two of
+    /// them: nodes in blocks of `block` (a power of two), and in a block
+    /// one row of `block` bits per offset `packet xor node`. A schedule
+    /// translated by xor (every node sends the packet at the same offset
+    /// in a slot) then streams through a few rows instead of touching a
+    /// new cache line (and page) per packet; a block of nodes is a range
+    /// of words that a thread can own.
+    EverySource { block: u64 },
+    /// Node-major over the task's packets in increasing order.
+    Columns,
+    /// Not a broadcast: a bit per packet and a relay word.
+    Personal,
+}
+
+impl Layout {
+    /// The layout for `columns`, a multinode broadcast's in blocks of
+    /// `block` nodes (at most all of them).
+    fn of(columns: &[PacketId], block: u64) -> Layout {
+        let len = columns.len();
+        match *columns {
+            [only] => Layout::One(only),
+            [.., last] if last as usize == len - 1 && len.is_power_of_two() => {
+                Layout::EverySource {
+                    block: block.min(len as u64),
+                }
+            }
+            _ => Layout::Columns,
+        }
+    }
+
+    /// The bit of (node, packet); None if `packet` is not the task's. Every
+    /// range of whole blocks of 64 nodes is a range of whole words.
+    #[inline]
+    fn index(self, columns: &[PacketId], node: NodeId, packet: PacketId) -> Option<u64> {
+        let len = columns.len() as u64;
+        match self {
+            Layout::One(only) => (only == packet).then_some(node as u64),
+            Layout::EverySource { block: b } => (u64::from(packet) < len).then(|| {
+                let (node, offset) = (node as u64, (packet ^ node) as u64);
+                (node & !(b - 1)) * len + offset * b + (node & (b - 1))
+            }),
+            Layout::Columns | Layout::Personal => columns
+                .binary_search(&packet)
+                .ok()
+                .map(|c| node as u64 * len + c as u64),
+        }
+    }
+}
+
+/// What a range of nodes holds of a broadcast ([`Holdings::parts`]).
+pub struct Part<'a> {
+    layout: Layout,
+    columns: &'a [PacketId],
+    /// The bit index of `bits[0]`.
+    first: u64,
+    bits: &'a mut [u64],
+}
+
+/// Somewhere to record what a node received: all holdings, or a part.
+pub trait Keep {
+    /// Records that `node` received `packet`; false if it already held it
+    /// (see [`Holdings::insert`]).
+    fn insert(&mut self, node: NodeId, packet: PacketId) -> bool;
+}
+
+impl Keep for Part<'_> {
+    fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
+        let Some(i) = self.layout.index(self.columns, node, packet) else {
+            return true;
+        };
+        let i = i - self.first;
+        let (w, m) = ((i / 64) as usize, 1u64 << (i % 64));
+        let fresh = self.bits[w] & m == 0;
+        self.bits[w] |= m;
+        fresh
+    }
+}
+
+impl Keep for Holdings {
+    fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
+        Holdings::insert(self, node, packet)
+    }
 }
 
 /// The bits and relays alone: the task is the same for every state of a
@@ -47,6 +138,7 @@ impl Clone for Holdings {
             columns: self.columns.clone(),
             bits: self.bits.clone(),
             relay: self.relay.clone(),
+            layout: self.layout,
         }
     }
 
@@ -54,6 +146,7 @@ impl Clone for Holdings {
         if !Arc::ptr_eq(&self.task, &source.task) {
             self.task = source.task.clone();
             self.columns = source.columns.clone();
+            self.layout = source.layout;
         }
         self.bits.clone_from(&source.bits);
         self.relay.clone_from(&source.relay);
@@ -63,6 +156,13 @@ impl Clone for Holdings {
 impl Holdings {
     /// What every node holds before slot 1.
     pub fn initial(task: &Task) -> Self {
+        Holdings::in_blocks(task, u64::MAX)
+    }
+
+    /// [`Holdings::initial`], with a multinode broadcast laid out in blocks
+    /// of `block` nodes (a power of two), so that [`Holdings::parts`] can
+    /// split it into ranges of that many nodes.
+    pub fn in_blocks(task: &Task, block: u64) -> Self {
         let columns: Arc<[PacketId]> = task.broadcast_packets().into();
         let personal = !matches!(task, Task::Broadcast { .. });
         let (bits, relays) = if personal {
@@ -72,6 +172,11 @@ impl Holdings {
         };
         let mut h = Holdings {
             task: Arc::new(task.clone()),
+            layout: if personal {
+                Layout::Personal
+            } else {
+                Layout::of(&columns, block)
+            },
             columns,
             bits: vec![0; bits.div_ceil(64) as usize],
             relay: vec![NOWHERE; relays as usize],
@@ -95,17 +200,53 @@ impl Holdings {
     /// The bit of (node, packet) of a broadcast, or None for a packet the
     /// task does not have (a forged one).
     fn column(&self, node: NodeId, packet: PacketId) -> Option<(usize, u64)> {
-        let len = self.columns.len();
-        let column = match *self.columns {
-            [only] => (only == packet).then_some(0),
-            // Every node a source (multinode broadcast): the id is the column.
-            [.., last] if last as usize == len - 1 => {
-                ((packet as usize) < len).then_some(packet as usize)
-            }
-            _ => self.columns.binary_search(&packet).ok(),
-        }?;
-        let i = node as u64 * self.columns.len() as u64 + column as u64;
+        let i = self.layout.index(&self.columns, node, packet)?;
         Some(((i / 64) as usize, 1 << (i % 64)))
+    }
+
+    /// The (node, packet) of bit `i` of a broadcast: the inverse of
+    /// [`Holdings::column`].
+    fn cell(&self, i: u64) -> (NodeId, PacketId) {
+        let len = self.columns.len() as u64;
+        match self.layout {
+            Layout::One(only) => (i as NodeId, only),
+            Layout::EverySource { block: b } => {
+                let node = (i / (b * len)) * b + i % b;
+                let offset = (i % (b * len)) / b;
+                (node as NodeId, (offset ^ node) as PacketId)
+            }
+            Layout::Columns | Layout::Personal => {
+                ((i / len) as NodeId, self.columns[(i % len) as usize])
+            }
+        }
+    }
+
+    /// The holdings of consecutive ranges of `per` nodes each, to be
+    /// updated each on its own thread: `per` a multiple of 64 and of the
+    /// block of [`Holdings::in_blocks`]. None for a personalised task,
+    /// whose packets are not split by node.
+    pub fn parts(&mut self, per: u32) -> Option<Vec<Part<'_>>> {
+        let block = match self.layout {
+            Layout::EverySource { block } => block,
+            _ => 1,
+        };
+        if self.personal() || !per.is_multiple_of(64) || !u64::from(per).is_multiple_of(block) {
+            return None;
+        }
+        let words = per as usize * self.columns.len() / 64;
+        let (layout, columns) = (self.layout, &*self.columns);
+        Some(
+            self.bits
+                .chunks_mut(words)
+                .enumerate()
+                .map(|(k, bits)| Part {
+                    layout,
+                    columns,
+                    first: (k * words * 64) as u64,
+                    bits,
+                })
+                .collect(),
+        )
     }
 
     fn set_column(&mut self, node: NodeId, packet: PacketId) -> bool {
@@ -117,8 +258,9 @@ impl Holdings {
         fresh
     }
 
+    #[inline]
     fn personal(&self) -> bool {
-        !matches!(*self.task, Task::Broadcast { .. })
+        self.layout == Layout::Personal
     }
 
     fn delivered(&self, packet: PacketId) -> bool {
@@ -126,6 +268,7 @@ impl Holdings {
     }
 
     /// True if `node` holds `packet`.
+    #[inline]
     pub fn holds(&self, node: NodeId, packet: PacketId) -> bool {
         if !self.personal() {
             return self
@@ -145,6 +288,7 @@ impl Holdings {
     /// held it, or if a copy of this one-destination packet is held in
     /// transit elsewhere (a second copy in the network). A packet foreign
     /// to the task is never held.
+    #[inline]
     pub fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
         if !self.personal() {
             return self.set_column(node, packet);
@@ -199,12 +343,22 @@ impl Holdings {
     pub fn first_missing(&self) -> Option<(NodeId, PacketId)> {
         let task = &*self.task;
         if !self.personal() {
-            return (0..task.nodes()).find_map(|node| {
-                self.columns
-                    .iter()
-                    .find(|&&p| !self.holds(node, p))
-                    .map(|&p| (node, p))
-            });
+            // Word by word: a complete multinode broadcast on 2^16 nodes
+            // is 2^26 full words.
+            let cells = task.nodes() as u64 * self.columns.len() as u64;
+            return self
+                .bits
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| **w != u64::MAX)
+                .flat_map(|(i, w)| {
+                    (0..64)
+                        .filter(move |b| w & (1 << b) == 0)
+                        .map(move |b| i as u64 * 64 + b)
+                })
+                .filter(|&i| i < cells)
+                .map(|i| self.cell(i))
+                .min();
         }
         let ids = task.packet_ids();
         self.bits
@@ -279,6 +433,31 @@ mod tests {
         assert!(!h.insert(2, p), "the origin sent it twice");
         assert!(!h.holds(0, 0), "0 -> 0 is not a packet");
         assert_eq!(h.first_missing(), Some((0, 4)));
+    }
+
+    #[test]
+    fn every_cell_of_a_multinode_broadcast_has_its_own_bit() {
+        for (n, block) in [(2u32, 64), (4, 2), (6, 64), (64, 64), (128, 64), (256, 128)] {
+            let task = Task::multinode_broadcast(n);
+            let h = Holdings::in_blocks(&task, block);
+            let mut seen = std::collections::HashSet::new();
+            for node in 0..n {
+                for packet in 0..n {
+                    let (w, m) = h.column(node, packet).unwrap();
+                    let i = w as u64 * 64 + m.trailing_zeros() as u64;
+                    assert!(i < n as u64 * n as u64 && seen.insert(i));
+                    assert_eq!(h.cell(i), (node, packet), "n = {n}");
+                }
+            }
+            let mut h = Holdings::initial(&task);
+            assert_eq!(h.first_missing(), Some((0, 1)));
+            for node in 0..n {
+                for packet in (0..n).filter(|&p| p != node) {
+                    assert!(h.insert(node, packet) && h.holds(node, packet));
+                }
+            }
+            assert_eq!(h.first_missing(), None);
+        }
     }
 
     #[test]

@@ -11,6 +11,6 @@ pub mod holdings;
 pub mod record;
 pub mod vocabulary;
 
-pub use holdings::Holdings;
+pub use holdings::{Holdings, Keep, Part};
 pub use record::{Claims, Evidence, PropertyName, Record, Status, Violation};
 pub use vocabulary::{NodeId, PacketId, ResourceId, Route, Slot, Task, Transmission};

@@ -7,7 +7,7 @@
 //! per thread. It keeps the first violation of each property: the earliest
 //! slot, then the lowest node.
 
-use crate::holdings::Holdings;
+use crate::holdings::{Holdings, Keep};
 use crate::vocabulary::{NodeId, PacketId, ResourceId, Route, Slot, Task};
 
 /// The properties a check reports on, with the names docs/architecture.md fixes.
@@ -304,7 +304,7 @@ impl Record {
         &mut self,
         slot: Slot,
         task: &Task,
-        holdings: &mut Holdings,
+        holdings: &mut impl Keep,
         node: NodeId,
         packet: PacketId,
         from: NodeId,

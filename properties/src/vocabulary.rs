@@ -159,6 +159,12 @@ impl Task {
         }
     }
 
+    /// True if every packet is required by every node, so that a node
+    /// keeps what it relays (nothing is released).
+    pub fn is_broadcast(&self) -> bool {
+        matches!(self, Task::Broadcast { .. })
+    }
+
     /// True if several packets may travel as one transmission (terms of a
     /// sum); otherwise a transmission carries one packet.
     pub fn combining(&self) -> bool {

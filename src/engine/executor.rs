@@ -13,7 +13,8 @@ use super::search::{Progress, INTERRUPTED};
 use super::{horizon, receive, release, transmit, Ledger};
 use models::{Arrival, Protocol, Topology};
 use properties::{
-    Holdings, NodeId, PropertyName, Record, ResourceId, Route, Slot, Task, Violation,
+    Holdings, NodeId, PacketId, Part, PropertyName, Record, ResourceId, Route, Slot, Task,
+    Transmission, Violation,
 };
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -66,15 +67,69 @@ pub fn memory_needed<P: Protocol>(protocol: &P, task: &Task) -> u64 {
     nodes * per_node as u64 + Holdings::bytes(task) + (2 * nodes + topology.resources()) / 8
 }
 
-/// Runs `protocol` from `input` to the end.
+/// Runs `protocol` from `input` to the end, on every core.
 pub fn run<P: Protocol>(protocol: &P, input: &P::Input) -> Run {
-    run_with(protocol, input, &Progress::default())
+    run_with(protocol, input, &Progress::default(), cores())
 }
 
-/// [`run`], counting slots (`depth`) and node steps (`generated`) in
-/// `progress`; Ctrl-C stops it with the record so far.
-pub fn run_with<P: Protocol>(protocol: &P, input: &P::Input, progress: &Progress) -> Run {
-    let mut run = execute(protocol, input, None, progress).0;
+/// The cores this machine offers.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// How a run is driven; every way gives the same [`Run`] (a test checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drive {
+    /// Per node an inbox of what arrived in the previous slot.
+    Inbox,
+    /// For a protocol whose step never reads its arrivals: no inboxes,
+    /// senders stepped on this many threads.
+    Schedule { threads: usize },
+}
+
+impl Drive {
+    /// The fastest way to drive `protocol` with `threads` threads.
+    pub fn best<P: Protocol>(protocol: &P, threads: usize) -> Drive {
+        if protocol.reads_arrivals() {
+            Drive::Inbox
+        } else {
+            Drive::Schedule {
+                threads: threads.max(1),
+            }
+        }
+    }
+}
+
+/// [`run`] on `threads` threads, counting slots (`depth`) and node steps
+/// (`generated`) in `progress`; Ctrl-C stops it with the record so far.
+pub fn run_with<P: Protocol>(
+    protocol: &P,
+    input: &P::Input,
+    progress: &Progress,
+    threads: usize,
+) -> Run {
+    drive(protocol, input, progress, Drive::best(protocol, threads))
+}
+
+/// [`run_with`], driven as `drive` says.
+pub fn drive<P: Protocol>(
+    protocol: &P,
+    input: &P::Input,
+    progress: &Progress,
+    drive: Drive,
+) -> Run {
+    let go = |watch| match drive {
+        Drive::Inbox => execute(protocol, input, watch, progress),
+        Drive::Schedule { threads } => {
+            // Two threads that took one resource in one slot: which of
+            // them is "second" is the one-thread run's to say.
+            execute_schedule(protocol, input, watch, progress, threads).unwrap_or_else(|| {
+                execute_schedule(protocol, input, watch, progress, 1)
+                    .expect("one thread meets no cross-thread conflict")
+            })
+        }
+    };
+    let mut run = go(None).0;
     if let Some(Violation::Conflict {
         slot,
         resource,
@@ -82,7 +137,7 @@ pub fn run_with<P: Protocol>(protocol: &P, input: &P::Input, progress: &Progress
         ..
     }) = run.record.violation(PropertyName::ContentionFreedom)
     {
-        let (_, holder) = execute(protocol, input, Some((slot, resource)), progress);
+        let (_, holder) = go(Some((slot, resource)));
         let holder = holder.expect("a replay of a deterministic run meets the same conflict");
         run.record.name_conflict_holder(holder);
     }
@@ -215,4 +270,243 @@ fn execute<P: Protocol>(
         },
         ledger.holder,
     )
+}
+
+/// One thread's senders in a slot: its share, the active nodes, the states
+/// of the node range they lie in and the first node of that range.
+type Senders<'a, M, S> = (&'a mut Share<M>, &'a [NodeId], &'a mut [S], usize);
+
+/// What one thread's share of the senders did in a slot.
+struct Share<M> {
+    record: Record,
+    ledger: BitLedger,
+    /// Deliveries in sender order, per range of receivers.
+    buckets: Vec<Vec<(NodeId, Arrival<M>)>>,
+    released: Vec<(NodeId, PacketId)>,
+    /// Nodes that asked to be stepped again.
+    again: Vec<NodeId>,
+    out: Vec<Transmission<M>>,
+    stepped: u64,
+}
+
+/// The run of a protocol whose step never reads its arrivals, without
+/// inboxes. The active nodes are split into `threads` contiguous ranges,
+/// each stepped and judged by [`transmit`] on its own thread with its own
+/// record and resource bits; the records are folded in node order and
+/// relays release. Then the deliveries are judged by [`receive`]: for a
+/// broadcast, each range of receivers on its own thread with its part of
+/// the holdings, in sender order; for a personalised task (where two
+/// receivers of one packet interact) on one thread in receiver order.
+/// Each receiver thus sees its arrivals in the order [`execute`] hands
+/// them over, and the record is the same.
+/// Returns None when two threads took one resource in one slot: which
+/// transmission is "second" is then the one-thread run's to say.
+fn execute_schedule<P: Protocol>(
+    protocol: &P,
+    input: &P::Input,
+    watch: Option<(Slot, ResourceId)>,
+    progress: &Progress,
+    threads: usize,
+) -> Option<(Run, Option<Route>)> {
+    let topology = protocol.topology();
+    let nodes = topology.nodes() as usize;
+    let task = protocol.task(input);
+    let claims = protocol.claims();
+    let horizon = horizon(&claims);
+    let personal = !matches!(task, Task::Broadcast { .. });
+    let words = topology.resources().div_ceil(64) as usize;
+    let threads = threads.max(1);
+    // Receivers in ranges of a power of two of nodes (whole words), one
+    // per thread.
+    let per = if personal {
+        nodes
+    } else {
+        nodes.div_ceil(threads)
+    }
+    .next_power_of_two()
+    .max(64);
+    let parts = nodes.div_ceil(per);
+    let shift = per.trailing_zeros();
+
+    let mut states: Vec<P::State> = (0..nodes as NodeId)
+        .map(|v| protocol.init(input, v))
+        .collect();
+    let mut holdings = Holdings::in_blocks(&task, per as u64);
+    let mut record = Record::new(&claims);
+    let mut shares: Vec<Share<P::Msg>> = (0..threads)
+        .map(|_| Share {
+            record: Record::new(&claims),
+            ledger: BitLedger {
+                bits: vec![0; words],
+                taken: Vec::new(),
+                slot: 0,
+                watch,
+                holder: None,
+            },
+            buckets: vec![Vec::new(); parts],
+            released: Vec::new(),
+            again: Vec::new(),
+            out: Vec::new(),
+            stepped: 0,
+        })
+        .collect();
+    let mut active: Vec<NodeId> = (0..nodes as NodeId).collect();
+    // Nodes to step next slot, one bit each.
+    let mut next = vec![0u64; nodes.div_ceil(64)];
+    let mut deliveries = Vec::new();
+    let mut released = Vec::new();
+    let mut taken = vec![0u64; if threads > 1 { words } else { 0 }];
+    let mut slot = 0;
+    let mut interrupted = false;
+    loop {
+        if INTERRUPTED.load(Relaxed) {
+            interrupted = true;
+            break;
+        }
+        slot += 1;
+        progress.depth.store(slot as usize, Relaxed);
+
+        // Senders, a contiguous range of nodes per thread.
+        let senders = active.len().div_ceil(shares.len()).max(1);
+        let mut rest: &mut [P::State] = &mut states;
+        let mut base = 0usize;
+        let mut work = Vec::with_capacity(shares.len());
+        for (share, chunk) in shares.iter_mut().zip(active.chunks(senders)) {
+            let end = *chunk.last().expect("chunks are not empty") as usize + 1;
+            let (mine, after) = std::mem::take(&mut rest).split_at_mut(end - base);
+            work.push((share, chunk, mine, base));
+            rest = after;
+            base = end;
+        }
+        let send = |(share, chunk, mine, base): Senders<P::Msg, P::State>| {
+            share.ledger.slot = slot;
+            for w in share.ledger.taken.drain(..) {
+                share.ledger.bits[w] = 0;
+            }
+            for &node in chunk {
+                share.out.clear();
+                share.stepped += 1;
+                let state = &mut mine[node as usize - base];
+                if protocol.step(node, state, slot, &[], 0, &mut share.out) {
+                    share.again.push(node);
+                }
+                let buckets = &mut share.buckets;
+                transmit(
+                    protocol,
+                    slot,
+                    &task,
+                    node,
+                    &share.out,
+                    &holdings,
+                    &mut share.record,
+                    &mut share.ledger,
+                    &mut share.released,
+                    |to, a| buckets[(to >> shift) as usize].push((to, a)),
+                );
+            }
+        };
+        if work.len() == 1 {
+            work.into_iter().for_each(send);
+        } else {
+            std::thread::scope(|scope| {
+                for w in work {
+                    scope.spawn(move || send(w));
+                }
+            });
+        }
+
+        // Fold the shares in node order.
+        for w in taken.iter_mut() {
+            *w = 0;
+        }
+        for share in shares.iter_mut() {
+            if threads > 1 {
+                for &w in &share.ledger.taken {
+                    if taken[w] & share.ledger.bits[w] != 0 {
+                        return None;
+                    }
+                    taken[w] |= share.ledger.bits[w];
+                }
+            }
+            record.merge(&share.record);
+            share.record = Record::new(&claims);
+            released.append(&mut share.released);
+            for &v in &share.again {
+                next[v as usize / 64] |= 1 << (v % 64);
+            }
+            share.again.clear();
+            if share.stepped >= 65536 {
+                progress.generated.fetch_add(share.stepped, Relaxed);
+                share.stepped = 0;
+            }
+        }
+        release(&mut holdings, &mut released);
+
+        // Deliveries of this slot.
+        let quiet = shares.iter().all(|s| s.buckets.iter().all(Vec::is_empty));
+        if let Some(holdings) = holdings.parts(per as u32).filter(|_| !quiet) {
+            let shares = &shares;
+            let judge = |(p, (mut holdings, next)): (usize, (Part, &mut [u64]))| {
+                let mut record = Record::new(&claims);
+                for (to, a) in shares.iter().flat_map(|s| &s.buckets[p]) {
+                    receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
+                    next[(*to as usize - p * per) / 64] |= 1 << (to % 64);
+                }
+                record
+            };
+            let work = holdings
+                .into_iter()
+                .zip(next.chunks_mut(per / 64))
+                .enumerate();
+            let records: Vec<Record> = if parts == 1 {
+                work.map(judge).collect()
+            } else {
+                std::thread::scope(|scope| {
+                    let judging: Vec<_> = work.map(|w| scope.spawn(move || judge(w))).collect();
+                    judging
+                        .into_iter()
+                        .map(|j| j.join().expect("no panic"))
+                        .collect()
+                })
+            };
+            for r in &records {
+                record.merge(r);
+            }
+        } else {
+            deliveries.extend(shares.iter_mut().flat_map(|s| s.buckets[0].drain(..)));
+            deliveries.sort_by_key(|(to, _)| *to);
+            for (to, a) in deliveries.iter() {
+                receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
+                next[*to as usize / 64] |= 1 << (to % 64);
+            }
+            deliveries.clear();
+        }
+        for bucket in shares.iter_mut().flat_map(|s| s.buckets.iter_mut()) {
+            bucket.clear();
+        }
+        active.clear();
+        for (i, w) in next.iter_mut().enumerate() {
+            while *w != 0 {
+                active.push((i * 64) as NodeId + w.trailing_zeros());
+                *w &= *w - 1;
+            }
+        }
+        if quiet && active.is_empty() {
+            record.end(&task, &holdings, None);
+            break;
+        }
+        if slot >= horizon {
+            record.end(&task, &holdings, Some(slot));
+            break;
+        }
+    }
+    let holder = shares.iter_mut().find_map(|s| s.ledger.holder.take());
+    Some((
+        Run {
+            record,
+            slots: slot,
+            interrupted,
+        },
+        holder,
+    ))
 }

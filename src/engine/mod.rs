@@ -18,7 +18,7 @@ pub mod visited;
 
 use models::{Arrival, Protocol, Topology};
 use properties::{
-    Claims, Holdings, NodeId, PacketId, Record, ResourceId, Route, Slot, Task, Transmission,
+    Claims, Holdings, Keep, NodeId, PacketId, Record, ResourceId, Route, Slot, Task, Transmission,
 };
 use std::collections::BTreeMap;
 
@@ -101,6 +101,7 @@ pub fn transmit<P: Protocol>(
     mut deliver: impl FnMut(NodeId, Arrival<P::Msg>),
 ) {
     let topology = protocol.topology();
+    let keeps = task.is_broadcast();
     for tx in out {
         if let Some(why) = topology.invalid(&tx.route) {
             panic!("protocol bug: node {node} in slot {slot}: {why}");
@@ -109,7 +110,9 @@ pub fn transmit<P: Protocol>(
         protocol.packets(&tx.msg, |packet| {
             packets += 1;
             record.send(slot, holdings, node, packet);
-            released.push((node, packet));
+            if !keeps {
+                released.push((node, packet));
+            }
         });
         record.transmission(slot, node, packets, task);
         topology.occupy(&tx.route, |resource| {
@@ -143,7 +146,7 @@ pub fn receive<P: Protocol>(
     task: &Task,
     node: NodeId,
     arrival: &Arrival<P::Msg>,
-    holdings: &mut Holdings,
+    holdings: &mut impl Keep,
     record: &mut Record,
 ) {
     protocol.packets(&arrival.msg, |packet| {
