@@ -59,7 +59,7 @@ struct Cli {
     /// Serve the model in stateright's Explorer [default: 127.0.0.1:3000]
     #[arg(long, num_args = 0..=1, default_missing_value = "127.0.0.1:3000", value_name = "ADDR")]
     explore: Option<String>,
-    /// Search threads (1..=256)
+    /// Search threads and executor threads (1..=256)
     #[arg(long)]
     threads: Option<u64>,
     /// Stop an exhaustive search after this many generated states

@@ -145,6 +145,7 @@ impl Outcome {
                 k if k as u64 == self.inputs_total => format!("all {k} inputs"),
                 k if self.sourced => format!("{k} inputs from {}, ...", self.inputs[0]),
                 k if k as u64 == self.inputs_total => format!("all {k} variants"),
+                k if self.inputs_total == u64::MAX => format!("{k} of more than 10^19 variants"),
                 k => format!("{k} of {} variants", self.inputs_total),
             },
             self.engine

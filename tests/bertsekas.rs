@@ -239,6 +239,11 @@ fn total_exchange_meets_both_tables_with_every_link_busy() {
         .unwrap();
         let outcome = commcheck::check::check(&req).unwrap();
         assert_eq!(outcome.link_utilization, Some(1.0), "d={d}");
+        if d == 3 {
+            // Every node's two-packet tie in rule (a), both ways: 2^8.
+            assert_eq!(outcome.inputs_total, 256);
+            assert_eq!(outcome.inputs.len(), 256, "every tie-breaking checked");
+        }
     }
 }
 

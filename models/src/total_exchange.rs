@@ -24,14 +24,25 @@
 //! The construction is the paper's proof made executable: the schedule is
 //! built recursively and the checker verifies that every packet is at its
 //! relay in time (causality), that nothing contends, and the counts. The
-//! explicit per-node routing rules of "Implementation of the Optimal
-//! Algorithm" follow from this recursion; they are not coded separately.
+//! explicit rules of "Implementation of the Optimal Algorithm" (the d
+//! tables giving the order in which node 0 sends its own packets on each
+//! link) are coded separately in [`own_order_table`], and a test checks
+//! that the recursion sends node 0's own packets in an order they allow,
+//! and every node's on the links and in the slots the rules give.
+//! The paper obtains node i's order as node 0's xor i; that holds where
+//! every node breaks its ties as the translate of node 0's. Ties broken
+//! independently per node (allowed by rule (a)) give other orders (at
+//! d = 4, ties by destination: node 2 sends to 13 in a slot where node
+//! 0's table xor 2 has 15), still within the rules above.
 //!
 //! # Choices the paper leaves open
-//! Ties in rule (a) (packets i sends in the same slot on different links)
-//! and the table's "ordered (arbitrarily)": this module breaks them by
-//! destination; other tie-breakings are not yet enumerated (the check says
-//! so).
+//! Ties in rule (a) (packets i sends in the same slot on different links,
+//! "ties are broken arbitrarily") are the same choice as the table's
+//! "ordered (arbitrarily)". Every node at every level of the recursion
+//! orders each of its tie groups independently: each combination is a
+//! variant, an input of the exhaustive check, up to [`MAX_VARIANTS`]
+//! (all 256 at d = 3; the check says how many of how many otherwise).
+//! Variant 0 breaks every tie by destination; the executor runs it.
 //!
 //! # Bounds (Tables 1 and 2)
 //! MLA: 2^(d-1) slots; SLA: d 2^(d-1) slots; d 2^(2d-1) transmissions.
@@ -73,7 +84,7 @@ fn memory(d: u32) -> u64 {
 
 /// One transmission of the schedule: sender, receiver, origin and
 /// destination of the packet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Hop {
     from: NodeId,
     to: NodeId,
@@ -84,8 +95,43 @@ struct Hop {
 /// The schedule: per slot, its transmissions sorted by sender.
 type Schedule = Vec<Vec<Hop>>;
 
-/// The exchange of the d-cube under the port model, built recursively.
-fn schedule(d: u32, ports: Ports) -> Schedule {
+/// Variants past this many are not enumerated.
+pub const MAX_VARIANTS: u64 = 1024;
+
+/// The tie-breaking of one variant: a mixed-radix number whose digits,
+/// read in construction order (level, node, tie group), pick each group's
+/// order. Also counts the variants there are (saturating).
+struct Ties {
+    rest: u64,
+    total: u64,
+}
+
+impl Ties {
+    /// The order of the next tie group of `g` packets, as a permutation.
+    fn pick(&mut self, g: usize) -> Vec<usize> {
+        let radix = (1..=g as u64).product::<u64>();
+        self.total = self.total.saturating_mul(radix);
+        let mut k = self.rest % radix;
+        self.rest /= radix;
+        // The k-th permutation of 0..g (Lehmer code).
+        let mut left: Vec<usize> = (0..g).collect();
+        let mut order = Vec::with_capacity(g);
+        for i in (1..=g).rev() {
+            let f = (1..i as u64).product::<u64>();
+            order.push(left.remove((k / f) as usize));
+            k %= f;
+        }
+        order
+    }
+}
+
+/// The exchange of the d-cube under the port model, built recursively
+/// with the tie-breaking of `variant`; also the number of variants.
+fn schedule(d: u32, ports: Ports, variant: u64) -> (Schedule, u64) {
+    let mut ties = Ties {
+        rest: variant,
+        total: 1,
+    };
     // The 1-cube: both packets in slot 1.
     let mut s: Schedule = vec![vec![
         Hop {
@@ -102,13 +148,13 @@ fn schedule(d: u32, ports: Ports) -> Schedule {
         },
     ]];
     for k in 1..d {
-        s = step_up(&s, k, ports);
+        s = step_up(&s, k, ports, &mut ties);
     }
-    s
+    (s, ties.total)
 }
 
 /// The exchange of the (k+1)-cube from that of the k-cube.
-fn step_up(s: &Schedule, k: u32, ports: Ports) -> Schedule {
+fn step_up(s: &Schedule, k: u32, ports: Ports, ties: &mut Ties) -> Schedule {
     let h = 1u32 << k;
     let t = s.len();
     // s(i, j): the slot in which i sends its own packet for j.
@@ -155,22 +201,32 @@ fn step_up(s: &Schedule, k: u32, ports: Ports) -> Schedule {
         Ports::All => 0,
         Ports::One => t,
     };
-    for i in 0..h {
+    // Node x of the (k+1)-cube and its counterpart x xor h; x's packets
+    // for the other cube, named by their position j there.
+    for x in 0..2 * h {
+        let i = x % h;
         let mut order: Vec<NodeId> = (0..h).filter(|&j| j != i).collect();
         order.sort_by_key(|&j| (own[(i * h + j) as usize], j));
+        // (a) ties (one slot of i's own sends) in the variant's order.
+        for group in
+            order.chunk_by_mut(|a, b| own[(i * h + a) as usize] == own[(i * h + b) as usize])
+        {
+            if group.len() > 1 {
+                let by_destination = group.to_vec();
+                for (slot, pick) in group.iter_mut().zip(ties.pick(by_destination.len())) {
+                    *slot = by_destination[pick];
+                }
+            }
+        }
+        // (b) the packet for the counterpart last.
         order.push(i);
+        let (to, other) = if x < h { (x + h, h) } else { (x - h, 0) };
         for (p, &j) in order.iter().enumerate() {
             out[second + p].push(Hop {
-                from: i,
-                to: i + h,
-                origin: i,
-                dest: j + h,
-            });
-            out[second + p].push(Hop {
-                from: i + h,
-                to: i,
-                origin: i + h,
-                dest: j,
+                from: x,
+                to,
+                origin: x,
+                dest: j + other,
             });
         }
     }
@@ -180,11 +236,43 @@ fn step_up(s: &Schedule, k: u32, ports: Ports) -> Schedule {
     out
 }
 
+/// The rules of "Implementation of the Optimal Algorithm", coded from the
+/// text and not from the recursion: the d tables giving the order in
+/// which node 0 sends its own packets. Per link m (dimension m - 1), the
+/// destinations in the order of time units 1, 2, ..., as blocks whose
+/// inner order the paper leaves arbitrary ("ordered (arbitrarily) from
+/// left to right"). Table 1 holds e_1; table k keeps the k - 1 columns of
+/// table k - 1 and adds, for each row of it from top to bottom, that
+/// row's entries with their kth bit set, then e_k.
+pub fn own_order_table(d: u32) -> Vec<Vec<Vec<NodeId>>> {
+    let mut table: Vec<Vec<Vec<NodeId>>> = Vec::new();
+    for k in 1..=d {
+        let e = 1 << (k - 1);
+        let columns: Vec<Vec<NodeId>> = table.iter().map(|c| c.concat()).collect();
+        let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
+        let mut last: Vec<Vec<NodeId>> = (0..rows)
+            .map(|r| {
+                columns
+                    .iter()
+                    .filter_map(|c| c.get(r))
+                    .map(|&x| x | e)
+                    .collect()
+            })
+            .collect();
+        last.push(vec![e]);
+        table.push(last);
+    }
+    table
+}
+
 /// Total exchange at one configuration.
 #[derive(Clone, Debug)]
 pub struct TotalExchange {
     cube: Hypercube,
-    schedule: Schedule,
+    /// The schedule of every variant the check covers.
+    schedules: Vec<Schedule>,
+    /// Variants in all (saturating).
+    variants: u64,
 }
 
 /// A packet of the exchange, by origin and destination.
@@ -195,20 +283,32 @@ pub struct Letter {
 }
 
 impl TotalExchange {
+    /// Every variant up to [`MAX_VARIANTS`] where the exhaustive check can
+    /// reach; past that variant 0 alone.
     pub fn new(cfg: Config) -> Self {
+        let (first, variants) = schedule(cfg.n, cfg.ports, 0);
+        let built = if cfg.n <= crate::catalog::ENUMERATED_UP_TO.min(5) {
+            variants.min(MAX_VARIANTS)
+        } else {
+            1
+        };
+        let schedules = std::iter::once(first)
+            .chain((1..built).map(|v| schedule(cfg.n, cfg.ports, v).0))
+            .collect();
         TotalExchange {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
-            schedule: schedule(cfg.n, cfg.ports),
+            schedules,
+            variants,
         }
     }
 }
 
 impl Protocol for TotalExchange {
     type Topo = Hypercube;
-    /// The construction leaves nothing open here (ties broken by
-    /// destination): one input.
+    /// The tie-breaking variant.
     type Input = u32;
-    type State = ();
+    /// The variant (the schedule is the input's).
+    type State = u32;
     type Msg = Letter;
 
     fn topology(&self) -> &Hypercube {
@@ -216,15 +316,23 @@ impl Protocol for TotalExchange {
     }
 
     fn inputs(&self) -> Vec<u32> {
-        vec![0]
+        (0..self.schedules.len() as u32).collect()
+    }
+
+    fn inputs_total(&self) -> u64 {
+        self.variants
     }
 
     fn source_input(&self, _: NodeId) -> Option<u32> {
         None
     }
 
-    fn describe_input(&self, _: &u32) -> String {
-        "the recursive construction, ties by destination".into()
+    fn describe_input(&self, v: &u32) -> String {
+        match (*v, self.variants) {
+            (0, _) => "the recursive construction, every tie by destination".into(),
+            (v, u64::MAX) => format!("tie-breaking variant {v} of more than 10^19"),
+            (v, total) => format!("tie-breaking variant {v} of {total}"),
+        }
     }
 
     fn task(&self, _: &u32) -> Task {
@@ -242,7 +350,9 @@ impl Protocol for TotalExchange {
         Claims::optimal(time, bertsekas::total_exchange_transmissions(d))
     }
 
-    fn init(&self, _: &u32, _: NodeId) {}
+    fn init(&self, v: &u32, _: NodeId) -> u32 {
+        *v
+    }
 
     fn packets(&self, m: &Letter, mut f: impl FnMut(PacketId)) {
         f(m.origin * self.cube.nodes() + m.dest)
@@ -251,13 +361,14 @@ impl Protocol for TotalExchange {
     fn step(
         &self,
         node: NodeId,
-        _: &mut (),
+        variant: &mut u32,
         slot: Slot,
         _: &[Arrival<Letter>],
         _: u32,
         out: &mut Vec<Transmission<Letter>>,
     ) -> bool {
-        let Some(hops) = self.schedule.get(slot as usize - 1) else {
+        let schedule = &self.schedules[*variant as usize];
+        let Some(hops) = schedule.get(slot as usize - 1) else {
             return false;
         };
         let first = hops.partition_point(|h| h.from < node);
@@ -273,7 +384,7 @@ impl Protocol for TotalExchange {
                 },
             });
         }
-        (slot as usize) < self.schedule.len()
+        (slot as usize) < schedule.len()
     }
 
     fn event_driven(&self) -> bool {
@@ -294,8 +405,8 @@ mod tests {
     #[test]
     fn the_recursion_has_the_papers_lengths() {
         for d in 1..=6u32 {
-            assert_eq!(schedule(d, Ports::All).len(), 1 << (d - 1));
-            let sla = schedule(d, Ports::One);
+            assert_eq!(schedule(d, Ports::All, 0).0.len(), 1 << (d - 1));
+            let sla = schedule(d, Ports::One, 0).0;
             assert_eq!(sla.len(), (d << (d - 1)) as usize);
             for hops in &sla {
                 let mut from: Vec<NodeId> = hops.iter().map(|h| h.from).collect();
@@ -303,5 +414,75 @@ mod tests {
                 assert_eq!(from.len(), hops.len(), "d={d}");
             }
         }
+    }
+    /// The recursion sends own packets as the implementation rules say,
+    /// for every tie-breaking variant at d <= 3 and variant 0 up to d = 6:
+    /// node i sends on its kth link, one per slot in slots 1 .. 2^(k-1),
+    /// its packets for (i_d .. i_(k+1), not i_k, any), the one for
+    /// i xor e_k last; node 0 in the order of the tables, each block of
+    /// a table in some order.
+    #[test]
+    fn own_packets_follow_the_implementation_rules() {
+        // The table for d = 2 by hand: link 1 sends to 01 in slot 1; link
+        // 2 to 11 (row 1 of table 1 with bit 2 set), then e_2 = 10.
+        assert_eq!(
+            own_order_table(2),
+            vec![vec![vec![1]], vec![vec![3], vec![2]]]
+        );
+        for d in 1..=6u32 {
+            let table = own_order_table(d);
+            let (_, total) = schedule(d, Ports::All, 0);
+            let variants = if d <= 3 { total } else { 1 };
+            if d == 3 {
+                assert_eq!(total, 256, "one tie of two per node of the 3-cube");
+            }
+            for v in 0..variants {
+                let (s, _) = schedule(d, Ports::All, v);
+                for x in 0..1u32 << d {
+                    for (m, blocks) in table.iter().enumerate() {
+                        let e = 1 << m;
+                        let mut sent: Vec<(usize, NodeId)> = s
+                            .iter()
+                            .enumerate()
+                            .flat_map(|(t, hops)| hops.iter().map(move |h| (t + 1, h)))
+                            .filter(|(_, h)| h.from == x && h.origin == x && h.to == x ^ e)
+                            .map(|(t, h)| (t, h.dest))
+                            .collect();
+                        sent.sort_unstable();
+                        let what = format!("d={d} v={v} node {x} link {}", m + 1);
+                        let slots: Vec<usize> = sent.iter().map(|&(t, _)| t).collect();
+                        assert_eq!(slots, (1..=1usize << m).collect::<Vec<_>>(), "{what}");
+                        let mut dests: Vec<NodeId> = sent.iter().map(|&(_, j)| j).collect();
+                        assert_eq!(dests.last(), Some(&(x ^ e)), "{what}");
+                        dests.sort_unstable();
+                        let group: Vec<NodeId> = (0..1u32 << d)
+                            .filter(|y| y >> (m + 1) == x >> (m + 1) && (y ^ x) & e != 0)
+                            .collect();
+                        assert_eq!(dests, group, "{what}");
+                        if x != 0 {
+                            continue;
+                        }
+                        let mut at = 0;
+                        for block in blocks {
+                            let mut got: Vec<NodeId> =
+                                sent[at..at + block.len()].iter().map(|&(_, j)| j).collect();
+                            got.sort_unstable();
+                            let mut want = block.clone();
+                            want.sort_unstable();
+                            assert_eq!(got, want, "{what}");
+                            at += block.len();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Variants differ: every one of the 256 at d = 3 is its own schedule.
+    #[test]
+    fn every_tie_breaking_is_a_different_schedule() {
+        let all: std::collections::HashSet<Schedule> =
+            (0..256).map(|v| schedule(3, Ports::All, v).0).collect();
+        assert_eq!(all.len(), 256);
     }
 }
