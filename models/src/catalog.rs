@@ -113,6 +113,15 @@ pub struct Info {
     pub memory: fn(u32) -> u64,
 }
 
+/// "`what` variant v of total", a saturated total read as more than 10^19
+/// (a construction's variants, in reports).
+pub fn variant_label(what: &str, v: u32, total: u64) -> String {
+    match total {
+        u64::MAX => format!("{what} variant {v} of more than 10^19"),
+        total => format!("{what} variant {v} of {total}"),
+    }
+}
+
 /// The largest dimension at which a construction's open choices are
 /// enumerated (past every lock-step reach of those algorithms); larger
 /// sizes run the executor, which uses the first variant only.

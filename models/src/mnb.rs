@@ -180,10 +180,7 @@ impl Protocol for Mnb {
     }
 
     fn describe_input(&self, v: &u32) -> String {
-        match self.variants {
-            u64::MAX => format!("construction variant {v} of more than 10^19"),
-            total => format!("construction variant {v} of {total}"),
-        }
+        crate::catalog::variant_label("construction", *v, self.variants)
     }
 
     fn task(&self, _: &u32) -> Task {

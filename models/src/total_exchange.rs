@@ -328,10 +328,9 @@ impl Protocol for TotalExchange {
     }
 
     fn describe_input(&self, v: &u32) -> String {
-        match (*v, self.variants) {
-            (0, _) => "the recursive construction, every tie by destination".into(),
-            (v, u64::MAX) => format!("tie-breaking variant {v} of more than 10^19"),
-            (v, total) => format!("tie-breaking variant {v} of {total}"),
+        match *v {
+            0 => "the recursive construction, every tie by destination".into(),
+            v => crate::catalog::variant_label("tie-breaking", v, self.variants),
         }
     }
 
