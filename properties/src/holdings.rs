@@ -347,20 +347,22 @@ impl Holdings {
             // is 2^26 full words.
             let cells = task.nodes() as u64 * self.columns.len() as u64;
             return self
-                .bits
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| **w != u64::MAX)
-                .flat_map(|(i, w)| {
-                    (0..64)
-                        .filter(move |b| w & (1 << b) == 0)
-                        .map(move |b| i as u64 * 64 + b)
-                })
+                .clear_bits()
                 .filter(|&i| i < cells)
                 .map(|i| self.cell(i))
                 .min();
         }
         let ids = task.packet_ids();
+        self.clear_bits()
+            .filter(|&p| p < ids)
+            .map(|p| p as PacketId)
+            .min_by_key(|&p| (task.destination(p), p))
+            .map(|p| (task.destination(p).expect("one destination"), p))
+    }
+
+    /// The indices of the bits not set, word by word (full words cost one
+    /// comparison).
+    fn clear_bits(&self) -> impl Iterator<Item = u64> + '_ {
         self.bits
             .iter()
             .enumerate()
@@ -368,12 +370,8 @@ impl Holdings {
             .flat_map(|(i, w)| {
                 (0..64)
                     .filter(move |b| w & (1 << b) == 0)
-                    .map(move |b| (i * 64 + b) as u64)
+                    .map(move |b| i as u64 * 64 + b)
             })
-            .filter(|&p| p < ids)
-            .map(|p| p as PacketId)
-            .min_by_key(|&p| (task.destination(p), p))
-            .map(|p| (task.destination(p).expect("one destination"), p))
     }
 
     /// True if `node` holds every packet the task requires of it (for

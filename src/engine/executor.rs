@@ -39,6 +39,44 @@ struct BitLedger {
     holder: Option<Route>,
 }
 
+impl BitLedger {
+    fn new(resources: ResourceId, watch: Option<(Slot, ResourceId)>) -> Self {
+        BitLedger {
+            bits: vec![0; resources.div_ceil(64) as usize],
+            taken: Vec::new(),
+            slot: 0,
+            watch,
+            holder: None,
+        }
+    }
+
+    /// Frees what the last slot took (only the words it set).
+    fn begin(&mut self, slot: Slot) {
+        self.slot = slot;
+        for w in self.taken.drain(..) {
+            self.bits[w] = 0;
+        }
+    }
+}
+
+/// Ends the run after `slot` if it is over: quiet with nobody left to
+/// step, or at the horizon (judging completeness and the counts).
+fn ended(
+    record: &mut Record,
+    task: &Task,
+    holdings: &Holdings,
+    slot: Slot,
+    horizon: Slot,
+    idle: bool,
+) -> bool {
+    if idle {
+        record.end(task, holdings, None);
+    } else if slot >= horizon {
+        record.end(task, holdings, Some(slot));
+    }
+    idle || slot >= horizon
+}
+
 impl Ledger for BitLedger {
     fn take(&mut self, r: ResourceId, route: Route) -> Result<(), Option<Route>> {
         let (w, m) = ((r / 64) as usize, 1u64 << (r % 64));
@@ -170,13 +208,7 @@ fn execute<P: Protocol>(
     let mut active: Vec<NodeId> = (0..nodes as NodeId).collect();
     let mut next_active: Vec<NodeId> = Vec::new();
     let mut receivers: Vec<NodeId> = Vec::new();
-    let mut ledger = BitLedger {
-        bits: vec![0; topology.resources().div_ceil(64) as usize],
-        taken: Vec::new(),
-        slot: 0,
-        watch,
-        holder: None,
-    };
+    let mut ledger = BitLedger::new(topology.resources(), watch);
     let mut out = Vec::new();
     let mut released = Vec::new();
     let mut arrivals = Vec::new();
@@ -190,10 +222,7 @@ fn execute<P: Protocol>(
         }
         slot += 1;
         progress.depth.store(slot as usize, Relaxed);
-        ledger.slot = slot;
-        for w in ledger.taken.drain(..) {
-            ledger.bits[w] = 0;
-        }
+        ledger.begin(slot);
         let mut over = overflow.iter().peekable();
         for &node in &active {
             let v = node as usize;
@@ -253,12 +282,8 @@ fn execute<P: Protocol>(
         std::mem::swap(&mut active, &mut next_active);
         next_active.clear();
         receivers.clear();
-        if quiet && active.is_empty() {
-            record.end(&task, &holdings, None);
-            break;
-        }
-        if slot >= horizon {
-            record.end(&task, &holdings, Some(slot));
+        let idle = quiet && active.is_empty();
+        if ended(&mut record, &task, &holdings, slot, horizon, idle) {
             break;
         }
     }
@@ -336,13 +361,7 @@ fn execute_schedule<P: Protocol>(
     let mut shares: Vec<Share<P::Msg>> = (0..threads)
         .map(|_| Share {
             record: Record::new(&claims),
-            ledger: BitLedger {
-                bits: vec![0; words],
-                taken: Vec::new(),
-                slot: 0,
-                watch,
-                holder: None,
-            },
+            ledger: BitLedger::new(topology.resources(), watch),
             buckets: vec![Vec::new(); parts],
             released: Vec::new(),
             again: Vec::new(),
@@ -379,10 +398,7 @@ fn execute_schedule<P: Protocol>(
             base = end;
         }
         let send = |(share, chunk, mine, base): Senders<P::Msg, P::State>| {
-            share.ledger.slot = slot;
-            for w in share.ledger.taken.drain(..) {
-                share.ledger.bits[w] = 0;
-            }
+            share.ledger.begin(slot);
             for &node in chunk {
                 share.out.clear();
                 share.stepped += 1;
@@ -491,12 +507,8 @@ fn execute_schedule<P: Protocol>(
                 *w &= *w - 1;
             }
         }
-        if quiet && active.is_empty() {
-            record.end(&task, &holdings, None);
-            break;
-        }
-        if slot >= horizon {
-            record.end(&task, &holdings, Some(slot));
+        let idle = quiet && active.is_empty();
+        if ended(&mut record, &task, &holdings, slot, horizon, idle) {
             break;
         }
     }
