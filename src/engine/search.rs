@@ -19,13 +19,15 @@
 //! a test checks that both searches count the same states.
 //!
 //! With several threads, workers share the visited set (sharded by the
-//! fingerprint's top bits) and a pool of jobs; an idle worker is fed by
-//! splitting the remaining successors of the oldest frame of a busy one.
+//! fingerprint's top bits) and a pool of jobs; an idle worker starts the
+//! next input, or when none is left is fed by splitting the remaining
+//! successors of the oldest frame of a busy one.
 
 use super::memory::Allowance;
 use super::visited::{Visited, PUBLISH};
 use ahash::RandomState;
 use properties::{PropertyName, Record, Slot, Violation};
+use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex};
@@ -204,9 +206,13 @@ impl Found {
     }
 
     fn merge(&mut self, other: Found) {
+        // The lowest input's: inputs run side by side, and which worker
+        // finishes first should not pick the report's counterexample.
         for (mine, theirs) in self.discoveries.iter_mut().zip(other.discoveries) {
-            if mine.is_none() {
-                *mine = theirs;
+            if let Some(t) = theirs {
+                if mine.as_ref().is_none_or(|m| t.input < m.input) {
+                    *mine = Some(t);
+                }
             }
         }
         self.run_ends |= other.run_ends;
@@ -280,7 +286,16 @@ struct Job<S> {
     frame: Frame<S>,
 }
 
-/// What all workers share while searching one input.
+/// Jobs, how many workers are idle, the next input to start and, per
+/// input under way, its jobs not yet finished.
+struct Pool<S> {
+    jobs: Vec<Job<S>>,
+    idle: usize,
+    next: usize,
+    live: HashMap<usize, usize>,
+}
+
+/// What all workers share while searching.
 struct Shared<'a, Sp: Space> {
     space: &'a Sp,
     limits: Limits,
@@ -288,8 +303,9 @@ struct Shared<'a, Sp: Space> {
     hasher: RandomState,
     visited: Visited,
     memory: MemoryGuard,
-    /// Jobs, and how many workers are idle.
-    pool: Mutex<(Vec<Job<Sp::State>>, usize)>,
+    /// The inputs to search, in order.
+    inputs: usize,
+    pool: Mutex<Pool<Sp::State>>,
     /// Idle workers with no job to take (a hint for splitting).
     waiting: AtomicUsize,
     wake: Condvar,
@@ -386,28 +402,97 @@ impl<Sp: Space> Shared<'_, Sp> {
         None
     }
 
-    /// Takes a job, waiting while others may still split one off; None
-    /// when every worker is idle and the pool is empty, or on a cut.
-    fn take(&self) -> Option<Job<Sp::State>> {
+    /// Takes a job (`done`: the input of the job this worker finished):
+    /// one from the pool, else the next input's first, else waits while
+    /// others may still split one off. Inputs run side by side, one per
+    /// idle worker: most are small, and feeding a worker by splitting costs
+    /// more than such an input's whole search. None when every input is
+    /// done, or on a cut.
+    fn take(&self, w: usize, done: Option<usize>) -> Option<Job<Sp::State>> {
         let mut pool = self.pool.lock().expect("pool lock");
-        pool.1 += 1;
+        if let Some(ix) = done {
+            let live = pool.live.get_mut(&ix).expect("a job's input is under way");
+            *live -= 1;
+            if *live == 0 {
+                pool.live.remove(&ix);
+                self.progress.inputs_done.fetch_add(1, Relaxed);
+            }
+        }
+        pool.idle += 1;
         loop {
             if self.stopping.load(Relaxed) {
                 return None;
             }
-            if let Some(job) = pool.0.pop() {
-                pool.1 -= 1;
+            let job = pool.jobs.pop().or_else(|| self.start(w, &mut pool));
+            if let Some(job) = job {
+                pool.idle -= 1;
                 self.waiting
-                    .store(pool.1 - pool.0.len().min(pool.1), Relaxed);
+                    .store(pool.idle - pool.jobs.len().min(pool.idle), Relaxed);
                 return Some(job);
             }
-            self.waiting.store(pool.1, Relaxed);
-            if pool.1 == self.limits.threads {
+            self.waiting.store(pool.idle, Relaxed);
+            if pool.idle == self.limits.threads || self.stopping.load(Relaxed) {
                 self.wake.notify_all();
                 return None;
             }
             pool = self.wake.wait(pool).expect("pool lock");
         }
+    }
+
+    /// Starts the inputs from `pool.next` on: judges each initial state
+    /// and returns the first job, or None when no input is left to start
+    /// or a budget ran out.
+    fn start(&self, w: usize, pool: &mut Pool<Sp::State>) -> Option<Job<Sp::State>> {
+        while pool.next < self.inputs {
+            if let Some(why) = self.over_budget() {
+                self.cut(why);
+                return None;
+            }
+            let ix = pool.next;
+            pool.next += 1;
+            let init = self.space.init(ix);
+            let fp = self.fingerprint(&init, &mut Vec::new());
+            let fresh = match self
+                .visit(w, fp, &mut 0)
+                .and_then(|fresh| self.publish(w, fresh as usize).map(|()| fresh))
+            {
+                Err(why) => {
+                    self.cut(why);
+                    return None;
+                }
+                Ok(fresh) => fresh,
+            };
+            let end = if fresh {
+                self.progress.unique.fetch_add(1, Relaxed);
+                self.progress.generated.fetch_add(1, Relaxed);
+                self.progress.depth.fetch_max(1, Relaxed);
+                self.found.lock().expect("found lock").judge(
+                    self.space.record(&init),
+                    ix,
+                    Vec::new,
+                );
+                self.space.successors(&init)
+            } else {
+                0
+            };
+            if end == 0 {
+                self.progress.inputs_done.fetch_add(1, Relaxed);
+                continue;
+            }
+            pool.live.insert(ix, 1);
+            return Some(Job {
+                input: ix,
+                path: Vec::new(),
+                frame: Frame {
+                    state: init,
+                    next: 0,
+                    end,
+                    via: 0,
+                    ahead: Vec::new(),
+                },
+            });
+        }
+        None
     }
 
     /// True if some worker waits for work (read without the pool's lock:
@@ -425,7 +510,8 @@ impl<Sp: Space> Shared<'_, Sp> {
         let mut since_check = 0u32;
         let (mut new_states, mut depth) = (0u64, 0usize);
         let mut since_probe = 0u32;
-        'jobs: while let Some(job) = self.take() {
+        let mut done = None;
+        'jobs: while let Some(job) = self.take(w, done.take()) {
             let (input, base) = (job.input, job.path);
             let mut stack = vec![job.frame];
             while let Some(top) = stack.last_mut() {
@@ -518,6 +604,7 @@ impl<Sp: Space> Shared<'_, Sp> {
                     });
                 }
             }
+            done = Some(input);
         }
         self.progress
             .generated
@@ -581,9 +668,13 @@ impl<Sp: Space> Shared<'_, Sp> {
         };
         f.end = mid;
         let mut pool = self.pool.lock().expect("pool lock");
-        pool.0.push(job);
+        *pool
+            .live
+            .get_mut(&input)
+            .expect("a job's input is under way") += 1;
+        pool.jobs.push(job);
         self.waiting
-            .store(pool.1.saturating_sub(pool.0.len()), Relaxed);
+            .store(pool.idle.saturating_sub(pool.jobs.len()), Relaxed);
         drop(pool);
         self.wake.notify_one();
     }
@@ -611,67 +702,25 @@ pub fn search<Sp: Space>(space: &Sp, inputs: usize, limits: Limits, progress: &P
             promised: AtomicU64::new(0),
             measured: AtomicU64::new(0),
         },
-        pool: Mutex::new((Vec::new(), 0)),
+        inputs,
+        pool: Mutex::new(Pool {
+            jobs: Vec::new(),
+            idle: 0,
+            next: 0,
+            live: HashMap::new(),
+        }),
         waiting: AtomicUsize::new(0),
         wake: Condvar::new(),
         stop: Mutex::new(None),
         stopping: AtomicBool::new(false),
         found: Mutex::new(Found::default()),
     };
-    for ix in 0..inputs {
-        let init = space.init(ix);
-        if let Some(why) = shared.over_budget() {
-            shared.cut(why);
-            break;
+    std::thread::scope(|scope| {
+        for w in 0..threads {
+            let shared = &shared;
+            scope.spawn(move || shared.worker(w));
         }
-        let fp = shared.fingerprint(&init, &mut Vec::new());
-        let visited = shared
-            .visit(0, fp, &mut 0)
-            .and_then(|fresh| shared.publish(0, fresh as usize).map(|()| fresh));
-        match visited {
-            Err(why) => {
-                shared.cut(why);
-                break;
-            }
-            Ok(false) => {}
-            Ok(true) => {
-                progress.unique.fetch_add(1, Relaxed);
-                progress.generated.fetch_add(1, Relaxed);
-                progress.depth.fetch_max(1, Relaxed);
-                let record = space.record(&init);
-                shared
-                    .found
-                    .lock()
-                    .expect("found lock")
-                    .judge(record, ix, Vec::new);
-                let end = space.successors(&init);
-                if end > 0 {
-                    let job = Job {
-                        input: ix,
-                        path: Vec::new(),
-                        frame: Frame {
-                            state: init,
-                            next: 0,
-                            end,
-                            via: 0,
-                            ahead: Vec::new(),
-                        },
-                    };
-                    *shared.pool.lock().expect("pool lock") = (vec![job], 0);
-                    std::thread::scope(|scope| {
-                        for w in 0..threads {
-                            let shared = &shared;
-                            scope.spawn(move || shared.worker(w));
-                        }
-                    });
-                }
-            }
-        }
-        if shared.stopping.load(Relaxed) {
-            break;
-        }
-        progress.inputs_done.fetch_add(1, Relaxed);
-    }
+    });
     let mut found = shared.found.into_inner().expect("found lock");
     found.cut = shared.stop.into_inner().expect("stop lock");
     found.unique = progress.unique.load(Relaxed);
