@@ -321,8 +321,10 @@ fn inputs<P: Protocol>(
         let total = p.inputs_total();
         let note = ((inputs.len() as u64) < total).then(|| {
             format!(
-                "inputs: {} of {total} variants of the construction checked (the first ones)",
-                inputs.len()
+                "inputs: {} of {} variants of the construction checked ({})",
+                inputs.len(),
+                models::catalog::count_words(total),
+                p.covered_inputs()
             )
         });
         return Ok((inputs, note));
@@ -352,9 +354,16 @@ fn inputs<P: Protocol>(
 /// Says how many of one source's construction variants a check covers, if
 /// not all of them.
 fn variants_note<P: Protocol>(p: &P, covered: usize) -> Option<String> {
-    let per_source = p.inputs_total() / p.topology().nodes() as u64;
+    let per_source = match p.inputs_total() {
+        u64::MAX => u64::MAX,
+        total => total / p.topology().nodes() as u64,
+    };
     ((covered as u64) < per_source).then(|| {
-        format!("variants of the construction: {covered} of {per_source} checked (the first ones)")
+        format!(
+            "variants of the construction: {covered} of {} checked ({})",
+            models::catalog::count_words(per_source),
+            p.covered_inputs()
+        )
     })
 }
 
@@ -693,7 +702,12 @@ fn report<P: Protocol>(
         sources_total: topology.nodes(),
         inputs_total: p.inputs_total(),
         sourced: p.source_input(0).is_some(),
-        inputs: inputs.iter().map(|i| p.describe_input(i)).collect(),
+        inputs_checked: inputs.len(),
+        inputs: inputs
+            .iter()
+            .take(crate::report::LISTED)
+            .map(|i| p.describe_input(i))
+            .collect(),
         elapsed_ms: start.elapsed().as_millis(),
         notes,
         reproduce,

@@ -7,6 +7,10 @@ use properties::{Slot, Task, Violation};
 use serde::Serialize;
 use std::fmt::Write;
 
+/// Inputs a report lists by name (a check may cover hundreds of
+/// thousands; `inputs_checked` counts them all).
+pub const LISTED: usize = 32;
+
 /// The outcome of one check, engine-independent.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
@@ -45,7 +49,9 @@ pub struct Outcome {
     pub inputs_total: u64,
     /// True if the inputs are source nodes.
     pub sourced: bool,
-    /// Inputs covered (sources).
+    /// Inputs covered.
+    pub inputs_checked: usize,
+    /// The first [`LISTED`] of the inputs covered, described.
     pub inputs: Vec<String>,
     pub elapsed_ms: u128,
     /// Things a reader must know: what was not checked, and why.
@@ -129,7 +135,7 @@ impl Outcome {
             self.params.n,
             self.params.switching,
             self.params.ports,
-            match self.inputs.len() {
+            match self.inputs_checked {
                 1 if self.sourced && self.params.source.is_none() && self.sources_total > 1 =>
                     format!(
                         "{} (for all {} by symmetry)",
@@ -145,8 +151,10 @@ impl Outcome {
                 k if k as u64 == self.inputs_total => format!("all {k} inputs"),
                 k if self.sourced => format!("{k} inputs from {}, ...", self.inputs[0]),
                 k if k as u64 == self.inputs_total => format!("all {k} variants"),
-                k if self.inputs_total == u64::MAX => format!("{k} of more than 10^19 variants"),
-                k => format!("{k} of {} variants", self.inputs_total),
+                k => format!(
+                    "{k} of {} variants",
+                    models::catalog::count_words(self.inputs_total)
+                ),
             },
             self.engine
         );

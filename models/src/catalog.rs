@@ -113,13 +113,17 @@ pub struct Info {
     pub memory: fn(u32) -> u64,
 }
 
-/// "`what` variant v of total", a saturated total read as more than 10^19
-/// (a construction's variants, in reports).
-pub fn variant_label(what: &str, v: u32, total: u64) -> String {
+/// A count of variants, a saturated total read as "more than 10^19".
+pub fn count_words(total: u64) -> String {
     match total {
-        u64::MAX => format!("{what} variant {v} of more than 10^19"),
-        total => format!("{what} variant {v} of {total}"),
+        u64::MAX => "more than 10^19".to_string(),
+        total => total.to_string(),
     }
+}
+
+/// "`what` variant v of total" (a construction's variants, in reports).
+pub fn variant_label(what: &str, v: u32, total: u64) -> String {
+    format!("{what} variant {v} of {}", count_words(total))
 }
 
 /// The largest dimension at which a construction's open choices are

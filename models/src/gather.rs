@@ -55,17 +55,23 @@ pub const ENTRY: Entry<Gather> = Entry {
 };
 
 /// Schedules past this many are not enumerated (the executor runs the
-/// first).
-pub const MAX_SCHEDULES: usize = 4096;
+/// first). Every one at d = 4 under SLA (4! 6! 4! = 414,720 orders) and
+/// at d = 5 under MLA (737,280 on 720 trees).
+pub const MAX_SCHEDULES: u64 = 1 << 20;
 
 /// Single node gather at one configuration.
 #[derive(Clone, Debug)]
 pub struct Gather {
     cube: Hypercube,
     trees: Vec<Tree>,
-    /// (tree, the slot each relative node sends its own packet in).
-    schedules: Vec<(u32, Vec<Slot>)>,
-    /// Schedules in all (saturating; at least `schedules.len()`).
+    /// Per tree, the scatter's send orders on it.
+    orders: Vec<Orders>,
+    /// Per tree, the number of its first schedule (the orders before it).
+    first: Vec<u64>,
+    /// Schedules enumerated per root: the first of every tree's orders,
+    /// tree by tree, up to [`MAX_SCHEDULES`].
+    enumerated: u32,
+    /// Schedules in all (saturating; at least `enumerated`).
     total: u64,
     /// Whether every tree was built (see `scatter::MAX_TREES`).
     complete: bool,
@@ -78,53 +84,84 @@ fn factorial(n: u64) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
-/// The root's send groups of a scatter on `tree`: per subtree (MLA) or
-/// one (SLA), each split into blocks of equal distance, farthest first.
-fn blocks(tree: &Tree, d: u32, ports: Ports) -> Vec<Vec<Vec<NodeId>>> {
-    let mut nodes: Vec<NodeId> = (1..1u32 << d).collect();
-    nodes.sort_by_key(|&x| (std::cmp::Reverse(x.count_ones()), x));
-    let groups: Vec<Vec<NodeId>> = match ports {
-        Ports::One => vec![nodes],
-        Ports::All => (0..d)
-            .map(|j| {
-                nodes
-                    .iter()
-                    .copied()
-                    .filter(|&x| tree.top(x) == 1 << j)
-                    .collect()
-            })
-            .collect(),
-    };
-    groups
-        .into_iter()
-        .map(|g| {
-            g.chunk_by(|a, b| a.count_ones() == b.count_ones())
-                .map(<[NodeId]>::to_vec)
-                .collect()
-        })
-        .collect()
+/// The orders in which a scatter's root may send on one tree: per subtree
+/// (MLA) or one group (SLA), blocks of equal distance, farthest first,
+/// each block in any order. Order `index` permutes each block by its digit
+/// in the factorial number system; a node's send slot is decoded on its
+/// own, so that no schedule is ever stored whole (at d = 20 one is 4 MB).
+#[derive(Clone, Debug)]
+struct Orders {
+    /// Per block: the slot before its first send, the product of the
+    /// earlier blocks' factorials (saturating: the digit's place) and its
+    /// nodes in increasing order.
+    blocks: Vec<(Slot, u64, Vec<NodeId>)>,
+    /// Per relative node: its block and its place in it.
+    place: Vec<(u32, u32)>,
+    /// Orders in all (saturating).
+    count: u64,
+    /// The scatter's last arrival, the same for every order (a block's
+    /// nodes are equally far).
+    time: Slot,
 }
 
-/// The send slot s_x of every relative node for the order numbered
-/// `index` (each block permuted by its digit, factorial number system).
-fn send_slots(blocks: &[Vec<Vec<NodeId>>], d: u32, mut index: u64) -> Vec<Slot> {
-    let mut s = vec![0; 1 << d];
-    for group in blocks {
-        let mut slot = 0;
-        for block in group {
-            let mut rank = index % factorial(block.len() as u64);
-            index /= factorial(block.len() as u64);
-            let mut free = block.clone();
-            while !free.is_empty() {
-                let f = factorial(free.len() as u64 - 1);
-                let x = free.remove((rank / f) as usize);
-                rank %= f;
-                slot += 1;
-                s[x as usize] = slot;
+impl Orders {
+    fn new(tree: &Tree, d: u32, ports: Ports) -> Orders {
+        let mut nodes: Vec<NodeId> = (1..1u32 << d).collect();
+        nodes.sort_by_key(|&x| (std::cmp::Reverse(x.count_ones()), x));
+        let groups: Vec<Vec<NodeId>> = match ports {
+            Ports::One => vec![nodes],
+            Ports::All => (0..d)
+                .map(|j| {
+                    nodes
+                        .iter()
+                        .copied()
+                        .filter(|&x| tree.top(x) == 1 << j)
+                        .collect()
+                })
+                .collect(),
+        };
+        let (mut blocks, mut place, mut count, mut time) =
+            (Vec::new(), vec![(0, 0); 1 << d], 1u64, 0);
+        for group in groups {
+            let mut before = 0;
+            for block in group.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
+                for (i, &x) in block.iter().enumerate() {
+                    place[x as usize] = (blocks.len() as u32, i as u32);
+                }
+                let len = block.len() as Slot;
+                time = time.max(before + len + block[0].count_ones() - 1);
+                blocks.push((before, count, block.to_vec()));
+                count = count.saturating_mul(factorial(len as u64));
+                before += len;
             }
         }
+        Orders {
+            blocks,
+            place,
+            count,
+            time,
+        }
     }
-    s
+
+    /// The slot s_x in which the root sends x's packet in order `index`.
+    fn send_slot(&self, index: u64, x: NodeId) -> Slot {
+        let (b, i) = self.place[x as usize];
+        let (before, place, ref block) = self.blocks[b as usize];
+        let mut rank = (index / place) % factorial(block.len() as u64);
+        if rank == 0 {
+            return before + i + 1;
+        }
+        // The Lehmer code: position k takes the (digit)-th node not taken.
+        let mut free: Vec<u32> = (0..block.len() as u32).collect();
+        for k in 0..block.len() {
+            let f = factorial((free.len() - 1) as u64);
+            if free.remove((rank / f) as usize) == i {
+                return before + k as Slot + 1;
+            }
+            rank %= f;
+        }
+        unreachable!("a block's permutation places each of its nodes")
+    }
 }
 
 impl Gather {
@@ -141,51 +178,43 @@ impl Gather {
             ),
             _ => (vec![Tree::binomial(d)], true),
         };
-        let mut schedules = Vec::new();
-        let mut total = 0u64;
-        for (t, tree) in trees.iter().enumerate() {
-            let b = blocks(tree, d, cfg.ports);
-            let orders = b
-                .iter()
-                .flatten()
-                .fold(1u64, |a, blk| a.saturating_mul(factorial(blk.len() as u64)));
-            total = total.saturating_add(orders);
-            for index in 0..orders {
-                if schedules.len() >= MAX_SCHEDULES {
-                    break;
-                }
-                let s = send_slots(&b, d, index);
-                let total = (1..1u32 << d)
-                    .map(|x| s[x as usize] + x.count_ones() - 1)
-                    .max()
-                    .unwrap_or(0);
-                let own = (0..1u32 << d)
-                    .map(|x| {
-                        if x == 0 {
-                            0
-                        } else {
-                            total + 2 - s[x as usize] - x.count_ones()
-                        }
-                    })
-                    .collect();
-                schedules.push((t as u32, own));
-            }
-        }
+        let orders: Vec<Orders> = trees.iter().map(|t| Orders::new(t, d, cfg.ports)).collect();
+        let first: Vec<u64> = orders
+            .iter()
+            .scan(0u64, |before, o| {
+                let first = *before;
+                *before = before.saturating_add(o.count);
+                Some(first)
+            })
+            .collect();
+        let total = orders.iter().fold(0u64, |a, o| a.saturating_add(o.count));
         Gather {
             cube: Hypercube::new(d, cfg.switching, cfg.ports),
             trees,
-            schedules,
+            orders,
+            first,
+            enumerated: total.min(MAX_SCHEDULES) as u32,
             total,
             complete,
         }
     }
+
+    /// Schedule `s`: its tree and its order on that tree.
+    fn schedule(&self, s: u32) -> (usize, u64) {
+        let t = self.first.partition_point(|&f| f <= s as u64) - 1;
+        (t, s as u64 - self.first[t])
+    }
 }
 
-/// A node's state: the root and the schedule, known to all.
+/// A node's state: the root and the schedule, known to all, and what the
+/// schedule tells this node: its parent and the slot in which it sends its
+/// own packet.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GatherState {
     pub root: NodeId,
     pub schedule: u32,
+    pub parent: NodeId,
+    pub own: Slot,
 }
 
 impl Protocol for Gather {
@@ -204,9 +233,7 @@ impl Protocol for Gather {
     }
 
     fn sourced_inputs(&self, root: NodeId) -> Vec<(NodeId, u32)> {
-        (0..self.schedules.len() as u32)
-            .map(|s| (root, s))
-            .collect()
+        (0..self.enumerated).map(|s| (root, s)).collect()
     }
 
     fn inputs_total(&self) -> u64 {
@@ -219,7 +246,7 @@ impl Protocol for Gather {
             "root {}, schedule {s} of {of}{} (tree {})",
             self.cube.node_label(root),
             self.total,
-            self.schedules[s as usize].0
+            self.schedule(s).0
         )
     }
 
@@ -240,8 +267,26 @@ impl Protocol for Gather {
         Claims::optimal(time, bertsekas::scatter_transmissions(d))
     }
 
-    fn init(&self, &(root, schedule): &(NodeId, u32), _: NodeId) -> GatherState {
-        GatherState { root, schedule }
+    fn init(&self, &(root, schedule): &(NodeId, u32), node: NodeId) -> GatherState {
+        let x = node ^ root;
+        if x == 0 {
+            return GatherState {
+                root,
+                schedule,
+                parent: node,
+                own: 0,
+            };
+        }
+        let (tree, index) = self.schedule(schedule);
+        let o = &self.orders[tree];
+        GatherState {
+            root,
+            schedule,
+            parent: self.trees[tree].parent[x as usize] ^ root,
+            // Reversed in a run of T_s slots, a packet the scatter sent in
+            // slot s_x over |x| hops leaves x in slot T_s + 2 - s_x - |x|.
+            own: o.time + 2 - o.send_slot(index, x) - x.count_ones(),
+        }
     }
 
     fn packets(&self, msg: &Parcel, mut f: impl FnMut(PacketId)) {
@@ -261,8 +306,7 @@ impl Protocol for Gather {
         if x == 0 {
             return false;
         }
-        let (tree, own) = &self.schedules[s.schedule as usize];
-        let parent = self.trees[*tree as usize].parent[x as usize] ^ s.root;
+        let parent = s.parent;
         let mut send = |origin: NodeId| {
             out.push(Transmission {
                 route: Route::Link {
@@ -275,11 +319,10 @@ impl Protocol for Gather {
         for a in arrivals {
             send(a.msg.packet);
         }
-        let mine = own[x as usize];
-        if mine == slot {
+        if s.own == slot {
             send(node);
         }
-        mine > slot
+        s.own > slot
     }
 
     fn symmetry(&self) -> Option<Symmetry> {
@@ -288,5 +331,58 @@ impl Protocol for Gather {
 
     fn event_driven(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Switching;
+    use std::collections::HashSet;
+
+    fn gather(d: u32, ports: Ports) -> Gather {
+        Gather::new(Config {
+            n: d,
+            switching: Switching::Sf,
+            ports,
+        })
+    }
+
+    /// Every order decodes to a different schedule in which the root
+    /// sends one packet per slot and subtree (SLA: per slot), farthest
+    /// first; every order is enumerated at d = 4 under SLA, where there
+    /// are 4! 6! 4! (blocks of weight 3, 2 and 1; one node of weight 4).
+    #[test]
+    fn every_order_is_a_different_farthest_first_schedule() {
+        for (d, ports) in [(2, Ports::One), (3, Ports::One), (3, Ports::All)] {
+            let g = gather(d, ports);
+            let mut seen = HashSet::new();
+            for s in 0..g.enumerated {
+                let (t, index) = g.schedule(s);
+                let o = &g.orders[t];
+                let slots: Vec<Slot> = (1..1u32 << d).map(|x| o.send_slot(index, x)).collect();
+                assert!(
+                    seen.insert((t, slots.clone())),
+                    "d={d} {ports}: {s} repeats"
+                );
+                for x in 1..1u32 << d {
+                    for y in 1..1u32 << d {
+                        let same_group =
+                            ports == Ports::One || g.trees[t].top(x) == g.trees[t].top(y);
+                        if x == y || !same_group {
+                            continue;
+                        }
+                        let (sx, sy) = (slots[x as usize - 1], slots[y as usize - 1]);
+                        assert_ne!(sx, sy, "d={d} {ports}: one send slot for {x} and {y}");
+                        if x.count_ones() > y.count_ones() {
+                            assert!(sx < sy, "d={d} {ports}: {x} is farther than {y}");
+                        }
+                    }
+                }
+            }
+        }
+        let g = gather(4, Ports::One);
+        assert_eq!(g.total, 24 * 720 * 24);
+        assert_eq!(g.enumerated as u64, g.total);
     }
 }

@@ -40,7 +40,7 @@ pub const ENTRY: Entry<Mna> = Entry {
                 every term reaches its root once",
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach {
-            lockstep: 5,
+            lockstep: 6,
             actor: 0,
             actor_auto: 0,
         },

@@ -42,7 +42,7 @@ pub const ENTRY: Entry<Mnb> = Entry {
                 complete, one copy per node, contention-free",
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach {
-            lockstep: 5,
+            lockstep: 6,
             actor: 0,
             actor_auto: 0,
         },

@@ -88,6 +88,12 @@ pub trait Protocol: Send + Sync {
         self.inputs().len() as u64
     }
 
+    /// Which inputs a check covers where `inputs` lists fewer than
+    /// `inputs_total` (said in the report).
+    fn covered_inputs(&self) -> &'static str {
+        "the first ones"
+    }
+
     /// An input in the paper's words (`source 0000`).
     fn describe_input(&self, input: &Self::Input) -> String;
 

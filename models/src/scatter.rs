@@ -54,7 +54,7 @@ pub const ENTRY: Entry<Scatter> = Entry {
                 every packet delivered once, contention-free",
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach {
-            lockstep: 4,
+            lockstep: 5,
             actor: 0,
             actor_auto: 0,
         },

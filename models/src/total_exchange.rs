@@ -40,8 +40,14 @@
 //! "ties are broken arbitrarily") are the same choice as the table's
 //! "ordered (arbitrarily)". Every node at every level of the recursion
 //! orders each of its tie groups independently: each combination is a
-//! variant, an input of the exhaustive check, up to [`MAX_VARIANTS`]
-//! (all 256 at d = 3; the check says how many of how many otherwise).
+//! variant, an input of the exhaustive check. All 256 at d = 3 are
+//! checked; at d = 4 and 5 there are more than 10^19, and the check covers
+//! variant 0 and [`MAX_VARIANTS`] - 1 drawn at random (every group of
+//! every node at every level shuffled; numbering them would vary only the
+//! first nodes' lowest ties), and says so. What covers the rest is the
+//! proof, not the check: tied packets leave i in one slot of the d-cube
+//! exchange, so they share their phase-three deadline and fill one block
+//! of consecutive phase-two slots in any order.
 //! Variant 0 breaks every tie by destination; the executor runs it.
 //!
 //! # Bounds (Tables 1 and 2)
@@ -95,14 +101,27 @@ struct Hop {
 /// The schedule: per slot, its transmissions sorted by sender.
 type Schedule = Vec<Vec<Hop>>;
 
-/// Variants past this many are not enumerated.
+/// Variants a check covers at most: every one where there are no more
+/// (d <= 3), else variant 0 and the rest drawn at random.
 pub const MAX_VARIANTS: u64 = 1024;
 
-/// The tie-breaking of one variant: a mixed-radix number whose digits,
-/// read in construction order (level, node, tie group), pick each group's
-/// order. Also counts the variants there are (saturating).
+/// How the ties of one variant are broken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tying {
+    /// Variant number k of the mixed-radix numbering whose digits, read in
+    /// construction order (level, node, tie group), pick each group's
+    /// order (0: every tie by destination).
+    Numbered(u64),
+    /// Every group's order drawn uniformly at random, from this seed:
+    /// where the variants are too many to number, the first ones would
+    /// vary only the first nodes' ties at the lowest level.
+    Drawn(u64),
+}
+
+/// The tie-breaking of one variant as it is read, group by group; also
+/// counts the variants there are (saturating).
 struct Ties {
-    rest: u64,
+    tying: Tying,
     total: u64,
 }
 
@@ -111,27 +130,41 @@ impl Ties {
     fn pick(&mut self, g: usize) -> Vec<usize> {
         let radix = (1..=g as u64).product::<u64>();
         self.total = self.total.saturating_mul(radix);
-        let mut k = self.rest % radix;
-        self.rest /= radix;
-        // The k-th permutation of 0..g (Lehmer code).
-        let mut left: Vec<usize> = (0..g).collect();
-        let mut order = Vec::with_capacity(g);
-        for i in (1..=g).rev() {
-            let f = (1..i as u64).product::<u64>();
-            order.push(left.remove((k / f) as usize));
-            k %= f;
+        match &mut self.tying {
+            Tying::Numbered(rest) => {
+                let mut k = *rest % radix;
+                *rest /= radix;
+                // The k-th permutation of 0..g (Lehmer code).
+                let mut left: Vec<usize> = (0..g).collect();
+                let mut order = Vec::with_capacity(g);
+                for i in (1..=g).rev() {
+                    let f = (1..i as u64).product::<u64>();
+                    order.push(left.remove((k / f) as usize));
+                    k %= f;
+                }
+                order
+            }
+            Tying::Drawn(state) => {
+                // Fisher-Yates on splitmix64 (a fixed, portable stream).
+                let mut order: Vec<usize> = (0..g).collect();
+                for i in (1..g).rev() {
+                    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = *state;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    z ^= z >> 31;
+                    order.swap(i, (z % (i as u64 + 1)) as usize);
+                }
+                order
+            }
         }
-        order
     }
 }
 
 /// The exchange of the d-cube under the port model, built recursively
-/// with the tie-breaking of `variant`; also the number of variants.
-fn schedule(d: u32, ports: Ports, variant: u64) -> (Schedule, u64) {
-    let mut ties = Ties {
-        rest: variant,
-        total: 1,
-    };
+/// with the tie-breaking `tying`; also the number of variants.
+fn schedule(d: u32, ports: Ports, tying: Tying) -> (Schedule, u64) {
+    let mut ties = Ties { tying, total: 1 };
     // The 1-cube: both packets in slot 1.
     let mut s: Schedule = vec![vec![
         Hop {
@@ -283,17 +316,19 @@ pub struct Letter {
 }
 
 impl TotalExchange {
-    /// Every variant up to [`MAX_VARIANTS`] where the exhaustive check can
-    /// reach; past that variant 0 alone.
+    /// Every variant where there are at most [`MAX_VARIANTS`], else
+    /// variant 0 and `MAX_VARIANTS - 1` drawn at random (seeds 1, 2, ...),
+    /// where the exhaustive check can reach; past that variant 0 alone.
     pub fn new(cfg: Config) -> Self {
-        let (first, variants) = schedule(cfg.n, cfg.ports, 0);
-        let built = if cfg.n <= crate::catalog::ENUMERATED_UP_TO.min(5) {
-            variants.min(MAX_VARIANTS)
-        } else {
-            1
+        let (first, variants) = schedule(cfg.n, cfg.ports, Tying::Numbered(0));
+        let reach = cfg.n <= crate::catalog::ENUMERATED_UP_TO.min(5);
+        let tying = |v| match variants <= MAX_VARIANTS {
+            true => Tying::Numbered(v),
+            false => Tying::Drawn(v),
         };
+        let built = if reach { variants.min(MAX_VARIANTS) } else { 1 };
         let schedules = std::iter::once(first)
-            .chain((1..built).map(|v| schedule(cfg.n, cfg.ports, v).0))
+            .chain((1..built).map(|v| schedule(cfg.n, cfg.ports, tying(v)).0))
             .collect();
         TotalExchange {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
@@ -330,7 +365,22 @@ impl Protocol for TotalExchange {
     fn describe_input(&self, v: &u32) -> String {
         match *v {
             0 => "the recursive construction, every tie by destination".into(),
-            v => crate::catalog::variant_label("tie-breaking", v, self.variants),
+            v if self.variants <= MAX_VARIANTS => {
+                crate::catalog::variant_label("tie-breaking", v, self.variants)
+            }
+            v => format!(
+                "every tie drawn at random, seed {v} (of {} tie-breakings)",
+                crate::catalog::count_words(self.variants)
+            ),
+        }
+    }
+
+    fn covered_inputs(&self) -> &'static str {
+        match self.variants <= MAX_VARIANTS {
+            true => "the first ones",
+            false => {
+                "variant 0, the others drawn at random: every tie of every node at every level"
+            }
         }
     }
 
@@ -404,8 +454,11 @@ mod tests {
     #[test]
     fn the_recursion_has_the_papers_lengths() {
         for d in 1..=6u32 {
-            assert_eq!(schedule(d, Ports::All, 0).0.len(), 1 << (d - 1));
-            let sla = schedule(d, Ports::One, 0).0;
+            assert_eq!(
+                schedule(d, Ports::All, Tying::Numbered(0)).0.len(),
+                1 << (d - 1)
+            );
+            let sla = schedule(d, Ports::One, Tying::Numbered(0)).0;
             assert_eq!(sla.len(), (d << (d - 1)) as usize);
             for hops in &sla {
                 let mut from: Vec<NodeId> = hops.iter().map(|h| h.from).collect();
@@ -415,11 +468,14 @@ mod tests {
         }
     }
     /// The recursion sends own packets as the implementation rules say,
-    /// for every tie-breaking variant at d <= 3 and variant 0 up to d = 6:
-    /// node i sends on its kth link, one per slot in slots 1 .. 2^(k-1),
-    /// its packets for (i_d .. i_(k+1), not i_k, any), the one for
-    /// i xor e_k last; node 0 in the order of the tables, each block of
-    /// a table in some order.
+    /// for every tie-breaking variant at d <= 3, drawn ones at d = 4, 5 and
+    /// variant 0 up to d = 6: node i sends on its kth link, one per slot in
+    /// slots 1 .. 2^(k-1), its packets for (i_d .. i_(k+1), not i_k, any),
+    /// the one for i xor e_k last, and before it, block by block, each row
+    /// of what it sent on its links 1 .. k-1 (in the slot of that row)
+    /// with bit k flipped: the tables' rule, read on the run, since a row's
+    /// order is the arbitrary one. Node 0 with ties by destination sends in
+    /// the order of the tables coded from the text.
     #[test]
     fn own_packets_follow_the_implementation_rules() {
         // The table for d = 2 by hand: link 1 sends to 01 in slot 1; link
@@ -430,25 +486,37 @@ mod tests {
         );
         for d in 1..=6u32 {
             let table = own_order_table(d);
-            let (_, total) = schedule(d, Ports::All, 0);
-            let variants = if d <= 3 { total } else { 1 };
+            let (_, total) = schedule(d, Ports::All, Tying::Numbered(0));
+            let tyings: Vec<Tying> = match d {
+                ..=3 => (0..total).map(Tying::Numbered).collect(),
+                4..=5 => (0..8).map(Tying::Drawn).collect(),
+                _ => vec![Tying::Numbered(0)],
+            };
             if d == 3 {
                 assert_eq!(total, 256, "one tie of two per node of the 3-cube");
             }
-            for v in 0..variants {
+            for v in tyings {
                 let (s, _) = schedule(d, Ports::All, v);
                 for x in 0..1u32 << d {
-                    for (m, blocks) in table.iter().enumerate() {
+                    // Per link, x's own packets sent on it: (slot, dest).
+                    let sends: Vec<Vec<(usize, NodeId)>> = (0..d)
+                        .map(|m| {
+                            let mut sent: Vec<(usize, NodeId)> = s
+                                .iter()
+                                .enumerate()
+                                .flat_map(|(t, hops)| hops.iter().map(move |h| (t + 1, h)))
+                                .filter(|(_, h)| {
+                                    h.from == x && h.origin == x && h.to == x ^ (1 << m)
+                                })
+                                .map(|(t, h)| (t, h.dest))
+                                .collect();
+                            sent.sort_unstable();
+                            sent
+                        })
+                        .collect();
+                    for (m, sent) in sends.iter().enumerate() {
                         let e = 1 << m;
-                        let mut sent: Vec<(usize, NodeId)> = s
-                            .iter()
-                            .enumerate()
-                            .flat_map(|(t, hops)| hops.iter().map(move |h| (t + 1, h)))
-                            .filter(|(_, h)| h.from == x && h.origin == x && h.to == x ^ e)
-                            .map(|(t, h)| (t, h.dest))
-                            .collect();
-                        sent.sort_unstable();
-                        let what = format!("d={d} v={v} node {x} link {}", m + 1);
+                        let what = format!("d={d} {v:?} node {x} link {}", m + 1);
                         let slots: Vec<usize> = sent.iter().map(|&(t, _)| t).collect();
                         assert_eq!(slots, (1..=1usize << m).collect::<Vec<_>>(), "{what}");
                         let mut dests: Vec<NodeId> = sent.iter().map(|&(_, j)| j).collect();
@@ -458,11 +526,30 @@ mod tests {
                             .filter(|y| y >> (m + 1) == x >> (m + 1) && (y ^ x) & e != 0)
                             .collect();
                         assert_eq!(dests, group, "{what}");
-                        if x != 0 {
+                        // The rows of the lower links, in slot order.
+                        let mut at = 0;
+                        for r in 1..=1usize << m.saturating_sub(1) {
+                            let mut want: Vec<NodeId> = sends[..m]
+                                .iter()
+                                .flat_map(|l| l.iter().filter(|&&(t, _)| t == r))
+                                .map(|&(_, y)| y ^ e)
+                                .collect();
+                            if want.is_empty() {
+                                break;
+                            }
+                            let mut got: Vec<NodeId> =
+                                sent[at..at + want.len()].iter().map(|&(_, j)| j).collect();
+                            got.sort_unstable();
+                            want.sort_unstable();
+                            assert_eq!(got, want, "{what}, row {r}");
+                            at += want.len();
+                        }
+                        assert_eq!(at + 1, sent.len(), "{what}: rows, then e_k");
+                        if x != 0 || (d > 3 && v != Tying::Numbered(0)) {
                             continue;
                         }
                         let mut at = 0;
-                        for block in blocks {
+                        for block in &table[m] {
                             let mut got: Vec<NodeId> =
                                 sent[at..at + block.len()].iter().map(|&(_, j)| j).collect();
                             got.sort_unstable();
@@ -480,8 +567,36 @@ mod tests {
     /// Variants differ: every one of the 256 at d = 3 is its own schedule.
     #[test]
     fn every_tie_breaking_is_a_different_schedule() {
-        let all: std::collections::HashSet<Schedule> =
-            (0..256).map(|v| schedule(3, Ports::All, v).0).collect();
+        let all: std::collections::HashSet<Schedule> = (0..256)
+            .map(|v| schedule(3, Ports::All, Tying::Numbered(v)).0)
+            .collect();
         assert_eq!(all.len(), 256);
+    }
+
+    /// The drawn tie-breakings are not the first numbered ones: each
+    /// level's ties (from the 3-cube on, the phase two that crosses
+    /// dimension k) are broken otherwise than by destination by some seed.
+    #[test]
+    fn drawn_tie_breakings_vary_every_level() {
+        let d = 5;
+        let crossing = |s: &Schedule, k: u32| -> Vec<(usize, Hop)> {
+            s.iter()
+                .enumerate()
+                .flat_map(|(t, hops)| hops.iter().map(move |h| (t, *h)))
+                .filter(|(_, h)| h.from ^ h.to == 1 << k)
+                .collect()
+        };
+        let (first, _) = schedule(d, Ports::All, Tying::Numbered(0));
+        let drawn: Vec<Schedule> = (1..=8)
+            .map(|seed| schedule(d, Ports::All, Tying::Drawn(seed)).0)
+            .collect();
+        for k in 2..d {
+            assert!(
+                drawn.iter().any(|s| crossing(s, k) != crossing(&first, k)),
+                "level {k}"
+            );
+        }
+        let distinct: std::collections::HashSet<&Schedule> = drawn.iter().collect();
+        assert_eq!(distinct.len(), drawn.len());
     }
 }
