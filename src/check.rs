@@ -436,7 +436,13 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
         notes.push(note);
     }
     let allowance = memory::allowance(req.max_memory);
-    let progress = Progress::default();
+    let progress = Progress {
+        // The executor's budget (a search computes its own deadline).
+        deadline: (engine == Engine::Executor)
+            .then(|| crate::engine::search::deadline(req.timeout))
+            .flatten(),
+        ..Progress::default()
+    };
     let stop = AtomicBool::new(false);
     let results = std::thread::scope(|scope| {
         if req.progress {
@@ -468,10 +474,10 @@ fn execute<P: Protocol + 'static>(
     };
     match engine {
         Engine::Executor => {
-            if req.budgeted() {
+            if req.max_states.is_some() {
                 notes.push(
-                    "--max-states and --timeout apply to exhaustive searches; \
-                     the executor makes its one run to the end"
+                    "--max-states applies to exhaustive searches; the executor's one run \
+                     stops at --timeout, Ctrl-C or its end"
                         .into(),
                 );
             }
@@ -492,10 +498,11 @@ fn execute<P: Protocol + 'static>(
                 }
             }
             let run = executor::run_with(&**p, &inputs[0], progress, req.threads);
-            if run.interrupted {
+            if let Some(cut) = run.cut {
                 notes.push(format!(
-                    "interrupted (Ctrl-C) in slot {}: verdicts not reached are unknown",
-                    run.slots + 1
+                    "the executor stopped in slot {}: {}; verdicts not reached are unknown",
+                    run.slots + 1,
+                    cut.reason()
                 ));
             }
             results.executed = Some(run);
@@ -655,6 +662,8 @@ fn report<P: Protocol>(
     }
 
     let (measured, tx) = match (&executed, &lock) {
+        // A run cut short measured neither.
+        (Some(run), _) if run.cut.is_some() => (None, None),
         (Some(run), _) => (
             Some(run.record.last_delivery),
             Some((run.record.transmissions, run.record.transmissions)),

@@ -66,7 +66,7 @@ struct Cli {
     /// [default: 50000000]
     #[arg(long, value_name = "N")]
     max_states: Option<u64>,
-    /// Stop an exhaustive search after this many seconds
+    /// Stop an exhaustive search or an executor run after this many seconds
     #[arg(long, value_name = "SECS")]
     timeout: Option<u64>,
     /// Memory the check may use, in GB [default: what the machine, its

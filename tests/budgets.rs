@@ -247,7 +247,36 @@ fn ctrl_c_stops_the_executor_too() {
     assert!(
         v["notes"]
             .to_string()
-            .contains("interrupted (Ctrl-C) in slot"),
+            .contains("the executor stopped in slot"),
         "{v}"
     );
+    assert!(
+        v["notes"].to_string().contains("interrupted (Ctrl-C)"),
+        "{v}"
+    );
+}
+
+/// --timeout binds the executor's one run as it binds a search: mnb 15
+/// takes more than 10 s (BENCHMARKS.md).
+#[test]
+fn timeout_stops_the_executor_too() {
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["mnb", "15", "--timeout", "1", "--json"])
+        .output()
+        .expect("run check");
+    assert!(
+        start.elapsed() < Duration::from_secs(8),
+        "it stopped promptly"
+    );
+    assert_eq!(o.status.code(), Some(3), "undecided");
+    let v = json(&o);
+    let notes = v["notes"].to_string();
+    assert!(notes.contains("the executor stopped in slot"), "{v}");
+    assert!(notes.contains("--timeout"), "{v}");
+    assert!(v["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["status"] == "unknown"));
 }

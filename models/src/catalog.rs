@@ -2,6 +2,7 @@
 //! port models each is defined for; input validation worded for the user.
 
 use crate::hypercube::Hypercube;
+use crate::protocol::{Arrival, Protocol};
 use std::fmt;
 
 /// Switching technique (docs/architecture.md, "Runs").
@@ -107,9 +108,11 @@ pub struct Info {
     /// The parameters it takes beyond the size (K, l, broadcasters, a
     /// shape), each a command-line flag with its range and default.
     pub params: &'static [Param],
-    /// What the executor's holdings take at dimension d, in bytes: known
-    /// before anything is built, so that a check too big for the machine
-    /// is refused before it allocates (the cost model of BENCHMARKS.md).
+    /// What the executor's holdings and the algorithm's own tables take
+    /// at dimension d, in bytes (the per-node state and inboxes are added
+    /// from the types): known before anything is built, so that a check
+    /// too big for the machine is refused before it allocates (the cost
+    /// model of BENCHMARKS.md).
     pub memory: fn(u32) -> u64,
 }
 
@@ -166,7 +169,21 @@ pub fn pair_packet_bytes(d: u32) -> u64 {
 /// its holdings, in bytes (the run adds a few words per node, which the
 /// check adds once the protocol is built).
 pub fn executor_bytes(algorithm: Algorithm, d: u32) -> u64 {
-    (algorithm.info().memory)(d)
+    algorithm.executor_bytes(d)
+}
+
+/// The executor's cost model (BENCHMARKS.md): per node its state, two
+/// inbox entries and two busy bits; a bit per arc; and what the entry
+/// declares (holdings and the algorithm's own tables).
+fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
+    if d >= 40 {
+        return u64::MAX;
+    }
+    let nodes = 1u64 << d;
+    let per_node =
+        std::mem::size_of::<P::State>() + 2 * std::mem::size_of::<Option<Arrival<P::Msg>>>();
+    let bits = (2 + d as u64) * nodes;
+    (entry.info.memory)(d).saturating_add(nodes * per_node as u64 + bits / 8)
 }
 
 /// A parameter an algorithm declares beyond its size: the CLI accepts its
@@ -228,6 +245,14 @@ macro_rules! define_algorithms {
             pub fn info(self) -> &'static Info {
                 match self {
                     $(Algorithm::$variant => &$entry.info,)*
+                }
+            }
+
+            /// What an executor run takes at dimension d, in bytes, known
+            /// before anything is built (see [`entry_bytes`]).
+            pub fn executor_bytes(self, d: u32) -> u64 {
+                match self {
+                    $(Algorithm::$variant => entry_bytes(&$entry, d),)*
                 }
             }
         }

@@ -49,10 +49,17 @@ pub const ENTRY: Entry<Gather> = Entry {
             actor_auto: 0,
         },
         params: &[],
-        memory: crate::catalog::personal_packet_bytes,
+        memory,
     },
     build: Gather::new,
 };
+
+/// Holdings, and per node the tree (4 bytes), its place in its block
+/// (8) and the block (4), with the sort that builds them (8), and the
+/// executor's calendar entry while it waits for its send (8).
+fn memory(d: u32) -> u64 {
+    crate::catalog::personal_packet_bytes(d).saturating_add(32u64 << d.min(40))
+}
 
 /// Schedules past this many are not enumerated (the executor runs the
 /// first). Every one at d = 4 under SLA (4! 6! 4! = 414,720 orders) and
@@ -323,6 +330,11 @@ impl Protocol for Gather {
             send(node);
         }
         s.own > slot
+    }
+
+    fn wake(&self, s: &GatherState, slot: Slot) -> Slot {
+        // A node waits for its own send; relays are woken by arrivals.
+        s.own.max(slot + 1)
     }
 
     fn symmetry(&self) -> Option<Symmetry> {

@@ -139,6 +139,16 @@ pub trait Protocol: Send + Sync {
         out: &mut Vec<Transmission<Self::Msg>>,
     ) -> bool;
 
+    /// After `step` in `slot` returned true: the slot in which the node
+    /// must next be stepped even if nothing arrives. Until then its step
+    /// without arrivals must do nothing, so that an engine may skip it (a
+    /// node waiting for a scheduled send: the executor keeps a calendar
+    /// rather than step it every slot; the agreement tests compare).
+    fn wake(&self, state: &Self::State, slot: Slot) -> Slot {
+        let _ = state;
+        slot + 1
+    }
+
     /// The symmetry the node logic respects, if any (see [`Symmetry`]).
     fn symmetry(&self) -> Option<Symmetry> {
         None

@@ -9,13 +9,15 @@
 //! (that would cost a word per arc); when there is a conflict the run is
 //! replayed, watching that one resource.
 
-use super::search::{Progress, INTERRUPTED};
+use super::search::{Cut, Progress};
 use super::{horizon, receive, release, transmit, Ledger};
 use models::{Arrival, Protocol, Topology};
 use properties::{
     Holdings, NodeId, PacketId, Part, PropertyName, Record, ResourceId, Route, Slot, Task,
     Transmission, Violation,
 };
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The outcome of one executed run.
@@ -24,8 +26,9 @@ pub struct Run {
     pub record: Record,
     /// Slots executed (the last one may have been quiet).
     pub slots: Slot,
-    /// True if Ctrl-C stopped the run before its end.
-    pub interrupted: bool,
+    /// What stopped the run before its end (Ctrl-C, `--timeout`), if
+    /// anything did.
+    pub cut: Option<Cut>,
 }
 
 /// One bit per resource, cleared every slot; optionally watching one
@@ -139,7 +142,8 @@ impl Drive {
 }
 
 /// [`run`] on `threads` threads, counting slots (`depth`) and node steps
-/// (`generated`) in `progress`; Ctrl-C stops it with the record so far.
+/// (`generated`) in `progress`; Ctrl-C or the
+/// deadline in `progress` stops it with the record so far.
 pub fn run_with<P: Protocol>(
     protocol: &P,
     input: &P::Input,
@@ -207,17 +211,20 @@ fn execute<P: Protocol>(
     // or that asked to be (sorted, so arrivals are read in node order).
     let mut active: Vec<NodeId> = (0..nodes as NodeId).collect();
     let mut next_active: Vec<NodeId> = Vec::new();
+    // Nodes that asked to be stepped in a later slot than the next, by
+    // slot (8 bytes each).
+    let mut calendar: BinaryHeap<Reverse<(Slot, NodeId)>> = BinaryHeap::new();
     let mut receivers: Vec<NodeId> = Vec::new();
     let mut ledger = BitLedger::new(topology.resources(), watch);
     let mut out = Vec::new();
     let mut released = Vec::new();
     let mut arrivals = Vec::new();
     let mut slot = 0;
-    let mut interrupted = false;
+    let mut cut = None;
     let mut stepped = 0u64;
     loop {
-        if INTERRUPTED.load(Relaxed) {
-            interrupted = true;
+        if let Some(why) = progress.stop() {
+            cut = Some(why);
             break;
         }
         slot += 1;
@@ -237,7 +244,10 @@ fn execute<P: Protocol>(
             }
             out.clear();
             if protocol.step(node, &mut states[v], slot, &arrivals, 0, &mut out) {
-                next_active.push(node);
+                match protocol.wake(&states[v], slot) {
+                    w if w <= slot + 1 => next_active.push(node),
+                    w => calendar.push(Reverse((w, node))),
+                }
             }
             transmit(
                 protocol,
@@ -277,12 +287,16 @@ fn execute<P: Protocol>(
         std::mem::swap(&mut overflow, &mut next_overflow);
         next_overflow.clear();
         next_active.extend_from_slice(&receivers);
+        while let Some(&Reverse((_, node))) = calendar.peek().filter(|w| w.0 .0 == slot + 1) {
+            calendar.pop();
+            next_active.push(node);
+        }
         next_active.sort_unstable();
         next_active.dedup();
         std::mem::swap(&mut active, &mut next_active);
         next_active.clear();
         receivers.clear();
-        let idle = quiet && active.is_empty();
+        let idle = quiet && active.is_empty() && calendar.is_empty();
         if ended(&mut record, &task, &holdings, slot, horizon, idle) {
             break;
         }
@@ -291,7 +305,7 @@ fn execute<P: Protocol>(
         Run {
             record,
             slots: slot,
-            interrupted,
+            cut,
         },
         ledger.holder,
     )
@@ -376,10 +390,10 @@ fn execute_schedule<P: Protocol>(
     let mut released = Vec::new();
     let mut taken = vec![0u64; if threads > 1 { words } else { 0 }];
     let mut slot = 0;
-    let mut interrupted = false;
+    let mut cut = None;
     loop {
-        if INTERRUPTED.load(Relaxed) {
-            interrupted = true;
+        if let Some(why) = progress.stop() {
+            cut = Some(why);
             break;
         }
         slot += 1;
@@ -517,7 +531,7 @@ fn execute_schedule<P: Protocol>(
         Run {
             record,
             slots: slot,
-            interrupted,
+            cut,
         },
         holder,
     ))

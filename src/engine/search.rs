@@ -134,7 +134,8 @@ pub struct Limits {
     pub verify_probes: bool,
 }
 
-/// Counters a progress display reads while the search runs.
+/// Counters a progress display reads while the search runs, and when a
+/// run without a budget of its own (the executor's) must stop.
 #[derive(Debug, Default)]
 pub struct Progress {
     pub generated: AtomicU64,
@@ -142,6 +143,21 @@ pub struct Progress {
     pub depth: AtomicUsize,
     pub inputs_done: AtomicUsize,
     pub inputs_total: AtomicUsize,
+    /// `--timeout` for the executor.
+    pub deadline: Option<Instant>,
+}
+
+impl Progress {
+    /// Why a run must stop now, if it must: Ctrl-C or the deadline.
+    pub fn stop(&self) -> Option<Cut> {
+        if INTERRUPTED.load(Relaxed) {
+            Some(Cut::Interrupted)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Cut::Time)
+        } else {
+            None
+        }
+    }
 }
 
 /// A violation found, with the path to it.
