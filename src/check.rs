@@ -189,7 +189,7 @@ impl Request {
 /// Runs the check `req` asks for.
 pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     refuse_past_memory(req)?;
-    with_protocol!(req.algorithm, req.config, |p| run(Arc::new(p), req))
+    with_protocol!(req.algorithm, req.config.clone(), |p| run(Arc::new(p), req))
 }
 
 /// Transmissions per directed link-slot of the run (see
@@ -247,7 +247,7 @@ pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
         why,
     };
     drop(std::net::TcpListener::bind(addr).map_err(|e| fail(e.to_string()))?);
-    with_protocol!(req.algorithm, req.config, |p| {
+    with_protocol!(req.algorithm, req.config.clone(), |p| {
         let p = Arc::new(p);
         let (inputs, _) = inputs(&*p, req, Engine::Lockstep)?;
         eprintln!(

@@ -274,34 +274,53 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         PortsArg::All => Ports::All,
         PortsArg::One => Ports::One,
     });
-    // Parameters beyond the size: refused where the algorithm takes none
-    // of them (each algorithm declares its own; see `check help ALG`).
-    let given = [
-        ("--k", cli.k.is_some()),
-        ("--ell", cli.ell.is_some()),
-        ("--broadcasters", cli.broadcasters.is_some()),
-        ("--shape", cli.shape.is_some()),
-    ];
-    for (flag, set) in given {
-        if set && !algorithm.info().params.iter().any(|p| p.flag == flag) {
-            let takes = algorithm
-                .info()
-                .params
-                .iter()
-                .map(|p| p.flag)
-                .collect::<Vec<_>>();
-            let takes = if takes.is_empty() {
-                "only the dimension n (and --switching, --ports)".to_string()
-            } else {
-                takes.join(", ")
-            };
-            anyhow::bail!(
-                "{} does not take {flag}: it takes {takes}",
-                algorithm.name()
-            );
-        }
+    // `--shape` is reserved for the meshes and tori; no algorithm takes it
+    // yet.
+    if cli.shape.is_some() {
+        anyhow::bail!(
+            "{} does not take --shape: it takes {}",
+            algorithm.name(),
+            match algorithm.info().params {
+                [] => "only the dimension n (and --switching, --ports)".to_string(),
+                ps => ps.iter().map(|p| p.flag).collect::<Vec<_>>().join(", "),
+            }
+        );
     }
+    let number = |flag: &str, text: &Option<String>| -> anyhow::Result<Option<u64>> {
+        text.as_deref()
+            .map(|t| {
+                t.parse::<u64>()
+                    .map_err(|_| anyhow::anyhow!("{flag} '{t}' is not a number"))
+            })
+            .transpose()
+    };
+    let params = models::catalog::Params {
+        k: number("--k", &cli.k)?,
+        ell: number("--ell", &cli.ell)?,
+        broadcasters: cli
+            .broadcasters
+            .as_deref()
+            .map(|list| {
+                list.split(',')
+                    .map(|t| {
+                        let t = t.trim();
+                        let parsed = match t.strip_prefix("0b") {
+                            Some(bits) => u32::from_str_radix(bits, 2),
+                            None => t.parse(),
+                        };
+                        parsed.map_err(|_| {
+                            anyhow::anyhow!(
+                                "--broadcasters: '{t}' is not a node number (a comma-separated \
+                                 list such as 0,5,6, or 0b101)"
+                            )
+                        })
+                    })
+                    .collect::<anyhow::Result<Vec<u32>>>()
+            })
+            .transpose()?,
+    };
     let mut req = Request::new(algorithm, n, switching, ports)?;
+    req.config = algorithm.with_params(req.config, params)?;
     if let Some(s) = &cli.source {
         let parsed = match s.strip_prefix("0b") {
             Some(bits) => u64::from_str_radix(bits, 2),

@@ -39,6 +39,7 @@ fn nob(n: u32) -> Arc<Nob> {
         n,
         switching: Switching::Wh,
         ports: Ports::All,
+        params: Default::default(),
     };
     Arc::new(Nob::new(cfg, Levels::Text))
 }

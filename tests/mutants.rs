@@ -274,7 +274,7 @@ fn contention_freedom_catches_a_port_overload_under_one_port() {
         .config(3, Some(models::Switching::Sf), Some(models::Ports::One))
         .unwrap();
     caught(
-        || Sbt::new(cfg),
+        || Sbt::new(cfg.clone()),
         Bug::SendAgain,
         PropertyName::ContentionFreedom,
     );

@@ -3,6 +3,7 @@
 
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
+use properties::NodeId;
 use std::fmt;
 
 /// Switching technique (docs/architecture.md, "Runs").
@@ -42,12 +43,44 @@ impl fmt::Display for Ports {
 }
 
 /// The parameters of a check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     /// Hypercube dimension.
     pub n: u32,
     pub switching: Switching,
     pub ports: Ports,
+    /// The parameters beyond the size, as given (checked against what the
+    /// algorithm declares by [`Algorithm::with_params`]).
+    pub params: Params,
+}
+
+/// The values of the parameters beyond the size: each is a flag, and an
+/// algorithm takes only those it declares (see [`Param`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Params {
+    /// `--k`: the number of broadcasting nodes.
+    pub k: Option<u64>,
+    /// `--ell`: tokens per bus message.
+    pub ell: Option<u64>,
+    /// `--broadcasters`: the broadcasting nodes, as given.
+    pub broadcasters: Option<Vec<NodeId>>,
+}
+
+impl Params {
+    /// The flags given, by name.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut flags = Vec::new();
+        if self.k.is_some() {
+            flags.push("--k");
+        }
+        if self.ell.is_some() {
+            flags.push("--ell");
+        }
+        if self.broadcasters.is_some() {
+            flags.push("--broadcasters");
+        }
+        flags
+    }
 }
 
 /// Input the catalog refuses, worded for the person who typed it.
@@ -74,6 +107,23 @@ pub enum ModelError {
     },
     #[error("source {node} is not a node of the {n}-cube: accepted 0..={max}")]
     Source { node: u64, n: u32, max: u64 },
+    #[error("{algorithm} does not take {flag}: it takes {takes}")]
+    NotTaken {
+        algorithm: &'static str,
+        flag: &'static str,
+        takes: String,
+    },
+    #[error("{flag} {value} is out of range for {algorithm} at n = {n}: accepted {lo}..={hi}")]
+    ParamRange {
+        algorithm: &'static str,
+        flag: &'static str,
+        value: u64,
+        n: u32,
+        lo: u64,
+        hi: u64,
+    },
+    #[error("--broadcasters: {why}")]
+    Broadcasters { why: String },
 }
 
 /// How far each engine finishes without a budget on the reference
@@ -190,10 +240,13 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
 /// flag for this algorithm only.
 #[derive(Clone, Copy, Debug)]
 pub struct Param {
-    /// The flag (`--k`, `--ell`, `--broadcasters`, `--shape`).
+    /// The flag (`--k`, `--ell`, `--broadcasters`).
     pub flag: &'static str,
     /// What it means, its range and its default, in words.
     pub meaning: &'static str,
+    /// The values accepted at dimension n, inclusive (for a list, the
+    /// range of its length).
+    pub range: fn(u32) -> (u64, u64),
 }
 
 /// An algorithm's registry entry: what it says about itself and how to
@@ -359,7 +412,72 @@ impl Algorithm {
             n: n as u32,
             switching,
             ports,
+            params: Params::default(),
         })
+    }
+
+    /// `config` with the parameters `params`: each flag must be one the
+    /// algorithm declares, in its range; broadcasters must be distinct
+    /// nodes of the cube.
+    pub fn with_params(self, mut config: Config, params: Params) -> Result<Config, ModelError> {
+        let declared = self.info().params;
+        let param = |flag| declared.iter().find(|p| p.flag == flag);
+        for flag in params.given() {
+            if param(flag).is_none() {
+                let takes: Vec<&str> = declared.iter().map(|p| p.flag).collect();
+                return Err(ModelError::NotTaken {
+                    algorithm: self.name(),
+                    flag,
+                    takes: match takes.is_empty() {
+                        true => "only the dimension n (and --switching, --ports)".into(),
+                        false => takes.join(", "),
+                    },
+                });
+            }
+        }
+        let n = config.n;
+        let in_range = |flag, value: u64| {
+            let (lo, hi) = (param(flag).expect("declared").range)(n);
+            match (lo..=hi).contains(&value) {
+                true => Ok(()),
+                false => Err(ModelError::ParamRange {
+                    algorithm: self.name(),
+                    flag,
+                    value,
+                    n,
+                    lo,
+                    hi,
+                }),
+            }
+        };
+        for (flag, value) in [("--k", params.k), ("--ell", params.ell)] {
+            if let Some(v) = value {
+                in_range(flag, v)?;
+            }
+        }
+        if let Some(nodes) = &params.broadcasters {
+            let max = (1u64 << n) - 1;
+            if let Some(&x) = nodes.iter().find(|&&x| x as u64 > max) {
+                return Err(ModelError::Broadcasters {
+                    why: format!("{x} is not a node of the {n}-cube: accepted 0..={max}"),
+                });
+            }
+            let mut sorted = nodes.clone();
+            sorted.sort_unstable();
+            if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+                return Err(ModelError::Broadcasters {
+                    why: format!("node {} is listed twice", w[0]),
+                });
+            }
+            in_range("--broadcasters", nodes.len() as u64)?;
+            if let Some(k) = params.k.filter(|&k| k != nodes.len() as u64) {
+                return Err(ModelError::Broadcasters {
+                    why: format!("{} nodes listed, but --k {k}", nodes.len()),
+                });
+            }
+        }
+        config.params = params;
+        Ok(config)
     }
 }
 

@@ -357,6 +357,7 @@ mod tests {
             n: d,
             switching: Switching::Sf,
             ports,
+            params: Default::default(),
         })
     }
 

@@ -70,7 +70,7 @@ pub struct Sum {
 
 impl Mna {
     pub fn new(cfg: Config) -> Self {
-        let mnb = Mnb::new(cfg);
+        let mnb = Mnb::new(cfg.clone());
         let nodes = 1usize << cfg.n;
         let below = (0..mnb.built() as u32)
             .map(|v| {

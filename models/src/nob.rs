@@ -342,6 +342,7 @@ mod tests {
             n,
             switching: Switching::Wh,
             ports: Ports::All,
+            params: Default::default(),
         };
         Nob::new(cfg, Levels::Text)
     }
