@@ -99,14 +99,14 @@ fn executor_verdicts_match_exhaustive_verdicts_where_no_choice_is_open() {
 
 /// commcheck's search visits exactly the states stateright's checker
 /// visits on the same lock-step model (successor k is stateright's action
-/// k), for every algorithm, mode and source up to n = 4 (constructions
-/// with many variants on an even sample of them).
+/// k), for every algorithm, mode and source up to n = 4 or its reach
+/// (constructions with many variants on an even sample of them).
 #[test]
 fn the_lockstep_search_counts_the_states_stateright_counts() {
     use commcheck::engine::exhaustive::{self, stateright_lockstep_states};
     for &algorithm in Algorithm::ALL {
         for &(switching, ports) in algorithm.modes() {
-            for n in 1..=4u64 {
+            for n in 1..=4.min(algorithm.reach().lockstep as u64) {
                 let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();
                 with_protocol!(algorithm, cfg, |p| {
                     let p = Arc::new(p);

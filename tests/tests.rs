@@ -29,5 +29,7 @@ mod nob;
 mod nob_appendix;
 /// sbt: exhaustive in every switching and port model, n <= 5.
 mod sbt;
+/// Stamoulis-Tsitsiklis: K broadcasts over every K-set at small d.
+mod stamoulis;
 /// The xor symmetry that lets a check cover one source holds.
 mod symmetry;

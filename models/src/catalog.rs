@@ -278,6 +278,7 @@ macro_rules! registry {
             Scatter => $crate::scatter::ENTRY,
             Gather => $crate::gather::ENTRY,
             TotalExchange => $crate::total_exchange::ENTRY,
+            KbcastSmall => $crate::kbcast_small::ENTRY,
         }
     };
 }

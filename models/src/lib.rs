@@ -11,6 +11,7 @@ pub mod flood;
 pub mod gather;
 pub mod hamming;
 pub mod hypercube;
+pub mod kbcast_small;
 pub mod mna;
 pub mod mnb;
 pub mod mnb_ring;

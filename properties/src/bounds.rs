@@ -105,6 +105,25 @@ pub mod bertsekas {
     }
 }
 
+/// Stamoulis and Tsitsiklis, "An efficient algorithm for multiple
+/// simultaneous broadcasts in the hypercube" (IPL 46, 1993): K broadcasts
+/// on the d-cube.
+pub mod stamoulis {
+    /// Section 3.1: at least max{d, (2^d - 1) K / (d 2^d)} slots (K
+    /// broadcasts need (2^d - 1) K transmissions, d 2^d arcs carry at most
+    /// that many per slot, and the diameter is d), rounded up to a slot.
+    pub fn lower(d: u32, k: u64) -> u64 {
+        let nodes = 1u64 << d;
+        ((nodes - 1) * k).div_ceil(d as u64 * nodes).max(d as u64)
+    }
+
+    /// Section 3.3.1: every broadcaster on the completely unbalanced tree
+    /// of one index order: at most d + K - 1 slots.
+    pub fn same_order_trees(d: u32, k: u64) -> u64 {
+        d as u64 + k - 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +186,23 @@ mod tests {
         for x in 1..1000u32 {
             assert!(1 << floor_log2(x) <= x && x < 2 << floor_log2(x));
         }
+    }
+
+    /// Stamoulis-Tsitsiklis section 3, by hand: the lower bound
+    /// max{d, ceil((2^d - 1) K / (d 2^d))} and d + K - 1.
+    #[test]
+    fn formulas_reproduce_stamoulis_tsitsiklis() {
+        use super::stamoulis::*;
+        // d = 3: 7K/24 -> K = 1: 1, K = 8: 3 (7*8/24 = 2.33 -> 3), so d = 3.
+        assert_eq!(lower(3, 1), 3);
+        assert_eq!(lower(3, 8), 3);
+        // d = 4: 15K/64; K = 16: 240/64 = 3.75 -> 4 = d; d = 2, K = 4:
+        // 3*4/8 = 1.5 -> 2 = d.
+        assert_eq!(lower(4, 16), 4);
+        assert_eq!(lower(2, 4), 2);
+        // d = 10, K = 1024: 1023*1024/10240 = 102.3 -> 103 > d.
+        assert_eq!(lower(10, 1024), 103);
+        assert_eq!(same_order_trees(4, 1), 4);
+        assert_eq!(same_order_trees(4, 5), 8);
     }
 }

@@ -54,11 +54,15 @@ enum Layout {
 impl Layout {
     /// The layout for `columns`, a multinode broadcast's in blocks of
     /// `block` nodes (at most all of them).
-    fn of(columns: &[PacketId], block: u64) -> Layout {
+    fn of(columns: &[PacketId], nodes: u32, block: u64) -> Layout {
         let len = columns.len();
         match *columns {
             [only] => Layout::One(only),
-            [.., last] if last as usize == len - 1 && len.is_power_of_two() => {
+            // Packets 0..len from every node: `packet xor node` stays in
+            // 0..len only if len is all of the nodes.
+            [.., last]
+                if last as usize == len - 1 && len == nodes as usize && len.is_power_of_two() =>
+            {
                 Layout::EverySource {
                     block: block.min(len as u64),
                 }
@@ -175,7 +179,7 @@ impl Holdings {
             layout: if personal {
                 Layout::Personal
             } else {
-                Layout::of(&columns, block)
+                Layout::of(&columns, task.nodes(), block)
             },
             columns,
             bits: vec![0; bits.div_ceil(64) as usize],
@@ -471,5 +475,25 @@ mod tests {
         assert!(h.holds(1, 0), "a broadcast packet is kept");
         assert_eq!(h.first_missing(), Some((0, 2)));
         assert!(!h.holds(1, 1), "not a packet of the task");
+    }
+
+    /// Sources 0..k of a larger cube are not every source: each of the 16
+    /// nodes of the 4-cube has its own bit for packets 0 and 1 (this
+    /// layout once indexed them by `packet xor node`, out of range).
+    #[test]
+    fn the_first_sources_of_a_larger_cube_are_columns() {
+        let task = Task::Broadcast {
+            nodes: 16,
+            sources: vec![0, 1],
+        };
+        let mut h = Holdings::initial(&task);
+        for node in 2..16 {
+            for packet in 0..2 {
+                assert!(h.insert(node, packet) && h.holds(node, packet));
+            }
+        }
+        assert_eq!(h.first_missing(), Some((0, 1)));
+        assert!(h.insert(0, 1) && h.insert(1, 0));
+        assert_eq!(h.first_missing(), None);
     }
 }

@@ -1,0 +1,352 @@
+//! KBCAST-SMALL: K simultaneous broadcasts, each along the completely
+//! unbalanced spanning tree rooted at its broadcaster, every tree in the
+//! same (increasing) index order. Stamoulis and Tsitsiklis, "An efficient
+//! algorithm for multiple simultaneous broadcasts in the hypercube", IPL
+//! 46 (1993), sections 2.2 and 3.3.1.
+//!
+//! # The algorithm
+//! "Each of the K nodes broadcasts its packet along a completely
+//! unbalanced spanning tree rooted at itself, with all these trees having
+//! the same index-order of crossing the hypercube dimensions; e.g. the
+//! increasing index-order." In the tree of root z, node y is reached by
+//! crossing the dimensions of z xor y in increasing order, so a node x
+//! holding z's packet forwards it across every dimension above the highest
+//! dimension of z xor x (the root: across every dimension).
+//!
+//! Copies that want one arc in one slot wait: "each copy of a packet
+//! suffers at most K - 1 units of delay caused by contention". A node keeps,
+//! per outgoing arc, the packets waiting for it and sends one per slot on
+//! each arc (all-port, the paper's model). Which waiting packet goes first
+//! is left open (the argument holds for any order): the exhaustive check
+//! branches on every choice of every node in every slot.
+//!
+//! # Inputs
+//! The claim quantifies over every K-tuple of broadcasting nodes. The trees
+//! are xor-translates of one another, so the run from S xor t is the run
+//! from S relabelled: one set per translation orbit is checked (a test
+//! checks every set at small d and compares). `--k` picks K (default d,
+//! the case the section is for); `--broadcasters` checks one set.
+//!
+//! # Bounds
+//! Claim (section 3.3.1): at most d + K - 1 slots. Lower bound (section
+//! 3.1): max{d, (2^d - 1) K / (d 2^d)}. Each packet crosses each arc of its
+//! tree once: K (2^d - 1) transmissions (observed, not claimed).
+
+use crate::broadcast::Packet;
+use crate::catalog::{Config, Entry, Info, Param, Reach};
+use crate::catalog::{Ports::*, Switching::*};
+use crate::hypercube::Hypercube;
+use crate::protocol::{Arrival, Protocol};
+use crate::topology::Topology;
+use properties::bounds::stamoulis;
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+
+/// The registry entry.
+pub const ENTRY: Entry<KbcastSmall> = Entry {
+    info: Info {
+        name: "kbcast-small",
+        summary: "K broadcasts, each on its own completely unbalanced tree, one index order",
+        reference: "Stamoulis and Tsitsiklis 1993, section 3.3.1",
+        claim: "at most d + K - 1 slots for every K-tuple of broadcasters and every order \
+                of waiting packets; complete, one copy per node",
+        modes: &[(Sf, All)],
+        reach: Reach {
+            lockstep: 3,
+            actor: 0,
+            actor_auto: 0,
+        },
+        params: &[
+            Param {
+                flag: "--k",
+                meaning: "the number of broadcasting nodes, 1..=2^d (default d); every \
+                          K-set is checked, one per xor-translation orbit",
+                range: |d| (1, 1 << d),
+            },
+            Param {
+                flag: "--broadcasters",
+                meaning: "one set of broadcasting nodes, comma-separated (K = its size)",
+                range: |d| (1, 1 << d),
+            },
+        ],
+        memory: crate::catalog::every_packet_bytes,
+    },
+    build: KbcastSmall::new,
+};
+
+/// K broadcasts on same-order unbalanced trees at one configuration.
+#[derive(Clone, Debug)]
+pub struct KbcastSmall {
+    cube: Hypercube,
+    k: u64,
+    /// `--broadcasters`, else every K-set (one per translation orbit
+    /// unless `every_set`).
+    given: Option<Vec<NodeId>>,
+    /// Check every K-set, not one per orbit (tests of the reduction).
+    pub every_set: bool,
+}
+
+/// The dimensions (0-based) across which a node forwards the packet of
+/// `origin` in its tree: those above the highest one of origin xor node.
+pub fn onward(origin: NodeId, node: NodeId, d: u32) -> std::ops::Range<u32> {
+    let x = origin ^ node;
+    let above = if x == 0 { 0 } else { 32 - x.leading_zeros() };
+    above..d
+}
+
+/// Sets past this many are not enumerated (the check says so).
+pub const MAX_SETS: usize = 1 << 16;
+
+/// The K-subsets of 0..n in lexicographic order (as sorted lists), until
+/// `f` returns false.
+fn subsets(n: u32, k: usize, mut f: impl FnMut(&[NodeId]) -> bool) {
+    let mut set: Vec<NodeId> = (0..k as NodeId).collect();
+    if k as u32 > n {
+        return;
+    }
+    loop {
+        if !f(&set) {
+            return;
+        }
+        // The rightmost element that can still move right.
+        let Some(i) = (0..k).rev().find(|&i| set[i] < n - (k - i) as u32) else {
+            return;
+        };
+        set[i] += 1;
+        for j in i + 1..k {
+            set[j] = set[j - 1] + 1;
+        }
+    }
+}
+
+/// True if `set` (sorted) is the least of its xor-translates.
+fn least_translate(set: &[NodeId], n: u32) -> bool {
+    let mut image = Vec::with_capacity(set.len());
+    (1..n).all(|t| {
+        image.clear();
+        image.extend(set.iter().map(|&x| x ^ t));
+        image.sort_unstable();
+        *image >= *set
+    })
+}
+
+/// C(n, k), saturating.
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1u64, |a, i| {
+        a.checked_mul(n - i).map_or(u64::MAX, |p| p / (i + 1))
+    })
+}
+
+impl KbcastSmall {
+    pub fn new(cfg: Config) -> Self {
+        let given = cfg.params.broadcasters.clone().map(|mut b| {
+            b.sort_unstable();
+            b
+        });
+        let k = given
+            .as_ref()
+            .map(|b| b.len() as u64)
+            .or(cfg.params.k)
+            .unwrap_or((cfg.n as u64).min(1 << cfg.n));
+        KbcastSmall {
+            cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
+            k,
+            given,
+            every_set: false,
+        }
+    }
+}
+
+/// A node's state: per outgoing dimension, the packets (by origin) waiting
+/// to cross it, in increasing order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Queues(pub Vec<Vec<NodeId>>);
+
+impl Queues {
+    /// The queues once `arrivals` are added.
+    fn with(&self, node: NodeId, arrivals: &[Arrival<Packet>], d: u32) -> Queues {
+        let mut q = self.clone();
+        for a in arrivals {
+            for j in onward(a.msg.source, node, d) {
+                let waiting = &mut q.0[j as usize];
+                let at = waiting.partition_point(|&z| z < a.msg.source);
+                waiting.insert(at, a.msg.source);
+            }
+        }
+        q
+    }
+}
+
+impl Protocol for KbcastSmall {
+    type Topo = Hypercube;
+    /// The broadcasting nodes, in increasing order.
+    type Input = Vec<NodeId>;
+    type State = Queues;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    fn inputs(&self) -> Vec<Vec<NodeId>> {
+        if let Some(b) = &self.given {
+            return vec![b.clone()];
+        }
+        let n = self.cube.nodes();
+        let mut sets = Vec::new();
+        subsets(n, self.k as usize, |s| {
+            if self.every_set || least_translate(s, n) {
+                sets.push(s.to_vec());
+            }
+            sets.len() < MAX_SETS
+        });
+        sets
+    }
+
+    fn first_input(&self) -> Vec<NodeId> {
+        self.given
+            .clone()
+            .unwrap_or_else(|| (0..self.k as NodeId).collect())
+    }
+
+    fn inputs_total(&self) -> u64 {
+        match self.given {
+            Some(_) => 1,
+            None => binomial(self.cube.nodes() as u64, self.k),
+        }
+    }
+
+    fn covered_inputs(&self) -> &'static str {
+        "one per xor-translation orbit, the first of them where there are more than 65,536: \
+         the trees are translates, so every set's run is a relabelled run of one checked"
+    }
+
+    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
+        None
+    }
+
+    fn describe_input(&self, set: &Vec<NodeId>) -> String {
+        let labels: Vec<String> = set.iter().map(|&x| self.cube.node_label(x)).collect();
+        format!("broadcasters {{{}}}", labels.join(", "))
+    }
+
+    fn task(&self, set: &Vec<NodeId>) -> Task {
+        Task::Broadcast {
+            nodes: self.cube.nodes(),
+            sources: set.clone(),
+        }
+    }
+
+    fn claims(&self) -> Claims {
+        use PropertyName::*;
+        let d = self.cube.dim();
+        Claims {
+            claimed: vec![
+                Completeness,
+                NoDuplication,
+                ContentionFreedom,
+                Causality,
+                TimeBound,
+            ],
+            bound: Some(stamoulis::same_order_trees(d, self.k) as Slot),
+            lower_bound: Some(stamoulis::lower(d, self.k) as Slot),
+            transmissions: Some(self.k * (self.cube.nodes() as u64 - 1)),
+        }
+    }
+
+    fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Queues {
+        let d = self.cube.dim();
+        let mine = set.binary_search(&node).is_ok();
+        Queues(
+            (0..d)
+                .map(|_| if mine { vec![node] } else { Vec::new() })
+                .collect(),
+        )
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
+
+    fn choices(&self, node: NodeId, q: &Queues, _: Slot, arrivals: &[Arrival<Packet>]) -> u32 {
+        let q = q.with(node, arrivals, self.cube.dim());
+        q.0.iter()
+            .filter(|w| !w.is_empty())
+            .fold(1u32, |a, w| a.saturating_mul(w.len() as u32))
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        q: &mut Queues,
+        _: Slot,
+        arrivals: &[Arrival<Packet>],
+        mut choice: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        let d = self.cube.dim();
+        *q = q.with(node, arrivals, d);
+        // The choice, digit by digit: which waiting packet crosses each
+        // busy arc (dimensions in increasing order).
+        for (j, waiting) in q.0.iter_mut().enumerate() {
+            if waiting.is_empty() {
+                continue;
+            }
+            let pick = choice as usize % waiting.len();
+            choice /= waiting.len() as u32;
+            let origin = waiting.remove(pick);
+            out.push(Transmission {
+                route: Route::Link {
+                    from: node,
+                    to: node ^ (1 << j),
+                },
+                msg: Packet {
+                    source: origin,
+                    step: 0,
+                },
+            });
+        }
+        q.0.iter().any(|w| !w.is_empty())
+    }
+
+    fn event_driven(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree of section 2.2: from root 000 of the 3-cube, node 110 is
+    /// reached over 010 (dimension 2, then 3), and forwards nothing; 001
+    /// forwards across dimensions 2 and 3; the root across all three.
+    #[test]
+    fn the_unbalanced_tree_crosses_dimensions_in_increasing_order() {
+        assert_eq!(onward(0, 0, 3), 0..3);
+        assert_eq!(onward(0, 0b001, 3), 1..3);
+        assert_eq!(onward(0, 0b010, 3), 2..3);
+        assert_eq!(onward(0, 0b110, 3), 3..3);
+        // Subtree T_i of the root holds 2^(d-i) nodes (section 2.2): the
+        // nodes whose lowest differing dimension is i.
+        for i in 1..=4u32 {
+            let size = (1..16u32).filter(|y| y.trailing_zeros() + 1 == i).count();
+            assert_eq!(size, 1 << (4 - i));
+        }
+    }
+
+    /// Subsets and orbits by hand: C(4, 2) = 6 pairs of the 2-cube, in
+    /// two orbits under translation ({0,1},{2,3} and {0,2},{1,3} and
+    /// {0,3},{1,2}: three orbits), least members {0,1}, {0,2}, {0,3}.
+    #[test]
+    fn one_set_per_translation_orbit() {
+        let mut all = Vec::new();
+        subsets(4, 2, |s| {
+            all.push(s.to_vec());
+            true
+        });
+        assert_eq!(all.len(), 6);
+        let least: Vec<Vec<NodeId>> = all.into_iter().filter(|s| least_translate(s, 4)).collect();
+        assert_eq!(least, vec![vec![0, 1], vec![0, 2], vec![0, 3]]);
+        assert_eq!(binomial(16, 8), 12870);
+    }
+}

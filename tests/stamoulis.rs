@@ -1,0 +1,238 @@
+//! Stamoulis and Tsitsiklis 1993: K simultaneous broadcasts. Section
+//! 3.3.1's same-order trees checked over every K-set and every order of
+//! waiting packets at small d, against d + K - 1 typed from the paper;
+//! mutants of the trees and of the arc discipline caught; the parameters
+//! refused where they do not fit.
+
+use crate::support::*;
+use commcheck::engine::exhaustive;
+use models::broadcast::Packet;
+use models::catalog::{Algorithm, Params};
+use models::kbcast_small::{KbcastSmall, Queues};
+use models::{Arrival, Protocol};
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
+use std::sync::Arc;
+
+fn kbcast_small(d: u32, k: u64, every_set: bool) -> KbcastSmall {
+    let a = Algorithm::KbcastSmall;
+    let cfg = a.config(d as u64, None, None).unwrap();
+    let params = Params {
+        k: Some(k),
+        ..Params::default()
+    };
+    let mut p = KbcastSmall::new(a.with_params(cfg, params).unwrap());
+    p.every_set = every_set;
+    p
+}
+
+fn search<P: Protocol + 'static>(p: P) -> commcheck::engine::exhaustive::Search {
+    let inputs = p.inputs();
+    exhaustive::lockstep(Arc::new(p), inputs, BUDGET)
+}
+
+/// Every K-set (no reduction) of the 1-, 2- and 3-cube and every order of
+/// waiting packets: complete, one copy, no arc used twice in a slot, and
+/// done within d + K - 1 slots (the paper's bound, typed here), with one
+/// transmission per tree arc, K (2^d - 1).
+#[test]
+fn same_order_trees_finish_within_d_plus_k_minus_1_for_every_set() {
+    for d in 1..=3u32 {
+        for k in 1..=1u64 << d {
+            let what = format!("d={d} K={k}");
+            let s = search(kbcast_small(d, k, true));
+            assert_holds(
+                &s,
+                &[
+                    PropertyName::Completeness,
+                    PropertyName::NoDuplication,
+                    PropertyName::ContentionFreedom,
+                    PropertyName::Causality,
+                    PropertyName::TimeBound,
+                ],
+                &what,
+            );
+            let bound = d + k as u32 - 1;
+            assert!(s.worst_time.unwrap() <= bound, "{what}");
+            let tx = k * ((1 << d) - 1);
+            assert_eq!(s.transmissions, Some((tx, tx)), "{what}");
+        }
+    }
+}
+
+/// One set per translation orbit gives the verdicts and the worst time of
+/// every set (d = 3, every K), and K <= 3 holds at d = 4.
+#[test]
+fn one_set_per_translation_orbit_covers_every_set() {
+    for k in 1..=8 {
+        let (all, orbits) = (kbcast_small(3, k, true), kbcast_small(3, k, false));
+        assert!(orbits.inputs().len() < all.inputs().len() || k == 8);
+        let (a, o) = (search(all), search(orbits));
+        for p in PropertyName::ALL {
+            assert_eq!(status(&a, p), status(&o, p), "K={k} {p:?}");
+        }
+        assert_eq!(a.worst_time, o.worst_time, "K={k}");
+    }
+    for k in 1..=3 {
+        let s = search(kbcast_small(4, k, false));
+        assert_holds(&s, &[PropertyName::TimeBound], &format!("d=4 K={k}"));
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bug {
+    /// no-duplication: node 001 forwards what arrives across dimension 3
+    /// once more (a second copy for the node behind that arc).
+    Backwards,
+    /// contention-freedom: a root sends its packet twice across
+    /// dimension 1 in slot 1.
+    TwoOnOneArc,
+    /// time-bound: the roots wait one slot before sending.
+    Late,
+}
+
+struct Mutant {
+    inner: KbcastSmall,
+    bug: Bug,
+}
+
+impl Protocol for Mutant {
+    type Topo = <KbcastSmall as Protocol>::Topo;
+    type Input = Vec<NodeId>;
+    type State = Queues;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Self::Topo {
+        self.inner.topology()
+    }
+    fn inputs(&self) -> Vec<Vec<NodeId>> {
+        self.inner.inputs()
+    }
+    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
+        None
+    }
+    fn describe_input(&self, i: &Vec<NodeId>) -> String {
+        self.inner.describe_input(i)
+    }
+    fn task(&self, i: &Vec<NodeId>) -> Task {
+        self.inner.task(i)
+    }
+    fn claims(&self) -> Claims {
+        self.inner.claims()
+    }
+    fn init(&self, i: &Vec<NodeId>, v: NodeId) -> Queues {
+        self.inner.init(i, v)
+    }
+    fn packets(&self, m: &Packet, f: impl FnMut(PacketId)) {
+        self.inner.packets(m, f)
+    }
+    fn choices(&self, v: NodeId, q: &Queues, slot: Slot, a: &[Arrival<Packet>]) -> u32 {
+        match self.bug {
+            Bug::Late if slot == 1 => 1,
+            _ => self.inner.choices(v, q, slot, a),
+        }
+    }
+    fn step(
+        &self,
+        node: NodeId,
+        q: &mut Queues,
+        slot: Slot,
+        arrivals: &[Arrival<Packet>],
+        choice: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        if self.bug == Bug::Late && slot == 1 {
+            return q.0.iter().any(|w| !w.is_empty());
+        }
+        let busy = self.inner.step(node, q, slot, arrivals, choice, out);
+        match self.bug {
+            Bug::Backwards if node == 0b001 => {
+                for a in arrivals {
+                    out.push(Transmission {
+                        route: properties::Route::Link {
+                            from: node,
+                            to: node ^ 0b100,
+                        },
+                        msg: a.msg,
+                    });
+                }
+            }
+            Bug::TwoOnOneArc if slot == 1 => {
+                if let Some(&t) = out.first() {
+                    out.push(t);
+                }
+            }
+            _ => {}
+        }
+        busy
+    }
+    fn event_driven(&self) -> bool {
+        false
+    }
+}
+
+/// Each seeded bug is caught by its property, at d = 3 (K = 1 for the
+/// late start: larger K finish early enough to absorb one slot).
+#[test]
+fn seeded_bugs_are_caught() {
+    for (bug, k, prop) in [
+        (Bug::Backwards, 2, PropertyName::NoDuplication),
+        (Bug::TwoOnOneArc, 2, PropertyName::ContentionFreedom),
+        (Bug::Late, 1, PropertyName::TimeBound),
+    ] {
+        let s = search(Mutant {
+            inner: kbcast_small(3, k, false),
+            bug,
+        });
+        assert_eq!(status(&s, prop), Status::Violated, "{bug:?}");
+    }
+}
+
+/// --k and --broadcasters are checked where the algorithm declares them
+/// and refused where it does not.
+#[test]
+fn parameters_out_of_range_are_refused_in_one_line() {
+    let a = Algorithm::KbcastSmall;
+    let cfg = a.config(3, None, None).unwrap();
+    let with = |params: Params| a.with_params(cfg.clone(), params).unwrap_err().to_string();
+    let e = with(Params {
+        k: Some(9),
+        ..Params::default()
+    });
+    assert!(
+        e.contains("--k 9 is out of range") && e.contains("1..=8"),
+        "{e}"
+    );
+    let e = with(Params {
+        k: Some(0),
+        ..Params::default()
+    });
+    assert!(e.contains("--k 0 is out of range"), "{e}");
+    let e = with(Params {
+        broadcasters: Some(vec![1, 9]),
+        ..Params::default()
+    });
+    assert!(e.contains("9 is not a node of the 3-cube"), "{e}");
+    let e = with(Params {
+        broadcasters: Some(vec![5, 1, 5]),
+        ..Params::default()
+    });
+    assert!(e.contains("node 5 is listed twice"), "{e}");
+    let e = with(Params {
+        k: Some(2),
+        broadcasters: Some(vec![1, 2, 3]),
+        ..Params::default()
+    });
+    assert!(e.contains("3 nodes listed, but --k 2"), "{e}");
+    let mnb = Algorithm::Mnb;
+    let e = mnb
+        .with_params(
+            mnb.config(3, None, None).unwrap(),
+            Params {
+                k: Some(2),
+                ..Params::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("mnb does not take --k"), "{e}");
+}
