@@ -236,3 +236,102 @@ fn parameters_out_of_range_are_refused_in_one_line() {
         .to_string();
     assert!(e.contains("mnb does not take --k"), "{e}");
 }
+
+/// Section 3.3.2 over every d-set at d = 2..4: as printed, slot m's
+/// dimension is the tree's (m - 1)th, and some set needs d + 1 slots
+/// (nothing else fails); shifted by one slot, every set takes d slots.
+#[test]
+fn ranked_broadcasts_take_d_slots_only_when_shifted() {
+    use models::kbcast_ranked::{KbcastRanked, Reading};
+    for d in 2..=4u32 {
+        let cfg = Algorithm::KbcastRanked
+            .config(d as u64, None, None)
+            .unwrap();
+        let text = search(KbcastRanked::new(cfg.clone(), Reading::Text));
+        assert_eq!(
+            status(&text, PropertyName::TimeBound),
+            Status::Violated,
+            "d={d}"
+        );
+        assert_eq!(text.worst_time, Some(d + 1), "d={d}");
+        assert_holds(
+            &text,
+            &[
+                PropertyName::Completeness,
+                PropertyName::NoDuplication,
+                PropertyName::ContentionFreedom,
+                PropertyName::Causality,
+            ],
+            &format!("text d={d}"),
+        );
+        let shifted = search(KbcastRanked::new(cfg, Reading::Shifted));
+        assert_holds(&shifted, &PropertyName::ALL, &format!("shifted d={d}"));
+        assert_eq!(shifted.worst_time, Some(d), "d={d}");
+        let tx = d as u64 * ((1 << d) - 1);
+        assert_eq!(shifted.transmissions, Some((tx, tx)), "d={d}");
+    }
+}
+
+/// The collision argument needs distinct ranks: with every broadcaster
+/// told rank 1, copies collide (contention-freedom catches it).
+#[test]
+fn equal_ranks_collide() {
+    use models::kbcast_ranked::{Held, KbcastRanked, Ranked, Reading};
+    struct OneRank(KbcastRanked);
+    impl Protocol for OneRank {
+        type Topo = <KbcastRanked as Protocol>::Topo;
+        type Input = Vec<NodeId>;
+        type State = Held;
+        type Msg = Ranked;
+        fn topology(&self) -> &Self::Topo {
+            self.0.topology()
+        }
+        fn inputs(&self) -> Vec<Vec<NodeId>> {
+            self.0.inputs()
+        }
+        fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
+            None
+        }
+        fn describe_input(&self, i: &Vec<NodeId>) -> String {
+            self.0.describe_input(i)
+        }
+        fn task(&self, i: &Vec<NodeId>) -> Task {
+            self.0.task(i)
+        }
+        fn claims(&self) -> Claims {
+            self.0.claims()
+        }
+        fn init(&self, i: &Vec<NodeId>, v: NodeId) -> Held {
+            let mut h = self.0.init(i, v);
+            for e in &mut h.0 {
+                e.1 = 1;
+            }
+            h
+        }
+        fn packets(&self, m: &Ranked, f: impl FnMut(PacketId)) {
+            self.0.packets(m, f)
+        }
+        fn step(
+            &self,
+            node: NodeId,
+            h: &mut Held,
+            slot: Slot,
+            a: &[Arrival<Ranked>],
+            c: u32,
+            out: &mut Vec<Transmission<Ranked>>,
+        ) -> bool {
+            self.0.step(node, h, slot, a, c, out)
+        }
+        fn event_driven(&self) -> bool {
+            false
+        }
+    }
+    let cfg = Algorithm::KbcastRankedShifted
+        .config(3, None, None)
+        .unwrap();
+    let s = search(OneRank(KbcastRanked::new(cfg, Reading::Shifted)));
+    assert_eq!(
+        status(&s, PropertyName::ContentionFreedom),
+        Status::Violated
+    );
+}

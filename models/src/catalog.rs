@@ -279,6 +279,8 @@ macro_rules! registry {
             Gather => $crate::gather::ENTRY,
             TotalExchange => $crate::total_exchange::ENTRY,
             KbcastSmall => $crate::kbcast_small::ENTRY,
+            KbcastRanked => $crate::kbcast_ranked::TEXT,
+            KbcastRankedShifted => $crate::kbcast_ranked::SHIFTED,
         }
     };
 }
@@ -470,7 +472,16 @@ impl Algorithm {
                     why: format!("node {} is listed twice", w[0]),
                 });
             }
-            in_range("--broadcasters", nodes.len() as u64)?;
+            let (lo, hi) = (param("--broadcasters").expect("declared").range)(n);
+            if !(lo..=hi).contains(&(nodes.len() as u64)) {
+                return Err(ModelError::Broadcasters {
+                    why: format!(
+                        "{} nodes listed; {} at n = {n} takes {lo}..={hi}",
+                        nodes.len(),
+                        self.name()
+                    ),
+                });
+            }
             if let Some(k) = params.k.filter(|&k| k != nodes.len() as u64) {
                 return Err(ModelError::Broadcasters {
                     why: format!("{} nodes listed, but --k {k}", nodes.len()),

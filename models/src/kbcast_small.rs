@@ -33,6 +33,7 @@
 //! tree once: K (2^d - 1) transmissions (observed, not claimed).
 
 use crate::broadcast::Packet;
+use crate::broadcasters::{self, binomial};
 use crate::catalog::{Config, Entry, Info, Param, Reach};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
@@ -93,64 +94,12 @@ pub fn onward(origin: NodeId, node: NodeId, d: u32) -> std::ops::Range<u32> {
     above..d
 }
 
-/// Sets past this many are not enumerated (the check says so).
-pub const MAX_SETS: usize = 1 << 16;
-
-/// The K-subsets of 0..n in lexicographic order (as sorted lists), until
-/// `f` returns false.
-fn subsets(n: u32, k: usize, mut f: impl FnMut(&[NodeId]) -> bool) {
-    let mut set: Vec<NodeId> = (0..k as NodeId).collect();
-    if k as u32 > n {
-        return;
-    }
-    loop {
-        if !f(&set) {
-            return;
-        }
-        // The rightmost element that can still move right.
-        let Some(i) = (0..k).rev().find(|&i| set[i] < n - (k - i) as u32) else {
-            return;
-        };
-        set[i] += 1;
-        for j in i + 1..k {
-            set[j] = set[j - 1] + 1;
-        }
-    }
-}
-
-/// True if `set` (sorted) is the least of its xor-translates.
-fn least_translate(set: &[NodeId], n: u32) -> bool {
-    let mut image = Vec::with_capacity(set.len());
-    (1..n).all(|t| {
-        image.clear();
-        image.extend(set.iter().map(|&x| x ^ t));
-        image.sort_unstable();
-        *image >= *set
-    })
-}
-
-/// C(n, k), saturating.
-fn binomial(n: u64, k: u64) -> u64 {
-    (0..k).fold(1u64, |a, i| {
-        a.checked_mul(n - i).map_or(u64::MAX, |p| p / (i + 1))
-    })
-}
-
 impl KbcastSmall {
     pub fn new(cfg: Config) -> Self {
-        let given = cfg.params.broadcasters.clone().map(|mut b| {
-            b.sort_unstable();
-            b
-        });
-        let k = given
-            .as_ref()
-            .map(|b| b.len() as u64)
-            .or(cfg.params.k)
-            .unwrap_or((cfg.n as u64).min(1 << cfg.n));
         KbcastSmall {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
-            k,
-            given,
+            k: broadcasters::k(&cfg, (cfg.n as u64).min(1 << cfg.n)),
+            given: broadcasters::given(&cfg),
             every_set: false,
         }
     }
@@ -188,18 +137,10 @@ impl Protocol for KbcastSmall {
     }
 
     fn inputs(&self) -> Vec<Vec<NodeId>> {
-        if let Some(b) = &self.given {
-            return vec![b.clone()];
+        match &self.given {
+            Some(b) => vec![b.clone()],
+            None => broadcasters::k_sets(self.cube.dim(), self.k, !self.every_set),
         }
-        let n = self.cube.nodes();
-        let mut sets = Vec::new();
-        subsets(n, self.k as usize, |s| {
-            if self.every_set || least_translate(s, n) {
-                sets.push(s.to_vec());
-            }
-            sets.len() < MAX_SETS
-        });
-        sets
     }
 
     fn first_input(&self) -> Vec<NodeId> {
@@ -225,8 +166,7 @@ impl Protocol for KbcastSmall {
     }
 
     fn describe_input(&self, set: &Vec<NodeId>) -> String {
-        let labels: Vec<String> = set.iter().map(|&x| self.cube.node_label(x)).collect();
-        format!("broadcasters {{{}}}", labels.join(", "))
+        broadcasters::describe(&self.cube, set)
     }
 
     fn task(&self, set: &Vec<NodeId>) -> Task {
@@ -332,21 +272,5 @@ mod tests {
             let size = (1..16u32).filter(|y| y.trailing_zeros() + 1 == i).count();
             assert_eq!(size, 1 << (4 - i));
         }
-    }
-
-    /// Subsets and orbits by hand: C(4, 2) = 6 pairs of the 2-cube, in
-    /// two orbits under translation ({0,1},{2,3} and {0,2},{1,3} and
-    /// {0,3},{1,2}: three orbits), least members {0,1}, {0,2}, {0,3}.
-    #[test]
-    fn one_set_per_translation_orbit() {
-        let mut all = Vec::new();
-        subsets(4, 2, |s| {
-            all.push(s.to_vec());
-            true
-        });
-        assert_eq!(all.len(), 6);
-        let least: Vec<Vec<NodeId>> = all.into_iter().filter(|s| least_translate(s, 4)).collect();
-        assert_eq!(least, vec![vec![0, 1], vec![0, 2], vec![0, 3]]);
-        assert_eq!(binomial(16, 8), 12870);
     }
 }

@@ -5,12 +5,14 @@
 //! encodes, then reads top to bottom as that paper describes it.
 
 pub mod broadcast;
+pub mod broadcasters;
 pub mod catalog;
 pub mod dt;
 pub mod flood;
 pub mod gather;
 pub mod hamming;
 pub mod hypercube;
+pub mod kbcast_ranked;
 pub mod kbcast_small;
 pub mod mna;
 pub mod mnb;

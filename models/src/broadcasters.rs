@@ -1,0 +1,109 @@
+//! What the K-broadcast algorithms (Stamoulis and Tsitsiklis 1993) share:
+//! their input is a set of broadcasting nodes, and the claims quantify over
+//! every K-set.
+
+use crate::catalog::Config;
+use crate::hypercube::Hypercube;
+use crate::topology::Topology;
+use properties::NodeId;
+
+/// Sets past this many are not enumerated (the check says so).
+pub const MAX_SETS: usize = 1 << 16;
+
+/// The K-subsets of 0..n in lexicographic order (as sorted lists), until
+/// `f` returns false.
+pub fn subsets(n: u32, k: usize, mut f: impl FnMut(&[NodeId]) -> bool) {
+    let mut set: Vec<NodeId> = (0..k as NodeId).collect();
+    if k as u32 > n {
+        return;
+    }
+    loop {
+        if !f(&set) {
+            return;
+        }
+        // The rightmost element that can still move right.
+        let Some(i) = (0..k).rev().find(|&i| set[i] < n - (k - i) as u32) else {
+            return;
+        };
+        set[i] += 1;
+        for j in i + 1..k {
+            set[j] = set[j - 1] + 1;
+        }
+    }
+}
+
+/// True if `set` (sorted) is the least of its xor-translates.
+pub fn least_translate(set: &[NodeId], n: u32) -> bool {
+    let mut image = Vec::with_capacity(set.len());
+    (1..n).all(|t| {
+        image.clear();
+        image.extend(set.iter().map(|&x| x ^ t));
+        image.sort_unstable();
+        *image >= *set
+    })
+}
+
+/// C(n, k), saturating.
+pub fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1u64, |a, i| {
+        a.checked_mul(n - i).map_or(u64::MAX, |p| p / (i + 1))
+    })
+}
+
+/// `--broadcasters`, sorted, if given.
+pub fn given(cfg: &Config) -> Option<Vec<NodeId>> {
+    cfg.params.broadcasters.clone().map(|mut b| {
+        b.sort_unstable();
+        b
+    })
+}
+
+/// K: the size of `--broadcasters`, else `--k`, else `default_k`.
+pub fn k(cfg: &Config, default_k: u64) -> u64 {
+    match (&cfg.params.broadcasters, cfg.params.k) {
+        (Some(b), _) => b.len() as u64,
+        (None, Some(k)) => k,
+        (None, None) => default_k,
+    }
+}
+
+/// Every K-set of the d-cube's nodes (one per xor-translation orbit where
+/// `orbits`), the first [`MAX_SETS`] where there are more.
+pub fn k_sets(d: u32, k: u64, orbits: bool) -> Vec<Vec<NodeId>> {
+    let n = 1u32 << d;
+    let mut sets = Vec::new();
+    subsets(n, k as usize, |s| {
+        if !orbits || least_translate(s, n) {
+            sets.push(s.to_vec());
+        }
+        sets.len() < MAX_SETS
+    });
+    sets
+}
+
+/// `broadcasters {000, 101}`.
+pub fn describe(cube: &Hypercube, set: &[NodeId]) -> String {
+    let labels: Vec<String> = set.iter().map(|&x| cube.node_label(x)).collect();
+    format!("broadcasters {{{}}}", labels.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Subsets and orbits by hand: C(4, 2) = 6 pairs of the 2-cube, in
+    /// two orbits under translation ({0,1},{2,3} and {0,2},{1,3} and
+    /// {0,3},{1,2}: three orbits), least members {0,1}, {0,2}, {0,3}.
+    #[test]
+    fn one_set_per_translation_orbit() {
+        let mut all = Vec::new();
+        subsets(4, 2, |s| {
+            all.push(s.to_vec());
+            true
+        });
+        assert_eq!(all.len(), 6);
+        let least: Vec<Vec<NodeId>> = all.into_iter().filter(|s| least_translate(s, 4)).collect();
+        assert_eq!(least, vec![vec![0, 1], vec![0, 2], vec![0, 3]]);
+        assert_eq!(binomial(16, 8), 12870);
+    }
+}
