@@ -692,6 +692,11 @@ fn report<P: Protocol>(
         },
         engine: label,
         properties: reports,
+        worst_input: lock
+            .as_ref()
+            .filter(|_| inputs.len() > 1)
+            .and_then(|s| s.worst_input)
+            .map(|ix| p.describe_input(&inputs[ix])),
         time: Time {
             measured,
             bound: claims.bound,

@@ -19,6 +19,10 @@ pub struct Outcome {
     pub engine: String,
     pub properties: Vec<PropertyReport>,
     pub time: Time,
+    /// The input whose run took the measured (worst) time, where a search
+    /// covered several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst_input: Option<String>,
     /// Most transmissions over the runs checked.
     pub transmissions: Option<u64>,
     /// Fewest transmissions over the runs checked (equal to the most for
@@ -181,6 +185,9 @@ impl Outcome {
             opt(self.time.bound),
             opt(self.time.lower_bound)
         );
+        if let Some(w) = &self.worst_input {
+            let _ = writeln!(s, "worst: {w}");
+        }
         match (self.transmissions_min, self.transmissions) {
             (Some(lo), Some(hi)) if lo != hi => {
                 let _ = writeln!(

@@ -335,3 +335,18 @@ fn equal_ranks_collide() {
         Status::Violated
     );
 }
+
+/// The report names the K-tuple of the worst run: for the printed
+/// section 3.3.2 at d = 3, the counterexample of docs/errata.md.
+#[test]
+fn the_report_names_the_worst_set() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["kbcast-ranked", "3", "--json"])
+        .output()
+        .expect("run check");
+    assert_eq!(o.status.code(), Some(1), "a claim is violated");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["worst_input"], "broadcasters {000, 001, 010}");
+    assert_eq!(v["time"]["measured"], 4);
+    assert_eq!(v["inputs_checked"], 56);
+}

@@ -69,6 +69,8 @@ pub struct Search {
     pub inputs_total: usize,
     /// Worst completion time over every ended run.
     pub worst_time: Option<Slot>,
+    /// The (lowest) input whose run took `worst_time`.
+    pub worst_input: Option<usize>,
     /// Fewest and most transmissions over every ended run.
     pub transmissions: Option<(u64, u64)>,
     /// A model whose runs never end (no ended run was found).
@@ -106,6 +108,7 @@ impl Search {
             inputs_done: found.inputs_done,
             inputs_total: inputs,
             worst_time: found.worst_time,
+            worst_input: found.worst_input,
             transmissions: found.transmissions,
             no_run_ends: cut.is_none() && !found.run_ends,
         }
@@ -201,6 +204,7 @@ pub fn stateright_actors<P: Protocol + 'static>(
         inputs_done: inputs.len(),
         inputs_total: inputs.len(),
         worst_time: None,
+        worst_input: None,
         transmissions: None,
         no_run_ends,
     }

@@ -188,6 +188,8 @@ pub struct Found {
     pub cut: Option<Cut>,
     /// Worst completion time over every ended run.
     pub worst_time: Option<Slot>,
+    /// The lowest input whose run took `worst_time`.
+    pub worst_input: Option<usize>,
     /// Fewest and most transmissions over every ended run.
     pub transmissions: Option<(u64, u64)>,
 }
@@ -212,7 +214,13 @@ impl Found {
         }
         if record.ended {
             self.run_ends = true;
-            self.worst_time = self.worst_time.max(Some(record.last_delivery));
+            let t = record.last_delivery;
+            if Some(t) > self.worst_time
+                || (Some(t) == self.worst_time && self.worst_input.is_some_and(|w| input < w))
+            {
+                self.worst_input = Some(input);
+            }
+            self.worst_time = self.worst_time.max(Some(t));
             let n = record.transmissions;
             self.transmissions = Some(
                 self.transmissions
@@ -232,6 +240,11 @@ impl Found {
             }
         }
         self.run_ends |= other.run_ends;
+        if (other.worst_time, std::cmp::Reverse(other.worst_input))
+            > (self.worst_time, std::cmp::Reverse(self.worst_input))
+        {
+            self.worst_input = other.worst_input;
+        }
         self.worst_time = self.worst_time.max(other.worst_time);
         self.transmissions = match (self.transmissions, other.transmissions) {
             (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
