@@ -278,6 +278,7 @@ macro_rules! registry {
             Scatter => $crate::scatter::ENTRY,
             Gather => $crate::gather::ENTRY,
             TotalExchange => $crate::total_exchange::ENTRY,
+            Esbt => $crate::esbt::ENTRY,
             KbcastSmall => $crate::kbcast_small::ENTRY,
             KbcastRanked => $crate::kbcast_ranked::TEXT,
             KbcastRankedShifted => $crate::kbcast_ranked::SHIFTED,

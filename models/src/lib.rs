@@ -8,6 +8,7 @@ pub mod broadcast;
 pub mod broadcasters;
 pub mod catalog;
 pub mod dt;
+pub mod esbt;
 pub mod flood;
 pub mod gather;
 pub mod hamming;

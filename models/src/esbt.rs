@@ -1,0 +1,260 @@
+//! ESBT: Johnsson and Ho's d edge-disjoint spanning binomial trees, as
+//! Stamoulis and Tsitsiklis use them. "An efficient algorithm for multiple
+//! simultaneous broadcasts in the hypercube", IPL 46 (1993), sections 2.2
+//! and 2.3.
+//!
+//! # The trees
+//! "This imbedding consists of d completely unbalanced trees T(1), ...,
+//! T(d). Tree T(j) is rooted at node e_j. The index-order of crossing the
+//! hypercube dimensions in the paths of tree T(j) is as follows:
+//! (j mod d) + 1, [(j + 1) mod d] + 1, ..., [(j + d - 1) mod d] + 1." In
+//! T(j), node y is reached from e_j by crossing the dimensions of e_j xor
+//! y in that order (section 2.2), so its parent is y with the last of them
+//! flipped.
+//!
+//! # What is checked
+//! * `check esbt d` runs the d roots' broadcasts at once, each along its
+//!   tree, one level per slot: every node gets every root's packet once,
+//!   in d slots (the depth: shortest paths), with no arc used twice in a
+//!   slot; d (2^d - 1) transmissions.
+//! * The trees' structure, which a run in lock step shows only level by
+//!   level, is checked by the tests below for d = 1..10: each T(j) is a
+//!   spanning out-tree of shortest paths in its index order, and the d
+//!   trees are pairwise arc-disjoint (hence also after every arc is
+//!   reversed), which phases 2 and 3 of `kbcast` rely on.
+
+use crate::broadcast::Packet;
+use crate::catalog::{Config, Entry, Info, Reach};
+use crate::catalog::{Ports::*, Switching::*};
+use crate::hypercube::Hypercube;
+use crate::protocol::{Arrival, Protocol};
+use crate::topology::Topology;
+use properties::bounds::stamoulis;
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+
+/// The registry entry.
+pub const ENTRY: Entry<Esbt> = Entry {
+    info: Info {
+        name: "esbt",
+        summary: "the d edge-disjoint spanning binomial trees, broadcast from e_1..e_d at once",
+        reference: "Stamoulis and Tsitsiklis 1993, sections 2.2-2.3 (Johnsson and Ho)",
+        claim: "each T(j) spans by shortest paths in its index order: d slots, every node \
+                gets each root's packet once; the trees are arc-disjoint",
+        modes: &[(Sf, All)],
+        reach: Reach {
+            lockstep: 12,
+            actor: 0,
+            actor_auto: 0,
+        },
+        params: &[],
+        memory: crate::catalog::every_packet_bytes,
+    },
+    build: Esbt::new,
+};
+
+/// The d trees' broadcasts at one configuration.
+#[derive(Clone, Debug)]
+pub struct Esbt {
+    cube: Hypercube,
+}
+
+impl Esbt {
+    pub fn new(cfg: Config) -> Self {
+        Esbt {
+            cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
+        }
+    }
+}
+
+/// Where dimension i (1-based) comes in T(j)'s index order (0-based):
+/// (j mod d) + 1 first, ..., j last.
+pub fn position(j: u32, i: u32, d: u32) -> u32 {
+    (i + d - 1 - j % d) % d
+}
+
+/// The parent of y in T(j) on the d-cube (None for the root e_j): y with
+/// the last dimension of e_j xor y in T(j)'s order flipped.
+pub fn parent(j: u32, y: NodeId, d: u32) -> Option<NodeId> {
+    let x = y ^ (1 << (j - 1));
+    (1..=d)
+        .filter(|&i| x & (1 << (i - 1)) != 0)
+        .max_by_key(|&i| position(j, i, d))
+        .map(|i| y ^ (1 << (i - 1)))
+}
+
+/// The children of y in T(j): y with one dimension flipped that comes
+/// after every dimension of e_j xor y in T(j)'s order.
+pub fn children(j: u32, y: NodeId, d: u32) -> impl Iterator<Item = NodeId> {
+    let x = y ^ (1 << (j - 1));
+    let last = (1..=d)
+        .filter(|&i| x & (1 << (i - 1)) != 0)
+        .map(|i| position(j, i, d) as i64)
+        .max()
+        .unwrap_or(-1);
+    (1..=d)
+        .filter(move |&i| position(j, i, d) as i64 > last)
+        .map(move |i| y ^ (1 << (i - 1)))
+}
+
+impl Protocol for Esbt {
+    type Topo = Hypercube;
+    /// No input: the roots are e_1..e_d.
+    type Input = ();
+    type State = ();
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    fn inputs(&self) -> Vec<()> {
+        vec![()]
+    }
+
+    fn source_input(&self, _: NodeId) -> Option<()> {
+        None
+    }
+
+    fn describe_input(&self, _: &()) -> String {
+        "roots e_1..e_d".into()
+    }
+
+    fn task(&self, _: &()) -> Task {
+        let d = self.cube.dim();
+        Task::Broadcast {
+            nodes: self.cube.nodes(),
+            sources: (0..d).map(|j| 1 << j).collect(),
+        }
+    }
+
+    fn claims(&self) -> Claims {
+        use PropertyName::*;
+        let d = self.cube.dim();
+        Claims {
+            claimed: vec![
+                Completeness,
+                NoDuplication,
+                ContentionFreedom,
+                Causality,
+                TimeBound,
+                Transmissions,
+            ],
+            bound: Some(d),
+            lower_bound: Some(stamoulis::lower(d, d as u64) as Slot),
+            transmissions: Some(d as u64 * (self.cube.nodes() as u64 - 1)),
+        }
+    }
+
+    fn init(&self, _: &(), _: NodeId) {}
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        _: &mut (),
+        slot: Slot,
+        arrivals: &[Arrival<Packet>],
+        _: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        let d = self.cube.dim();
+        // Slot 1: every root sends; later, whoever just got a packet
+        // forwards it to its children in that packet's tree.
+        let mut send = |root: NodeId| {
+            let j = root.trailing_zeros() + 1;
+            for c in children(j, node, d) {
+                out.push(Transmission {
+                    route: Route::Link { from: node, to: c },
+                    msg: Packet {
+                        source: root,
+                        step: 0,
+                    },
+                });
+            }
+        };
+        if slot == 1 && node.is_power_of_two() && node < 1 << d {
+            send(node);
+        }
+        for a in arrivals {
+            send(a.msg.source);
+        }
+        false
+    }
+
+    fn event_driven(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// T(1) of the 3-cube by hand: order 2, 3, 1 from root 001; 000 hangs
+    /// from 001 (dimension 1, the last), 111 from 011 (path 2, 3).
+    #[test]
+    fn tree_one_of_the_three_cube_by_hand() {
+        assert_eq!(parent(1, 0b001, 3), None);
+        assert_eq!(parent(1, 0b011, 3), Some(0b001));
+        assert_eq!(parent(1, 0b111, 3), Some(0b011));
+        assert_eq!(parent(1, 0b000, 3), Some(0b001));
+        assert_eq!(parent(1, 0b110, 3), Some(0b111));
+    }
+
+    /// Every T(j), d = 1..10: a spanning out-tree (every node reaches e_j
+    /// by parents), each node at the depth of its Hamming distance from
+    /// e_j, its path crossing dimensions in T(j)'s order, children the
+    /// inverse of parents; and the d trees pairwise arc-disjoint.
+    #[test]
+    fn the_trees_span_by_ordered_shortest_paths_and_are_arc_disjoint() {
+        for d in 1..=10u32 {
+            let mut arcs = HashSet::new();
+            for j in 1..=d {
+                let root = 1 << (j - 1);
+                for y in 0..1u32 << d {
+                    if let Some(p) = parent(j, y, d) {
+                        assert!(arcs.insert((p, y)), "d={d}: arc {p}->{y} in two trees");
+                    }
+                    let (mut at, mut depth, mut last) = (y, 0, u32::MAX);
+                    while let Some(p) = parent(j, at, d) {
+                        let i = (p ^ at).trailing_zeros() + 1;
+                        // Walking up, positions decrease strictly.
+                        assert!(position(j, i, d) < last, "d={d} j={j} y={y}");
+                        last = position(j, i, d);
+                        assert!(children(j, p, d).any(|c| c == at));
+                        at = p;
+                        depth += 1;
+                    }
+                    assert_eq!(at, root, "d={d} j={j} y={y}");
+                    assert_eq!(depth, (y ^ root).count_ones(), "d={d} j={j} y={y}");
+                }
+            }
+            // Each tree has 2^d - 1 arcs, none shared.
+            assert_eq!(arcs.len() as u64, d as u64 * ((1u64 << d) - 1));
+        }
+    }
+
+    /// The disjointness check is not vacuous: the same roots with one
+    /// index order for every tree (increasing, as in section 3.3.1) share
+    /// arcs from d = 3 on (at d = 2 they happen not to).
+    #[test]
+    fn same_order_trees_from_the_same_roots_share_arcs() {
+        for d in 3..=6u32 {
+            let mut arcs = HashSet::new();
+            let mut shared = false;
+            for j in 1..=d {
+                let root: NodeId = 1 << (j - 1);
+                for y in (0..1u32 << d).filter(|&y| y != root) {
+                    let x = root ^ y;
+                    let p = y ^ (1 << (31 - x.leading_zeros()));
+                    shared |= !arcs.insert((p, y));
+                }
+            }
+            assert!(shared, "d={d}");
+        }
+    }
+}
