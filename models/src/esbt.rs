@@ -98,8 +98,8 @@ pub fn children(j: u32, y: NodeId, d: u32) -> impl Iterator<Item = NodeId> {
 
 impl Protocol for Esbt {
     type Topo = Hypercube;
-    /// No input: the roots are e_1..e_d.
-    type Input = ();
+    /// The number of roots, d: the roots are e_1..e_d (one input).
+    type Input = u32;
     type State = ();
     type Msg = Packet;
 
@@ -107,19 +107,19 @@ impl Protocol for Esbt {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<()> {
-        vec![()]
+    fn inputs(&self) -> Vec<u32> {
+        vec![self.cube.dim()]
     }
 
-    fn source_input(&self, _: NodeId) -> Option<()> {
+    fn source_input(&self, _: NodeId) -> Option<u32> {
         None
     }
 
-    fn describe_input(&self, _: &()) -> String {
+    fn describe_input(&self, _: &u32) -> String {
         "roots e_1..e_d".into()
     }
 
-    fn task(&self, _: &()) -> Task {
+    fn task(&self, _: &u32) -> Task {
         let d = self.cube.dim();
         Task::Broadcast {
             nodes: self.cube.nodes(),
@@ -145,7 +145,7 @@ impl Protocol for Esbt {
         }
     }
 
-    fn init(&self, _: &(), _: NodeId) {}
+    fn init(&self, _: &u32, _: NodeId) {}
 
     fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
         f(msg.source)
