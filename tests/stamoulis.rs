@@ -350,3 +350,114 @@ fn the_report_names_the_worst_set() {
     assert_eq!(v["time"]["measured"], 4);
     assert_eq!(v["inputs_checked"], 56);
 }
+
+/// Section 3.2 for K = 2^d at d = 1..5, every order of waiting packets:
+/// complete, contention-free, within 2 ceil(2^d/d) + 2d - 1 slots (typed:
+/// 5, 7, 11, 15, 23); the data's last delivery is one slot earlier (the
+/// termination packet is not modelled). A packet's origin gets it again
+/// in phase 3: duplicates are observed, not claimed.
+#[test]
+fn the_multinode_specialisation_meets_its_bound() {
+    use models::kbcast_mnb::KbcastMnb;
+    for (d, bound) in [(1u32, 5u32), (2, 7), (3, 11), (4, 15), (5, 23)] {
+        let p = KbcastMnb::new(Algorithm::KbcastMnb.config(d as u64, None, None).unwrap());
+        let s = search(p);
+        let what = format!("d={d}");
+        assert_holds(
+            &s,
+            &[
+                PropertyName::Completeness,
+                PropertyName::ContentionFreedom,
+                PropertyName::Causality,
+                PropertyName::TimeBound,
+            ],
+            &what,
+        );
+        assert_eq!(s.worst_time, Some(bound - 1), "{what}");
+        assert_eq!(
+            status(&s, PropertyName::NoDuplication),
+            Status::Violated,
+            "{what}"
+        );
+    }
+}
+
+/// Seeded bugs in the multinode specialisation: two waiting packets up
+/// one arc in a slot (contention-freedom), roots starting phase 3 two
+/// slots late (time-bound).
+#[test]
+fn multinode_specialisation_bugs_are_caught() {
+    use models::kbcast_mnb::{KbcastMnb, MnbState, Phased};
+    #[derive(Clone, Copy, PartialEq)]
+    enum Bug {
+        TwoUp,
+        Late,
+    }
+    struct M(KbcastMnb, Bug);
+    impl Protocol for M {
+        type Topo = <KbcastMnb as Protocol>::Topo;
+        type Input = u32;
+        type State = MnbState;
+        type Msg = Phased;
+        fn topology(&self) -> &Self::Topo {
+            self.0.topology()
+        }
+        fn inputs(&self) -> Vec<u32> {
+            self.0.inputs()
+        }
+        fn source_input(&self, _: NodeId) -> Option<u32> {
+            None
+        }
+        fn describe_input(&self, i: &u32) -> String {
+            self.0.describe_input(i)
+        }
+        fn task(&self, i: &u32) -> Task {
+            self.0.task(i)
+        }
+        fn claims(&self) -> Claims {
+            self.0.claims()
+        }
+        fn init(&self, i: &u32, v: NodeId) -> MnbState {
+            self.0.init(i, v)
+        }
+        fn packets(&self, m: &Phased, f: impl FnMut(PacketId)) {
+            self.0.packets(m, f)
+        }
+        fn choices(&self, v: NodeId, s: &MnbState, slot: Slot, a: &[Arrival<Phased>]) -> u32 {
+            self.0.choices(v, s, slot, a)
+        }
+        fn step(
+            &self,
+            node: NodeId,
+            s: &mut MnbState,
+            slot: Slot,
+            a: &[Arrival<Phased>],
+            c: u32,
+            out: &mut Vec<Transmission<Phased>>,
+        ) -> bool {
+            // Late: the roots see every slot two slots early.
+            let seen = match self.1 {
+                Bug::Late if node.is_power_of_two() && slot > 2 => slot - 2,
+                _ => slot,
+            };
+            let busy = self.0.step(node, s, seen, a, c, out);
+            if self.1 == Bug::TwoUp && slot == 1 {
+                if let Some(&t) = out.first() {
+                    out.push(t);
+                }
+            }
+            busy || self.1 == Bug::Late
+        }
+        fn event_driven(&self) -> bool {
+            false
+        }
+    }
+    let p = || KbcastMnb::new(Algorithm::KbcastMnb.config(3, None, None).unwrap());
+    let s = search(M(p(), Bug::TwoUp));
+    assert_eq!(
+        status(&s, PropertyName::ContentionFreedom),
+        Status::Violated
+    );
+    let s = search(M(p(), Bug::Late));
+    assert_eq!(status(&s, PropertyName::TimeBound), Status::Violated);
+}

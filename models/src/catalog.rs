@@ -280,6 +280,7 @@ macro_rules! registry {
             TotalExchange => $crate::total_exchange::ENTRY,
             Esbt => $crate::esbt::ENTRY,
             KbcastSmall => $crate::kbcast_small::ENTRY,
+            KbcastMnb => $crate::kbcast_mnb::ENTRY,
             KbcastRanked => $crate::kbcast_ranked::TEXT,
             KbcastRankedShifted => $crate::kbcast_ranked::SHIFTED,
         }

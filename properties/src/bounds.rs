@@ -117,6 +117,12 @@ pub mod stamoulis {
         ((nodes - 1) * k).div_ceil(d as u64 * nodes).max(d as u64)
     }
 
+    /// Section 3.2, K = 2^d without the prefix phase: 2 ceil(2^d/d) + 2d - 1
+    /// slots.
+    pub fn multinode_three_phase(d: u32) -> u64 {
+        2 * (1u64 << d).div_ceil(d as u64) + 2 * d as u64 - 1
+    }
+
     /// Section 3.3.1: every broadcaster on the completely unbalanced tree
     /// of one index order: at most d + K - 1 slots.
     pub fn same_order_trees(d: u32, k: u64) -> u64 {
@@ -204,5 +210,10 @@ mod tests {
         assert_eq!(lower(10, 1024), 103);
         assert_eq!(same_order_trees(4, 1), 4);
         assert_eq!(same_order_trees(4, 5), 8);
+        // 2 ceil(2^d/d) + 2d - 1: d = 3: 2*3 + 5 = 11; d = 4: 2*4 + 7 = 15;
+        // d = 5: 2*7 + 9 = 23.
+        assert_eq!(multinode_three_phase(3), 11);
+        assert_eq!(multinode_three_phase(4), 15);
+        assert_eq!(multinode_three_phase(5), 23);
     }
 }
