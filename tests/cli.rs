@@ -198,6 +198,40 @@ fn bad_input_is_one_clear_line_and_exit_2() {
     refused(&["nob"], &["missing the dimension"]);
     refused(&["table", "nope"], &["unknown table 'nope'", "wang-ku"]);
     refused(&["flood", "3", "--engine", "actor"], &["not event-driven"]);
+    // The parameters of the K-broadcast algorithms.
+    refused(
+        &["kbcast-small", "3", "--k", "9"],
+        &["--k 9 is out of range", "1..=8"],
+    );
+    refused(
+        &["kbcast-small", "3", "--k", "0"],
+        &["--k 0 is out of range"],
+    );
+    refused(
+        &["kbcast-small", "3", "--k", "two"],
+        &["--k 'two' is not a number"],
+    );
+    refused(
+        &["kbcast-small", "3", "--broadcasters", "0,8"],
+        &["8 is not a node of the 3-cube", "0..=7"],
+    );
+    refused(
+        &["kbcast-small", "3", "--broadcasters", "5,1,5"],
+        &["node 5 is listed twice"],
+    );
+    refused(
+        &["kbcast-small", "3", "--broadcasters", "1,x"],
+        &["--broadcasters: 'x' is not a node number"],
+    );
+    refused(
+        &["kbcast-ranked", "3", "--k", "2"],
+        &["--k 2 is out of range for kbcast-ranked", "3..=3"],
+    );
+    refused(
+        &["kbcast-ranked", "3", "--broadcasters", "1,2"],
+        &["2 nodes listed; kbcast-ranked at n = 3 takes 3..=3"],
+    );
+    refused(&["mnb", "3", "--k", "2"], &["mnb does not take --k"]);
 }
 
 #[test]
