@@ -155,6 +155,17 @@ impl Request {
         if let Some(e) = self.engine {
             s += &format!(" --engine {}", e.name());
         }
+        let params = &self.config.params;
+        if let Some(k) = params.k {
+            s += &format!(" --k {k}");
+        }
+        if let Some(l) = params.ell {
+            s += &format!(" --ell {l}");
+        }
+        if let Some(b) = &params.broadcasters {
+            let list: Vec<String> = b.iter().map(u32::to_string).collect();
+            s += &format!(" --broadcasters {}", list.join(","));
+        }
         s
     }
 
@@ -689,6 +700,7 @@ fn report<P: Protocol>(
             source: req.source.map(|s| topology.node_label(s)),
             switching: switching_name(req.config.switching).into(),
             ports: ports_name(req.config.ports).into(),
+            k: req.config.params.k,
         },
         engine: label,
         properties: reports,

@@ -41,6 +41,10 @@ struct Cli {
     /// Check every source instead of one per symmetry orbit
     #[arg(long)]
     all_sources: bool,
+    /// Check every K the algorithm takes, one report per K (algorithms
+    /// that take --k)
+    #[arg(long)]
+    all_k: bool,
     /// exhaustive (lock-step and actor model), lockstep, actor, or executor
     #[arg(long, value_enum)]
     engine: Option<EngineArg>,
@@ -386,15 +390,48 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             std::process::exit(130);
         }
     });
-    let outcome = check::check(&req)?;
-    if cli.json {
-        println!("{}", serde_json::to_string_pretty(&outcome)?);
+    // --all-k: one check per K in the algorithm's range, in order; the
+    // exit code is the worst of them.
+    let ks: Vec<Option<u64>> = if cli.all_k {
+        let Some(p) = algorithm.info().params.iter().find(|p| p.flag == "--k") else {
+            anyhow::bail!("{} does not take --k, so not --all-k", algorithm.name());
+        };
+        if cli.k.is_some() || cli.broadcasters.is_some() {
+            anyhow::bail!("--all-k checks every K: it excludes --k and --broadcasters");
+        }
+        let (lo, hi) = (p.range)(req.config.n);
+        (lo..=hi).map(Some).collect()
     } else {
-        print!("{}", outcome.text());
+        vec![None]
+    };
+    let mut outcomes = Vec::new();
+    for k in ks {
+        let mut req = req.clone();
+        if k.is_some() {
+            let params = models::catalog::Params {
+                k,
+                ..req.config.params.clone()
+            };
+            req.config = algorithm.with_params(req.config.clone(), params)?;
+        }
+        let outcome = check::check(&req)?;
+        if !cli.json {
+            print!("{}", outcome.text());
+        }
+        outcomes.push(outcome);
+        if INTERRUPTED.load(Relaxed) {
+            break;
+        }
     }
-    Ok(if outcome.refuted() {
+    if cli.json {
+        match outcomes.as_slice() {
+            [one] => println!("{}", serde_json::to_string_pretty(one)?),
+            all => println!("{}", serde_json::to_string_pretty(all)?),
+        }
+    }
+    Ok(if outcomes.iter().any(|o| o.refuted()) {
         ExitCode::from(1)
-    } else if outcome.undecided() || INTERRUPTED.load(Relaxed) {
+    } else if outcomes.iter().any(|o| o.undecided()) || INTERRUPTED.load(Relaxed) {
         ExitCode::from(3)
     } else {
         ExitCode::SUCCESS

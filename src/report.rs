@@ -87,6 +87,9 @@ pub struct Params {
     pub source: Option<String>,
     pub switching: String,
     pub ports: String,
+    /// `--k`, where given (or set by `--all-k`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub k: Option<u64>,
 }
 
 /// Time: measured (worst case over everything checked), claimed bound,
@@ -134,9 +137,10 @@ impl Outcome {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{} n={} ({} switching, {}-port), {}, engine {}",
+            "{} n={}{} ({} switching, {}-port), {}, engine {}",
             self.algorithm,
             self.params.n,
+            self.params.k.map_or(String::new(), |k| format!(" K={k}")),
             self.params.switching,
             self.params.ports,
             match self.inputs_checked {

@@ -232,6 +232,14 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         &["2 nodes listed; kbcast-ranked at n = 3 takes 3..=3"],
     );
     refused(&["mnb", "3", "--k", "2"], &["mnb does not take --k"]);
+    refused(
+        &["mnb", "3", "--all-k"],
+        &["mnb does not take --k, so not --all-k"],
+    );
+    refused(
+        &["kbcast-small", "3", "--all-k", "--k", "2"],
+        &["--all-k checks every K"],
+    );
 }
 
 #[test]

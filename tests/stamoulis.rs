@@ -461,3 +461,32 @@ fn multinode_specialisation_bugs_are_caught() {
     let s = search(M(p(), Bug::Late));
     assert_eq!(status(&s, PropertyName::TimeBound), Status::Violated);
 }
+
+/// --all-k checks every K in the algorithm's range, one report each
+/// (a JSON array), and the worst exit code: kbcast-small at d = 2 holds
+/// for K = 1..4.
+#[test]
+fn all_k_checks_every_k() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["kbcast-small", "2", "--all-k", "--json"])
+        .output()
+        .expect("run check");
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let ks: Vec<u64> = v
+        .as_array()
+        .expect("one report per K")
+        .iter()
+        .map(|r| r["params"]["k"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ks, [1, 2, 3, 4]);
+    // A violated claim for one K is the run's exit code.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["kbcast-ranked", "3", "--all-k"])
+        .output()
+        .expect("run check");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("reproduce with `check kbcast-ranked 3 --k 3`")
+    );
+}
