@@ -170,8 +170,26 @@ fn algorithm_help(a: Algorithm) -> String {
          executor    as far as memory allows (nob: n = 28 in 24 GB)\n\n\
          usage: check {name} N [--source S | --all-sources] [--engine E] [--switching S] \
          [--ports P]\n             [--json | --quiet] [--threads T] [--max-states N] \
-         [--timeout SECS] [--max-memory GB]\n",
+         [--timeout SECS] [--max-memory GB]{flags}\n",
         name = a.name(),
+        flags = {
+            let declared = a.info().params;
+            let takes = |f| declared.iter().any(|p| p.flag == f);
+            let mut f: Vec<&str> = Vec::new();
+            if takes("--k") {
+                f.push("--k K | --all-k");
+            }
+            if takes("--broadcasters") {
+                f.push("--broadcasters LIST");
+            }
+            if takes("--ell") {
+                f.push("--ell L");
+            }
+            match f.is_empty() {
+                true => String::new(),
+                false => format!("\n             [{}]", f.join(" | ")),
+            }
+        },
         params = a
             .info()
             .params
@@ -189,6 +207,13 @@ fn algorithm_help(a: Algorithm) -> String {
 /// `check list`: every algorithm with its paper, claim and modes.
 fn list() -> String {
     let mut s = String::new();
+    // The names' column, as wide as the longest name and a space.
+    let w = Algorithm::ALL
+        .iter()
+        .map(|a| a.name().len())
+        .max()
+        .unwrap_or(0)
+        + 2;
     for &a in Algorithm::ALL {
         let modes = a
             .modes()
@@ -197,7 +222,7 @@ fn list() -> String {
             .collect::<Vec<_>>()
             .join(", ");
         s += &format!(
-            "{:<14}{}\n{:<14}paper: {}\n{:<14}claim: {}\n{:<14}modes: {modes} (switching/ports)\n",
+            "{:<w$}{}\n{:<w$}paper: {}\n{:<w$}claim: {}\n{:<w$}modes: {modes} (switching/ports)\n",
             a.name(),
             a.summary(),
             "",
