@@ -21,7 +21,7 @@ fn kbcast_small(d: u32, k: u64, every_set: bool) -> KbcastSmall {
         ..Params::default()
     };
     let mut p = KbcastSmall::new(a.with_params(cfg, params).unwrap());
-    p.every_set = every_set;
+    p.sets.orbits = !every_set;
     p
 }
 

@@ -81,6 +81,53 @@ pub fn k_sets(d: u32, k: u64, orbits: bool) -> Vec<Vec<NodeId>> {
     sets
 }
 
+/// The broadcasting sets a K-broadcast check covers: `--broadcasters`,
+/// else every K-set of the d-cube (one per xor-translation orbit where
+/// `orbits`), up to [`MAX_SETS`].
+#[derive(Clone, Debug)]
+pub struct Sets {
+    pub d: u32,
+    pub k: u64,
+    pub given: Option<Vec<NodeId>>,
+    pub orbits: bool,
+}
+
+impl Sets {
+    /// From the configuration: K is the size of `--broadcasters`, else
+    /// `--k`, else `default_k`.
+    pub fn new(cfg: &Config, default_k: u64, orbits: bool) -> Sets {
+        Sets {
+            d: cfg.n,
+            k: k(cfg, default_k),
+            given: given(cfg),
+            orbits,
+        }
+    }
+
+    /// The sets, each sorted.
+    pub fn all(&self) -> Vec<Vec<NodeId>> {
+        match &self.given {
+            Some(b) => vec![b.clone()],
+            None => k_sets(self.d, self.k, self.orbits),
+        }
+    }
+
+    /// The executor's one set: the given one, else nodes 0..K.
+    pub fn first(&self) -> Vec<NodeId> {
+        self.given
+            .clone()
+            .unwrap_or_else(|| (0..self.k as NodeId).collect())
+    }
+
+    /// How many sets the claim quantifies over.
+    pub fn total(&self) -> u64 {
+        match self.given {
+            Some(_) => 1,
+            None => binomial(1u64 << self.d, self.k),
+        }
+    }
+}
+
 /// `broadcasters {000, 101}`.
 pub fn describe(cube: &Hypercube, set: &[NodeId]) -> String {
     let labels: Vec<String> = set.iter().map(|&x| cube.node_label(x)).collect();

@@ -32,7 +32,7 @@
 //! transmissions (observed).
 
 use crate::broadcast::Packet;
-use crate::broadcasters::{self, binomial};
+use crate::broadcasters;
 use crate::catalog::{Config, Entry, Info, Param, Reach};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
@@ -98,7 +98,7 @@ pub const SHIFTED: Entry<KbcastRanked> = Entry {
 pub struct KbcastRanked {
     cube: Hypercube,
     reading: Reading,
-    given: Option<Vec<NodeId>>,
+    sets: broadcasters::Sets,
 }
 
 impl KbcastRanked {
@@ -106,7 +106,8 @@ impl KbcastRanked {
         KbcastRanked {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
             reading,
-            given: broadcasters::given(&cfg),
+            // Ranks follow the node numbers: no translation symmetry.
+            sets: broadcasters::Sets::new(&cfg, cfg.n as u64, false),
         }
     }
 
@@ -153,24 +154,15 @@ impl Protocol for KbcastRanked {
     }
 
     fn inputs(&self) -> Vec<Vec<NodeId>> {
-        match &self.given {
-            Some(b) => vec![b.clone()],
-            // Ranks follow the node numbers: no translation symmetry.
-            None => broadcasters::k_sets(self.cube.dim(), self.cube.dim() as u64, false),
-        }
+        self.sets.all()
     }
 
     fn first_input(&self) -> Vec<NodeId> {
-        self.given
-            .clone()
-            .unwrap_or_else(|| (0..self.cube.dim()).collect())
+        self.sets.first()
     }
 
     fn inputs_total(&self) -> u64 {
-        match self.given {
-            Some(_) => 1,
-            None => binomial(self.cube.nodes() as u64, self.cube.dim() as u64),
-        }
+        self.sets.total()
     }
 
     fn covered_inputs(&self) -> &'static str {

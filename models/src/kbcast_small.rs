@@ -33,7 +33,7 @@
 //! tree once: K (2^d - 1) transmissions (observed, not claimed).
 
 use crate::broadcast::Packet;
-use crate::broadcasters::{self, binomial};
+use crate::broadcasters;
 use crate::catalog::{Config, Entry, Info, Param, Reach};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
@@ -78,12 +78,9 @@ pub const ENTRY: Entry<KbcastSmall> = Entry {
 #[derive(Clone, Debug)]
 pub struct KbcastSmall {
     cube: Hypercube,
-    k: u64,
-    /// `--broadcasters`, else every K-set (one per translation orbit
-    /// unless `every_set`).
-    given: Option<Vec<NodeId>>,
-    /// Check every K-set, not one per orbit (tests of the reduction).
-    pub every_set: bool,
+    /// The broadcasting sets (one per translation orbit unless a test
+    /// asks for every one).
+    pub sets: broadcasters::Sets,
 }
 
 /// The dimensions (0-based) across which a node forwards the packet of
@@ -98,9 +95,7 @@ impl KbcastSmall {
     pub fn new(cfg: Config) -> Self {
         KbcastSmall {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
-            k: broadcasters::k(&cfg, (cfg.n as u64).min(1 << cfg.n)),
-            given: broadcasters::given(&cfg),
-            every_set: false,
+            sets: broadcasters::Sets::new(&cfg, (cfg.n as u64).min(1 << cfg.n), true),
         }
     }
 }
@@ -137,23 +132,15 @@ impl Protocol for KbcastSmall {
     }
 
     fn inputs(&self) -> Vec<Vec<NodeId>> {
-        match &self.given {
-            Some(b) => vec![b.clone()],
-            None => broadcasters::k_sets(self.cube.dim(), self.k, !self.every_set),
-        }
+        self.sets.all()
     }
 
     fn first_input(&self) -> Vec<NodeId> {
-        self.given
-            .clone()
-            .unwrap_or_else(|| (0..self.k as NodeId).collect())
+        self.sets.first()
     }
 
     fn inputs_total(&self) -> u64 {
-        match self.given {
-            Some(_) => 1,
-            None => binomial(self.cube.nodes() as u64, self.k),
-        }
+        self.sets.total()
     }
 
     fn covered_inputs(&self) -> &'static str {
@@ -187,9 +174,9 @@ impl Protocol for KbcastSmall {
                 Causality,
                 TimeBound,
             ],
-            bound: Some(stamoulis::same_order_trees(d, self.k) as Slot),
-            lower_bound: Some(stamoulis::lower(d, self.k) as Slot),
-            transmissions: Some(self.k * (self.cube.nodes() as u64 - 1)),
+            bound: Some(stamoulis::same_order_trees(d, self.sets.k) as Slot),
+            lower_bound: Some(stamoulis::lower(d, self.sets.k) as Slot),
+            transmissions: Some(self.sets.k * (self.cube.nodes() as u64 - 1)),
         }
     }
 
