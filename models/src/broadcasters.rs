@@ -5,7 +5,8 @@
 use crate::catalog::Config;
 use crate::hypercube::Hypercube;
 use crate::topology::Topology;
-use properties::NodeId;
+use properties::bounds::stamoulis;
+use properties::{Claims, NodeId, PropertyName, Slot, Task};
 
 /// Sets past this many are not enumerated (the check says so).
 pub const MAX_SETS: usize = 1 << 16;
@@ -125,6 +126,39 @@ impl Sets {
             Some(_) => 1,
             None => binomial(1u64 << self.d, self.k),
         }
+    }
+}
+
+/// Every node gets the packet of every node of `set`.
+pub fn task(cube: &Hypercube, set: &[NodeId]) -> Task {
+    Task::Broadcast {
+        nodes: cube.nodes(),
+        sources: set.to_vec(),
+    }
+}
+
+/// The claims of K broadcasts within `bound` slots: complete, one copy,
+/// contention-free (and causality, which guards the model); the lower
+/// bound of section 3.1; one transmission per tree arc, K (2^d - 1),
+/// claimed where `count_claimed`, else observed.
+pub fn claims(cube: &Hypercube, k: u64, bound: Slot, count_claimed: bool) -> Claims {
+    use PropertyName::*;
+    let d = cube.dim();
+    let mut claimed = vec![
+        Completeness,
+        NoDuplication,
+        ContentionFreedom,
+        Causality,
+        TimeBound,
+    ];
+    if count_claimed {
+        claimed.push(Transmissions);
+    }
+    Claims {
+        claimed,
+        bound: Some(bound),
+        lower_bound: Some(stamoulis::lower(d, k) as Slot),
+        transmissions: Some(k * (cube.nodes() as u64 - 1)),
     }
 }
 

@@ -24,13 +24,12 @@
 //!   reversed), which phases 2 and 3 of `kbcast` rely on.
 
 use crate::broadcast::Packet;
+use crate::broadcasters;
 use crate::catalog::{Config, Entry, Info, Reach};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
-use crate::topology::Topology;
-use properties::bounds::stamoulis;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<Esbt> = Entry {
@@ -120,29 +119,13 @@ impl Protocol for Esbt {
     }
 
     fn task(&self, _: &u32) -> Task {
-        let d = self.cube.dim();
-        Task::Broadcast {
-            nodes: self.cube.nodes(),
-            sources: (0..d).map(|j| 1 << j).collect(),
-        }
+        let roots: Vec<NodeId> = (0..self.cube.dim()).map(|j| 1 << j).collect();
+        broadcasters::task(&self.cube, &roots)
     }
 
     fn claims(&self) -> Claims {
-        use PropertyName::*;
         let d = self.cube.dim();
-        Claims {
-            claimed: vec![
-                Completeness,
-                NoDuplication,
-                ContentionFreedom,
-                Causality,
-                TimeBound,
-                Transmissions,
-            ],
-            bound: Some(d),
-            lower_bound: Some(stamoulis::lower(d, d as u64) as Slot),
-            transmissions: Some(d as u64 * (self.cube.nodes() as u64 - 1)),
-        }
+        broadcasters::claims(&self.cube, d as u64, d, true)
     }
 
     fn init(&self, _: &u32, _: NodeId) {}

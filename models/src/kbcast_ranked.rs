@@ -37,9 +37,7 @@ use crate::catalog::{Config, Entry, Info, Param, Reach};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
-use crate::topology::Topology;
-use properties::bounds::stamoulis;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// Which slot permits which dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,27 +176,12 @@ impl Protocol for KbcastRanked {
     }
 
     fn task(&self, set: &Vec<NodeId>) -> Task {
-        Task::Broadcast {
-            nodes: self.cube.nodes(),
-            sources: set.clone(),
-        }
+        broadcasters::task(&self.cube, set)
     }
 
     fn claims(&self) -> Claims {
-        use PropertyName::*;
         let d = self.cube.dim();
-        Claims {
-            claimed: vec![
-                Completeness,
-                NoDuplication,
-                ContentionFreedom,
-                Causality,
-                TimeBound,
-            ],
-            bound: Some(d),
-            lower_bound: Some(stamoulis::lower(d, d as u64) as Slot),
-            transmissions: Some(d as u64 * (self.cube.nodes() as u64 - 1)),
-        }
+        broadcasters::claims(&self.cube, d as u64, d, false)
     }
 
     fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Held {

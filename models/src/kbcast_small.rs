@@ -38,9 +38,8 @@ use crate::catalog::{Config, Entry, Info, Param, Reach};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
-use crate::topology::Topology;
 use properties::bounds::stamoulis;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<KbcastSmall> = Entry {
@@ -157,27 +156,13 @@ impl Protocol for KbcastSmall {
     }
 
     fn task(&self, set: &Vec<NodeId>) -> Task {
-        Task::Broadcast {
-            nodes: self.cube.nodes(),
-            sources: set.clone(),
-        }
+        broadcasters::task(&self.cube, set)
     }
 
     fn claims(&self) -> Claims {
-        use PropertyName::*;
         let d = self.cube.dim();
-        Claims {
-            claimed: vec![
-                Completeness,
-                NoDuplication,
-                ContentionFreedom,
-                Causality,
-                TimeBound,
-            ],
-            bound: Some(stamoulis::same_order_trees(d, self.sets.k) as Slot),
-            lower_bound: Some(stamoulis::lower(d, self.sets.k) as Slot),
-            transmissions: Some(self.sets.k * (self.cube.nodes() as u64 - 1)),
-        }
+        let bound = stamoulis::same_order_trees(d, self.sets.k) as Slot;
+        broadcasters::claims(&self.cube, self.sets.k, bound, false)
     }
 
     fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Queues {
