@@ -166,6 +166,9 @@ impl Request {
             let list: Vec<String> = b.iter().map(u32::to_string).collect();
             s += &format!(" --broadcasters {}", list.join(","));
         }
+        if params.multiset {
+            s += " --multiset";
+        }
         s
     }
 
@@ -716,11 +719,17 @@ fn report<P: Protocol>(
         },
         // A store-and-forward transmission is one link-slot (a worm is more).
         link_utilization: (req.config.switching == Switching::Sf)
-            .then(|| utilization(&*topology, measured, tx.map(|t| t.1)))
+            .then(|| utilization(&*topology, measured, tx.map(|t| t.1).filter(|&t| t > 0)))
             .flatten(),
         transmissions: tx.map(|t| t.1),
         transmissions_min: tx.map(|t| t.0),
         optimal_transmissions: optimal,
+        control_messages: match (&executed, &lock) {
+            (Some(run), _) => Some(run.record.control),
+            (None, Some(s)) => Some(s.control),
+            _ => None,
+        }
+        .filter(|&c| c > 0),
         states: lock.as_ref().map(|s| s.unique_states),
         actor_states: actors.as_ref().map(|s| s.unique_states),
         search: lock.as_ref().map(coverage),

@@ -87,6 +87,10 @@ struct Cli {
     /// The broadcasting nodes, comma-separated (algorithms that take it)
     #[arg(long, value_name = "NODES")]
     broadcasters: Option<String>,
+    /// A node may broadcast several packets: listed as many times in
+    /// --broadcasters, or every K-multiset with --k (algorithms that take it)
+    #[arg(long)]
+    multiset: bool,
     /// A mesh or torus shape, e.g. 4x4 (algorithms that take it)
     #[arg(long, value_name = "SHAPE")]
     shape: Option<String>,
@@ -181,6 +185,9 @@ fn algorithm_help(a: Algorithm) -> String {
             }
             if takes("--broadcasters") {
                 f.push("--broadcasters LIST");
+            }
+            if takes("--multiset") {
+                f.push("--multiset");
             }
             if takes("--ell") {
                 f.push("--ell L");
@@ -347,6 +354,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .collect::<anyhow::Result<Vec<u32>>>()
             })
             .transpose()?,
+        multiset: cli.multiset,
     };
     let mut req = Request::new(algorithm, n, switching, ports)?;
     req.config = algorithm.with_params(req.config, params)?;

@@ -30,6 +30,10 @@ pub struct Outcome {
     pub transmissions_min: Option<u64>,
     /// Transmissions an optimal run makes (one per needed delivery).
     pub optimal_transmissions: u64,
+    /// Control messages (prefix values, termination packets) of the run,
+    /// the most over the runs checked; absent where there are none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub control_messages: Option<u64>,
     /// Transmissions / (completion time x directed links): the fraction of
     /// directed link-slots busy (1.0 when every link is busy both ways in
     /// every slot). From the slowest run where a search covers several.
@@ -209,6 +213,9 @@ impl Outcome {
             }
             _ => {}
         }
+        if let Some(c) = self.control_messages {
+            let _ = writeln!(s, "control messages: {c} (no data: not transmissions)");
+        }
         if let Some(u) = self.link_utilization {
             let _ = writeln!(
                 s,
@@ -253,6 +260,9 @@ pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
     match *v {
         Violation::Missing { node: v, packet: p } => {
             format!("the run ends with node {} lacking {}", node(v), packet(p))
+        }
+        Violation::WrongResult { node: v } => {
+            format!("node {} ends with a wrong result", node(v))
         }
         Violation::NotTerminated { slot } => format!("the run is still active after step {slot}"),
         Violation::Duplicate {

@@ -6,7 +6,7 @@ use crate::catalog::Config;
 use crate::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::stamoulis;
-use properties::{Claims, NodeId, PropertyName, Slot, Task};
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task};
 
 /// Sets past this many are not enumerated (the check says so).
 pub const MAX_SETS: usize = 1 << 16;
@@ -29,6 +29,27 @@ pub fn subsets(n: u32, k: usize, mut f: impl FnMut(&[NodeId]) -> bool) {
         set[i] += 1;
         for j in i + 1..k {
             set[j] = set[j - 1] + 1;
+        }
+    }
+}
+
+/// The K-multisets of 0..n (sorted lists, a node repeated once per
+/// packet) in lexicographic order, until `f` returns false.
+pub fn multisets(n: u32, k: usize, mut f: impl FnMut(&[NodeId]) -> bool) {
+    if n == 0 {
+        return;
+    }
+    let mut set: Vec<NodeId> = vec![0; k];
+    loop {
+        if !f(&set) {
+            return;
+        }
+        let Some(i) = (0..k).rev().find(|&i| set[i] < n - 1) else {
+            return;
+        };
+        set[i] += 1;
+        for j in i + 1..k {
+            set[j] = set[i];
         }
     }
 }
@@ -91,6 +112,8 @@ pub struct Sets {
     pub k: u64,
     pub given: Option<Vec<NodeId>>,
     pub orbits: bool,
+    /// K-multisets (`--multiset`): a node may have several packets.
+    pub multiset: bool,
 }
 
 impl Sets {
@@ -102,6 +125,7 @@ impl Sets {
             k: k(cfg, default_k),
             given: given(cfg),
             orbits,
+            multiset: cfg.params.multiset,
         }
     }
 
@@ -109,6 +133,14 @@ impl Sets {
     pub fn all(&self) -> Vec<Vec<NodeId>> {
         match &self.given {
             Some(b) => vec![b.clone()],
+            None if self.multiset => {
+                let mut sets = Vec::new();
+                multisets(1 << self.d, self.k as usize, |s| {
+                    sets.push(s.to_vec());
+                    sets.len() < MAX_SETS
+                });
+                sets
+            }
             None => k_sets(self.d, self.k, self.orbits),
         }
     }
@@ -124,16 +156,28 @@ impl Sets {
     pub fn total(&self) -> u64 {
         match self.given {
             Some(_) => 1,
+            None if self.multiset => binomial((1u64 << self.d) + self.k - 1, self.k),
             None => binomial(1u64 << self.d, self.k),
         }
     }
 }
 
-/// Every node gets the packet of every node of `set`.
+/// The packets of `set` (sorted; a node listed m times has m packets):
+/// node x's i-th packet (from 0) has id i x 2^d + x (see [`Task`]).
+pub fn packets(cube: &Hypercube, set: &[NodeId]) -> Vec<PacketId> {
+    let mut ids = Vec::with_capacity(set.len());
+    for (i, &x) in set.iter().enumerate() {
+        let before = set[..i].iter().rev().take_while(|&&y| y == x).count() as u32;
+        ids.push(before * cube.nodes() + x);
+    }
+    ids
+}
+
+/// Every node gets every packet of `set`.
 pub fn task(cube: &Hypercube, set: &[NodeId]) -> Task {
     Task::Broadcast {
         nodes: cube.nodes(),
-        sources: set.to_vec(),
+        sources: packets(cube, set),
     }
 }
 
@@ -186,5 +230,22 @@ mod tests {
         let least: Vec<Vec<NodeId>> = all.into_iter().filter(|s| least_translate(s, 4)).collect();
         assert_eq!(least, vec![vec![0, 1], vec![0, 2], vec![0, 3]]);
         assert_eq!(binomial(16, 8), 12870);
+        // Multisets of size 2 of 3 nodes: C(4, 2) = 6, the repeats first.
+        let mut multi = Vec::new();
+        multisets(3, 2, |s| {
+            multi.push(s.to_vec());
+            true
+        });
+        assert_eq!(
+            multi,
+            vec![
+                vec![0, 0],
+                vec![0, 1],
+                vec![0, 2],
+                vec![1, 1],
+                vec![1, 2],
+                vec![2, 2]
+            ]
+        );
     }
 }

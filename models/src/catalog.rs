@@ -64,6 +64,9 @@ pub struct Params {
     pub ell: Option<u64>,
     /// `--broadcasters`: the broadcasting nodes, as given.
     pub broadcasters: Option<Vec<NodeId>>,
+    /// `--multiset`: a node may broadcast several packets (listed as many
+    /// times in `--broadcasters`; every K-multiset with `--k`).
+    pub multiset: bool,
 }
 
 impl Params {
@@ -78,6 +81,9 @@ impl Params {
         }
         if self.broadcasters.is_some() {
             flags.push("--broadcasters");
+        }
+        if self.multiset {
+            flags.push("--multiset");
         }
         flags
     }
@@ -278,6 +284,7 @@ macro_rules! registry {
             Scatter => $crate::scatter::ENTRY,
             Gather => $crate::gather::ENTRY,
             TotalExchange => $crate::total_exchange::ENTRY,
+            Prefix => $crate::prefix::ENTRY,
             Esbt => $crate::esbt::ENTRY,
             KbcastSmall => $crate::kbcast_small::ENTRY,
             KbcastMnb => $crate::kbcast_mnb::ENTRY,
@@ -469,9 +476,13 @@ impl Algorithm {
             }
             let mut sorted = nodes.clone();
             sorted.sort_unstable();
-            if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1] && !params.multiset) {
                 return Err(ModelError::Broadcasters {
-                    why: format!("node {} is listed twice", w[0]),
+                    why: format!(
+                        "node {} is listed twice (--multiset lets a node broadcast \
+                         several packets, where the algorithm takes it)",
+                        w[0]
+                    ),
                 });
             }
             let (lo, hi) = (param("--broadcasters").expect("declared").range)(n);

@@ -22,6 +22,7 @@ pub mod mnb_ring;
 pub mod mnb_sbt;
 pub mod naive_tree;
 pub mod nob;
+pub mod prefix;
 pub mod protocol;
 pub mod rotation;
 pub mod sbt;

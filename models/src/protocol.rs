@@ -109,6 +109,24 @@ pub trait Protocol: Send + Sync {
     /// Calls `f` with every packet `msg` carries.
     fn packets(&self, msg: &Self::Msg, f: impl FnMut(PacketId));
 
+    /// True if `msg` is a control message (a prefix value, a count, a
+    /// termination packet): it carries no packet, takes its resources like
+    /// any transmission, is counted apart, and its arrival counts toward
+    /// the completion time (the papers' counts include them).
+    fn control(&self, msg: &Self::Msg) -> bool {
+        let _ = msg;
+        false
+    }
+
+    /// True if `node`, ending a run from `input` in `state`, holds the
+    /// result the task computes (a prefix sum); judged under completeness
+    /// by the engines that run protocols which are not event-driven (the
+    /// lock-step model and the executor).
+    fn result_ok(&self, input: &Self::Input, node: NodeId, state: &Self::State) -> bool {
+        let _ = (input, node, state);
+        true
+    }
+
     /// How many ways `node` may act this slot (choices the paper leaves
     /// open); `step` is then called with a choice below this number.
     fn choices(

@@ -195,7 +195,7 @@ impl Holdings {
             }
         } else {
             for &s in h.columns.clone().iter() {
-                h.set_column(s, s);
+                h.set_column(task.origin(s), s);
             }
         }
         h

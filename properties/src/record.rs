@@ -115,6 +115,9 @@ impl Status {
 pub enum Violation {
     /// completeness: the run ended with `node` lacking `packet`.
     Missing { node: NodeId, packet: PacketId },
+    /// completeness: the run ended with `node`'s computed result wrong (a
+    /// prefix sum).
+    WrongResult { node: NodeId },
     /// completeness: the run was still active when the engine's horizon
     /// (a generous multiple of any claimed bound) was reached.
     NotTerminated { slot: Slot },
@@ -168,9 +171,9 @@ impl Violation {
     /// The property this violation refutes.
     pub fn property(&self) -> PropertyName {
         match self {
-            Violation::Missing { .. } | Violation::NotTerminated { .. } => {
-                PropertyName::Completeness
-            }
+            Violation::Missing { .. }
+            | Violation::WrongResult { .. }
+            | Violation::NotTerminated { .. } => PropertyName::Completeness,
             Violation::Duplicate { .. } | Violation::OwnPacket { .. } => {
                 PropertyName::NoDuplication
             }
@@ -191,7 +194,7 @@ impl Violation {
             | Violation::Late { slot, node, .. } => (slot, node),
             Violation::Conflict { slot, second, .. } => (slot, second.from()),
             Violation::NotTerminated { slot } => (slot, 0),
-            Violation::Missing { node, .. } => (Slot::MAX, node),
+            Violation::Missing { node, .. } | Violation::WrongResult { node } => (Slot::MAX, node),
             Violation::NotOptimal { .. } => (Slot::MAX, NodeId::MAX),
         }
     }
@@ -218,7 +221,11 @@ pub struct Record {
     pub transmissions: u64,
     /// Deliveries (packet arrivals at a receiving node) so far.
     pub deliveries: u64,
-    /// The last slot in which anything was delivered (the completion time).
+    /// Control messages sent so far (prefix values, termination packets:
+    /// no data, counted apart from `transmissions`).
+    pub control: u64,
+    /// The last slot in which anything was delivered, data or control (the
+    /// completion time: a paper's count includes its control messages).
     pub last_delivery: Slot,
     /// Whether the run has ended (quiescent or at the horizon).
     pub ended: bool,
@@ -236,6 +243,7 @@ impl Record {
             optimum: claims.transmissions,
             transmissions: 0,
             deliveries: 0,
+            control: 0,
             last_delivery: 0,
             ended: false,
             first: None,
@@ -278,6 +286,27 @@ impl Record {
                 node,
                 packets,
             });
+        }
+    }
+
+    /// Counts one control message (it carries no packet, so causality and
+    /// the transmission count do not apply; it still takes its resources).
+    pub fn control_transmission(&mut self) {
+        self.control += 1;
+    }
+
+    /// time-bound: a control message arrives at `node` in `slot`; the run
+    /// lasts until its last control message is in.
+    pub fn control_delivery(&mut self, slot: Slot, node: NodeId) {
+        self.last_delivery = self.last_delivery.max(slot);
+        self.late(slot, node);
+    }
+
+    fn late(&mut self, slot: Slot, node: NodeId) {
+        if let Some(bound) = self.bound {
+            if slot > bound {
+                self.note(Violation::Late { slot, bound, node });
+            }
         }
     }
 
@@ -326,11 +355,7 @@ impl Record {
                 from,
             });
         }
-        if let Some(bound) = self.bound {
-            if slot > bound {
-                self.note(Violation::Late { slot, bound, node });
-            }
-        }
+        self.late(slot, node);
     }
 
     /// completeness and transmissions, at the end of the run. `horizon` is
@@ -350,6 +375,11 @@ impl Record {
                 optimum,
             });
         }
+    }
+
+    /// completeness: `node` ended with a wrong result.
+    pub fn wrong_result(&mut self, node: NodeId) {
+        self.note(Violation::WrongResult { node });
     }
 
     /// completeness: the run was still active at the engine's horizon.
@@ -378,6 +408,7 @@ impl Record {
     pub fn merge(&mut self, other: &Record) {
         self.transmissions += other.transmissions;
         self.deliveries += other.deliveries;
+        self.control += other.control;
         self.last_delivery = self.last_delivery.max(other.last_delivery);
         self.ended |= other.ended;
         for v in other.first.iter().flat_map(|f| f.iter()).flatten() {

@@ -58,9 +58,12 @@ pub struct Transmission<M> {
 /// it holds the packet from its arrival until it sends it on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Task {
-    /// Every listed source broadcasts its own packet (packet id = the source's
-    /// node id) to every node: single-node broadcast (one source), K
-    /// simultaneous broadcasts, multinode broadcast (every node).
+    /// Every listed packet is broadcast from its origin to every node:
+    /// single-node broadcast (one source), K simultaneous broadcasts,
+    /// multinode broadcast (every node). A node's first packet has the
+    /// node's id; its (m+1)-th has id m x nodes + node (Stamoulis and
+    /// Tsitsiklis's nodes with several packets), so the origin is the id
+    /// mod nodes.
     Broadcast { nodes: u32, sources: Vec<NodeId> },
     /// Single node scatter: `root` sends a distinct packet to every other
     /// node (packet id = the destination).
@@ -128,7 +131,8 @@ impl Task {
     /// The node a packet originates at (for NOHO).
     pub fn origin(&self, packet: PacketId) -> NodeId {
         match self {
-            Task::Broadcast { .. } | Task::Gather { .. } => packet,
+            Task::Broadcast { nodes, .. } => packet % nodes,
+            Task::Gather { .. } => packet,
             Task::Scatter { root, .. } => *root,
             Task::TotalExchange { nodes } => packet / nodes,
             Task::Accumulate { roots, .. } => packet / roots.len() as u32,

@@ -10,7 +10,7 @@
 //! replayed, watching that one resource.
 
 use super::search::{Cut, Progress};
-use super::{horizon, receive, release, transmit, Ledger};
+use super::{horizon, judge_results, receive, release, transmit, Ledger};
 use models::{Arrival, Protocol, Topology};
 use properties::{
     Holdings, NodeId, PacketId, Part, PropertyName, Record, ResourceId, Route, Slot, Task,
@@ -64,7 +64,11 @@ impl BitLedger {
 
 /// Ends the run after `slot` if it is over: quiet with nobody left to
 /// step, or at the horizon (judging completeness and the counts).
-fn ended(
+#[allow(clippy::too_many_arguments)]
+fn ended<P: Protocol>(
+    protocol: &P,
+    input: &P::Input,
+    states: &[P::State],
     record: &mut Record,
     task: &Task,
     holdings: &Holdings,
@@ -72,12 +76,12 @@ fn ended(
     horizon: Slot,
     idle: bool,
 ) -> bool {
-    if idle {
-        record.end(task, holdings, None);
-    } else if slot >= horizon {
-        record.end(task, holdings, Some(slot));
+    let over = idle || slot >= horizon;
+    if over {
+        judge_results(protocol, input, states, record);
+        record.end(task, holdings, (!idle).then_some(slot));
     }
-    idle || slot >= horizon
+    over
 }
 
 impl Ledger for BitLedger {
@@ -297,7 +301,17 @@ fn execute<P: Protocol>(
         next_active.clear();
         receivers.clear();
         let idle = quiet && active.is_empty() && calendar.is_empty();
-        if ended(&mut record, &task, &holdings, slot, horizon, idle) {
+        if ended(
+            protocol,
+            input,
+            &states,
+            &mut record,
+            &task,
+            &holdings,
+            slot,
+            horizon,
+            idle,
+        ) {
             break;
         }
     }
@@ -522,7 +536,17 @@ fn execute_schedule<P: Protocol>(
             }
         }
         let idle = quiet && active.is_empty();
-        if ended(&mut record, &task, &holdings, slot, horizon, idle) {
+        if ended(
+            protocol,
+            input,
+            &states,
+            &mut record,
+            &task,
+            &holdings,
+            slot,
+            horizon,
+            idle,
+        ) {
             break;
         }
     }

@@ -73,6 +73,10 @@ pub struct Search {
     pub worst_input: Option<usize>,
     /// Fewest and most transmissions over every ended run.
     pub transmissions: Option<(u64, u64)>,
+    /// Most control messages in an ended run.
+    pub control: u64,
+    /// Each input's worst completion time, by input index.
+    pub by_input: Vec<(usize, Slot)>,
     /// A model whose runs never end (no ended run was found).
     pub no_run_ends: bool,
 }
@@ -110,6 +114,8 @@ impl Search {
             worst_time: found.worst_time,
             worst_input: found.worst_input,
             transmissions: found.transmissions,
+            control: found.control,
+            by_input: found.by_input.into_iter().collect(),
             no_run_ends: cut.is_none() && !found.run_ends,
         }
     }
@@ -206,6 +212,8 @@ pub fn stateright_actors<P: Protocol + 'static>(
         worst_time: None,
         worst_input: None,
         transmissions: None,
+        control: 0,
+        by_input: Vec::new(),
         no_run_ends,
     }
 }

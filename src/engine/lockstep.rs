@@ -9,7 +9,7 @@
 //! transmissions of the last slot, for the Explorer's picture.
 
 use super::search::Space;
-use super::{horizon, receive, release, transmit, MapLedger};
+use super::{horizon, judge_results, receive, release, transmit, MapLedger};
 use crate::picture;
 use models::{Arrival, Protocol};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Route, Slot, Task};
@@ -137,10 +137,12 @@ impl<P: Protocol> LockStep<P> {
             receive(p, slot, task, *to, a, &mut next.holdings, &mut next.record);
         }
         next.inbox = inbox;
-        if next.inbox.is_empty() && next.busy.is_empty() {
-            next.record.end(task, &next.holdings, None);
-        } else if slot >= self.horizon {
-            next.record.end(task, &next.holdings, Some(slot));
+        let idle = next.inbox.is_empty() && next.busy.is_empty();
+        if idle || slot >= self.horizon {
+            let input = &self.inputs[state.input];
+            judge_results(p, input, &next.nodes, &mut next.record);
+            next.record
+                .end(task, &next.holdings, (!idle).then_some(slot));
         }
         next
     }

@@ -106,6 +106,7 @@ pub fn transmit<P: Protocol>(
         if let Some(why) = topology.invalid(&tx.route) {
             panic!("protocol bug: node {node} in slot {slot}: {why}");
         }
+        let control = protocol.control(&tx.msg);
         let mut packets = 0;
         protocol.packets(&tx.msg, |packet| {
             packets += 1;
@@ -114,7 +115,11 @@ pub fn transmit<P: Protocol>(
                 released.push((node, packet));
             }
         });
-        record.transmission(slot, node, packets, task);
+        if control {
+            record.control_transmission();
+        } else {
+            record.transmission(slot, node, packets, task);
+        }
         topology.occupy(&tx.route, |resource| {
             if let Err(first) = ledger.take(resource, tx.route) {
                 record.conflict(slot, resource, first, tx.route);
@@ -139,6 +144,22 @@ pub fn release(holdings: &mut Holdings, released: &mut Vec<(NodeId, PacketId)>) 
     }
 }
 
+/// completeness of computed results: at the end of a run from `input`,
+/// every node's state must hold what the task computes
+/// ([`Protocol::result_ok`]).
+pub fn judge_results<P: Protocol>(
+    protocol: &P,
+    input: &P::Input,
+    states: &[P::State],
+    record: &mut Record,
+) {
+    for (v, s) in states.iter().enumerate() {
+        if !protocol.result_ok(input, v as NodeId, s) {
+            record.wrong_result(v as NodeId);
+        }
+    }
+}
+
 /// Judges one delivery of `slot` to `node` and updates what it holds.
 pub fn receive<P: Protocol>(
     protocol: &P,
@@ -149,6 +170,9 @@ pub fn receive<P: Protocol>(
     holdings: &mut impl Keep,
     record: &mut Record,
 ) {
+    if protocol.control(&arrival.msg) {
+        return record.control_delivery(slot, node);
+    }
     protocol.packets(&arrival.msg, |packet| {
         record.delivery(slot, task, holdings, node, packet, arrival.from)
     });

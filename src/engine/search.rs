@@ -192,6 +192,10 @@ pub struct Found {
     pub worst_input: Option<usize>,
     /// Fewest and most transmissions over every ended run.
     pub transmissions: Option<(u64, u64)>,
+    /// Most control messages in an ended run.
+    pub control: u64,
+    /// Each input's worst completion time (for distributions over inputs).
+    pub by_input: std::collections::BTreeMap<usize, Slot>,
 }
 
 impl Found {
@@ -221,6 +225,9 @@ impl Found {
                 self.worst_input = Some(input);
             }
             self.worst_time = self.worst_time.max(Some(t));
+            let worst = self.by_input.entry(input).or_insert(t);
+            *worst = (*worst).max(t);
+            self.control = self.control.max(record.control);
             let n = record.transmissions;
             self.transmissions = Some(
                 self.transmissions
@@ -250,6 +257,11 @@ impl Found {
             (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
             (a, b) => a.or(b),
         };
+        self.control = self.control.max(other.control);
+        for (input, t) in other.by_input {
+            let worst = self.by_input.entry(input).or_insert(t);
+            *worst = (*worst).max(t);
+        }
     }
 }
 
