@@ -287,7 +287,10 @@ macro_rules! registry {
             Prefix => $crate::prefix::ENTRY,
             Esbt => $crate::esbt::ENTRY,
             KbcastSmall => $crate::kbcast_small::ENTRY,
-            KbcastMnb => $crate::kbcast_mnb::ENTRY,
+            Kbcast => $crate::kbcast::ENTRY,
+            KbcastCeil => $crate::kbcast::CEIL,
+            KbcastMnb => $crate::kbcast::MNB,
+            KbcastRandom => $crate::kbcast::RANDOM,
             KbcastRanked => $crate::kbcast_ranked::TEXT,
             KbcastRankedShifted => $crate::kbcast_ranked::SHIFTED,
         }

@@ -13,7 +13,7 @@ pub mod flood;
 pub mod gather;
 pub mod hamming;
 pub mod hypercube;
-pub mod kbcast_mnb;
+pub mod kbcast;
 pub mod kbcast_ranked;
 pub mod kbcast_small;
 pub mod mna;

@@ -117,6 +117,26 @@ pub mod stamoulis {
         ((nodes - 1) * k).div_ceil(d as u64 * nodes).max(d as u64)
     }
 
+    /// Section 3.2: the three-phase algorithm takes 2 floor(K/d) + 4d
+    /// slots (phase 1 2d + 1, phase 2 floor(K/d) + d - 1, phase 3
+    /// floor(K/d) + d with the termination packet).
+    pub fn three_phase(d: u32, k: u64) -> u64 {
+        2 * (k / d as u64) + 4 * d as u64
+    }
+
+    /// [`three_phase`] with the phases' own max_j N_j = ceil(K/d): 2
+    /// ceil(K/d) + 4d (the corrected claim, docs/errata.md).
+    pub fn three_phase_ceil(d: u32, k: u64) -> u64 {
+        2 * k.div_ceil(d as u64) + 4 * d as u64
+    }
+
+    /// The right side of (1), section 3.2: Pr(max_j N_j >= C K/d) <= 2d
+    /// (e/C)^(C K/d), for K broadcasters drawing their tree uniformly.
+    pub fn chernoff(d: u32, k: u64, c: f64) -> f64 {
+        let mean = k as f64 / d as f64;
+        2.0 * d as f64 * (std::f64::consts::E / c).powf(c * mean)
+    }
+
     /// Section 3.2, K = 2^d without the prefix phase: 2 ceil(2^d/d) + 2d - 1
     /// slots.
     pub fn multinode_three_phase(d: u32) -> u64 {
@@ -215,5 +235,13 @@ mod tests {
         assert_eq!(multinode_three_phase(3), 11);
         assert_eq!(multinode_three_phase(4), 15);
         assert_eq!(multinode_three_phase(5), 23);
+        // 2 floor(K/d) + 4d: d = 3, K = 7: 2*2 + 12 = 16; K = 2: 12.
+        assert_eq!(three_phase(3, 7), 16);
+        assert_eq!(three_phase(3, 2), 12);
+        assert_eq!(three_phase_ceil(3, 7), 18);
+        assert_eq!(three_phase_ceil(3, 6), 16);
+        // (1) with d = 2, K = 4, C = 2 (max N_j >= 4): 4 (e/2)^4 = 13.6...
+        let b = chernoff(2, 4, 2.0);
+        assert!((b - 4.0 * (std::f64::consts::E / 2.0).powi(4)).abs() < 1e-9);
     }
 }
