@@ -7,7 +7,9 @@ use crate::engine::exhaustive::{self, Budget, Finding, Search};
 use crate::engine::lockstep::LockStep;
 use crate::engine::memory::{self, Allowance};
 use crate::engine::search::{Cut, Progress};
-use crate::report::{describe, Coverage, Outcome, Params, PropertyReport, Time};
+use crate::report::{
+    describe, Coverage, Distribution, Outcome, Params, PropertyReport, Time, TimeRow, ValueRow,
+};
 use models::catalog::{check_source, Algorithm, Config, ModelError, Ports, Switching};
 use models::{with_protocol, Protocol, Symmetry, Topology};
 use properties::{PropertyName, Status};
@@ -66,6 +68,8 @@ pub struct Request {
     pub progress: bool,
     /// Say on stderr, before a search past its reach starts, what it will do.
     pub announce: bool,
+    /// Report the distribution over random draws (`--distribution`).
+    pub distribution: bool,
 }
 
 /// A check that cannot run, worded for the user.
@@ -84,6 +88,11 @@ pub enum CheckError {
         engine: &'static str,
         reach: u32,
     },
+    #[error(
+        "--distribution is over random draws, checked exhaustively: {algorithm} with this \
+         engine has none (kbcast-random has; the executor makes one run)"
+    )]
+    NoDistribution { algorithm: &'static str },
     #[error(
         "the executor needs about {need_gb:.1} GB for n = {n}, more than the {have_gb:.1} GB \
          this check may use here; the largest n that fits is {fits}"
@@ -136,6 +145,7 @@ impl Request {
             max_memory: None,
             progress: false,
             announce: false,
+            distribution: false,
         })
     }
 
@@ -433,6 +443,11 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
         });
     }
     let (inputs, inputs_note) = inputs(&*p, req, engine)?;
+    if req.distribution && (engine == Engine::Executor || p.drawn(&inputs[0]).is_none()) {
+        return Err(CheckError::NoDistribution {
+            algorithm: req.algorithm.name(),
+        });
+    }
     let mut notes: Vec<String> = engine_note.into_iter().chain(inputs_note).collect();
     if n > engine_reach {
         // Said before the search starts: it will run to its budget.
@@ -724,6 +739,10 @@ fn report<P: Protocol>(
         transmissions: tx.map(|t| t.1),
         transmissions_min: tx.map(|t| t.0),
         optimal_transmissions: optimal,
+        distribution: lock
+            .as_ref()
+            .filter(|_| req.distribution)
+            .map(|s| distribution(&*p, &inputs, s)),
         control_messages: match (&executed, &lock) {
             (Some(run), _) => Some(run.record.control),
             (None, Some(s)) => Some(s.control),
@@ -746,6 +765,55 @@ fn report<P: Protocol>(
         elapsed_ms: start.elapsed().as_millis(),
         notes,
         reproduce,
+    }
+}
+
+/// The distribution of the drawn quantity and of the completion time over
+/// the inputs a search covered, each weighted alike.
+fn distribution<P: Protocol>(p: &P, inputs: &[P::Input], s: &Search) -> Distribution {
+    use std::collections::BTreeMap;
+    let total = s.by_input.len() as u64;
+    let share = |c: u64| c as f64 / total.max(1) as f64;
+    let mut values: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut times: BTreeMap<properties::Slot, u64> = BTreeMap::new();
+    for &(ix, t) in &s.by_input {
+        *values.entry(p.drawn(&inputs[ix]).unwrap_or(0)).or_default() += 1;
+        *times.entry(t).or_default() += 1;
+    }
+    let mut above = total;
+    let quantity = p.drawn_tail(0).0;
+    let values = values
+        .into_iter()
+        .map(|(value, n)| {
+            let row = ValueRow {
+                value,
+                inputs: n,
+                p: share(n),
+                p_at_least: share(above),
+                bound: p.drawn_tail(value).1,
+            };
+            above -= n;
+            row
+        })
+        .collect();
+    let mut upto = 0;
+    let times = times
+        .into_iter()
+        .map(|(slots, n)| {
+            upto += n;
+            TimeRow {
+                slots,
+                inputs: n,
+                p: share(n),
+                p_at_most: share(upto),
+            }
+        })
+        .collect();
+    Distribution {
+        inputs: total,
+        quantity,
+        values,
+        times,
     }
 }
 

@@ -91,6 +91,10 @@ struct Cli {
     /// --broadcasters, or every K-multiset with --k (algorithms that take it)
     #[arg(long)]
     multiset: bool,
+    /// Report the distribution over random draws (kbcast-random): the
+    /// drawn quantity beside the paper's bound, and the completion time
+    #[arg(long)]
+    distribution: bool,
     /// A mesh or torus shape, e.g. 4x4 (algorithms that take it)
     #[arg(long, value_name = "SHAPE")]
     shape: Option<String>,
@@ -417,6 +421,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     req.progress = !cli.json && !cli.quiet && std::io::stderr().is_terminal();
     req.announce = !cli.json && !cli.quiet;
+    req.distribution = cli.distribution;
     // Ctrl-C: stop at the next budget check and report; a second one ends at once.
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Relaxed) {

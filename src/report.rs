@@ -30,6 +30,9 @@ pub struct Outcome {
     pub transmissions_min: Option<u64>,
     /// Transmissions an optimal run makes (one per needed delivery).
     pub optimal_transmissions: u64,
+    /// `--distribution`: over the random draws checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distribution: Option<Distribution>,
     /// Control messages (prefix values, termination packets) of the run,
     /// the most over the runs checked; absent where there are none.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -66,6 +69,75 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// A command that reproduces the first violated claim, if any.
     pub reproduce: Option<String>,
+}
+
+/// The distribution over random draws (`--distribution`), every input
+/// checked weighted alike.
+#[derive(Clone, Debug, Serialize)]
+pub struct Distribution {
+    /// Inputs (draws) it is over.
+    pub inputs: u64,
+    /// The drawn quantity (`max N_j`).
+    pub quantity: &'static str,
+    /// Per value: how many inputs, Pr(= v), Pr(>= v), the paper's bound on
+    /// Pr(>= v).
+    pub values: Vec<ValueRow>,
+    /// Per completion time (each input's worst over the orders): how many
+    /// inputs, Pr(= t), Pr(<= t).
+    pub times: Vec<TimeRow>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ValueRow {
+    pub value: u64,
+    pub inputs: u64,
+    pub p: f64,
+    pub p_at_least: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TimeRow {
+    pub slots: Slot,
+    pub inputs: u64,
+    pub p: f64,
+    pub p_at_most: f64,
+}
+
+impl Distribution {
+    fn text(&self, s: &mut String) {
+        let _ = writeln!(
+            s,
+            "distribution over {} draws (each equally likely):",
+            self.inputs
+        );
+        let _ = writeln!(
+            s,
+            "  {:>8}  {:>8}  {:>9}  {:>9}  {:>14}",
+            self.quantity, "draws", "Pr(=)", "Pr(>=)", "bound (1) >="
+        );
+        for r in &self.values {
+            let bound = r.bound.map_or("-".into(), |b| format!("{b:.4}"));
+            let _ = writeln!(
+                s,
+                "  {:>8}  {:>8}  {:>9.5}  {:>9.5}  {:>14}",
+                r.value, r.inputs, r.p, r.p_at_least, bound
+            );
+        }
+        let _ = writeln!(
+            s,
+            "  {:>8}  {:>8}  {:>9}  {:>9}",
+            "slots", "draws", "Pr(=)", "Pr(<=)"
+        );
+        for r in &self.times {
+            let _ = writeln!(
+                s,
+                "  {:>8}  {:>8}  {:>9.5}  {:>9.5}",
+                r.slots, r.inputs, r.p, r.p_at_most
+            );
+        }
+    }
 }
 
 /// How far an exhaustive search got.
@@ -212,6 +284,9 @@ impl Outcome {
                 );
             }
             _ => {}
+        }
+        if let Some(d) = &self.distribution {
+            d.text(&mut s);
         }
         if let Some(c) = self.control_messages {
             let _ = writeln!(s, "control messages: {c} (no data: not transmissions)");

@@ -619,6 +619,24 @@ impl Protocol for Kbcast {
             || s.sums.rank() == prefix::ranks(&input.set, self.cube.nodes())[node as usize]
     }
 
+    /// max_j N_j of a random draw.
+    fn drawn(&self, input: &Draw) -> Option<u64> {
+        (self.variant == Variant::Random).then(|| {
+            let mut n = vec![0u64; self.d() as usize];
+            for &j in &input.trees {
+                n[j as usize - 1] += 1;
+            }
+            n.into_iter().max().unwrap_or(0)
+        })
+    }
+
+    /// (1): Pr(max_j N_j >= C K/d) <= 2d (e/C)^(C K/d), at C = v d / K.
+    fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
+        let (d, k) = (self.d(), self.k());
+        let c = v as f64 * d as f64 / k as f64;
+        ("max N_j", Some(stamoulis::chernoff(d, k, c)))
+    }
+
     fn choices(&self, node: NodeId, s: &Node, slot: Slot, arrivals: &[Arrival<Msg>]) -> u32 {
         if s.up.iter().all(|q| q.is_empty())
             && !arrivals.iter().any(|a| matches!(a.msg, Msg::Up { .. }))

@@ -127,6 +127,21 @@ pub trait Protocol: Send + Sync {
         true
     }
 
+    /// Where the inputs are random draws that the paper bounds in
+    /// probability (kbcast-random), the drawn quantity of `input` (max_j
+    /// N_j), for `--distribution`.
+    fn drawn(&self, input: &Self::Input) -> Option<u64> {
+        let _ = input;
+        None
+    }
+
+    /// The name of the [`Protocol::drawn`] quantity, and the paper's
+    /// bound on Pr(quantity >= v), if it gives one.
+    fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
+        let _ = v;
+        ("", None)
+    }
+
     /// How many ways `node` may act this slot (choices the paper leaves
     /// open); `step` is then called with a choice below this number.
     fn choices(
