@@ -19,6 +19,9 @@ mod dt;
 mod explorer;
 /// flood: the checker finds and shows its duplicates.
 mod flood;
+/// Stamoulis-Tsitsiklis section 3.2: prefix, kbcast and its variants over
+/// every K-set and every order at small d; their errata; mutants.
+mod kbcast;
 /// Every property catches a seeded bug (a mutant protocol).
 mod mutants;
 /// naive-tree: the checker finds and shows the contention of Fig. 4(a).

@@ -185,6 +185,9 @@ pub struct Kbcast {
     cube: Hypercube,
     pub variant: Variant,
     pub sets: broadcasters::Sets,
+    /// kbcast-random: phase-3 packets go first on a shared arc (the
+    /// paper's rule; false only in the test that shows why it is needed).
+    pub priority: bool,
 }
 
 impl Kbcast {
@@ -199,6 +202,7 @@ impl Kbcast {
             variant,
             // The trees' roots e_j and the ranks break the translations.
             sets: broadcasters::Sets::new(&cfg, default_k.min(1 << d), false),
+            priority: true,
         }
     }
 
@@ -429,7 +433,7 @@ impl Kbcast {
         (0..d as usize)
             .filter(|&i| !s.up[i].is_empty())
             .filter(|&i| {
-                self.variant != Variant::Random || {
+                self.variant != Variant::Random || !self.priority || {
                     let parent = esbt::parent(i as u32 + 1, node, d).expect("not the root");
                     !out.iter().any(|t| {
                         t.route

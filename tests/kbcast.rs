@@ -1,0 +1,371 @@
+//! Stamoulis and Tsitsiklis 1993, sections 2.4 and 3.2: the prefix over
+//! every input at d <= 4; kbcast, kbcast-ceil and kbcast-mnb over every
+//! K-set and every order of waiting packets at small d, against the
+//! paper's formulas typed here; kbcast-random over every draw; the erratum
+//! shown; mutants caught.
+
+use crate::support::*;
+use commcheck::engine::exhaustive;
+use models::catalog::{Algorithm, Params};
+use models::kbcast::{Draw, Kbcast, Msg, Node, Variant};
+use models::prefix::{Prefix, Sums, Value};
+use models::{Arrival, Protocol};
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
+use std::sync::Arc;
+use PropertyName::*;
+
+fn search<P: Protocol + 'static>(p: P) -> exhaustive::Search {
+    let inputs = p.inputs();
+    exhaustive::lockstep(Arc::new(p), inputs, BUDGET)
+}
+
+fn kbcast(a: Algorithm, d: u32, params: Params) -> Kbcast {
+    let cfg = a.config(d as u64, None, None).unwrap();
+    let variant = match a {
+        Algorithm::Kbcast => Variant::Prefixed,
+        Algorithm::KbcastCeil => Variant::Ceil,
+        Algorithm::KbcastMnb => Variant::Mnb,
+        Algorithm::KbcastRandom => Variant::Random,
+        _ => unreachable!(),
+    };
+    Kbcast::new(a.with_params(cfg, params).unwrap(), variant)
+}
+
+fn with_k(k: u64) -> Params {
+    Params {
+        k: Some(k),
+        ..Params::default()
+    }
+}
+
+/// Section 2.4: every subset of nodes of the d-cube, d = 1..4 (65,536 at
+/// d = 4): every node ends with r_x, in 2d slots (typed), no arc used
+/// twice in a slot. Also every 3-multiset of the 2-cube (a_x up to 3).
+#[test]
+fn the_prefix_gives_every_node_its_suffix_sum_in_2d_slots() {
+    for (d, slots) in [(1u32, 2u32), (2, 4), (3, 6), (4, 8)] {
+        let p = Prefix::new(Algorithm::Prefix.config(d as u64, None, None).unwrap());
+        assert_eq!(p.inputs().len(), 1 << (1 << d), "every subset");
+        let s = search(p);
+        let what = format!("d={d}");
+        assert_holds(
+            &s,
+            &[Completeness, ContentionFreedom, Causality, TimeBound],
+            &what,
+        );
+        assert_eq!(s.worst_time, Some(slots), "{what}");
+    }
+    let multi = Params {
+        broadcasters: Some(vec![1, 1, 3]),
+        multiset: true,
+        ..Params::default()
+    };
+    let cfg = Algorithm::Prefix.config(2, None, None).unwrap();
+    let s = search(Prefix::new(
+        Algorithm::Prefix.with_params(cfg, multi).unwrap(),
+    ));
+    assert_eq!(status(&s, Completeness), Status::Holds);
+}
+
+/// Seeded bugs in the prefix: a node adding its term twice on the way up
+/// (a wrong result, under completeness), a node sending its value twice on
+/// one arc in a slot (contention).
+#[test]
+fn prefix_bugs_are_caught() {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Bug {
+        Twice,
+        Again,
+    }
+    struct M(Prefix, Bug);
+    impl Protocol for M {
+        type Topo = <Prefix as Protocol>::Topo;
+        type Input = Vec<NodeId>;
+        type State = Sums;
+        type Msg = Value;
+        fn topology(&self) -> &Self::Topo {
+            self.0.topology()
+        }
+        fn inputs(&self) -> Vec<Vec<NodeId>> {
+            self.0.inputs()
+        }
+        fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
+            None
+        }
+        fn describe_input(&self, i: &Vec<NodeId>) -> String {
+            self.0.describe_input(i)
+        }
+        fn task(&self, i: &Vec<NodeId>) -> Task {
+            self.0.task(i)
+        }
+        fn claims(&self) -> Claims {
+            self.0.claims()
+        }
+        fn init(&self, i: &Vec<NodeId>, v: NodeId) -> Sums {
+            let mut s = self.0.init(i, v);
+            if self.1 == Bug::Twice && v == 1 {
+                s.acc += s.own;
+            }
+            s
+        }
+        fn control(&self, m: &Value) -> bool {
+            self.0.control(m)
+        }
+        fn packets(&self, m: &Value, f: impl FnMut(PacketId)) {
+            self.0.packets(m, f)
+        }
+        fn result_ok(&self, i: &Vec<NodeId>, v: NodeId, s: &Sums) -> bool {
+            self.0.result_ok(i, v, s)
+        }
+        fn step(
+            &self,
+            node: NodeId,
+            s: &mut Sums,
+            slot: Slot,
+            a: &[Arrival<Value>],
+            c: u32,
+            out: &mut Vec<Transmission<Value>>,
+        ) -> bool {
+            let busy = self.0.step(node, s, slot, a, c, out);
+            if self.1 == Bug::Again && slot == 1 {
+                if let Some(&t) = out.first() {
+                    out.push(t);
+                }
+            }
+            busy
+        }
+        fn event_driven(&self) -> bool {
+            false
+        }
+    }
+    let p = || Prefix::new(Algorithm::Prefix.config(2, None, None).unwrap());
+    assert_eq!(
+        status(&search(M(p(), Bug::Twice)), Completeness),
+        Status::Violated
+    );
+    let s = search(M(p(), Bug::Again));
+    assert_eq!(status(&s, ContentionFreedom), Status::Violated);
+}
+
+/// Section 3.2 for K = 2^d at d = 1..5 with its termination packets, every
+/// order of waiting packets: complete, contention-free, in exactly 2
+/// ceil(2^d/d) + 2d - 1 slots (typed: 5, 7, 11, 15, 23). A packet's origin
+/// gets it again in phase 3: duplicates are observed, not claimed.
+#[test]
+fn the_multinode_specialisation_meets_its_bound() {
+    for (d, bound) in [(1u32, 5u32), (2, 7), (3, 11), (4, 15), (5, 23)] {
+        let s = search(kbcast(Algorithm::KbcastMnb, d, Params::default()));
+        let what = format!("d={d}");
+        assert_holds(
+            &s,
+            &[Completeness, ContentionFreedom, Causality, TimeBound],
+            &what,
+        );
+        assert_eq!(s.worst_time, Some(bound), "{what}");
+        assert_eq!(status(&s, NoDuplication), Status::Violated, "{what}");
+    }
+}
+
+/// The erratum (docs/errata.md): over every K-set of the 2- and 3-cube
+/// and every order, kbcast is complete and contention-free, and meets 2
+/// floor(K/d) + 4d (typed) exactly when d divides K; otherwise a root's
+/// N_j = floor(K/d) + 1 packets need one more slot of phase 3 than the
+/// paper counts, and may come after its detection time. K = 1 at d = 3
+/// takes 4d + 2 = 14 slots, not 12.
+#[test]
+fn kbcast_meets_its_bound_only_when_d_divides_k() {
+    for d in 2..=3u32 {
+        for k in 1..=1u64 << d {
+            let what = format!("d={d} K={k}");
+            let s = search(kbcast(Algorithm::Kbcast, d, with_k(k)));
+            assert_holds(&s, &[Completeness, ContentionFreedom, Causality], &what);
+            let bound = 2 * (k as u32 / d) + 4 * d;
+            let meets = k % d as u64 == 0;
+            assert_eq!(s.worst_time.unwrap() <= bound, meets, "{what}");
+            assert_eq!(status(&s, TimeBound) == Status::Holds, meets, "{what}");
+        }
+    }
+    let s = search(kbcast(Algorithm::Kbcast, 3, with_k(1)));
+    assert_eq!(s.worst_time, Some(14));
+}
+
+/// The corrected kbcast-ceil (roots wait ceil(K/d) + d - 1 slots) holds
+/// its 2 ceil(K/d) + 4d (typed) for every K-set at d = 2 and 3, and for
+/// every K-multiset of the 2-cube (nodes with several packets, the
+/// m-th to root (r_x - a_x - 1 + m) mod d + 1).
+#[test]
+fn kbcast_ceil_holds_for_every_set_and_multiset() {
+    for d in 2..=3u32 {
+        for k in 1..=1u64 << d {
+            for multiset in [false, true] {
+                if multiset && d == 3 && k > 4 {
+                    continue;
+                }
+                let what = format!("d={d} K={k} multiset={multiset}");
+                let params = Params {
+                    k: Some(k),
+                    multiset,
+                    ..Params::default()
+                };
+                let s = search(kbcast(Algorithm::KbcastCeil, d, params));
+                assert_holds(
+                    &s,
+                    &[Completeness, ContentionFreedom, Causality, TimeBound],
+                    &what,
+                );
+                let bound = 2 * (k as u32).div_ceil(d) + 4 * d;
+                assert!(s.worst_time.unwrap() <= bound, "{what}");
+            }
+        }
+    }
+}
+
+/// Seeded bugs in kbcast-ceil: a corrupted prefix value (wrong r_x, a
+/// wrong result), two packets up one arc (contention), roots starting
+/// phase 3 two slots late (time-bound).
+#[test]
+fn kbcast_bugs_are_caught() {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Bug {
+        Prefix,
+        TwoUp,
+        Late,
+    }
+    struct M(Kbcast, Bug);
+    impl Protocol for M {
+        type Topo = <Kbcast as Protocol>::Topo;
+        type Input = Draw;
+        type State = Node;
+        type Msg = Msg;
+        fn topology(&self) -> &Self::Topo {
+            self.0.topology()
+        }
+        fn inputs(&self) -> Vec<Draw> {
+            self.0.inputs()
+        }
+        fn source_input(&self, _: NodeId) -> Option<Draw> {
+            None
+        }
+        fn describe_input(&self, i: &Draw) -> String {
+            self.0.describe_input(i)
+        }
+        fn task(&self, i: &Draw) -> Task {
+            self.0.task(i)
+        }
+        fn claims(&self) -> Claims {
+            self.0.claims()
+        }
+        fn init(&self, i: &Draw, v: NodeId) -> Node {
+            self.0.init(i, v)
+        }
+        fn control(&self, m: &Msg) -> bool {
+            self.0.control(m)
+        }
+        fn packets(&self, m: &Msg, f: impl FnMut(PacketId)) {
+            self.0.packets(m, f)
+        }
+        fn result_ok(&self, i: &Draw, v: NodeId, s: &Node) -> bool {
+            self.0.result_ok(i, v, s)
+        }
+        fn choices(&self, v: NodeId, s: &Node, slot: Slot, a: &[Arrival<Msg>]) -> u32 {
+            self.0.choices(v, s, slot, a)
+        }
+        fn step(
+            &self,
+            node: NodeId,
+            s: &mut Node,
+            slot: Slot,
+            a: &[Arrival<Msg>],
+            c: u32,
+            out: &mut Vec<Transmission<Msg>>,
+        ) -> bool {
+            let seen = match self.1 {
+                Bug::Late if node.is_power_of_two() && slot > 2 => slot - 2,
+                _ => slot,
+            };
+            let busy = self.0.step(node, s, seen, a, c, out);
+            for t in out.iter_mut() {
+                if let (Bug::Prefix, Msg::Prefix(v)) = (self.1, &mut t.msg) {
+                    if node == 1 && slot == 1 {
+                        *v += 1;
+                    }
+                }
+            }
+            if self.1 == Bug::TwoUp {
+                if let Some(&t) = out.iter().find(|t| matches!(t.msg, Msg::Up { .. })) {
+                    out.push(t);
+                }
+            }
+            busy || self.1 == Bug::Late
+        }
+        fn event_driven(&self) -> bool {
+            false
+        }
+    }
+    let p = || kbcast(Algorithm::KbcastCeil, 2, with_k(2));
+    let s = search(M(p(), Bug::Prefix));
+    assert_eq!(status(&s, Completeness), Status::Violated);
+    let s = search(M(p(), Bug::TwoUp));
+    assert_eq!(status(&s, ContentionFreedom), Status::Violated);
+    let s = search(M(p(), Bug::Late));
+    assert_eq!(status(&s, TimeBound), Status::Violated);
+}
+
+/// kbcast-random over every draw of every K-set of the 2-cube and of the
+/// 3-cube for K <= 3: complete and contention-free; without the
+/// priority of phase-3 packets a phase-2 packet takes their arc.
+#[test]
+fn random_trees_are_complete_and_need_the_priority() {
+    let sizes = [(2u32, 1u64..=4), (3, 1..=3)];
+    for (d, ks) in sizes {
+        for k in ks {
+            let p = kbcast(Algorithm::KbcastRandom, d, with_k(k));
+            let sets = models::broadcasters::binomial(1 << d, k) as usize;
+            assert_eq!(p.inputs().len(), sets * (d as usize).pow(k as u32));
+            let what = format!("d={d} K={k}");
+            let s = search(p);
+            assert_holds(&s, &[Completeness, ContentionFreedom, Causality], &what);
+        }
+    }
+    let mut p = kbcast(Algorithm::KbcastRandom, 3, with_k(3));
+    p.priority = false;
+    assert_eq!(status(&search(p), ContentionFreedom), Status::Violated);
+}
+
+/// --distribution at d = 2, K = 2, worked by hand: 6 sets x 4 draws; max
+/// N_j is 1 for the draws (1, 2) and (2, 1), 2 for (1, 1) and (2, 2), so
+/// Pr(max N_j = 1) = 1/2, and the bound (1) at v = 2 (C = 2) is 2d (e/C)^2
+/// = 4 (e/2)^2.
+#[test]
+fn the_distribution_is_exact() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["kbcast-random", "2", "--k", "2", "--distribution", "--json"])
+        .output()
+        .expect("run check");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let dist = &v["distribution"];
+    assert_eq!(dist["inputs"], 24);
+    let rows = dist["values"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        (rows[0]["value"].as_u64(), rows[0]["inputs"].as_u64()),
+        (Some(1), Some(12))
+    );
+    assert_eq!(rows[1]["p_at_least"].as_f64(), Some(0.5));
+    let bound = 4.0 * (std::f64::consts::E / 2.0).powi(2);
+    assert!((rows[1]["bound"].as_f64().unwrap() - bound).abs() < 1e-9);
+    let times = dist["times"].as_array().unwrap();
+    assert_eq!(times.last().unwrap()["p_at_most"].as_f64(), Some(1.0));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["kbcast", "2", "--distribution"])
+        .output()
+        .expect("run check");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("random draws"));
+}
