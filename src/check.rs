@@ -690,6 +690,9 @@ fn report<P: Protocol>(
         reports.push(report);
     }
 
+    if let Some(forced) = p.forced() {
+        reports.push(forced_report(&*p, &inputs, forced, lock.as_ref()));
+    }
     let (measured, tx) = match (&executed, &lock) {
         // A run cut short measured neither.
         (Some(run), _) if run.cut.is_some() => (None, None),
@@ -768,6 +771,40 @@ fn report<P: Protocol>(
     }
 }
 
+/// The report of a sometimes claim ([`Protocol::forced`]): the lowest
+/// input each of whose runs takes at least `forced` slots, if the search
+/// found one.
+fn forced_report<P: Protocol>(
+    p: &P,
+    inputs: &[P::Input],
+    forced: properties::Slot,
+    lock: Option<&Search>,
+) -> PropertyReport {
+    let witness = lock.and_then(|s| s.by_input.iter().find(|(_, (lo, _))| *lo >= forced));
+    let finished = lock.is_some_and(|s| s.cut.is_none());
+    PropertyReport {
+        name: "forced-slots",
+        claimed: true,
+        status: match (witness, finished) {
+            (Some(_), _) => Status::Holds.as_str(),
+            (None, true) => Status::Violated.as_str(),
+            (None, false) => Status::Unknown.as_str(),
+        },
+        counterexample: match witness {
+            Some((ix, (lo, _))) => Some(format!(
+                "witness: {} takes at least {lo} slots in every run (>= {forced})",
+                p.describe_input(&inputs[*ix])
+            )),
+            None if finished => Some(format!(
+                "no input checked forces {forced} slots in every run"
+            )),
+            None => None,
+        },
+        found_by: None,
+        explorer_path: None,
+    }
+}
+
 /// The distribution of the drawn quantity and of the completion time over
 /// the inputs a search covered, each weighted alike.
 fn distribution<P: Protocol>(p: &P, inputs: &[P::Input], s: &Search) -> Distribution {
@@ -776,7 +813,7 @@ fn distribution<P: Protocol>(p: &P, inputs: &[P::Input], s: &Search) -> Distribu
     let share = |c: u64| c as f64 / total.max(1) as f64;
     let mut values: BTreeMap<u64, u64> = BTreeMap::new();
     let mut times: BTreeMap<properties::Slot, u64> = BTreeMap::new();
-    for &(ix, t) in &s.by_input {
+    for &(ix, (_, t)) in &s.by_input {
         *values.entry(p.drawn(&inputs[ix]).unwrap_or(0)).or_default() += 1;
         *times.entry(t).or_default() += 1;
     }

@@ -287,6 +287,7 @@ macro_rules! registry {
             Prefix => $crate::prefix::ENTRY,
             Esbt => $crate::esbt::ENTRY,
             KbcastSmall => $crate::kbcast_small::ENTRY,
+            FixedTrees => $crate::fixed_trees::ENTRY,
             Kbcast => $crate::kbcast::ENTRY,
             KbcastCeil => $crate::kbcast::CEIL,
             KbcastMnb => $crate::kbcast::MNB,

@@ -9,6 +9,7 @@ pub mod broadcasters;
 pub mod catalog;
 pub mod dt;
 pub mod esbt;
+pub mod fixed_trees;
 pub mod flood;
 pub mod gather;
 pub mod hamming;

@@ -127,6 +127,13 @@ pub trait Protocol: Send + Sync {
         true
     }
 
+    /// A sometimes claim: some input forces at least this many slots in
+    /// every run (section 3.1's adversary against prespecified trees). The
+    /// exhaustive check must find such an input (`forced-slots`).
+    fn forced(&self) -> Option<Slot> {
+        None
+    }
+
     /// Where the inputs are random draws that the paper bounds in
     /// probability (kbcast-random), the drawn quantity of `input` (max_j
     /// N_j), for `--distribution`.

@@ -75,8 +75,8 @@ pub struct Search {
     pub transmissions: Option<(u64, u64)>,
     /// Most control messages in an ended run.
     pub control: u64,
-    /// Each input's worst completion time, by input index.
-    pub by_input: Vec<(usize, Slot)>,
+    /// Each input's fastest and slowest completion time, by input index.
+    pub by_input: Vec<(usize, (Slot, Slot))>,
     /// A model whose runs never end (no ended run was found).
     pub no_run_ends: bool,
 }

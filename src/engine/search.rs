@@ -194,8 +194,9 @@ pub struct Found {
     pub transmissions: Option<(u64, u64)>,
     /// Most control messages in an ended run.
     pub control: u64,
-    /// Each input's worst completion time (for distributions over inputs).
-    pub by_input: std::collections::BTreeMap<usize, Slot>,
+    /// Each input's fastest and slowest completion time over its runs
+    /// (distributions; the slots an input forces).
+    pub by_input: std::collections::BTreeMap<usize, (Slot, Slot)>,
 }
 
 impl Found {
@@ -225,8 +226,8 @@ impl Found {
                 self.worst_input = Some(input);
             }
             self.worst_time = self.worst_time.max(Some(t));
-            let worst = self.by_input.entry(input).or_insert(t);
-            *worst = (*worst).max(t);
+            let span = self.by_input.entry(input).or_insert((t, t));
+            *span = (span.0.min(t), span.1.max(t));
             self.control = self.control.max(record.control);
             let n = record.transmissions;
             self.transmissions = Some(
@@ -258,9 +259,9 @@ impl Found {
             (a, b) => a.or(b),
         };
         self.control = self.control.max(other.control);
-        for (input, t) in other.by_input {
-            let worst = self.by_input.entry(input).or_insert(t);
-            *worst = (*worst).max(t);
+        for (input, (lo, hi)) in other.by_input {
+            let span = self.by_input.entry(input).or_insert((lo, hi));
+            *span = (span.0.min(lo), span.1.max(hi));
         }
     }
 }
