@@ -22,7 +22,7 @@ use std::time::Duration;
     version,
     after_help = "Examples:\n  check nob 4\n  check naive-tree 3 --source 0\n  \
                   check nob 24 --engine executor\n  check list\n  check help nob\n  \
-                  check table wang-ku\n  check table bertsekas\n\n\
+                  check table wang-ku\n  check table bertsekas\n  check table stamoulis\n\n\
                   `check ALG --help` or `check help ALG` describes one algorithm: its paper, \
                   claims, parameters, modes and engine reach.\n\n\
                   Exit codes: 0 claims hold, 1 a claim is violated, 2 usage error, \
@@ -274,6 +274,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 Some("bertsekas") => {
                     print!("{}", table::bertsekas_text());
+                    Ok(ExitCode::SUCCESS)
+                }
+                Some("stamoulis") => {
+                    print!("{}", table::stamoulis_text());
                     Ok(ExitCode::SUCCESS)
                 }
                 other => Err(anyhow::anyhow!(
