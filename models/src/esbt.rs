@@ -71,28 +71,47 @@ pub fn position(j: u32, i: u32, d: u32) -> u32 {
     (i + d - 1 - j % d) % d
 }
 
+/// x's bits (dimensions 1..d as bits 0..d-1) rotated so that T(j)'s index
+/// order becomes increasing: dimension i goes to bit position(j, i, d).
+fn rotate(j: u32, x: u32, d: u32) -> u32 {
+    let r = j % d;
+    let full = if d == 32 { u32::MAX } else { (1 << d) - 1 };
+    match r {
+        0 => x,
+        _ => ((x >> r) | (x << (d - r))) & full,
+    }
+}
+
+/// The inverse of [`rotate`].
+fn unrotate(j: u32, x: u32, d: u32) -> u32 {
+    rotate(d - j % d, x, d)
+}
+
 /// The parent of y in T(j) on the d-cube (None for the root e_j): y with
 /// the last dimension of e_j xor y in T(j)'s order flipped.
 pub fn parent(j: u32, y: NodeId, d: u32) -> Option<NodeId> {
-    let x = y ^ (1 << (j - 1));
-    (1..=d)
-        .filter(|&i| x & (1 << (i - 1)) != 0)
-        .max_by_key(|&i| position(j, i, d))
-        .map(|i| y ^ (1 << (i - 1)))
+    let x = rotate(j, y ^ (1 << (j - 1)), d);
+    (x != 0).then(|| y ^ unrotate(j, 1 << (31 - x.leading_zeros()), d))
 }
 
 /// The children of y in T(j): y with one dimension flipped that comes
-/// after every dimension of e_j xor y in T(j)'s order.
+/// after every dimension of e_j xor y in T(j)'s order (in increasing
+/// dimension order).
 pub fn children(j: u32, y: NodeId, d: u32) -> impl Iterator<Item = NodeId> {
-    let x = y ^ (1 << (j - 1));
-    let last = (1..=d)
-        .filter(|&i| x & (1 << (i - 1)) != 0)
-        .map(|i| position(j, i, d) as i64)
-        .max()
-        .unwrap_or(-1);
-    (1..=d)
-        .filter(move |&i| position(j, i, d) as i64 > last)
-        .map(move |i| y ^ (1 << (i - 1)))
+    let x = rotate(j, y ^ (1 << (j - 1)), d);
+    let full = if d == 32 { u32::MAX } else { (1 << d) - 1 };
+    let after = match x {
+        0 => full,
+        x => full & !(u32::MAX >> x.leading_zeros()),
+    };
+    let mut mask = unrotate(j, after, d);
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let b = mask.trailing_zeros();
+            mask &= mask - 1;
+            y ^ (1 << b)
+        })
+    })
 }
 
 impl Protocol for Esbt {
@@ -175,6 +194,32 @@ impl Protocol for Esbt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bit-rotation forms of parent and children agree with the
+    /// definition read off the index order (`position`), d = 1..8.
+    #[test]
+    fn parent_and_children_follow_the_index_order() {
+        for d in 1..=8u32 {
+            for j in 1..=d {
+                for y in 0..1u32 << d {
+                    let x = y ^ (1 << (j - 1));
+                    let dims = |x: u32| (1..=d).filter(move |&i| x & (1 << (i - 1)) != 0);
+                    let last = dims(x).max_by_key(|&i| position(j, i, d));
+                    assert_eq!(parent(j, y, d), last.map(|i| y ^ (1 << (i - 1))));
+                    let after = |i: u32| dims(x).all(|k| position(j, k, d) < position(j, i, d));
+                    let kids: Vec<u32> = (1..=d)
+                        .filter(|&i| x & (1 << (i - 1)) == 0 && after(i))
+                        .map(|i| y ^ (1 << (i - 1)))
+                        .collect();
+                    assert_eq!(
+                        children(j, y, d).collect::<Vec<_>>(),
+                        kids,
+                        "d={d} j={j} y={y}"
+                    );
+                }
+            }
+        }
+    }
     use std::collections::HashSet;
 
     /// T(1) of the 3-cube by hand: order 2, 3, 1 from root 001; 000 hangs

@@ -339,7 +339,7 @@ impl Kbcast {
     /// Everything `node` does in `slot` but phase 2's sends: takes its
     /// arrivals, queues its own packets when phase 2 starts, sends prefix
     /// values, K and phase-3 packets. Returns the trees whose queue may
-    /// send (not blocked by a phase-3 packet on its arc).
+    /// send (not blocked by a phase-3 packet on its arc), as bits j - 1.
     fn plan(
         &self,
         node: NodeId,
@@ -347,19 +347,36 @@ impl Kbcast {
         slot: Slot,
         arrivals: &[Arrival<Msg>],
         out: &mut Vec<Transmission<Msg>>,
-    ) -> Vec<usize> {
+    ) -> u32 {
         let d = self.d();
         let root = self.root_of(node);
         let link = |to: NodeId, msg: Msg| Transmission {
             route: Route::Link { from: node, to },
             msg,
         };
-        let mut came: Vec<PacketId> = Vec::new();
+        // Own packets first (phase 2 starts before any packet moves up).
+        if slot == self.phase_two() {
+            let (r, a) = (s.sums.rank(), s.own.len() as u32);
+            for (m, (packet, drawn)) in std::mem::take(&mut s.own).into_iter().enumerate() {
+                let j = match drawn {
+                    0 => (r - a + m as u32) % d + 1,
+                    j => j as u32,
+                };
+                if root == Some(j) {
+                    s.got.push(packet);
+                } else {
+                    let q = &mut s.up[j as usize - 1];
+                    let at = q.partition_point(|&z| z < packet);
+                    q.insert(at, packet);
+                }
+            }
+        }
+        let before = s.got.len();
         for a in arrivals {
             match a.msg {
                 Msg::Prefix(v) => s.sums.take(d, slot - 1, v),
                 Msg::Count(k) => s.k = Some(k),
-                Msg::Up { packet, tree } if root == Some(tree as u32) => came.push(packet),
+                Msg::Up { packet, tree } if root == Some(tree as u32) => s.got.push(packet),
                 Msg::Up { packet, tree } => {
                     let q = &mut s.up[tree as usize - 1];
                     let at = q.partition_point(|&z| z < packet);
@@ -372,24 +389,8 @@ impl Kbcast {
                 }
             }
         }
-        came.sort_unstable();
-        if slot == self.phase_two() {
-            let trees: Vec<u32> = self.trees_of(s.sums.rank(), s.own.len() as u32).collect();
-            for (i, (packet, drawn)) in std::mem::take(&mut s.own).into_iter().enumerate() {
-                let j = match drawn {
-                    0 => trees[i],
-                    j => j as u32,
-                };
-                if root == Some(j) {
-                    s.got.push(packet);
-                } else {
-                    let q = &mut s.up[j as usize - 1];
-                    let at = q.partition_point(|&z| z < packet);
-                    q.insert(at, packet);
-                }
-            }
-        }
-        s.got.extend(came);
+        // Packets that came in one slot, by packet.
+        s.got[before..].sort_unstable();
         if matches!(self.variant, Variant::Prefixed | Variant::Ceil) {
             if let Some((to, v)) = s.sums.give(node, d, slot) {
                 out.push(link(to, Msg::Prefix(v)));
@@ -430,21 +431,18 @@ impl Kbcast {
                 }
             }
         }
-        (0..d as usize)
-            .filter(|&i| !s.up[i].is_empty())
-            .filter(|&i| {
-                self.variant != Variant::Random || !self.priority || {
-                    let parent = esbt::parent(i as u32 + 1, node, d).expect("not the root");
-                    !out.iter().any(|t| {
-                        t.route
-                            == Route::Link {
-                                from: node,
-                                to: parent,
-                            }
-                    })
-                }
-            })
-            .collect()
+        let mut open = 0u32;
+        for (i, _) in s.up.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
+            let blocked = self.variant == Variant::Random && self.priority && {
+                let to = esbt::parent(i as u32 + 1, node, d).expect("not the root");
+                out.iter()
+                    .any(|t| t.route == Route::Link { from: node, to })
+            };
+            if !blocked {
+                open |= 1 << i;
+            }
+        }
+        open
     }
 
     /// True while `node` has something left to do without arrivals.
@@ -582,12 +580,16 @@ impl Protocol for Kbcast {
 
     fn init(&self, input: &Draw, node: NodeId) -> Node {
         let d = self.d();
-        let ids = broadcasters::packets(&self.cube, &input.set);
-        let mine: Vec<(PacketId, u8)> = (0..input.set.len())
-            .filter(|&i| input.set[i] == node)
-            .map(|i| (ids[i], input.trees.get(i).copied().unwrap_or(0)))
+        // The set is sorted: x's packets are a run of it, the m-th with id
+        // m 2^d + x (see `broadcasters::packets`).
+        let first = input.set.partition_point(|&y| y < node);
+        let count = input.set[first..].partition_point(|&y| y == node);
+        let mine: Vec<(PacketId, u8)> = (0..count)
+            .map(|m| {
+                let id = m as PacketId * self.cube.nodes() + node;
+                (id, input.trees.get(first + m).copied().unwrap_or(0))
+            })
             .collect();
-        let own = mine.len() as u32;
         Node {
             own: mine,
             sums: match self.variant {
@@ -597,7 +599,7 @@ impl Protocol for Kbcast {
                     beyond: self.cube.nodes() - node - 1,
                     ..Sums::new(1, d)
                 },
-                _ => Sums::new(own, d),
+                _ => Sums::new(count as u32, d),
             },
             k: (self.variant == Variant::Mnb).then_some(self.cube.nodes()),
             up: vec![Vec::new(); d as usize],
@@ -605,6 +607,11 @@ impl Protocol for Kbcast {
             sent: 0,
             ended: false,
         }
+    }
+
+    /// Phase 3 delivers one packet per tree level per slot to many nodes.
+    fn holdings_by_packet(&self) -> bool {
+        true
     }
 
     fn control(&self, msg: &Msg) -> bool {
@@ -620,7 +627,7 @@ impl Protocol for Kbcast {
     fn result_ok(&self, input: &Draw, node: NodeId, s: &Node) -> bool {
         // Phase 1's ranks, which phase 2 used.
         !matches!(self.variant, Variant::Prefixed | Variant::Ceil)
-            || s.sums.rank() == prefix::ranks(&input.set, self.cube.nodes())[node as usize]
+            || s.sums.rank() as usize == prefix::rank(&input.set, node)
     }
 
     /// max_j N_j of a random draw.
@@ -650,9 +657,10 @@ impl Protocol for Kbcast {
         }
         let mut t = s.clone();
         let mut scratch = Vec::new();
-        self.plan(node, &mut t, slot, arrivals, &mut scratch)
-            .iter()
-            .fold(1u32, |p, &i| p.saturating_mul(t.up[i].len() as u32))
+        let open = self.plan(node, &mut t, slot, arrivals, &mut scratch);
+        (0..self.d() as usize)
+            .filter(|i| open & (1 << i) != 0)
+            .fold(1u32, |p, i| p.saturating_mul(t.up[i].len() as u32))
     }
 
     fn step(
@@ -666,7 +674,7 @@ impl Protocol for Kbcast {
     ) -> bool {
         let d = self.d();
         let open = self.plan(node, s, slot, arrivals, out);
-        for i in open {
+        for i in (0..d as usize).filter(|i| open & (1 << i) != 0) {
             let q = &mut s.up[i];
             let pick = choice as usize % q.len();
             choice /= q.len() as u32;

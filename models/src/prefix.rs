@@ -154,6 +154,11 @@ pub fn ranks(set: &[NodeId], nodes: u32) -> Vec<u32> {
     r
 }
 
+/// r_x of one node: the entries of the sorted `set` at or above x.
+pub fn rank(set: &[NodeId], x: NodeId) -> usize {
+    set.len() - set.partition_point(|&y| y < x)
+}
+
 /// A prefix value in transit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Value(pub u32);
@@ -234,7 +239,7 @@ impl Protocol for Prefix {
     fn packets(&self, _: &Value, _: impl FnMut(PacketId)) {}
 
     fn result_ok(&self, set: &Vec<NodeId>, node: NodeId, s: &Sums) -> bool {
-        s.rank() == ranks(set, self.cube.nodes())[node as usize]
+        s.rank() as usize == rank(set, node)
     }
 
     fn step(
@@ -273,6 +278,12 @@ mod tests {
     fn ranks_by_hand() {
         assert_eq!(ranks(&[0, 2, 3], 4), vec![3, 2, 2, 1]);
         assert_eq!(ranks(&[1, 1], 4), vec![2, 2, 0, 0]);
+        for x in 0..4 {
+            assert_eq!(
+                rank(&[0, 2, 3], x),
+                ranks(&[0, 2, 3], 4)[x as usize] as usize
+            );
+        }
     }
 
     /// The schedule of the 3-cube by hand: up slot 1 odd nodes send to

@@ -198,6 +198,14 @@ pub trait Protocol: Send + Sync {
     /// can also run as a stateright `ActorModel` where deliveries interleave.
     fn event_driven(&self) -> bool;
 
+    /// True if the executor should keep what nodes hold packet by packet
+    /// rather than node by node: right for packets forwarded down trees,
+    /// where a slot delivers few packets to many nodes (a layout only:
+    /// the verdicts are the same).
+    fn holdings_by_packet(&self) -> bool {
+        false
+    }
+
     /// False if `step` never reads its arrivals (a schedule fixed by the
     /// slot alone): the executor then keeps no inboxes and steps the nodes
     /// on several threads.

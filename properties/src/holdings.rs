@@ -47,6 +47,10 @@ enum Layout {
     EverySource { block: u64 },
     /// Node-major over the task's packets in increasing order.
     Columns,
+    /// Packet-major over the task's packets in increasing order, `nodes`
+    /// bits per packet: a tree broadcast's slot delivers few packets to
+    /// many nodes, and touches few rows.
+    ByPacket { nodes: u64 },
     /// Not a broadcast: a bit per packet and a relay word.
     Personal,
 }
@@ -86,6 +90,14 @@ impl Layout {
                 .binary_search(&packet)
                 .ok()
                 .map(|c| node as u64 * len + c as u64),
+            Layout::ByPacket { nodes } => {
+                // Dense ids (packets 0..len) index themselves.
+                let c = match columns.get(packet as usize) {
+                    Some(&p) if p == packet => Some(packet as usize),
+                    _ => columns.binary_search(&packet).ok(),
+                };
+                c.map(|c| c as u64 * nodes + node as u64)
+            }
         }
     }
 }
@@ -163,6 +175,22 @@ impl Holdings {
         Holdings::in_blocks(task, u64::MAX)
     }
 
+    /// [`Holdings::initial`], a broadcast of several packets laid out
+    /// packet by packet (see `Layout::ByPacket`): for protocols that
+    /// forward along trees (`Protocol::holdings_by_packet`).
+    pub fn by_packet(task: &Task) -> Self {
+        let mut h = Holdings::in_blocks(task, u64::MAX);
+        if !h.personal() && h.columns.len() > 1 {
+            let nodes = task.nodes() as u64;
+            h.layout = Layout::ByPacket { nodes };
+            h.bits.iter_mut().for_each(|w| *w = 0);
+            for &p in h.columns.clone().iter() {
+                h.set_column(task.origin(p), p);
+            }
+        }
+        h
+    }
+
     /// [`Holdings::initial`], with a multinode broadcast laid out in blocks
     /// of `block` nodes (a power of two), so that [`Holdings::parts`] can
     /// split it into ranges of that many nodes.
@@ -221,6 +249,9 @@ impl Holdings {
             }
             Layout::Columns | Layout::Personal => {
                 ((i / len) as NodeId, self.columns[(i % len) as usize])
+            }
+            Layout::ByPacket { nodes } => {
+                ((i % nodes) as NodeId, self.columns[(i / nodes) as usize])
             }
         }
     }

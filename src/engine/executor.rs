@@ -62,6 +62,73 @@ impl BitLedger {
     }
 }
 
+/// Sorts distinct node ids: by a bitmap scan when they are many (a
+/// broadcast's slot reaches most nodes), else by comparison.
+fn sort_nodes(v: &mut Vec<NodeId>, marks: &mut Vec<u64>) {
+    let top = v.iter().max().map_or(0, |&m| m as usize + 1);
+    if v.len() < 64 || v.len() * 16 < top {
+        v.sort_unstable();
+        return;
+    }
+    marks.clear();
+    marks.resize(top.div_ceil(64), 0);
+    for &x in v.iter() {
+        marks[x as usize / 64] |= 1 << (x % 64);
+    }
+    v.clear();
+    for (i, w) in marks.iter().enumerate() {
+        let mut w = *w;
+        while w != 0 {
+            v.push((i * 64) as NodeId + w.trailing_zeros());
+            w &= w - 1;
+        }
+    }
+}
+
+/// Orders `v` by receiver, keeping each receiver's entries in the order
+/// they were sent: a counting sort when the list is long, else a stable
+/// comparison sort.
+fn group_by_receiver<A: Copy>(
+    v: &mut Vec<(NodeId, A)>,
+    scratch: &mut Vec<(NodeId, A)>,
+    counts: &mut Vec<u32>,
+    nodes: usize,
+) {
+    if v.len() < 4096 || v.len() * 4 < nodes {
+        v.sort_by_key(|(to, _)| *to);
+        return;
+    }
+    counts.clear();
+    counts.resize(nodes + 1, 0);
+    for (to, _) in v.iter() {
+        counts[*to as usize + 1] += 1;
+    }
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+    scratch.clear();
+    scratch.resize(v.len(), v[0]);
+    for &(to, a) in v.iter() {
+        let at = &mut counts[to as usize];
+        scratch[*at as usize] = (to, a);
+        *at += 1;
+    }
+    std::mem::swap(v, scratch);
+}
+
+/// Appends the union of two sorted lists of distinct nodes to `out`.
+fn merge_sorted(a: &[NodeId], b: &[NodeId], out: &mut Vec<NodeId>) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        out.push(x.min(y));
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
 /// Ends the run after `slot` if it is over: quiet with nobody left to
 /// step, or at the horizon (judging completeness and the counts).
 #[allow(clippy::too_many_arguments)]
@@ -205,7 +272,10 @@ fn execute<P: Protocol>(
     let mut states: Vec<P::State> = (0..nodes as NodeId)
         .map(|v| protocol.init(input, v))
         .collect();
-    let mut holdings = Holdings::initial(&task);
+    let mut holdings = match protocol.holdings_by_packet() {
+        true => Holdings::by_packet(&task),
+        false => Holdings::initial(&task),
+    };
     let mut record = Record::new(&claims);
     let mut inbox: Vec<Option<Arrival<P::Msg>>> = vec![None; nodes];
     let mut next_inbox: Vec<Option<Arrival<P::Msg>>> = vec![None; nodes];
@@ -218,7 +288,13 @@ fn execute<P: Protocol>(
     // Nodes that asked to be stepped in a later slot than the next, by
     // slot (8 bytes each).
     let mut calendar: BinaryHeap<Reverse<(Slot, NodeId)>> = BinaryHeap::new();
+    // This slot's receivers, each once (sorted after the slot), and the
+    // scratch that sorts them and groups the overflow by receiver.
     let mut receivers: Vec<NodeId> = Vec::new();
+    let mut marks: Vec<u64> = Vec::new();
+    let mut regroup: Vec<(NodeId, Arrival<P::Msg>)> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
+    let mut merged: Vec<NodeId> = Vec::new();
     let mut ledger = BitLedger::new(topology.resources(), watch);
     let mut out = Vec::new();
     let mut released = Vec::new();
@@ -263,20 +339,19 @@ fn execute<P: Protocol>(
                 &mut record,
                 &mut ledger,
                 &mut released,
-                |to, a| {
-                    receivers.push(to);
-                    match &mut next_inbox[to as usize] {
-                        entry @ None => *entry = Some(a),
-                        Some(_) => next_overflow.push((to, a)),
+                |to, a| match &mut next_inbox[to as usize] {
+                    entry @ None => {
+                        receivers.push(to);
+                        *entry = Some(a)
                     }
+                    Some(_) => next_overflow.push((to, a)),
                 },
             );
         }
         release(&mut holdings, &mut released);
         // Deliveries of this slot, node by node (the overflow in order).
-        receivers.sort_unstable();
-        receivers.dedup();
-        next_overflow.sort_by_key(|(to, _)| *to);
+        sort_nodes(&mut receivers, &mut marks);
+        group_by_receiver(&mut next_overflow, &mut regroup, &mut counts, nodes);
         let mut over = next_overflow.iter().peekable();
         for &v in &receivers {
             if let Some(a) = &next_inbox[v as usize] {
@@ -290,13 +365,20 @@ fn execute<P: Protocol>(
         std::mem::swap(&mut inbox, &mut next_inbox);
         std::mem::swap(&mut overflow, &mut next_overflow);
         next_overflow.clear();
-        next_active.extend_from_slice(&receivers);
+        // Both sorted: merge them; the calendar's few join after.
+        merged.clear();
+        merge_sorted(&next_active, &receivers, &mut merged);
+        std::mem::swap(&mut next_active, &mut merged);
+        let mut woken = false;
         while let Some(&Reverse((_, node))) = calendar.peek().filter(|w| w.0 .0 == slot + 1) {
             calendar.pop();
             next_active.push(node);
+            woken = true;
         }
-        next_active.sort_unstable();
-        next_active.dedup();
+        if woken {
+            next_active.sort_unstable();
+            next_active.dedup();
+        }
         std::mem::swap(&mut active, &mut next_active);
         next_active.clear();
         receivers.clear();
