@@ -777,14 +777,14 @@ fn report<P: Protocol>(
 fn forced_report<P: Protocol>(
     p: &P,
     inputs: &[P::Input],
-    forced: properties::Slot,
+    (forced, claimed): (properties::Slot, bool),
     lock: Option<&Search>,
 ) -> PropertyReport {
     let witness = lock.and_then(|s| s.by_input.iter().find(|(_, (lo, _))| *lo >= forced));
     let finished = lock.is_some_and(|s| s.cut.is_none());
     PropertyReport {
         name: "forced-slots",
-        claimed: true,
+        claimed,
         status: match (witness, finished) {
             (Some(_), _) => Status::Holds.as_str(),
             (None, true) => Status::Violated.as_str(),

@@ -240,6 +240,39 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         &["kbcast-small", "3", "--all-k", "--k", "2"],
         &["--all-k checks every K"],
     );
+    // The list for kbcast, and the flags around it.
+    refused(
+        &["kbcast", "3", "--k", "9"],
+        &["--k 9 is out of range for kbcast", "1..=8"],
+    );
+    refused(&["kbcast", "3", "--k", "0"], &["--k 0 is out of range"]);
+    refused(
+        &["kbcast", "3", "--broadcasters", "0,8"],
+        &["8 is not a node of the 3-cube"],
+    );
+    refused(
+        &["kbcast", "3", "--broadcasters", "6,0,6"],
+        &["node 6 is listed twice", "--multiset"],
+    );
+    refused(
+        &["nob", "3", "--multiset"],
+        &["nob does not take --multiset"],
+    );
+    refused(&["prefix", "3", "--k", "2"], &["prefix does not take --k"]);
+    refused(
+        &["kbcast", "3", "--distribution"],
+        &["--distribution is over random draws"],
+    );
+    refused(
+        &[
+            "kbcast-random",
+            "3",
+            "--distribution",
+            "--engine",
+            "executor",
+        ],
+        &["--distribution is over random draws"],
+    );
 }
 
 #[test]

@@ -369,3 +369,56 @@ fn the_distribution_is_exact() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("random draws"));
 }
+
+/// Section 3.1's adversary, found by the checker: at d = 3 and 4 some
+/// K-set with K = 2^(d-1) takes at least K slots (4 > d = 3, 8 > d = 4).
+/// The witness is checked against the paper's argument: some node x gets
+/// all K packets over one arc (the arc of the highest dimension of z xor
+/// x, in increasing-order trees). Past 2^(d-1) no set forces K slots, and
+/// the property says so (it can fail).
+#[test]
+fn fixed_trees_have_an_adversarial_set() {
+    for d in [3u64, 4] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_check"))
+            .args(["fixed-trees", &d.to_string(), "--json"])
+            .output()
+            .expect("run check");
+        assert_eq!(o.status.code(), Some(0), "d={d}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        let forced = v["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "forced-slots")
+            .expect("the sometimes claim is reported");
+        assert_eq!(forced["status"], "holds", "d={d}");
+        let text = forced["counterexample"].as_str().unwrap();
+        let inside = &text[text.find('{').unwrap() + 1..text.find('}').unwrap()];
+        let set: Vec<u32> = inside
+            .split(", ")
+            .map(|b| u32::from_str_radix(b, 2).unwrap())
+            .collect();
+        let k = 1usize << (d - 1);
+        assert_eq!(set.len(), k);
+        let one_arc = (0..1u32 << d).any(|x| {
+            (0..d as u32).any(|j| {
+                let over = |z: &&u32| {
+                    let diff = *z ^ x;
+                    diff != 0 && 31 - diff.leading_zeros() == j
+                };
+                set.iter().filter(over).count() >= k
+            })
+        });
+        assert!(one_arc, "d={d}: {text}");
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["fixed-trees", "3", "--k", "5"])
+        .output()
+        .expect("run check");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("forced-slots        VIOLATED  observed"),
+        "{text}"
+    );
+    assert!(text.contains("no input checked forces 5 slots"), "{text}");
+}

@@ -24,9 +24,12 @@
 //! # What is checked
 //! A sometimes claim (`forced-slots`): among every K-set (one per
 //! xor-translation orbit: the trees are translates), the checker must find
-//! one whose broadcasts take at least K slots. Default K = 2^(d-1), the
-//! largest set one arc can be made to carry, where K slots exceed the
-//! lower bound max{d, (2^d - 1)K/(d 2^d)} for d >= 3. Completeness, one
+//! one whose broadcasts take at least K slots. The paper's pigeonhole gives
+//! an arc shared by at least (2^d - 1)/d of any 2^d prespecified trees; in
+//! these trees 2^(d-1) share one, so the claim applies for K <= 2^(d-1)
+//! (above, it is an observation, and fails: no set forces K slots). Default
+//! K = 2^(d-1), where K slots exceed the lower bound max{d, (2^d - 1)K/(d
+//! 2^d)} for d >= 3. Completeness, one
 //! copy and contention-freedom are the trees' and are checked as well.
 
 use crate::broadcast::Packet;
@@ -128,8 +131,11 @@ impl Protocol for FixedTrees {
         c
     }
 
-    fn forced(&self) -> Option<Slot> {
-        Some(self.0.sets.k as Slot)
+    /// K slots, claimed while K trees can share one arc into a node:
+    /// K <= 2^(d-1) for these trees.
+    fn forced(&self) -> Option<(Slot, bool)> {
+        let (k, d) = (self.0.sets.k, self.0.topology().dim());
+        Some((k as Slot, k <= 1 << (d - 1)))
     }
 
     fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Queues {

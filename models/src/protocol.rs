@@ -127,10 +127,11 @@ pub trait Protocol: Send + Sync {
         true
     }
 
-    /// A sometimes claim: some input forces at least this many slots in
-    /// every run (section 3.1's adversary against prespecified trees). The
-    /// exhaustive check must find such an input (`forced-slots`).
-    fn forced(&self) -> Option<Slot> {
+    /// A sometimes property: some input forces at least this many slots
+    /// in every run (section 3.1's adversary against prespecified trees),
+    /// and whether the paper claims it at these parameters. The exhaustive
+    /// check looks for such an input (`forced-slots`).
+    fn forced(&self) -> Option<(Slot, bool)> {
         None
     }
 
