@@ -691,7 +691,7 @@ fn report<P: Protocol>(
     }
 
     if let Some(forced) = p.forced() {
-        reports.push(forced_report(&*p, &inputs, forced, lock.as_ref()));
+        reports.push(forced_report(p, inputs, forced, lock.as_ref()));
     }
     let (measured, tx) = match (&executed, &lock) {
         // A run cut short measured neither.
@@ -745,7 +745,7 @@ fn report<P: Protocol>(
         distribution: lock
             .as_ref()
             .filter(|_| req.distribution)
-            .map(|s| distribution(&*p, &inputs, s)),
+            .map(|s| distribution(&*p, inputs, s)),
         control_messages: match (&executed, &lock) {
             (Some(run), _) => Some(run.record.control),
             (None, Some(s)) => Some(s.control),
