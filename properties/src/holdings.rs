@@ -91,14 +91,19 @@ impl Layout {
                 .ok()
                 .map(|c| node as u64 * len + c as u64),
             Layout::ByPacket { nodes } => {
-                // Dense ids (packets 0..len) index themselves.
-                let c = match columns.get(packet as usize) {
-                    Some(&p) if p == packet => Some(packet as usize),
-                    _ => columns.binary_search(&packet).ok(),
-                };
-                c.map(|c| c as u64 * nodes + node as u64)
+                by_packet_column(columns, packet).map(|c| c as u64 * nodes + node as u64)
             }
         }
+    }
+}
+
+/// The column of `packet` among the sorted `columns` (dense ids, packets
+/// 0..len, index themselves).
+#[inline]
+fn by_packet_column(columns: &[PacketId], packet: PacketId) -> Option<usize> {
+    match columns.get(packet as usize) {
+        Some(&p) if p == packet => Some(packet as usize),
+        _ => columns.binary_search(&packet).ok(),
     }
 }
 
@@ -106,9 +111,12 @@ impl Layout {
 pub struct Part<'a> {
     layout: Layout,
     columns: &'a [PacketId],
-    /// The bit index of `bits[0]`.
+    /// The bit index of `bits[0]` (laid out by packet: the range's first
+    /// node).
     first: u64,
     bits: &'a mut [u64],
+    /// Laid out by packet: the range's words of each packet's row.
+    rows: Vec<&'a mut [u64]>,
 }
 
 /// Somewhere to record what a node received: all holdings, or a part.
@@ -120,13 +128,22 @@ pub trait Keep {
 
 impl Keep for Part<'_> {
     fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
-        let Some(i) = self.layout.index(self.columns, node, packet) else {
-            return true;
+        let (word, i) = if let Layout::ByPacket { .. } = self.layout {
+            let Some(c) = by_packet_column(self.columns, packet) else {
+                return true;
+            };
+            let i = node as u64 - self.first;
+            (&mut self.rows[c][(i / 64) as usize], i)
+        } else {
+            let Some(i) = self.layout.index(self.columns, node, packet) else {
+                return true;
+            };
+            let i = i - self.first;
+            (&mut self.bits[(i / 64) as usize], i)
         };
-        let i = i - self.first;
-        let (w, m) = ((i / 64) as usize, 1u64 << (i % 64));
-        let fresh = self.bits[w] & m == 0;
-        self.bits[w] |= m;
+        let m = 1u64 << (i % 64);
+        let fresh = *word & m == 0;
+        *word |= m;
         fresh
     }
 }
@@ -265,8 +282,36 @@ impl Holdings {
             Layout::EverySource { block } => block,
             _ => 1,
         };
-        if self.personal() || !per.is_multiple_of(64) || !u64::from(per).is_multiple_of(block) {
+        if self.personal()
+            || self.columns.is_empty()
+            || !per.is_multiple_of(64)
+            || !u64::from(per).is_multiple_of(block)
+        {
             return None;
+        }
+        if let Layout::ByPacket { nodes } = self.layout {
+            // Each packet's row splits into the ranges' words.
+            if u64::from(per) > nodes || !nodes.is_multiple_of(u64::from(per)) {
+                return None;
+            }
+            let count = (nodes / u64::from(per)) as usize;
+            let (layout, columns) = (self.layout, &*self.columns);
+            let mut rows: Vec<Vec<&mut [u64]>> = (0..count).map(|_| Vec::new()).collect();
+            for (k, chunk) in self.bits.chunks_mut(per as usize / 64).enumerate() {
+                rows[k % count].push(chunk);
+            }
+            return Some(
+                rows.into_iter()
+                    .enumerate()
+                    .map(|(k, rows)| Part {
+                        layout,
+                        columns,
+                        first: k as u64 * u64::from(per),
+                        bits: &mut [],
+                        rows,
+                    })
+                    .collect(),
+            );
         }
         let words = per as usize * self.columns.len() / 64;
         let (layout, columns) = (self.layout, &*self.columns);
@@ -279,6 +324,7 @@ impl Holdings {
                     columns,
                     first: (k * words * 64) as u64,
                     bits,
+                    rows: Vec::new(),
                 })
                 .collect(),
         )

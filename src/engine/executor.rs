@@ -194,15 +194,16 @@ pub fn cores() -> usize {
 pub enum Drive {
     /// Per node an inbox of what arrived in the previous slot.
     Inbox,
-    /// For a protocol whose step never reads its arrivals: no inboxes,
-    /// senders stepped on this many threads.
+    /// Senders stepped on this many threads, each range of receivers
+    /// judged on its own; the arrivals (for a protocol that reads them)
+    /// grouped per receiver range.
     Schedule { threads: usize },
 }
 
 impl Drive {
     /// The fastest way to drive `protocol` with `threads` threads.
     pub fn best<P: Protocol>(protocol: &P, threads: usize) -> Drive {
-        if protocol.reads_arrivals() {
+        if protocol.reads_arrivals() && !protocol.holdings_by_packet() {
             Drive::Inbox
         } else {
             Drive::Schedule {
@@ -411,6 +412,83 @@ fn execute<P: Protocol>(
 /// of the node range they lie in and the first node of that range.
 type Senders<'a, M, S> = (&'a mut Share<M>, &'a [NodeId], &'a mut [S], usize);
 
+/// What arrived in the previous slot at one range of receivers: receivers
+/// in increasing order, each one's arrivals in sender order.
+struct Arrived<M> {
+    to: Vec<NodeId>,
+    msg: Vec<Arrival<M>>,
+    /// Scratch for grouping.
+    counts: Vec<u32>,
+}
+
+impl<M: Copy> Arrived<M> {
+    /// Replaces the contents with `sources`' entries (each in sender
+    /// order, the sources in order) grouped by receiver, for receivers
+    /// `first..first + range`.
+    fn group(&mut self, sources: &[&[(NodeId, Arrival<M>)]], first: NodeId, range: usize) {
+        self.to.clear();
+        self.msg.clear();
+        let total: usize = sources.iter().map(|s| s.len()).sum();
+        if total == 0 {
+            return;
+        }
+        let entries = || sources.iter().flat_map(|s| s.iter());
+        if total * 4 < range {
+            let mut all: Vec<(NodeId, Arrival<M>)> = entries().copied().collect();
+            all.sort_by_key(|(to, _)| *to);
+            self.to.extend(all.iter().map(|e| e.0));
+            self.msg.extend(all.iter().map(|e| e.1));
+            return;
+        }
+        self.counts.clear();
+        self.counts.resize(range + 1, 0);
+        for (to, _) in entries() {
+            self.counts[(to - first) as usize + 1] += 1;
+        }
+        for i in 1..self.counts.len() {
+            self.counts[i] += self.counts[i - 1];
+        }
+        let (any_to, any) = *entries().next().expect("total > 0");
+        self.to.resize(total, any_to);
+        self.msg.resize(total, any);
+        for &(to, a) in entries() {
+            let at = &mut self.counts[(to - first) as usize];
+            self.to[*at as usize] = to;
+            self.msg[*at as usize] = a;
+            *at += 1;
+        }
+    }
+}
+
+/// A thread's place in the grouped arrivals as it steps its nodes in
+/// increasing order.
+struct Cursor {
+    part: usize,
+    at: usize,
+}
+
+impl Cursor {
+    /// The arrivals of `node` (receivers split into ranges of 2^shift).
+    fn arrivals<'a, M>(&mut self, arrived: &'a [Arrived<M>], node: NodeId, shift: u32) -> &'a [Arrival<M>] {
+        let part = (node >> shift) as usize;
+        let Some(a) = arrived.get(part) else {
+            return &[];
+        };
+        if part != self.part {
+            self.part = part;
+            self.at = a.to.partition_point(|&t| t < node);
+        }
+        while self.at < a.to.len() && a.to[self.at] < node {
+            self.at += 1;
+        }
+        let start = self.at;
+        while self.at < a.to.len() && a.to[self.at] == node {
+            self.at += 1;
+        }
+        &a.msg[start..self.at]
+    }
+}
+
 /// What one thread's share of the senders did in a slot.
 struct Share<M> {
     record: Record,
@@ -466,7 +544,18 @@ fn execute_schedule<P: Protocol>(
     let mut states: Vec<P::State> = (0..nodes as NodeId)
         .map(|v| protocol.init(input, v))
         .collect();
-    let mut holdings = Holdings::in_blocks(&task, per as u64);
+    let mut holdings = match protocol.holdings_by_packet() {
+        true => Holdings::by_packet(&task),
+        false => Holdings::in_blocks(&task, per as u64),
+    };
+    let reads = protocol.reads_arrivals();
+    let mut arrived: Vec<Arrived<P::Msg>> = (0..parts)
+        .map(|_| Arrived {
+            to: Vec::new(),
+            msg: Vec::new(),
+            counts: Vec::new(),
+        })
+        .collect();
     let mut record = Record::new(&claims);
     let mut shares: Vec<Share<P::Msg>> = (0..threads)
         .map(|_| Share {
@@ -507,13 +596,22 @@ fn execute_schedule<P: Protocol>(
             rest = after;
             base = end;
         }
+        let inbox = &arrived;
         let send = |(share, chunk, mine, base): Senders<P::Msg, P::State>| {
             share.ledger.begin(slot);
+            let mut cursor = Cursor {
+                part: usize::MAX,
+                at: 0,
+            };
             for &node in chunk {
                 share.out.clear();
                 share.stepped += 1;
                 let state = &mut mine[node as usize - base];
-                if protocol.step(node, state, slot, &[], 0, &mut share.out) {
+                let arrivals = match reads {
+                    true => cursor.arrivals(inbox, node, shift),
+                    false => &[],
+                };
+                if protocol.step(node, state, slot, arrivals, 0, &mut share.out) {
                     share.again.push(node);
                 }
                 let buckets = &mut share.buckets;
@@ -572,17 +670,26 @@ fn execute_schedule<P: Protocol>(
         let quiet = shares.iter().all(|s| s.buckets.iter().all(Vec::is_empty));
         if let Some(holdings) = holdings.parts(per as u32).filter(|_| !quiet) {
             let shares = &shares;
-            let judge = |(p, (mut holdings, next)): (usize, (Part, &mut [u64]))| {
+            let judge = |(p, ((mut holdings, next), arrived)): (
+                usize,
+                ((Part, &mut [u64]), &mut Arrived<P::Msg>),
+            )| {
                 let mut record = Record::new(&claims);
                 for (to, a) in shares.iter().flat_map(|s| &s.buckets[p]) {
                     receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
                     next[(*to as usize - p * per) / 64] |= 1 << (to % 64);
+                }
+                if reads {
+                    let sources: Vec<&[(NodeId, Arrival<P::Msg>)]> =
+                        shares.iter().map(|s| &s.buckets[p][..]).collect();
+                    arrived.group(&sources, (p * per) as NodeId, per);
                 }
                 record
             };
             let work = holdings
                 .into_iter()
                 .zip(next.chunks_mut(per / 64))
+                .zip(arrived.iter_mut())
                 .enumerate();
             let records: Vec<Record> = if parts == 1 {
                 work.map(judge).collect()
@@ -599,11 +706,20 @@ fn execute_schedule<P: Protocol>(
                 record.merge(r);
             }
         } else {
-            deliveries.extend(shares.iter_mut().flat_map(|s| s.buckets[0].drain(..)));
+            for part in arrived.iter_mut() {
+                part.to.clear();
+                part.msg.clear();
+            }
+            deliveries.extend(shares.iter_mut().flat_map(|s| s.buckets.iter_mut().flat_map(|b| b.drain(..))));
             deliveries.sort_by_key(|(to, _)| *to);
             for (to, a) in deliveries.iter() {
                 receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
                 next[*to as usize / 64] |= 1 << (to % 64);
+                if reads {
+                    let part = &mut arrived[(*to >> shift) as usize];
+                    part.to.push(*to);
+                    part.msg.push(*a);
+                }
             }
             deliveries.clear();
         }
