@@ -74,17 +74,25 @@ pub fn position(j: u32, i: u32, d: u32) -> u32 {
 /// x's bits (dimensions 1..d as bits 0..d-1) rotated so that T(j)'s index
 /// order becomes increasing: dimension i goes to bit position(j, i, d).
 fn rotate(j: u32, x: u32, d: u32) -> u32 {
-    let r = j % d;
+    // j is 1..=d: j mod d without a division.
+    let r = if j >= d { j - d } else { j };
+    rotate_by(r, x, d)
+}
+
+/// The inverse of [`rotate`].
+fn unrotate(j: u32, x: u32, d: u32) -> u32 {
+    let r = if j >= d { j - d } else { j };
+    rotate_by(if r == 0 { 0 } else { d - r }, x, d)
+}
+
+/// x's low d bits rotated right by r < d.
+#[inline]
+fn rotate_by(r: u32, x: u32, d: u32) -> u32 {
     let full = if d == 32 { u32::MAX } else { (1 << d) - 1 };
     match r {
         0 => x,
         _ => ((x >> r) | (x << (d - r))) & full,
     }
-}
-
-/// The inverse of [`rotate`].
-fn unrotate(j: u32, x: u32, d: u32) -> u32 {
-    rotate(d - j % d, x, d)
 }
 
 /// The parent of y in T(j) on the d-cube (None for the root e_j): y with

@@ -323,6 +323,8 @@ pub struct Node {
     /// Phase 2, per tree (index j - 1): packets waiting to go up, in
     /// increasing order.
     pub up: Vec<Vec<PacketId>>,
+    /// Bit j - 1 set while tree j's queue is not empty.
+    pub queued: u32,
     /// At a root: the packets it got, in order, how many it has sent, and
     /// whether its termination packet is out.
     pub got: Vec<PacketId>,
@@ -368,6 +370,7 @@ impl Kbcast {
                     let q = &mut s.up[j as usize - 1];
                     let at = q.partition_point(|&z| z < packet);
                     q.insert(at, packet);
+                    s.queued |= 1 << (j - 1);
                 }
             }
         }
@@ -381,6 +384,7 @@ impl Kbcast {
                     let q = &mut s.up[tree as usize - 1];
                     let at = q.partition_point(|&z| z < packet);
                     q.insert(at, packet);
+                    s.queued |= 1 << (tree - 1);
                 }
                 Msg::Down { tree, .. } | Msg::End { tree } => {
                     for c in esbt::children(tree as u32, node, d) {
@@ -431,15 +435,16 @@ impl Kbcast {
                 }
             }
         }
-        let mut open = 0u32;
-        for (i, _) in s.up.iter().enumerate().filter(|(_, q)| !q.is_empty()) {
-            let blocked = self.variant == Variant::Random && self.priority && {
-                let to = esbt::parent(i as u32 + 1, node, d).expect("not the root");
-                out.iter()
-                    .any(|t| t.route == Route::Link { from: node, to })
-            };
-            if !blocked {
-                open |= 1 << i;
+        let mut open = s.queued;
+        if self.variant == Variant::Random && self.priority {
+            for i in 0..d {
+                if open & (1 << i) == 0 {
+                    continue;
+                }
+                let to = esbt::parent(i + 1, node, d).expect("not the root");
+                if out.iter().any(|t| t.route == Route::Link { from: node, to }) {
+                    open &= !(1 << i);
+                }
             }
         }
         open
@@ -447,7 +452,7 @@ impl Kbcast {
 
     /// True while `node` has something left to do without arrivals.
     fn busy(&self, node: NodeId, s: &Node, slot: Slot) -> bool {
-        let waiting = s.up.iter().any(|q| !q.is_empty());
+        let waiting = s.queued != 0;
         let root_busy = self.root_of(node).is_some()
             && match self.variant {
                 Variant::Random => (s.sent as usize) < s.got.len(),
@@ -603,6 +608,7 @@ impl Protocol for Kbcast {
             },
             k: (self.variant == Variant::Mnb).then_some(self.cube.nodes()),
             up: vec![Vec::new(); d as usize],
+            queued: 0,
             got: Vec::new(),
             sent: 0,
             ended: false,
@@ -649,7 +655,7 @@ impl Protocol for Kbcast {
     }
 
     fn choices(&self, node: NodeId, s: &Node, slot: Slot, arrivals: &[Arrival<Msg>]) -> u32 {
-        if s.up.iter().all(|q| q.is_empty())
+        if s.queued == 0
             && !arrivals.iter().any(|a| matches!(a.msg, Msg::Up { .. }))
             && slot != self.phase_two()
         {
@@ -679,6 +685,9 @@ impl Protocol for Kbcast {
             let pick = choice as usize % q.len();
             choice /= q.len() as u32;
             let packet = q.remove(pick);
+            if q.is_empty() {
+                s.queued &= !(1 << i);
+            }
             let parent = esbt::parent(i as u32 + 1, node, d).expect("not the root");
             out.push(Transmission {
                 route: Route::Link {
