@@ -442,7 +442,10 @@ impl Kbcast {
                     continue;
                 }
                 let to = esbt::parent(i + 1, node, d).expect("not the root");
-                if out.iter().any(|t| t.route == Route::Link { from: node, to }) {
+                if out
+                    .iter()
+                    .any(|t| t.route == Route::Link { from: node, to })
+                {
                     open &= !(1 << i);
                 }
             }

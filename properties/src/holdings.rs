@@ -127,6 +127,7 @@ pub trait Keep {
 }
 
 impl Keep for Part<'_> {
+    #[inline]
     fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
         let (word, i) = if let Layout::ByPacket { .. } = self.layout {
             let Some(c) = by_packet_column(self.columns, packet) else {
@@ -248,6 +249,7 @@ impl Holdings {
 
     /// The bit of (node, packet) of a broadcast, or None for a packet the
     /// task does not have (a forged one).
+    #[inline]
     fn column(&self, node: NodeId, packet: PacketId) -> Option<(usize, u64)> {
         let i = self.layout.index(&self.columns, node, packet)?;
         Some(((i / 64) as usize, 1 << (i % 64)))

@@ -269,6 +269,7 @@ impl Record {
     }
 
     /// causality: `node` sends `packet` in `slot`; it must hold it.
+    #[inline]
     pub fn send(&mut self, slot: Slot, holdings: &Holdings, node: NodeId, packet: PacketId) {
         if !holdings.holds(node, packet) {
             self.note(Violation::NotHeld { slot, node, packet });
@@ -278,6 +279,7 @@ impl Record {
     /// Counts one transmission by `node` in `slot` carrying `packets`
     /// packets (after each passed [`Record::send`]); more than one is
     /// allowed only where the task combines them.
+    #[inline]
     pub fn transmission(&mut self, slot: Slot, node: NodeId, packets: u32, task: &Task) {
         self.transmissions += 1;
         if packets == 0 || (packets > 1 && !task.combining()) {
@@ -302,6 +304,7 @@ impl Record {
         self.late(slot, node);
     }
 
+    #[inline]
     fn late(&mut self, slot: Slot, node: NodeId) {
         if let Some(bound) = self.bound {
             if slot > bound {
@@ -329,6 +332,7 @@ impl Record {
 
     /// no-duplication and time-bound: `node` receives `packet` in `slot`
     /// from node `from`. Updates `holdings`.
+    #[inline]
     pub fn delivery(
         &mut self,
         slot: Slot,

@@ -131,6 +131,8 @@ impl Task {
     /// The node a packet originates at (for NOHO).
     pub fn origin(&self, packet: PacketId) -> NodeId {
         match self {
+            // A node's first packet is its id: no division for it.
+            Task::Broadcast { nodes, .. } if packet < *nodes => packet,
             Task::Broadcast { nodes, .. } => packet % nodes,
             Task::Gather { .. } => packet,
             Task::Scatter { root, .. } => *root,

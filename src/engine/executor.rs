@@ -412,22 +412,42 @@ fn execute<P: Protocol>(
 /// of the node range they lie in and the first node of that range.
 type Senders<'a, M, S> = (&'a mut Share<M>, &'a [NodeId], &'a mut [S], usize);
 
-/// What arrived in the previous slot at one range of receivers: receivers
-/// in increasing order, each one's arrivals in sender order.
+/// What arrived in the previous slot at one range of receivers, each
+/// receiver's arrivals in sender order: by receiver offsets where many
+/// arrived (`ends`), else as a sorted list of receivers (`to`).
 struct Arrived<M> {
-    to: Vec<NodeId>,
     msg: Vec<Arrival<M>>,
-    /// Scratch for grouping.
-    counts: Vec<u32>,
+    /// Sparse: the receiver of each entry of `msg`, increasing.
+    to: Vec<NodeId>,
+    /// Dense: `ends[i]` is where the arrivals of node `first + i` end.
+    ends: Vec<u32>,
+    dense: bool,
+    first: NodeId,
 }
 
 impl<M: Copy> Arrived<M> {
+    fn new() -> Self {
+        Arrived {
+            msg: Vec::new(),
+            to: Vec::new(),
+            ends: Vec::new(),
+            dense: false,
+            first: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.msg.clear();
+        self.to.clear();
+        self.dense = false;
+    }
+
     /// Replaces the contents with `sources`' entries (each in sender
     /// order, the sources in order) grouped by receiver, for receivers
-    /// `first..first + range`.
+    /// `first..first + range`: a counting sort where they are many.
     fn group(&mut self, sources: &[&[(NodeId, Arrival<M>)]], first: NodeId, range: usize) {
-        self.to.clear();
-        self.msg.clear();
+        self.clear();
+        self.first = first;
         let total: usize = sources.iter().map(|s| s.len()).sum();
         if total == 0 {
             return;
@@ -440,20 +460,22 @@ impl<M: Copy> Arrived<M> {
             self.msg.extend(all.iter().map(|e| e.1));
             return;
         }
-        self.counts.clear();
-        self.counts.resize(range + 1, 0);
+        self.dense = true;
+        let ends = &mut self.ends;
+        ends.clear();
+        ends.resize(range + 1, 0);
         for (to, _) in entries() {
-            self.counts[(to - first) as usize + 1] += 1;
+            ends[(to - first) as usize + 1] += 1;
         }
-        for i in 1..self.counts.len() {
-            self.counts[i] += self.counts[i - 1];
+        for i in 1..ends.len() {
+            ends[i] += ends[i - 1];
         }
-        let (any_to, any) = *entries().next().expect("total > 0");
-        self.to.resize(total, any_to);
+        // ends[i] is now where node first + i starts; filling moves it to
+        // where it ends.
+        let (_, any) = *entries().next().expect("total > 0");
         self.msg.resize(total, any);
         for &(to, a) in entries() {
-            let at = &mut self.counts[(to - first) as usize];
-            self.to[*at as usize] = to;
+            let at = &mut ends[(to - first) as usize];
             self.msg[*at as usize] = a;
             *at += 1;
         }
@@ -469,11 +491,21 @@ struct Cursor {
 
 impl Cursor {
     /// The arrivals of `node` (receivers split into ranges of 2^shift).
-    fn arrivals<'a, M>(&mut self, arrived: &'a [Arrived<M>], node: NodeId, shift: u32) -> &'a [Arrival<M>] {
+    fn arrivals<'a, M>(
+        &mut self,
+        arrived: &'a [Arrived<M>],
+        node: NodeId,
+        shift: u32,
+    ) -> &'a [Arrival<M>] {
         let part = (node >> shift) as usize;
         let Some(a) = arrived.get(part) else {
             return &[];
         };
+        if a.dense {
+            let i = (node - a.first) as usize;
+            let start = if i == 0 { 0 } else { a.ends[i - 1] as usize };
+            return &a.msg[start..a.ends[i] as usize];
+        }
         if part != self.part {
             self.part = part;
             self.at = a.to.partition_point(|&t| t < node);
@@ -549,13 +581,7 @@ fn execute_schedule<P: Protocol>(
         false => Holdings::in_blocks(&task, per as u64),
     };
     let reads = protocol.reads_arrivals();
-    let mut arrived: Vec<Arrived<P::Msg>> = (0..parts)
-        .map(|_| Arrived {
-            to: Vec::new(),
-            msg: Vec::new(),
-            counts: Vec::new(),
-        })
-        .collect();
+    let mut arrived: Vec<Arrived<P::Msg>> = (0..parts).map(|_| Arrived::new()).collect();
     let mut record = Record::new(&claims);
     let mut shares: Vec<Share<P::Msg>> = (0..threads)
         .map(|_| Share {
@@ -707,10 +733,13 @@ fn execute_schedule<P: Protocol>(
             }
         } else {
             for part in arrived.iter_mut() {
-                part.to.clear();
-                part.msg.clear();
+                part.clear();
             }
-            deliveries.extend(shares.iter_mut().flat_map(|s| s.buckets.iter_mut().flat_map(|b| b.drain(..))));
+            deliveries.extend(
+                shares
+                    .iter_mut()
+                    .flat_map(|s| s.buckets.iter_mut().flat_map(|b| b.drain(..))),
+            );
             deliveries.sort_by_key(|(to, _)| *to);
             for (to, a) in deliveries.iter() {
                 receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
