@@ -445,7 +445,7 @@ impl<M: Copy> Arrived<M> {
     /// Replaces the contents with `sources`' entries (each in sender
     /// order, the sources in order) grouped by receiver, for receivers
     /// `first..first + range`: a counting sort where they are many.
-    fn group(&mut self, sources: &[&[(NodeId, Arrival<M>)]], first: NodeId, range: usize) {
+    fn group(&mut self, sources: &[&Bucket<M>], first: NodeId, range: usize) {
         self.clear();
         self.first = first;
         let total: usize = sources.iter().map(|s| s.len()).sum();
@@ -520,6 +520,13 @@ impl Cursor {
         &a.msg[start..self.at]
     }
 }
+
+/// Deliveries of a slot, each with its receiver.
+type Bucket<M> = [(NodeId, Arrival<M>)];
+
+/// One judging thread's work: its range's index, holdings part, bits of
+/// the nodes to step next, and arrivals to group.
+type Judging<'a, M> = (usize, ((Part<'a>, &'a mut [u64]), &'a mut Arrived<M>));
 
 /// What one thread's share of the senders did in a slot.
 struct Share<M> {
@@ -696,17 +703,14 @@ fn execute_schedule<P: Protocol>(
         let quiet = shares.iter().all(|s| s.buckets.iter().all(Vec::is_empty));
         if let Some(holdings) = holdings.parts(per as u32).filter(|_| !quiet) {
             let shares = &shares;
-            let judge = |(p, ((mut holdings, next), arrived)): (
-                usize,
-                ((Part, &mut [u64]), &mut Arrived<P::Msg>),
-            )| {
+            let judge = |(p, ((mut holdings, next), arrived)): Judging<P::Msg>| {
                 let mut record = Record::new(&claims);
                 for (to, a) in shares.iter().flat_map(|s| &s.buckets[p]) {
                     receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
                     next[(*to as usize - p * per) / 64] |= 1 << (to % 64);
                 }
                 if reads {
-                    let sources: Vec<&[(NodeId, Arrival<P::Msg>)]> =
+                    let sources: Vec<&Bucket<P::Msg>> =
                         shares.iter().map(|s| &s.buckets[p][..]).collect();
                     arrived.group(&sources, (p * per) as NodeId, per);
                 }
