@@ -2,11 +2,19 @@
 //! their input is a set of broadcasting nodes, and the claims quantify over
 //! every K-set.
 
-use crate::catalog::Config;
+use crate::catalog::{Config, Param};
 use crate::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::stamoulis;
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task};
+
+/// `--multiset`: a node may broadcast several packets (a_x >= 2).
+pub const MULTISET: Param = Param {
+    flag: "--multiset",
+    meaning: "a node may have several packets: listed m times in --broadcasters (a_x = m), \
+              or every K-multiset with --k",
+    range: |_| (0, 1),
+};
 
 /// Sets past this many are not enumerated (the check says so).
 pub const MAX_SETS: usize = 1 << 16;

@@ -98,11 +98,7 @@ const PARAMS: &[Param] = &[
         meaning: "one set of broadcasting nodes, comma-separated (default: every K-set)",
         range: |d| (1, 1 << d),
     },
-    Param {
-        flag: "--multiset",
-        meaning: "nodes with several packets: every K-multiset, or a node listed m times",
-        range: |_| (0, 1),
-    },
+    broadcasters::MULTISET,
 ];
 
 /// The registry entry of section 3.2's algorithm.

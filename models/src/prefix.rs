@@ -54,11 +54,7 @@ pub const ENTRY: Entry<Prefix> = Entry {
                 meaning: "the nodes with a_x = 1, comma-separated (default: every subset)",
                 range: |d| (0, 1 << d),
             },
-            Param {
-                flag: "--multiset",
-                meaning: "a node listed m times in --broadcasters has a_x = m",
-                range: |_| (0, 1),
-            },
+            broadcasters::MULTISET,
         ],
         memory: |_| 0,
     },
