@@ -162,7 +162,7 @@ pub const RANDOM: Entry<Kbcast> = Entry {
                 obeys the Chernoff bound (1)",
         modes: &[(Sf, All)],
         reach: Reach {
-            lockstep: 3,
+            lockstep: 4,
             actor: 0,
             actor_auto: 0,
         },
@@ -172,8 +172,10 @@ pub const RANDOM: Entry<Kbcast> = Entry {
     build: |cfg| Kbcast::new(cfg, Variant::Random),
 };
 
-/// Random draws past this many per set are sampled, not enumerated.
-pub const MAX_DRAWS: u64 = 1 << 16;
+/// Packets x set-draw inputs of one kbcast-random check (a run's cost
+/// grows with K): every set gets an equal share of MAX_DRAWS / K inputs
+/// (at least one draw), and every draw where its share holds them all.
+pub const MAX_DRAWS: u64 = 1 << 17;
 
 /// The algorithm at one configuration.
 #[derive(Clone, Debug)]
@@ -244,13 +246,15 @@ impl Kbcast {
         (1..=a).map(move |m| (r - a - 1 + m) % d + 1)
     }
 
-    /// The draws of the random variant for a set of `k` packets: every
-    /// one of the d^k where there are at most [`MAX_DRAWS`], else that
-    /// many drawn (seeded).
-    pub fn draws(&self, k: usize) -> Vec<Vec<u8>> {
+    /// The draws of the random variant for set number `index` of `sets`,
+    /// of `k` packets: every one of the d^k where a set's share of
+    /// [`MAX_DRAWS`] holds them, else that share drawn (seeded by the set
+    /// and the draw).
+    pub fn draws(&self, k: usize, index: usize, sets: usize) -> Vec<Vec<u8>> {
         let d = self.d() as u64;
         let total = d.checked_pow(k as u32).unwrap_or(u64::MAX);
-        if total <= MAX_DRAWS {
+        let share = (MAX_DRAWS / (sets.max(1) * k.max(1)) as u64).max(1);
+        if total <= share {
             (0..total)
                 .map(|mut i| {
                     (0..k)
@@ -263,7 +267,10 @@ impl Kbcast {
                 })
                 .collect()
         } else {
-            (0..MAX_DRAWS).map(|seed| draw(seed, k, d)).collect()
+            let first = index as u64 * share;
+            (first..first + share)
+                .map(|seed| draw(seed, k, d))
+                .collect()
         }
     }
 }
@@ -477,17 +484,15 @@ impl Protocol for Kbcast {
             _ => self.sets.all(),
         };
         let mut inputs = Vec::new();
-        for set in sets {
+        let count = sets.len();
+        for (index, set) in sets.into_iter().enumerate() {
             match self.variant {
                 Variant::Random => {
-                    for trees in self.draws(set.len()) {
+                    for trees in self.draws(set.len(), index, count) {
                         inputs.push(Draw {
                             set: set.clone(),
                             trees,
                         });
-                        if inputs.len() >= broadcasters::MAX_SETS {
-                            return inputs;
-                        }
                     }
                 }
                 _ => inputs.push(Draw {
@@ -525,8 +530,9 @@ impl Protocol for Kbcast {
     fn covered_inputs(&self) -> &'static str {
         match self.variant {
             Variant::Random => {
-                "the first sets in increasing order, each with every draw of trees (or 65,536 \
-                 seeded draws where d^K is more), 65,536 inputs in all"
+                "every set (the first 65,536 where there are more), each with every draw of \
+                 trees where sets x d^K <= 131,072 / K, else with 131,072 / (K sets) seeded \
+                 draws (at least one)"
             }
             _ => "the first 65,536 sets in increasing order",
         }
