@@ -848,6 +848,7 @@ fn distribution<P: Protocol>(p: &P, inputs: &[P::Input], s: &Search) -> Distribu
         .collect();
     Distribution {
         inputs: total,
+        exact: total == p.inputs_total(),
         quantity,
         values,
         times,

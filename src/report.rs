@@ -77,6 +77,9 @@ pub struct Outcome {
 pub struct Distribution {
     /// Inputs (draws) it is over.
     pub inputs: u64,
+    /// True if they are every draw the claim quantifies over; else a
+    /// sample, and the figures estimate.
+    pub exact: bool,
     /// The drawn quantity (`max N_j`).
     pub quantity: &'static str,
     /// Per value: how many inputs, Pr(= v), Pr(>= v), the paper's bound on
@@ -109,8 +112,12 @@ impl Distribution {
     fn text(&self, s: &mut String) {
         let _ = writeln!(
             s,
-            "distribution over {} draws (each equally likely):",
-            self.inputs
+            "distribution over {} draws ({}):",
+            self.inputs,
+            match self.exact {
+                true => "every draw, each equally likely: exact",
+                false => "a sample of the draws: an estimate",
+            }
         );
         let _ = writeln!(
             s,

@@ -351,6 +351,7 @@ fn the_distribution_is_exact() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     let dist = &v["distribution"];
     assert_eq!(dist["inputs"], 24);
+    assert_eq!(dist["exact"], true);
     let rows = dist["values"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
     assert_eq!(
