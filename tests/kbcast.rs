@@ -423,3 +423,24 @@ fn fixed_trees_have_an_adversarial_set() {
     );
     assert!(text.contains("no input checked forces 5 slots"), "{text}");
 }
+
+/// The cells of `check table stamoulis`, both ways they are measured: at
+/// d = 3 exhaustively (K = 1: 14 slots against the claimed 12, typed), at
+/// d = 5 by the executor on 16 K-tuples (K = 6: kbcast past 2 floor(6/5) +
+/// 20 = 22, kbcast-ceil within 2 ceil(6/5) + 20 = 24).
+#[test]
+fn the_stamoulis_table_cells() {
+    use commcheck::table::stamoulis_worst;
+    assert_eq!(
+        stamoulis_worst(Algorithm::Kbcast, 3, 1),
+        (14, vec!["time-bound"])
+    );
+    assert_eq!(stamoulis_worst(Algorithm::KbcastCeil, 3, 1), (14, vec![]));
+    let (worst, broken) = stamoulis_worst(Algorithm::Kbcast, 5, 6);
+    assert!(
+        worst > 22 && broken == vec!["time-bound"],
+        "{worst} {broken:?}"
+    );
+    let (worst, broken) = stamoulis_worst(Algorithm::KbcastCeil, 5, 6);
+    assert!(worst <= 24 && broken.is_empty(), "{worst} {broken:?}");
+}
