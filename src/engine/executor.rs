@@ -129,26 +129,34 @@ fn merge_sorted(a: &[NodeId], b: &[NodeId], out: &mut Vec<NodeId>) {
     out.extend_from_slice(&b[j..]);
 }
 
-/// Ends the run after `slot` if it is over: quiet with nobody left to
-/// step, or at the horizon (judging completeness and the counts).
-#[allow(clippy::too_many_arguments)]
-fn ended<P: Protocol>(
-    protocol: &P,
-    input: &P::Input,
-    states: &[P::State],
-    record: &mut Record,
-    task: &Task,
-    holdings: &Holdings,
-    slot: Slot,
+/// What ending a run needs besides its state: the protocol, its input and
+/// task, and the horizon.
+struct Ending<'a, P: Protocol> {
+    protocol: &'a P,
+    input: &'a P::Input,
+    task: &'a Task,
     horizon: Slot,
-    idle: bool,
-) -> bool {
-    let over = idle || slot >= horizon;
-    if over {
-        judge_results(protocol, input, states, record);
-        record.end(task, holdings, (!idle).then_some(slot));
+}
+
+impl<P: Protocol> Ending<'_, P> {
+    /// Ends the run after `slot` if it is over: quiet with nobody left to
+    /// step, or at the horizon (judging the results, completeness and the
+    /// counts).
+    fn ended(
+        &self,
+        states: &[P::State],
+        record: &mut Record,
+        holdings: &Holdings,
+        slot: Slot,
+        idle: bool,
+    ) -> bool {
+        let over = idle || slot >= self.horizon;
+        if over {
+            judge_results(self.protocol, self.input, states, record);
+            record.end(self.task, holdings, (!idle).then_some(slot));
+        }
+        over
     }
-    over
 }
 
 impl Ledger for BitLedger {
@@ -268,7 +276,12 @@ fn execute<P: Protocol>(
     let nodes = topology.nodes() as usize;
     let task = protocol.task(input);
     let claims = protocol.claims();
-    let horizon = horizon(&claims);
+    let ending = Ending {
+        protocol,
+        input,
+        task: &task,
+        horizon: horizon(&claims),
+    };
 
     let mut states: Vec<P::State> = (0..nodes as NodeId)
         .map(|v| protocol.init(input, v))
@@ -384,17 +397,7 @@ fn execute<P: Protocol>(
         next_active.clear();
         receivers.clear();
         let idle = quiet && active.is_empty() && calendar.is_empty();
-        if ended(
-            protocol,
-            input,
-            &states,
-            &mut record,
-            &task,
-            &holdings,
-            slot,
-            horizon,
-            idle,
-        ) {
+        if ending.ended(&states, &mut record, &holdings, slot, idle) {
             break;
         }
     }
@@ -564,7 +567,12 @@ fn execute_schedule<P: Protocol>(
     let nodes = topology.nodes() as usize;
     let task = protocol.task(input);
     let claims = protocol.claims();
-    let horizon = horizon(&claims);
+    let ending = Ending {
+        protocol,
+        input,
+        task: &task,
+        horizon: horizon(&claims),
+    };
     let personal = !matches!(task, Task::Broadcast { .. });
     let words = topology.resources().div_ceil(64) as usize;
     let threads = threads.max(1);
@@ -767,17 +775,7 @@ fn execute_schedule<P: Protocol>(
             }
         }
         let idle = quiet && active.is_empty();
-        if ended(
-            protocol,
-            input,
-            &states,
-            &mut record,
-            &task,
-            &holdings,
-            slot,
-            horizon,
-            idle,
-        ) {
+        if ending.ended(&states, &mut record, &holdings, slot, idle) {
             break;
         }
     }
