@@ -22,7 +22,33 @@ fn kbcast_small(d: u32, k: u64, every_set: bool) -> KbcastSmall {
     };
     let mut p = KbcastSmall::new(a.with_params(cfg, params).unwrap());
     p.sets.orbits = !every_set;
+    p.every_order = true;
     p
+}
+
+/// One order of copies waiting for an arc gives the verdicts, the worst
+/// time and every set's worst time that every order gives (the module's
+/// reduction, "Orders"): every set at d = 2 and 3, K <= 3 at d = 4.
+#[test]
+fn one_order_per_arc_gives_what_every_order_gives() {
+    let sizes = [(2u32, 1..=4u64), (3, 1..=8), (4, 1..=3)];
+    for (d, ks) in sizes {
+        for k in ks {
+            let every = kbcast_small(d, k, d < 4);
+            let mut one = kbcast_small(d, k, d < 4);
+            one.every_order = false;
+            let (e, o) = (search(every), search(one));
+            let what = format!("d={d} K={k}");
+            for p in PropertyName::ALL {
+                assert_eq!(status(&e, p), status(&o, p), "{what} {p:?}");
+            }
+            let worst = |s: &commcheck::engine::exhaustive::Search| -> Vec<(usize, u32)> {
+                s.by_input.iter().map(|(i, (_, hi))| (*i, *hi)).collect()
+            };
+            assert_eq!(worst(&e), worst(&o), "{what}");
+            assert!(o.unique_states <= e.unique_states, "{what}");
+        }
+    }
 }
 
 fn search<P: Protocol + 'static>(p: P) -> commcheck::engine::exhaustive::Search {
