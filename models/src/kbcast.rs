@@ -35,9 +35,10 @@
 //! of different trees "do not interfere" (contention-free). Whether a node
 //! gets a packet twice the paper does not say: observed (phase 3's tree
 //! spans the packet's origin and its phase-2 relays). The claim rests on
-//! max_j {N_j + d - 1} = floor(K/d) + d - 1, which holds only when d
-//! divides K: a root may then wait for a packet beyond the detection time,
-//! which the checker measures (docs/errata.md).
+//! max_j N_j = floor(K/d), which holds only when d divides K: otherwise
+//! phase 3 on a tree with ceil(K/d) packets takes one slot more than
+//! counted, and a root may wait for a packet beyond its detection time;
+//! the checker measures both (docs/errata.md, item 8).
 //!
 //! # `kbcast-ceil`
 //! The same with roots waiting ceil(K/d) + d - 1 slots of phase 2, the
@@ -58,9 +59,11 @@
 //! packet waits while its arc carries a phase-3 packet. Roots cannot know
 //! N_j, so no termination packet is sent (the paper's other refinement, a
 //! detection of phase 2's end, is not described). The random draws are
-//! part of the input: the exhaustive check covers every draw (d^K per set)
-//! and reports the distribution of max N_j and of the completion time
-//! beside the Chernoff bound (1). No time is claimed for every draw.
+//! part of the input: the exhaustive check covers every set, each with
+//! every draw (d^K) where they fit the input budget ([`MAX_DRAWS`]), else
+//! with seeded draws (the report says which), and `--distribution` gives
+//! the distribution of max N_j and of the completion time beside the
+//! Chernoff bound (1). No time is claimed for every draw.
 
 use crate::broadcasters;
 use crate::catalog::{Config, Entry, Info, Param, Reach};
