@@ -318,7 +318,7 @@ macro_rules! define_algorithms {
             }
 
             /// What an executor run takes at dimension d, in bytes, known
-            /// before anything is built (see [`entry_bytes`]).
+            /// before anything is built (see `entry_bytes`).
             pub fn executor_bytes(self, d: u32) -> u64 {
                 match self {
                     $(Algorithm::$variant => entry_bytes(&$entry, d),)*

@@ -21,7 +21,7 @@
 //! * the first element of each class, among those with the required bits
 //!   (R_11 and every R_k1 have exactly one).
 //!
-//! A [`Variant`] fixes both; variants are numbered in mixed radix, 0 being
+//! A variant (a number over the open [`Choices`]) fixes both; variants are numbered in mixed radix, 0 being
 //! classes in increasing order of their least element and every first
 //! element the least candidate. The paper proves the parent of t always
 //! lies in an earlier E_k for d >= 5 and "handles d = 3 and d = 4

@@ -70,7 +70,7 @@ pub const MAX_TREES: usize = 4096;
 /// A shortest-path spanning tree from node 0, by parent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tree {
-    /// parent[x] for x != 0.
+    /// `parent[x]` for x != 0.
     pub parent: Vec<NodeId>,
 }
 
