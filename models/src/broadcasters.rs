@@ -8,6 +8,13 @@ use crate::topology::Topology;
 use properties::bounds::stamoulis;
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task};
 
+/// `--broadcasters` for algorithms that check one given set of any size.
+pub const ONE_SET: Param = Param {
+    flag: "--broadcasters",
+    meaning: "one set of broadcasting nodes, comma-separated (K = its size)",
+    range: |d| (1, 1 << d),
+};
+
 /// `--multiset`: a node may broadcast several packets (a_x >= 2).
 pub const MULTISET: Param = Param {
     flag: "--multiset",

@@ -14,7 +14,8 @@
 //! such a case the broadcasts last for at least K time units."
 //!
 //! # The model
-//! The prespecified trees are those of section 3.3.1 (`kbcast-small`): node
+//! The prespecified trees are those of section 3.3.1: the `kbcast-small`
+//! protocol, run with the adversary's claims instead of its own. Node
 //! z's completely unbalanced tree in increasing index order, so node x is
 //! reached from z over the arc of the highest dimension of z xor x, which
 //! 2^(d-1) of the trees share. Waiting packets cross an arc lowest origin
@@ -32,15 +33,15 @@
 //! 2^d)} for d >= 3. Completeness, one
 //! copy and contention-freedom are the trees' and are checked as well.
 
-use crate::broadcast::Packet;
+use crate::broadcasters;
 use crate::catalog::{Config, Entry, Info, Param, Reach};
 use crate::catalog::{Ports::*, Switching::*};
-use crate::kbcast_small::{KbcastSmall, Queues};
-use crate::protocol::{Arrival, Protocol};
-use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task, Transmission};
+use crate::kbcast_small::KbcastSmall;
+use crate::protocol::Protocol;
+use properties::{Claims, PropertyName, Slot};
 
 /// The registry entry.
-pub const ENTRY: Entry<FixedTrees> = Entry {
+pub const ENTRY: Entry<KbcastSmall> = Entry {
     info: Info {
         name: "fixed-trees",
         summary: "each node bound to its own prespecified tree: the adversary of section 3.1",
@@ -59,111 +60,37 @@ pub const ENTRY: Entry<FixedTrees> = Entry {
                           K-set is searched, one per xor-translation orbit",
                 range: |d| (1, 1 << d),
             },
-            Param {
-                flag: "--broadcasters",
-                meaning: "one set of broadcasting nodes, comma-separated (K = its size)",
-                range: |d| (1, 1 << d),
-            },
+            broadcasters::ONE_SET,
         ],
         memory: crate::catalog::every_packet_bytes,
     },
-    build: FixedTrees::new,
+    build: new,
 };
 
-/// The prespecified trees at one configuration.
-#[derive(Clone, Debug)]
-pub struct FixedTrees(pub KbcastSmall);
+/// The prespecified trees at one configuration: kbcast-small's, one order
+/// of waiting packets, default K = 2^(d-1), judged by [`claims`] and
+/// [`forced`].
+pub fn new(cfg: Config) -> KbcastSmall {
+    let mut trees = KbcastSmall::new(cfg.clone());
+    trees.sets = broadcasters::Sets::new(&cfg, 1 << (cfg.n - 1), true);
+    trees.adversary = true;
+    trees
+}
 
-impl FixedTrees {
-    pub fn new(cfg: Config) -> Self {
-        let d = cfg.n;
-        let mut trees = KbcastSmall::new(cfg.clone());
-        trees.sets = crate::broadcasters::Sets::new(&cfg, 1 << (d - 1), true);
-        FixedTrees(trees)
+/// The trees' properties; no time is claimed: the claim is the
+/// adversary's ([`forced`]).
+pub fn claims(theirs: Claims) -> Claims {
+    use PropertyName::*;
+    Claims {
+        claimed: vec![Completeness, NoDuplication, ContentionFreedom, Causality],
+        bound: None,
+        ..theirs
     }
 }
 
-impl Protocol for FixedTrees {
-    type Topo = <KbcastSmall as Protocol>::Topo;
-    type Input = Vec<NodeId>;
-    type State = Queues;
-    type Msg = Packet;
-
-    fn topology(&self) -> &Self::Topo {
-        self.0.topology()
-    }
-
-    fn inputs(&self) -> Vec<Vec<NodeId>> {
-        self.0.inputs()
-    }
-
-    fn first_input(&self) -> Vec<NodeId> {
-        self.0.first_input()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.0.inputs_total()
-    }
-
-    fn covered_inputs(&self) -> &'static str {
-        self.0.covered_inputs()
-    }
-
-    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
-        None
-    }
-
-    fn describe_input(&self, set: &Vec<NodeId>) -> String {
-        self.0.describe_input(set)
-    }
-
-    fn task(&self, set: &Vec<NodeId>) -> Task {
-        self.0.task(set)
-    }
-
-    /// The trees' properties; no time is claimed: the claim is the
-    /// adversary's ([`Protocol::forced`]).
-    fn claims(&self) -> Claims {
-        use PropertyName::*;
-        let mut c = self.0.claims();
-        c.claimed = vec![Completeness, NoDuplication, ContentionFreedom, Causality];
-        c.bound = None;
-        c
-    }
-
-    /// K slots, claimed while K trees can share one arc into a node:
-    /// K <= 2^(d-1) for these trees.
-    fn forced(&self) -> Option<(Slot, bool)> {
-        let (k, d) = (self.0.sets.k, self.0.topology().dim());
-        Some((k as Slot, k <= 1 << (d - 1)))
-    }
-
-    fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Queues {
-        self.0.init(set, node)
-    }
-
-    fn packets(&self, msg: &Packet, f: impl FnMut(PacketId)) {
-        self.0.packets(msg, f)
-    }
-
-    /// One discipline: the lowest origin first (choice 0).
-    fn step(
-        &self,
-        node: NodeId,
-        q: &mut Queues,
-        slot: Slot,
-        arrivals: &[Arrival<Packet>],
-        _: u32,
-        out: &mut Vec<Transmission<Packet>>,
-    ) -> bool {
-        self.0.step(node, q, slot, arrivals, 0, out)
-    }
-
-    fn symmetry(&self) -> Option<crate::protocol::Symmetry> {
-        self.0.symmetry()
-    }
-
-    fn event_driven(&self) -> bool {
-        false
-    }
+/// K slots, claimed while K trees can share one arc into a node: K <=
+/// 2^(d-1) for these trees.
+pub fn forced(trees: &KbcastSmall) -> (Slot, bool) {
+    let (k, d) = (trees.sets.k, trees.topology().dim());
+    (k as Slot, k <= 1 << (d - 1))
 }

@@ -143,14 +143,12 @@ pub const MNB: Entry<Kbcast> = Entry {
         reference: "Stamoulis and Tsitsiklis 1993, section 3.2",
         claim: "2 ceil(2^d/d) + 2d - 1 slots; complete and contention-free for every order \
                 of waiting packets",
-        modes: &[(Sf, All)],
         reach: Reach {
             lockstep: 5,
-            actor: 0,
-            actor_auto: 0,
+            ..ENTRY.info.reach
         },
         params: &[],
-        memory: crate::catalog::every_packet_bytes,
+        ..ENTRY.info
     },
     build: |cfg| Kbcast::new(cfg, Variant::Mnb),
 };
@@ -163,14 +161,7 @@ pub const RANDOM: Entry<Kbcast> = Entry {
         reference: "Stamoulis and Tsitsiklis 1993, section 3.2 (randomization, bound (1))",
         claim: "complete and contention-free for every draw; the time is random: max N_j \
                 obeys the Chernoff bound (1)",
-        modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 4,
-            actor: 0,
-            actor_auto: 0,
-        },
-        params: PARAMS,
-        memory: crate::catalog::every_packet_bytes,
+        ..ENTRY.info
     },
     build: |cfg| Kbcast::new(cfg, Variant::Random),
 };

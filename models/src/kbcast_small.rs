@@ -72,11 +72,7 @@ pub const ENTRY: Entry<KbcastSmall> = Entry {
                           K-set is checked, one per xor-translation orbit",
                 range: |d| (1, 1 << d),
             },
-            Param {
-                flag: "--broadcasters",
-                meaning: "one set of broadcasting nodes, comma-separated (K = its size)",
-                range: |d| (1, 1 << d),
-            },
+            broadcasters::ONE_SET,
         ],
         memory: crate::catalog::every_packet_bytes,
     },
@@ -93,6 +89,8 @@ pub struct KbcastSmall {
     /// Branch on every order of copies waiting for an arc (tests), not
     /// one (see "Orders").
     pub every_order: bool,
+    /// Judged by section 3.1's adversary instead (`fixed-trees`).
+    pub adversary: bool,
 }
 
 /// The dimensions (0-based) across which a node forwards the packet of
@@ -109,6 +107,7 @@ impl KbcastSmall {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
             sets: broadcasters::Sets::new(&cfg, (cfg.n as u64).min(1 << cfg.n), true),
             every_order: false,
+            adversary: false,
         }
     }
 }
@@ -176,7 +175,15 @@ impl Protocol for KbcastSmall {
     fn claims(&self) -> Claims {
         let d = self.cube.dim();
         let bound = stamoulis::same_order_trees(d, self.sets.k) as Slot;
-        broadcasters::claims(&self.cube, self.sets.k, bound, false)
+        let claims = broadcasters::claims(&self.cube, self.sets.k, bound, false);
+        match self.adversary {
+            true => crate::fixed_trees::claims(claims),
+            false => claims,
+        }
+    }
+
+    fn forced(&self) -> Option<(Slot, bool)> {
+        self.adversary.then(|| crate::fixed_trees::forced(self))
     }
 
     fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Queues {
