@@ -221,10 +221,29 @@ pub fn claims(cube: &Hypercube, k: u64, bound: Slot, count_claimed: bool) -> Cla
     }
 }
 
-/// `broadcasters {000, 101}`.
+/// `broadcasters {000, 101}`; a set of every node once says so, and a
+/// long set is cut to its first and last members (the reproduce line
+/// names it in full).
 pub fn describe(cube: &Hypercube, set: &[NodeId]) -> String {
-    let labels: Vec<String> = set.iter().map(|&x| cube.node_label(x)).collect();
-    format!("broadcasters {{{}}}", labels.join(", "))
+    let n = cube.nodes();
+    if set.len() as u64 == n as u64 && set.iter().zip(0..).all(|(&x, i)| x == i) {
+        return format!("broadcasters: every node ({n})");
+    }
+    format!("broadcasters {{{}}}", abridge(set, |&x| cube.node_label(x)))
+}
+
+/// The items joined by commas; past 16 of them, the first 8, an
+/// ellipsis, the last 2 and how many there are.
+pub fn abridge<T>(items: &[T], label: impl Fn(&T) -> String) -> String {
+    let join = |s: &[T]| s.iter().map(&label).collect::<Vec<_>>().join(", ");
+    match items.len() {
+        0..=16 => join(items),
+        n => format!(
+            "{}, ..., {} ({n} in all)",
+            join(&items[..8]),
+            join(&items[n - 2..])
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -234,6 +253,18 @@ mod tests {
     /// Subsets and orbits by hand: C(4, 2) = 6 pairs of the 2-cube, in
     /// two orbits under translation ({0,1},{2,3} and {0,2},{1,3} and
     /// {0,3},{1,2}: three orbits), least members {0,1}, {0,2}, {0,3}.
+    /// Long sets are cut, every node is named as such, short sets whole.
+    #[test]
+    fn descriptions_stay_short() {
+        let cube = Hypercube::new(5, crate::catalog::Switching::Sf, crate::catalog::Ports::All);
+        assert_eq!(describe(&cube, &[0, 5]), "broadcasters {00000, 00101}");
+        let all: Vec<NodeId> = (0..32).collect();
+        assert_eq!(describe(&cube, &all), "broadcasters: every node (32)");
+        let most = describe(&cube, &all[1..]);
+        assert!(most.ends_with("11110, 11111 (31 in all)}"), "{most}");
+        assert_eq!(most.matches(", ").count(), 10);
+    }
+
     #[test]
     fn one_set_per_translation_orbit() {
         let mut all = Vec::new();

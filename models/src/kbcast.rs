@@ -544,8 +544,8 @@ impl Protocol for Kbcast {
         if input.trees.is_empty() {
             return set;
         }
-        let trees: Vec<String> = input.trees.iter().map(u8::to_string).collect();
-        format!("{set}, trees ({})", trees.join(", "))
+        let trees = broadcasters::abridge(&input.trees, u8::to_string);
+        format!("{set}, trees ({trees})")
     }
 
     fn task(&self, input: &Draw) -> Task {
