@@ -47,10 +47,13 @@ enum Layout {
     EverySource { block: u64 },
     /// Node-major over the task's packets in increasing order.
     Columns,
-    /// Packet-major over the task's packets in increasing order, `nodes`
-    /// bits per packet: a tree broadcast's slot delivers few packets to
-    /// many nodes, and touches few rows.
-    ByPacket { nodes: u64 },
+    /// Packet-major: nodes in blocks of `row` (all of them, or a power of
+    /// two 2^`shift` that divides their number), and in a block one row of
+    /// `row` bits per packet in increasing order. A tree broadcast's slot
+    /// delivers few packets to many nodes, and touches few rows; a block
+    /// of nodes is a range of words that a thread can own. (Shifts, not
+    /// divisions: this is on every delivery's path.)
+    ByPacket { shift: u32, row: u64 },
     /// Not a broadcast: a bit per packet and a relay word.
     Personal,
 }
@@ -90,9 +93,11 @@ impl Layout {
                 .binary_search(&packet)
                 .ok()
                 .map(|c| node as u64 * len + c as u64),
-            Layout::ByPacket { nodes } => {
-                by_packet_column(columns, packet).map(|c| c as u64 * nodes + node as u64)
-            }
+            Layout::ByPacket { shift, row } => by_packet_column(columns, packet).map(|c| {
+                let node = node as u64;
+                let (block, at) = (node >> shift, node & ((1 << shift) - 1));
+                block * row * len + c as u64 * row + at
+            }),
         }
     }
 }
@@ -115,8 +120,6 @@ pub struct Part<'a> {
     /// node).
     first: u64,
     bits: &'a mut [u64],
-    /// Laid out by packet: the range's words of each packet's row.
-    rows: Vec<&'a mut [u64]>,
 }
 
 /// Somewhere to record what a node received: all holdings, or a part.
@@ -129,19 +132,11 @@ pub trait Keep {
 impl Keep for Part<'_> {
     #[inline]
     fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
-        let (word, i) = if let Layout::ByPacket { .. } = self.layout {
-            let Some(c) = by_packet_column(self.columns, packet) else {
-                return true;
-            };
-            let i = node as u64 - self.first;
-            (&mut self.rows[c][(i / 64) as usize], i)
-        } else {
-            let Some(i) = self.layout.index(self.columns, node, packet) else {
-                return true;
-            };
-            let i = i - self.first;
-            (&mut self.bits[(i / 64) as usize], i)
+        let Some(i) = self.layout.index(self.columns, node, packet) else {
+            return true;
         };
+        let i = i - self.first;
+        let word = &mut self.bits[(i / 64) as usize];
         let m = 1u64 << (i % 64);
         let fresh = *word & m == 0;
         *word |= m;
@@ -193,14 +188,25 @@ impl Holdings {
         Holdings::in_blocks(task, u64::MAX)
     }
 
-    /// [`Holdings::initial`], a broadcast of several packets laid out
+    /// [`Holdings::in_blocks`], a broadcast of several packets laid out
     /// packet by packet (see `Layout::ByPacket`): for protocols that
     /// forward along trees (`Protocol::holdings_by_packet`).
-    pub fn by_packet(task: &Task) -> Self {
+    pub fn by_packet(task: &Task, block: u64) -> Self {
         let mut h = Holdings::in_blocks(task, u64::MAX);
         if !h.personal() && h.columns.len() > 1 {
             let nodes = task.nodes() as u64;
-            h.layout = Layout::ByPacket { nodes };
+            // Blocks of a power of two dividing the nodes, else one block
+            // (a shift of 32 takes a node to block 0, row 0).
+            h.layout = match block.is_power_of_two() && block < nodes {
+                true if nodes.is_multiple_of(block) => Layout::ByPacket {
+                    shift: block.trailing_zeros(),
+                    row: block,
+                },
+                _ => Layout::ByPacket {
+                    shift: 32,
+                    row: nodes,
+                },
+            };
             h.bits.iter_mut().for_each(|w| *w = 0);
             for &p in h.columns.clone().iter() {
                 h.set_column(task.origin(p), p);
@@ -269,8 +275,12 @@ impl Holdings {
             Layout::Columns | Layout::Personal => {
                 ((i / len) as NodeId, self.columns[(i % len) as usize])
             }
-            Layout::ByPacket { nodes } => {
-                ((i % nodes) as NodeId, self.columns[(i / nodes) as usize])
+            Layout::ByPacket { row, .. } => {
+                let node = (i / (row * len)) * row + i % row;
+                (
+                    node as NodeId,
+                    self.columns[((i % (row * len)) / row) as usize],
+                )
             }
         }
     }
@@ -281,7 +291,7 @@ impl Holdings {
     /// whose packets are not split by node.
     pub fn parts(&mut self, per: u32) -> Option<Vec<Part<'_>>> {
         let block = match self.layout {
-            Layout::EverySource { block } => block,
+            Layout::EverySource { block } | Layout::ByPacket { row: block, .. } => block,
             _ => 1,
         };
         if self.personal()
@@ -290,30 +300,6 @@ impl Holdings {
             || !u64::from(per).is_multiple_of(block)
         {
             return None;
-        }
-        if let Layout::ByPacket { nodes } = self.layout {
-            // Each packet's row splits into the ranges' words.
-            if u64::from(per) > nodes || !nodes.is_multiple_of(u64::from(per)) {
-                return None;
-            }
-            let count = (nodes / u64::from(per)) as usize;
-            let (layout, columns) = (self.layout, &*self.columns);
-            let mut rows: Vec<Vec<&mut [u64]>> = (0..count).map(|_| Vec::new()).collect();
-            for (k, chunk) in self.bits.chunks_mut(per as usize / 64).enumerate() {
-                rows[k % count].push(chunk);
-            }
-            return Some(
-                rows.into_iter()
-                    .enumerate()
-                    .map(|(k, rows)| Part {
-                        layout,
-                        columns,
-                        first: k as u64 * u64::from(per),
-                        bits: &mut [],
-                        rows,
-                    })
-                    .collect(),
-            );
         }
         let words = per as usize * self.columns.len() / 64;
         let (layout, columns) = (self.layout, &*self.columns);
@@ -326,7 +312,6 @@ impl Holdings {
                     columns,
                     first: (k * words * 64) as u64,
                     bits,
-                    rows: Vec::new(),
                 })
                 .collect(),
         )
@@ -574,5 +559,47 @@ mod tests {
         assert_eq!(h.first_missing(), Some((0, 1)));
         assert!(h.insert(0, 1) && h.insert(1, 0));
         assert_eq!(h.first_missing(), None);
+    }
+
+    /// Laid out by packet in blocks: every cell has its own bit, `cell`
+    /// inverts `column`, and the parts own whole blocks (a part's inserts
+    /// are seen by the whole).
+    #[test]
+    fn by_packet_blocks_give_every_cell_its_own_bit() {
+        for (n, block) in [
+            (4u32, 64),
+            (100, 64),
+            (128, 64),
+            (256, 64),
+            (256, 128),
+            (256, 256),
+        ] {
+            let task = Task::Broadcast {
+                nodes: n,
+                sources: (0..n).filter(|v| v % 3 == 0).collect(),
+            };
+            let packets: Vec<PacketId> = task.broadcast_packets();
+            let mut h = Holdings::by_packet(&task, block);
+            let mut seen = std::collections::HashSet::new();
+            for node in 0..n {
+                for &packet in &packets {
+                    let (w, m) = h.column(node, packet).unwrap();
+                    let i = w as u64 * 64 + m.trailing_zeros() as u64;
+                    assert!(i < (n as u64 * packets.len() as u64).next_multiple_of(64));
+                    assert!(seen.insert(i), "n = {n}, block = {block}");
+                    assert_eq!(h.cell(i), (node, packet), "n = {n}, block = {block}");
+                }
+            }
+            if let Some(mut parts) = h.parts(block as u32) {
+                for (k, part) in parts.iter_mut().enumerate() {
+                    let node = k as u32 * block as u32 + 1;
+                    assert!(part.insert(node, packets[1]) && !part.insert(node, packets[1]));
+                }
+                drop(parts);
+                for k in 0..n / block as u32 {
+                    assert!(h.holds(k * block as u32 + 1, packets[1]));
+                }
+            }
+        }
     }
 }

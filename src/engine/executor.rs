@@ -287,7 +287,7 @@ fn execute<P: Protocol>(
         .map(|v| protocol.init(input, v))
         .collect();
     let mut holdings = match protocol.holdings_by_packet() {
-        true => Holdings::by_packet(&task),
+        true => Holdings::by_packet(&task, u64::MAX),
         false => Holdings::initial(&task),
     };
     let mut record = Record::new(&claims);
@@ -455,9 +455,9 @@ impl<M: Copy> Arrived<M> {
         if total == 0 {
             return;
         }
-        let entries = || sources.iter().flat_map(|s| s.iter());
         if total * 4 < range {
-            let mut all: Vec<(NodeId, Arrival<M>)> = entries().copied().collect();
+            let mut all: Vec<(NodeId, Arrival<M>)> =
+                sources.iter().flat_map(|s| s.iter()).copied().collect();
             all.sort_by_key(|(to, _)| *to);
             self.to.extend(all.iter().map(|e| e.0));
             self.msg.extend(all.iter().map(|e| e.1));
@@ -467,20 +467,24 @@ impl<M: Copy> Arrived<M> {
         let ends = &mut self.ends;
         ends.clear();
         ends.resize(range + 1, 0);
-        for (to, _) in entries() {
-            ends[(to - first) as usize + 1] += 1;
+        for source in sources {
+            for &(to, _) in source.iter() {
+                ends[(to - first) as usize + 1] += 1;
+            }
         }
         for i in 1..ends.len() {
             ends[i] += ends[i - 1];
         }
         // ends[i] is now where node first + i starts; filling moves it to
         // where it ends.
-        let (_, any) = *entries().next().expect("total > 0");
+        let any = sources.iter().find_map(|s| s.first()).expect("total > 0").1;
         self.msg.resize(total, any);
-        for &(to, a) in entries() {
-            let at = &mut ends[(to - first) as usize];
-            self.msg[*at as usize] = a;
-            *at += 1;
+        for source in sources {
+            for &(to, a) in source.iter() {
+                let at = &mut ends[(to - first) as usize];
+                self.msg[*at as usize] = a;
+                *at += 1;
+            }
         }
     }
 }
@@ -522,6 +526,22 @@ impl Cursor {
         }
         &a.msg[start..self.at]
     }
+}
+
+/// `f` of each piece of `work`, in order: the first on this thread, each
+/// other on a thread of its own.
+fn on_threads<T: Send, R: Send>(work: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let mut work = work.into_iter();
+    let Some(first) = work.next() else {
+        return Vec::new();
+    };
+    let f = &f;
+    std::thread::scope(|scope| {
+        let others: Vec<_> = work.map(|w| scope.spawn(move || f(w))).collect();
+        let mut results = vec![f(first)];
+        results.extend(others.into_iter().map(|t| t.join().expect("no panic")));
+        results
+    })
 }
 
 /// Deliveries of a slot, each with its receiver.
@@ -592,7 +612,7 @@ fn execute_schedule<P: Protocol>(
         .map(|v| protocol.init(input, v))
         .collect();
     let mut holdings = match protocol.holdings_by_packet() {
-        true => Holdings::by_packet(&task),
+        true => Holdings::by_packet(&task, per as u64),
         false => Holdings::in_blocks(&task, per as u64),
     };
     let reads = protocol.reads_arrivals();
@@ -670,15 +690,7 @@ fn execute_schedule<P: Protocol>(
                 );
             }
         };
-        if work.len() == 1 {
-            work.into_iter().for_each(send);
-        } else {
-            std::thread::scope(|scope| {
-                for w in work {
-                    scope.spawn(move || send(w));
-                }
-            });
-        }
+        on_threads(work, send);
 
         // Fold the shares in node order.
         for w in taken.iter_mut() {
@@ -713,13 +725,16 @@ fn execute_schedule<P: Protocol>(
             let shares = &shares;
             let judge = |(p, ((mut holdings, next), arrived)): Judging<P::Msg>| {
                 let mut record = Record::new(&claims);
-                for (to, a) in shares.iter().flat_map(|s| &s.buckets[p]) {
-                    receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
-                    next[(*to as usize - p * per) / 64] |= 1 << (to % 64);
+                let sources: Vec<&Bucket<P::Msg>> =
+                    shares.iter().map(|s| &s.buckets[p][..]).collect();
+                let mut judge = |to: NodeId, a: &Arrival<P::Msg>| {
+                    receive(protocol, slot, &task, to, a, &mut holdings, &mut record);
+                    next[(to as usize - p * per) / 64] |= 1 << (to % 64);
+                };
+                for source in &sources {
+                    source.iter().for_each(|(to, a)| judge(*to, a));
                 }
                 if reads {
-                    let sources: Vec<&Bucket<P::Msg>> =
-                        shares.iter().map(|s| &s.buckets[p][..]).collect();
                     arrived.group(&sources, (p * per) as NodeId, per);
                 }
                 record
@@ -729,18 +744,7 @@ fn execute_schedule<P: Protocol>(
                 .zip(next.chunks_mut(per / 64))
                 .zip(arrived.iter_mut())
                 .enumerate();
-            let records: Vec<Record> = if parts == 1 {
-                work.map(judge).collect()
-            } else {
-                std::thread::scope(|scope| {
-                    let judging: Vec<_> = work.map(|w| scope.spawn(move || judge(w))).collect();
-                    judging
-                        .into_iter()
-                        .map(|j| j.join().expect("no panic"))
-                        .collect()
-                })
-            };
-            for r in &records {
+            for r in &on_threads(work.collect(), judge) {
                 record.merge(r);
             }
         } else {
