@@ -169,8 +169,7 @@ fn algorithm_help(a: Algorithm) -> String {
         "{name}: {summary}\n\
          paper:      {reference}\n\
          claim:      {claim}\n\
-         parameters: n, the cube dimension (1..={max}){params}; --source S where it has a \
-         source (default: one source per symmetry orbit, --all-sources for every one)\n\
+         parameters: n, {size} ({min}..={max}){params}{sources}\n\
          modes:      {modes} (the first is the default)\n\
          reach without a budget, on 2 cores (BENCHMARKS.md):\n  \
          lock-step   n <= {lock} (the default engine up to there; the executor past it)\n  \
@@ -210,7 +209,18 @@ fn algorithm_help(a: Algorithm) -> String {
         summary = a.summary(),
         reference = a.reference(),
         claim = a.claim(),
-        max = models::Hypercube::MAX_DIM,
+        size = match a.shape() {
+            models::Shape::Cube => "the cube dimension",
+            models::Shape::MeshBus { .. } => "the mesh's side (n x n nodes)",
+        },
+        min = a.shape().sizes().0,
+        max = a.shape().sizes().1,
+        sources = match a.shape() {
+            models::Shape::Cube =>
+                "; --source S where it has a source (default: one source \
+                 per symmetry orbit, --all-sources for every one)",
+            models::Shape::MeshBus { .. } => "",
+        },
         lock = r.lockstep,
     )
 }
@@ -293,21 +303,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(s) => anyhow::anyhow!("{e} (did you mean '{s}'?)"),
         None => e.into(),
     })?;
-    let max = models::Hypercube::MAX_DIM;
+    let shape = algorithm.shape();
+    let ((min, max), word) = (shape.sizes(), shape.size_word());
     let n_text = cli.arg.as_deref().ok_or_else(|| {
         anyhow::anyhow!(
-            "missing the dimension n: `check {} N` with N in 1..={max}",
+            "missing the {word} n: `check {} N` with N in {min}..={max}",
             cli.target
         )
     })?;
     let n: u64 = n_text.parse().map_err(|_| {
         if !n_text.is_empty() && n_text.bytes().all(|b| b.is_ascii_digit()) {
             anyhow::anyhow!(
-                "dimension {n_text} is out of range for {}: accepted 1..={max}",
+                "{word} {n_text} is out of range for {}: accepted {min}..={max}",
                 algorithm.name()
             )
         } else {
-            anyhow::anyhow!("dimension '{n_text}' is not a number: accepted 1..={max}")
+            anyhow::anyhow!("{word} '{n_text}' is not a number: accepted {min}..={max}")
         }
     })?;
     let switching = cli.switching.map(|s| match s {
@@ -366,6 +377,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     let mut req = Request::new(algorithm, n, switching, ports)?;
     req.config = algorithm.with_params(req.config, params)?;
+    if cli.source.is_some() && shape != models::Shape::Cube {
+        anyhow::bail!(
+            "{} gossips from every node: it has no single source, so --source does not apply",
+            algorithm.name()
+        );
+    }
     if let Some(s) = &cli.source {
         let parsed = match s.strip_prefix("0b") {
             Some(bits) => u64::from_str_radix(bits, 2),

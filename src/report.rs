@@ -333,6 +333,7 @@ impl Outcome {
 pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
     let node = |v: u32| t.node_label(v);
     let packet = |p: u32| match task.destination(p) {
+        None if task.message_limit().is_some() => format!("token t{}", node(p)),
         None => format!("the packet of {}", node(task.origin(p))),
         Some(d) if task.combining() => {
             format!("the term of {} for {}", node(task.origin(p)), node(d))
@@ -420,5 +421,14 @@ pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
         Violation::NotOptimal { count, optimum } => {
             format!("{count} transmissions where {optimum} deliveries are needed")
         }
+        Violation::TooLong {
+            slot,
+            node: v,
+            tokens,
+            limit,
+        } => format!(
+            "step {slot}: node {} sends {tokens} tokens in one message, where at most {limit} fit",
+            node(v)
+        ),
     }
 }

@@ -2,6 +2,7 @@
 //! port models each is defined for; input validation worded for the user.
 
 use crate::hypercube::Hypercube;
+use crate::mesh_bus::MeshBus;
 use crate::protocol::{Arrival, Protocol};
 use properties::NodeId;
 use std::fmt;
@@ -42,10 +43,55 @@ impl fmt::Display for Ports {
     }
 }
 
+/// The network an algorithm runs on, and what its size n means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// The n-cube: n is the dimension, 2^n nodes.
+    Cube,
+    /// The n x n mesh-bus: n is the side, n^2 nodes; the algorithm needs
+    /// at least `min` (a side of 1 has no bus to use).
+    MeshBus { min: u32 },
+}
+
+impl Shape {
+    /// The sizes n accepted.
+    pub fn sizes(self) -> (u32, u32) {
+        match self {
+            Shape::Cube => (1, Hypercube::MAX_DIM),
+            Shape::MeshBus { min } => (min, MeshBus::MAX_SIDE),
+        }
+    }
+
+    /// What n is called ("dimension", "side").
+    pub fn size_word(self) -> &'static str {
+        match self {
+            Shape::Cube => "dimension",
+            Shape::MeshBus { .. } => "side",
+        }
+    }
+
+    /// The number of nodes at size n (saturating).
+    pub fn nodes(self, n: u32) -> u64 {
+        match self {
+            Shape::Cube => 1u64.checked_shl(n).unwrap_or(u64::MAX),
+            Shape::MeshBus { .. } => n as u64 * n as u64,
+        }
+    }
+
+    /// The network in words (`the 4-cube`, `the 4x4 mesh-bus`).
+    pub fn network(self, n: u32) -> String {
+        match self {
+            Shape::Cube => format!("the {n}-cube"),
+            Shape::MeshBus { .. } => format!("the {n}x{n} mesh-bus"),
+        }
+    }
+}
+
 /// The parameters of a check.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
-    /// Hypercube dimension.
+    /// The size: the hypercube's dimension, the mesh-bus's side (see
+    /// [`Shape`]).
     pub n: u32,
     pub switching: Switching,
     pub ports: Ports,
@@ -94,10 +140,12 @@ impl Params {
 pub enum ModelError {
     #[error("unknown algorithm '{0}'; `check list` shows the accepted names")]
     UnknownAlgorithm(String),
-    #[error("dimension {n} is out of range for {algorithm}: accepted 1..={max}{beyond}")]
+    #[error("{word} {n} is out of range for {algorithm}: accepted {min}..={max}{beyond}")]
     Dimension {
         algorithm: &'static str,
+        word: &'static str,
         n: u64,
+        min: u32,
         max: u32,
         /// Past the top: what the executor would need there.
         beyond: String,
@@ -170,6 +218,8 @@ pub struct Info {
     /// too big for the machine is refused before it allocates (the cost
     /// model of BENCHMARKS.md).
     pub memory: fn(u32) -> u64,
+    /// The network, and what its size n means.
+    pub shape: Shape,
 }
 
 /// A count of variants, a saturated total read as "more than 10^19".
@@ -235,7 +285,7 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
     if d >= 40 {
         return u64::MAX;
     }
-    let nodes = 1u64 << d;
+    let nodes = entry.info.shape.nodes(d);
     let per_node =
         std::mem::size_of::<P::State>() + 2 * std::mem::size_of::<Option<Arrival<P::Msg>>>();
     let bits = (2 + d as u64) * nodes;
@@ -365,6 +415,11 @@ impl Algorithm {
         self.info().reach
     }
 
+    /// The network, and what its size n means.
+    pub fn shape(self) -> Shape {
+        self.info().shape
+    }
+
     /// The (switching, ports) combinations the paper defines it for; the
     /// first is the default.
     pub fn modes(self) -> &'static [(Switching, Ports)] {
@@ -387,8 +442,9 @@ impl Algorithm {
         switching: Option<Switching>,
         ports: Option<Ports>,
     ) -> Result<Config, ModelError> {
-        let max = Hypercube::MAX_DIM;
-        if !(1..=max as u64).contains(&n) {
+        let shape = self.shape();
+        let (min, max) = shape.sizes();
+        if !(min as u64..=max as u64).contains(&n) {
             let beyond = if n > max as u64 && n <= 64 {
                 let bytes = (self.info().memory)(n as u32);
                 let gb = bytes as f64 / 1e9;
@@ -408,7 +464,9 @@ impl Algorithm {
             };
             return Err(ModelError::Dimension {
                 algorithm: self.name(),
+                word: shape.size_word(),
                 n,
+                min,
                 max,
                 beyond,
             });

@@ -75,6 +75,7 @@ pub const ENTRY: Entry<Dt> = Entry {
         },
         params: &[],
         memory: crate::catalog::one_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Dt::new,
 };

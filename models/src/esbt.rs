@@ -47,6 +47,7 @@ pub const ENTRY: Entry<Esbt> = Entry {
         },
         params: &[],
         memory: crate::catalog::every_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Esbt::new,
 };

@@ -63,6 +63,7 @@ pub const ENTRY: Entry<KbcastSmall> = Entry {
             broadcasters::ONE_SET,
         ],
         memory: crate::catalog::every_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: new,
 };

@@ -51,6 +51,7 @@ pub const ENTRY: Entry<Flood> = Entry {
         },
         params: &[],
         memory: crate::catalog::one_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Flood::new,
 };

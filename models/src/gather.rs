@@ -50,6 +50,7 @@ pub const ENTRY: Entry<Gather> = Entry {
         },
         params: &[],
         memory,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Gather::new,
 };

@@ -119,6 +119,7 @@ pub const ENTRY: Entry<Kbcast> = Entry {
         },
         params: PARAMS,
         memory: crate::catalog::every_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: |cfg| Kbcast::new(cfg, Variant::Prefixed),
 };

@@ -76,6 +76,7 @@ pub const TEXT: Entry<KbcastRanked> = Entry {
         },
         params: PARAMS,
         memory: crate::catalog::every_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: |cfg| KbcastRanked::new(cfg, Reading::Text),
 };

@@ -17,6 +17,7 @@ pub mod hypercube;
 pub mod kbcast;
 pub mod kbcast_ranked;
 pub mod kbcast_small;
+pub mod mesh_bus;
 pub mod mna;
 pub mod mnb;
 pub mod mnb_ring;
@@ -33,8 +34,9 @@ pub mod snb;
 pub mod topology;
 pub mod total_exchange;
 
-pub use catalog::{Algorithm, Config, ModelError, Ports, Switching};
+pub use catalog::{Algorithm, Config, ModelError, Ports, Shape, Switching};
 pub use hypercube::Hypercube;
+pub use mesh_bus::MeshBus;
 pub use protocol::{Arrival, Protocol, Symmetry};
 pub use topology::Topology;
 

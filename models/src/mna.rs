@@ -46,6 +46,7 @@ pub const ENTRY: Entry<Mna> = Entry {
         },
         params: &[],
         memory: crate::catalog::pair_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Mna::new,
 };

@@ -43,6 +43,7 @@ pub const ENTRY: Entry<MnbRing> = Entry {
         },
         params: &[],
         memory: crate::catalog::every_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: MnbRing::new,
 };

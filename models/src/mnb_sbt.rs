@@ -28,6 +28,7 @@ pub const ENTRY: Entry<Mnb> = Entry {
         },
         params: &[],
         memory: crate::catalog::every_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Mnb::binomial,
 };

@@ -54,6 +54,7 @@ pub const ENTRY: Entry<NaiveTree> = Entry {
         },
         params: &[],
         memory: crate::catalog::one_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: NaiveTree::new,
 };

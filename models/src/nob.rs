@@ -126,6 +126,7 @@ pub const TEXT: Entry<Nob> = Entry {
         },
         params: &[],
         memory: crate::catalog::one_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: |cfg| Nob::new(cfg, Levels::Text),
 };

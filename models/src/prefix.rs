@@ -57,6 +57,7 @@ pub const ENTRY: Entry<Prefix> = Entry {
             broadcasters::MULTISET,
         ],
         memory: |_| 0,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Prefix::new,
 };

@@ -69,6 +69,7 @@ pub const ENTRY: Entry<Sbt> = Entry {
         },
         params: &[],
         memory: crate::catalog::one_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Sbt::new,
 };

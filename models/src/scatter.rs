@@ -60,6 +60,7 @@ pub const ENTRY: Entry<Scatter> = Entry {
         },
         params: &[],
         memory: crate::catalog::personal_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Scatter::new,
 };

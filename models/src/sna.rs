@@ -44,6 +44,7 @@ pub const ENTRY: Entry<Sna> = Entry {
         },
         params: &[],
         memory: crate::catalog::personal_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Sna::new,
 };

@@ -41,6 +41,7 @@ pub const ENTRY: Entry<Snb> = Entry {
         },
         params: &[],
         memory: crate::catalog::one_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
     },
     build: Snb::new,
 };

@@ -77,6 +77,7 @@ pub const ENTRY: Entry<TotalExchange> = Entry {
         },
         params: &[],
         memory,
+        shape: crate::catalog::Shape::Cube,
     },
     build: TotalExchange::new,
 };

@@ -150,9 +150,71 @@ pub mod stamoulis {
     }
 }
 
+/// Fujita, "Gossiping in Mesh-Bus Computers by Packets with Bounded
+/// Length": gossip on the n x n mesh-bus, messages of at most l tokens.
+/// The theorems' bounds are real numbers; a count of steps meets a bound
+/// b iff it is at most floor(b), and a lower bound b forces ceil(b).
+pub mod fujita {
+    /// tau = ceil(n/2): the most writers a bus has in phase 1.
+    pub fn tau(n: u64) -> u64 {
+        n.div_ceil(2)
+    }
+
+    /// Theorem 1 (l unbounded): at least floor(n/2) + ceil(log2 n) - 1
+    /// steps.
+    pub fn theorem1(n: u64) -> u64 {
+        let log = 64 - (n - 1).leading_zeros() as u64;
+        (n / 2 + log).saturating_sub(1)
+    }
+
+    /// Theorem 2: n^2 (n + 1) token copies on 2n buses of l tokens a step:
+    /// at least n^2/2l + n/2l = n(n + 1)/2l steps.
+    pub fn theorem2(n: u64, l: u64) -> u64 {
+        (n * (n + 1)).div_ceil(2 * l)
+    }
+
+    /// Theorem 3, algorithm SIMPLE: at most n^2/2l - n/2l + ceil(3n/2).
+    pub fn theorem3(n: u64, l: u64) -> u64 {
+        (n * n - n) / (2 * l) + (3 * n).div_ceil(2)
+    }
+
+    /// Corollary 2, where l divides ceil(n/2): SIMPLE takes at most
+    /// n^2/2l + n/2l + ceil(n/2).
+    pub fn corollary2(n: u64, l: u64) -> Option<u64> {
+        tau(n)
+            .is_multiple_of(l)
+            .then(|| (n * n + n) / (2 * l) + tau(n))
+    }
+
+    /// Theorem 4, SIMPLE with phase-1 packing, where l < ceil(n/2) and l
+    /// does not divide it: at most n^2/2l - n/2l + n + 2.
+    pub fn theorem4(n: u64, l: u64) -> Option<u64> {
+        (l < tau(n) && !tau(n).is_multiple_of(l)).then(|| (n * n - n) / (2 * l) + n + 2)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fujita's bounds by hand: n = 4, l = 1 (tau = 2): Theorem 1 2 + 2 -
+    /// 1 = 3; Theorem 2 20/2 = 10; Theorem 3 12/2 + 6 = 12; Corollary 2
+    /// 20/2 + 2 = 12; Theorem 4 needs l < tau not dividing it: none at l =
+    /// 1. n = 5, l = 2 (tau = 3): Theorem 2 ceil(30/4) = 8, Theorem 3
+    /// floor(20/4) + 8 = 13, Theorem 4 5 + 7 = 12. n = 7: Theorem 1 3 + 3
+    /// - 1 = 5.
+    #[test]
+    fn fujita_bounds_by_hand() {
+        use fujita::*;
+        assert_eq!((theorem1(4), theorem2(4, 1), theorem3(4, 1)), (3, 10, 12));
+        assert_eq!((corollary2(4, 1), theorem4(4, 1)), (Some(12), None));
+        assert_eq!(
+            (theorem2(5, 2), theorem3(5, 2), theorem4(5, 2)),
+            (8, 13, Some(12))
+        );
+        assert_eq!(corollary2(5, 2), None);
+        assert_eq!((theorem1(7), theorem1(2), theorem1(1)), (5, 1, 0));
+    }
 
     /// Wang-Ku Table I, rows "NOB" and "Optimal", dimensions 1..16: the
     /// formulas must reproduce the paper's printed values.

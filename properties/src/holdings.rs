@@ -220,7 +220,7 @@ impl Holdings {
     /// split it into ranges of that many nodes.
     pub fn in_blocks(task: &Task, block: u64) -> Self {
         let columns: Arc<[PacketId]> = task.broadcast_packets().into();
-        let personal = !matches!(task, Task::Broadcast { .. });
+        let personal = !task.is_broadcast();
         let (bits, relays) = if personal {
             (task.packet_ids(), task.packet_ids())
         } else {
@@ -458,7 +458,7 @@ impl Holdings {
     /// packet.
     pub fn bytes(task: &Task) -> u64 {
         match task {
-            Task::Broadcast { nodes, .. } => {
+            Task::Broadcast { nodes, .. } | Task::Gossip { nodes, .. } => {
                 (*nodes as u64 * task.broadcast_packets().len() as u64).div_ceil(8)
             }
             _ => task.packet_ids().div_ceil(8) + 4 * task.packet_ids(),

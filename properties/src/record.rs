@@ -31,11 +31,26 @@ pub enum PropertyName {
     /// True iff the number of transmissions equals the optimum (one per
     /// needed delivery), where a paper claims transmission optimality.
     Transmissions,
+    /// True iff no message carries more tokens than the task allows (a
+    /// mesh-bus gossip's l; Fujita's "at most l tokens").
+    MessageLength,
 }
 
 impl PropertyName {
     /// Every property, in report order.
-    pub const ALL: [PropertyName; 6] = [
+    pub const ALL: [PropertyName; 7] = [
+        PropertyName::Completeness,
+        PropertyName::NoDuplication,
+        PropertyName::ContentionFreedom,
+        PropertyName::Causality,
+        PropertyName::TimeBound,
+        PropertyName::Transmissions,
+        PropertyName::MessageLength,
+    ];
+
+    /// Every property of a model whose messages carry one packet (or
+    /// combine without a limit): all but message-length.
+    pub const ONE_PACKET: [PropertyName; 6] = [
         PropertyName::Completeness,
         PropertyName::NoDuplication,
         PropertyName::ContentionFreedom,
@@ -53,6 +68,7 @@ impl PropertyName {
             PropertyName::Causality => "causality",
             PropertyName::TimeBound => "time-bound",
             PropertyName::Transmissions => "transmissions",
+            PropertyName::MessageLength => "message-length",
         }
     }
 }
@@ -77,7 +93,7 @@ impl Claims {
     /// the strong optimality of Bertsekas et al.'s tables.
     pub fn optimal(time: u64, transmissions: u64) -> Claims {
         Claims {
-            claimed: PropertyName::ALL.to_vec(),
+            claimed: PropertyName::ONE_PACKET.to_vec(),
             bound: Some(time as Slot),
             lower_bound: Some(time as Slot),
             transmissions: Some(transmissions),
@@ -165,6 +181,14 @@ pub enum Violation {
     },
     /// transmissions: `count` transmissions where `optimum` suffice.
     NotOptimal { count: u64, optimum: u64 },
+    /// message-length: `node` sent `tokens` tokens in one message in
+    /// `slot`, where at most `limit` fit.
+    TooLong {
+        slot: Slot,
+        node: NodeId,
+        tokens: u32,
+        limit: u32,
+    },
 }
 
 impl Violation {
@@ -181,6 +205,7 @@ impl Violation {
             Violation::NotHeld { .. } | Violation::Bundled { .. } => PropertyName::Causality,
             Violation::Late { .. } => PropertyName::TimeBound,
             Violation::NotOptimal { .. } => PropertyName::Transmissions,
+            Violation::TooLong { .. } => PropertyName::MessageLength,
         }
     }
 
@@ -191,7 +216,8 @@ impl Violation {
             | Violation::OwnPacket { slot, node, .. }
             | Violation::NotHeld { slot, node, .. }
             | Violation::Bundled { slot, node, .. }
-            | Violation::Late { slot, node, .. } => (slot, node),
+            | Violation::Late { slot, node, .. }
+            | Violation::TooLong { slot, node, .. } => (slot, node),
             Violation::Conflict { slot, second, .. } => (slot, second.from()),
             Violation::NotTerminated { slot } => (slot, 0),
             Violation::Missing { node, .. } | Violation::WrongResult { node } => (Slot::MAX, node),
@@ -232,7 +258,7 @@ pub struct Record {
     /// The first violation of each property; boxed, and absent until
     /// there is one, so that a record is a few words to copy and hash in
     /// the states of a correct protocol.
-    first: Option<Box<[Option<Violation>; 6]>>,
+    first: Option<Box<[Option<Violation>; 7]>>,
 }
 
 impl Record {
@@ -251,7 +277,7 @@ impl Record {
     }
 
     fn note(&mut self, v: Violation) {
-        let first = self.first.get_or_insert_with(|| Box::new([None; 6]));
+        let first = self.first.get_or_insert_with(|| Box::new([None; 7]));
         let slot = &mut first[v.property() as usize];
         if slot.is_none_or(|old| v.when() < old.when()) {
             *slot = Some(v);
@@ -278,7 +304,8 @@ impl Record {
 
     /// Counts one transmission by `node` in `slot` carrying `packets`
     /// packets (after each passed [`Record::send`]); more than one is
-    /// allowed only where the task combines them.
+    /// allowed only where the task combines them, and at most its
+    /// message limit.
     #[inline]
     pub fn transmission(&mut self, slot: Slot, node: NodeId, packets: u32, task: &Task) {
         self.transmissions += 1;
@@ -287,6 +314,14 @@ impl Record {
                 slot,
                 node,
                 packets,
+            });
+        }
+        if let Some(limit) = task.message_limit().filter(|&l| packets > l) {
+            self.note(Violation::TooLong {
+                slot,
+                node,
+                tokens: packets,
+                limit,
             });
         }
     }

@@ -80,6 +80,10 @@ pub enum Task {
     /// accumulation (every node). The term of node u for the root at index
     /// r of `roots` is packet u x roots.len() + r.
     Accumulate { nodes: u32, roots: Vec<NodeId> },
+    /// Gossip: every node's token (packet id = the node) to every node, a
+    /// message carrying at most `per_message` of them (Fujita's mesh-bus
+    /// gossip with l-token messages).
+    Gossip { nodes: u32, per_message: u32 },
 }
 
 impl Task {
@@ -98,7 +102,8 @@ impl Task {
             | Task::Scatter { nodes, .. }
             | Task::Gather { nodes, .. }
             | Task::TotalExchange { nodes }
-            | Task::Accumulate { nodes, .. } => *nodes,
+            | Task::Accumulate { nodes, .. }
+            | Task::Gossip { nodes, .. } => *nodes,
         }
     }
 
@@ -108,7 +113,7 @@ impl Task {
         let n = self.nodes() as u64;
         match self {
             Task::Broadcast { sources, .. } => sources.iter().max().map_or(0, |&s| s as u64 + 1),
-            Task::Scatter { .. } | Task::Gather { .. } => n,
+            Task::Scatter { .. } | Task::Gather { .. } | Task::Gossip { .. } => n,
             Task::TotalExchange { .. } => n * n,
             Task::Accumulate { roots, .. } => n * roots.len() as u64,
         }
@@ -124,6 +129,7 @@ impl Task {
                 p.dedup();
                 p
             }
+            Task::Gossip { nodes, .. } => (0..*nodes).collect(),
             _ => Vec::new(),
         }
     }
@@ -134,7 +140,7 @@ impl Task {
             // A node's first packet is its id: no division for it.
             Task::Broadcast { nodes, .. } if packet < *nodes => packet,
             Task::Broadcast { nodes, .. } => packet % nodes,
-            Task::Gather { .. } => packet,
+            Task::Gather { .. } | Task::Gossip { .. } => packet,
             Task::Scatter { root, .. } => *root,
             Task::TotalExchange { nodes } => packet / nodes,
             Task::Accumulate { roots, .. } => packet / roots.len() as u32,
@@ -145,7 +151,7 @@ impl Task {
     /// node's).
     pub fn destination(&self, packet: PacketId) -> Option<NodeId> {
         match self {
-            Task::Broadcast { .. } => None,
+            Task::Broadcast { .. } | Task::Gossip { .. } => None,
             Task::Scatter { .. } => Some(packet),
             Task::Gather { root, .. } => Some(*root),
             Task::TotalExchange { nodes } => Some(packet % nodes),
@@ -158,6 +164,7 @@ impl Task {
     pub fn is_packet(&self, packet: PacketId) -> bool {
         match self {
             Task::Broadcast { sources, .. } => sources.contains(&packet),
+            Task::Gossip { nodes, .. } => packet < *nodes,
             _ => {
                 (packet as u64) < self.packet_ids()
                     && self.destination(packet) != Some(self.origin(packet))
@@ -168,13 +175,22 @@ impl Task {
     /// True if every packet is required by every node, so that a node
     /// keeps what it relays (nothing is released).
     pub fn is_broadcast(&self) -> bool {
-        matches!(self, Task::Broadcast { .. })
+        matches!(self, Task::Broadcast { .. } | Task::Gossip { .. })
     }
 
     /// True if several packets may travel as one transmission (terms of a
     /// sum); otherwise a transmission carries one packet.
     pub fn combining(&self) -> bool {
-        matches!(self, Task::Accumulate { .. })
+        matches!(self, Task::Accumulate { .. } | Task::Gossip { .. })
+    }
+
+    /// The most packets one message may carry, where a combining task
+    /// bounds it (a gossip's l).
+    pub fn message_limit(&self) -> Option<u32> {
+        match self {
+            Task::Gossip { per_message, .. } => Some(*per_message),
+            _ => None,
+        }
     }
 
     /// The number of deliveries a run must make: one per node and packet
@@ -183,6 +199,7 @@ impl Task {
         let n = self.nodes() as u64;
         match self {
             Task::Broadcast { .. } => self.broadcast_packets().len() as u64 * (n - 1),
+            Task::Gossip { .. } => n * (n - 1),
             Task::Scatter { .. } | Task::Gather { .. } => n - 1,
             Task::TotalExchange { .. } => n * (n - 1),
             Task::Accumulate { roots, .. } => roots.len() as u64 * (n - 1),

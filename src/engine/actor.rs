@@ -47,10 +47,7 @@ impl RunCfg {
     /// is a broadcast; a test checks every registered one).
     pub fn new<P: Protocol>(protocol: &P, input: &P::Input) -> RunCfg {
         let task = protocol.task(input);
-        assert!(
-            matches!(task, Task::Broadcast { .. }),
-            "an event-driven protocol broadcasts"
-        );
+        assert!(task.is_broadcast(), "an event-driven protocol broadcasts");
         let claims = protocol.claims();
         RunCfg {
             task,

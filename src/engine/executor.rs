@@ -593,7 +593,7 @@ fn execute_schedule<P: Protocol>(
         task: &task,
         horizon: horizon(&claims),
     };
-    let personal = !matches!(task, Task::Broadcast { .. });
+    let personal = !task.is_broadcast();
     let words = topology.resources().div_ceil(64) as usize;
     let threads = threads.max(1);
     // Receivers in ranges of a power of two of nodes (whole words), one

@@ -38,6 +38,7 @@ macro_rules! per_property {
             (properties::PropertyName::ALL[3].as_str(), $holds::<$P, 3>),
             (properties::PropertyName::ALL[4].as_str(), $holds::<$P, 4>),
             (properties::PropertyName::ALL[5].as_str(), $holds::<$P, 5>),
+            (properties::PropertyName::ALL[6].as_str(), $holds::<$P, 6>),
         ]
     };
 }

@@ -175,7 +175,7 @@ pub struct Discovery {
 #[derive(Clone, Debug, Default)]
 pub struct Found {
     /// The first discovery of each property, in `PropertyName::ALL` order.
-    pub discoveries: [Option<Discovery>; 6],
+    pub discoveries: [Option<Discovery>; 7],
     /// Some run ended (the model is not vacuous).
     pub run_ends: bool,
     pub unique: u64,
