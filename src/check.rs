@@ -216,11 +216,15 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     with_protocol!(req.algorithm, req.config.clone(), |p| run(Arc::new(p), req))
 }
 
-/// Transmissions per directed link-slot of the run (see
-/// `Outcome::link_utilization`).
-fn utilization<T: Topology>(t: &T, time: Option<u32>, tx: Option<u64>) -> Option<f64> {
+/// Transmissions per directed link-slot of the run, or per bus-step on a
+/// mesh-bus (see `Outcome::link_utilization`, `Outcome::bus_utilization`).
+fn utilization<T: Topology>(t: &T, buses: bool, time: Option<u32>, tx: Option<u64>) -> Option<f64> {
     let mut links = 0u64;
-    t.links(|_, _| links += 2);
+    match buses {
+        // A mesh-bus's resources are its buses.
+        true => links = t.resources(),
+        false => t.links(|_, _| links += 2),
+    }
     let slots = time.filter(|&s| s > 0)? as u64;
     Some(tx? as f64 / (slots * links) as f64).filter(|_| links > 0)
 }
@@ -711,9 +715,12 @@ fn report<P: Protocol>(
         inputs_total: s.inputs_total,
         cut: s.cut.map(Cut::name),
     };
-    let optimal = claims
-        .transmissions
-        .unwrap_or_else(|| inputs.first().map_or(0, |i| p.task(i).needed_deliveries()));
+    let mesh = matches!(req.algorithm.shape(), models::Shape::MeshBus { .. });
+    let optimal = claims.transmissions.unwrap_or_else(|| {
+        inputs
+            .first()
+            .map_or(0, |i| p.task(i).least_transmissions())
+    });
     Outcome {
         algorithm: req.algorithm.name(),
         params: Params {
@@ -722,6 +729,18 @@ fn report<P: Protocol>(
             switching: switching_name(req.config.switching).into(),
             ports: ports_name(req.config.ports).into(),
             k: req.config.params.k,
+            ell: req.config.params.ell.or(mesh.then(|| {
+                inputs
+                    .first()
+                    .and_then(|i| p.task(i).message_limit())
+                    .map_or(0, u64::from)
+            })),
+            network: mesh.then(|| {
+                models::Shape::MeshBus { min: 0 }
+                    .network(req.config.n)
+                    .trim_start_matches("the ")
+                    .to_string()
+            }),
         },
         engine: label,
         properties: reports,
@@ -734,10 +753,32 @@ fn report<P: Protocol>(
             measured,
             bound: claims.bound,
             lower_bound: claims.lower_bound,
+            lower_bounds: p
+                .lower_bounds()
+                .into_iter()
+                .map(|(name, steps)| crate::report::NamedBound { name, steps })
+                .collect(),
         },
         // A store-and-forward transmission is one link-slot (a worm is more).
-        link_utilization: (req.config.switching == Switching::Sf)
-            .then(|| utilization(&*topology, measured, tx.map(|t| t.1).filter(|&t| t > 0)))
+        bus_utilization: mesh
+            .then(|| {
+                utilization(
+                    &*topology,
+                    mesh,
+                    measured,
+                    tx.map(|t| t.1).filter(|&t| t > 0),
+                )
+            })
+            .flatten(),
+        link_utilization: (req.config.switching == Switching::Sf && !mesh)
+            .then(|| {
+                utilization(
+                    &*topology,
+                    mesh,
+                    measured,
+                    tx.map(|t| t.1).filter(|&t| t > 0),
+                )
+            })
             .flatten(),
         transmissions: tx.map(|t| t.1),
         transmissions_min: tx.map(|t| t.0),

@@ -42,6 +42,10 @@ pub struct Outcome {
     /// every slot). From the slowest run where a search covers several.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link_utilization: Option<f64>,
+    /// On a mesh-bus: transmissions / (completion time x buses), the
+    /// fraction of bus-steps with a writer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bus_utilization: Option<f64>,
     /// Unique states of the lock-step model (exhaustive engines).
     pub states: Option<u64>,
     /// Unique states of the actor model, summed over inputs.
@@ -173,6 +177,12 @@ pub struct Params {
     /// `--k`, where given (or set by `--all-k`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub k: Option<u64>,
+    /// l, tokens per message, on a mesh-bus (given or the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ell: Option<u64>,
+    /// The network where it is not a hypercube (`4x4 mesh-bus`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<String>,
 }
 
 /// Time: measured (worst case over everything checked), claimed bound,
@@ -182,6 +192,16 @@ pub struct Time {
     pub measured: Option<Slot>,
     pub bound: Option<Slot>,
     pub lower_bound: Option<Slot>,
+    /// The paper's lower bounds by name, where it proves several.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lower_bounds: Vec<NamedBound>,
+}
+
+/// A lower bound with the theorem that proves it.
+#[derive(Clone, Debug, Serialize)]
+pub struct NamedBound {
+    pub name: &'static str,
+    pub steps: Slot,
 }
 
 /// One property's verdict.
@@ -220,12 +240,18 @@ impl Outcome {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{} n={}{} ({} switching, {}-port), {}, engine {}",
+            "{} n={}{} ({}), {}, engine {}",
             self.algorithm,
             self.params.n,
             self.params.k.map_or(String::new(), |k| format!(" K={k}")),
-            self.params.switching,
-            self.params.ports,
+            match (&self.params.network, self.params.ell) {
+                (Some(net), Some(l)) => format!("{net}, l={l}"),
+                (Some(net), None) => net.clone(),
+                _ => format!(
+                    "{} switching, {}-port",
+                    self.params.switching, self.params.ports
+                ),
+            },
             match self.inputs_checked {
                 1 if self.sourced && self.params.source.is_none() && self.sources_total > 1 =>
                     format!(
@@ -272,6 +298,15 @@ impl Outcome {
             opt(self.time.bound),
             opt(self.time.lower_bound)
         );
+        if !self.time.lower_bounds.is_empty() {
+            let named: Vec<String> = self
+                .time
+                .lower_bounds
+                .iter()
+                .map(|b| format!("{} {}", b.name, b.steps))
+                .collect();
+            let _ = writeln!(s, "lower bounds: {}", named.join(", "));
+        }
         if let Some(w) = &self.worst_input {
             let _ = writeln!(s, "worst: {w}");
         }
@@ -297,6 +332,9 @@ impl Outcome {
         }
         if let Some(c) = self.control_messages {
             let _ = writeln!(s, "control messages: {c} (no data: not transmissions)");
+        }
+        if let Some(u) = self.bus_utilization {
+            let _ = writeln!(s, "bus utilization: {:.1}% of bus-steps", 100.0 * u);
         }
         if let Some(u) = self.link_utilization {
             let _ = writeln!(

@@ -95,7 +95,8 @@ fn json_report_has_the_design_fields() {
             "contention-freedom",
             "causality",
             "time-bound",
-            "transmissions"
+            "transmissions",
+            "message-length"
         ]
     );
     let c = &props[2];

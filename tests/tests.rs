@@ -19,6 +19,9 @@ mod dt;
 mod explorer;
 /// flood: the checker finds and shows its duplicates.
 mod flood;
+/// Fujita's mesh-bus gossip: SIMPLE and its refinement at every l for n
+/// <= 5, the executor beside them, mutants of the bus properties.
+mod fujita;
 /// Stamoulis-Tsitsiklis section 3.2: prefix, kbcast and its variants over
 /// every K-set and every order at small d; their errata; mutants.
 mod kbcast;

@@ -344,6 +344,8 @@ macro_rules! registry {
             KbcastRandom => $crate::kbcast::RANDOM,
             KbcastRanked => $crate::kbcast_ranked::TEXT,
             KbcastRankedShifted => $crate::kbcast_ranked::SHIFTED,
+            Simple => $crate::simple::ENTRY,
+            SimplePacked => $crate::simple::PACKED,
         }
     };
 }

@@ -29,6 +29,7 @@ pub mod protocol;
 pub mod rotation;
 pub mod sbt;
 pub mod scatter;
+pub mod simple;
 pub mod sna;
 pub mod snb;
 pub mod topology;

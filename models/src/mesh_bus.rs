@@ -10,8 +10,10 @@
 //! (the CR: everyone eavesdrops). A node may write on both its buses in
 //! one step ("can send a message ... through the two buses").
 
+use crate::catalog::{Config, Param};
 use crate::topology::Topology;
-use properties::{NodeId, ResourceId, Route};
+use properties::bounds::fujita;
+use properties::{NodeId, PacketId, ResourceId, Route, Slot};
 
 /// An n x n mesh with row and column buses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,9 +29,10 @@ pub enum Bus {
 }
 
 impl MeshBus {
-    /// Sides up to this keep n^2 node ids (and tokens) in 32 bits with
-    /// room to spare; the memory check refuses far earlier.
-    pub const MAX_SIDE: u32 = 4096;
+    /// The largest side: a message's tokens along a line are a mask of
+    /// this many bits ([`Mask`]); n = 256 is the largest size
+    /// (65 536 nodes, 512 MB of holdings).
+    pub const MAX_SIDE: u32 = 256;
 
     pub fn new(n: u32) -> Self {
         assert!((1..=Self::MAX_SIDE).contains(&n), "side {n} out of range");
@@ -202,6 +205,108 @@ impl Topology for MeshBus {
             _ => format!("{route:?}"),
         }
     }
+}
+
+/// A set of positions along a line of at most [`MeshBus::MAX_SIDE`]
+/// nodes, one bit each.
+pub type Mask = [u64; 4];
+
+/// What a gossip message carries: the tokens of the nodes of one line (a
+/// row or a column, not necessarily the bus it is written on) at the
+/// positions set in `mask` (the token of node v has id v). The checker
+/// reads the tokens off the message, checks the sender holds each
+/// (causality) and that there are at most l (message-length).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LineTokens {
+    pub line: Bus,
+    pub mask: Mask,
+}
+
+impl LineTokens {
+    /// No tokens yet, of `line`.
+    pub fn new(line: Bus) -> Self {
+        LineTokens { line, mask: [0; 4] }
+    }
+
+    /// Adds the token at position `k` along the line.
+    pub fn add(&mut self, k: u32) {
+        self.mask[k as usize / 64] |= 1 << (k % 64);
+    }
+
+    /// How many tokens.
+    pub fn count(&self) -> u32 {
+        self.mask.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Every token, along the line, on the mesh of side `n`.
+    pub fn each(&self, n: u32, mut f: impl FnMut(PacketId)) {
+        for (i, &w) in self.mask.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let k = i as u32 * 64 + w.trailing_zeros();
+                w &= w - 1;
+                f(match self.line {
+                    Bus::Row(r) => r * n + k,
+                    Bus::Col(c) => k * n + c,
+                });
+            }
+        }
+    }
+}
+
+/// `--ell`: tokens per message, 1..=n^2.
+pub const ELL: Param = Param {
+    flag: "--ell",
+    meaning: "tokens per message, 1..=n^2 (default: the algorithm's own, said in its claim)",
+    range: |n| (1, n as u64 * n as u64),
+};
+
+/// l from the configuration, or `default` where --ell was not given.
+pub fn ell(cfg: &Config, default: u64) -> u32 {
+    cfg.params.ell.unwrap_or(default) as u32
+}
+
+/// Holdings of a gossip: a bit per node and token, n^4 bits.
+pub fn gossip_bytes(n: u32) -> u64 {
+    (n as u64)
+        .checked_pow(4)
+        .map_or(u64::MAX, |b| b.div_ceil(8))
+}
+
+/// The two lower bounds every mesh-bus gossip report prints (Theorems 1
+/// and 2), the larger first in `Claims::lower_bound`.
+pub fn lower_bounds(n: u32, l: u32) -> Vec<(&'static str, Slot)> {
+    vec![
+        (
+            "Theorem 1 (l unbounded)",
+            fujita::theorem1(n as u64) as Slot,
+        ),
+        (
+            "Theorem 2 (bus capacity)",
+            fujita::theorem2(n as u64, l as u64) as Slot,
+        ),
+    ]
+}
+
+/// Order `variant` of `items` writers of one bus in one phase: variant 0
+/// the order along the bus, any other a shuffle seeded by (variant, bus,
+/// phase). The papers leave the order of a bus's writers open.
+pub fn order(variant: u32, bus: u32, phase: u32, items: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..items).collect();
+    if variant == 0 {
+        return v;
+    }
+    let mut x = (variant as u64) << 40 ^ (bus as u64) << 8 ^ phase as u64;
+    for i in (1..items as usize).rev() {
+        // splitmix64
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        v.swap(i, (z % (i as u64 + 1)) as usize);
+    }
+    v
 }
 
 #[cfg(test)]

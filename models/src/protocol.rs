@@ -127,6 +127,13 @@ pub trait Protocol: Send + Sync {
         true
     }
 
+    /// Lower bounds the paper proves for the problem at these parameters,
+    /// by name, printed beside every result (the largest is
+    /// `Claims::lower_bound`).
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        Vec::new()
+    }
+
     /// A sometimes property: some input forces at least this many slots
     /// in every run (section 3.1's adversary against prespecified trees),
     /// and whether the paper claims it at these parameters. The exhaustive

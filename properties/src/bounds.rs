@@ -197,12 +197,12 @@ pub mod fujita {
 mod tests {
     use super::*;
 
-    /// Fujita's bounds by hand: n = 4, l = 1 (tau = 2): Theorem 1 2 + 2 -
-    /// 1 = 3; Theorem 2 20/2 = 10; Theorem 3 12/2 + 6 = 12; Corollary 2
-    /// 20/2 + 2 = 12; Theorem 4 needs l < tau not dividing it: none at l =
-    /// 1. n = 5, l = 2 (tau = 3): Theorem 2 ceil(30/4) = 8, Theorem 3
-    /// floor(20/4) + 8 = 13, Theorem 4 5 + 7 = 12. n = 7: Theorem 1 3 + 3
-    /// - 1 = 5.
+    /// Fujita's bounds by hand. n = 4, l = 1 (tau = 2): Theorem 1 is
+    /// 2 + 2 - 1 = 3; Theorem 2 20/2 = 10; Theorem 3 12/2 + 6 = 12;
+    /// Corollary 2 20/2 + 2 = 12; Theorem 4 needs l < tau not dividing it,
+    /// none at l = 1. n = 5, l = 2 (tau = 3): Theorem 2 is ceil(30/4) = 8,
+    /// Theorem 3 floor(20/4) + 8 = 13, Theorem 4 5 + 7 = 12. n = 7:
+    /// Theorem 1 is 3 + 3 - 1 = 5.
     #[test]
     fn fujita_bounds_by_hand() {
         use fujita::*;

@@ -407,7 +407,7 @@ impl Record {
         if let Some((node, packet)) = holdings.first_missing() {
             self.note(Violation::Missing { node, packet });
         }
-        let optimum = self.optimum.unwrap_or_else(|| task.needed_deliveries());
+        let optimum = self.optimum.unwrap_or_else(|| task.least_transmissions());
         if self.transmissions != optimum {
             self.note(Violation::NotOptimal {
                 count: self.transmissions,

@@ -193,6 +193,21 @@ impl Task {
         }
     }
 
+    /// The fewest transmissions that can do the task: one per needed
+    /// delivery where a transmission carries one packet to one node; for a
+    /// gossip on the n x n mesh-bus, each token needs n + 1 bus writes and
+    /// a message carries at most l of them (Fujita's Theorem 2 count),
+    /// ceil(n^2 (n + 1) / l).
+    pub fn least_transmissions(&self) -> u64 {
+        match self {
+            Task::Gossip { nodes, per_message } => {
+                let n = (*nodes as f64).sqrt().round() as u64;
+                (n * n * (n + 1)).div_ceil(*per_message as u64)
+            }
+            _ => self.needed_deliveries(),
+        }
+    }
+
     /// The number of deliveries a run must make: one per node and packet
     /// required of it that it does not start with.
     pub fn needed_deliveries(&self) -> u64 {

@@ -1,0 +1,268 @@
+//! Fujita's mesh-bus gossip: SIMPLE and its refinement checked for n <= 5
+//! and every l, their time against the schedule counted from the paper's
+//! sets, the theorems' bounds, and a seeded bug for each bus property.
+
+use crate::support::*;
+use commcheck::engine::executor;
+use models::catalog::{Algorithm, Params};
+use models::mesh_bus::LineTokens;
+use models::simple::{Plan, Simple};
+use models::{Arrival, Protocol};
+use properties::bounds::fujita;
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
+
+use PropertyName::*;
+
+fn config(a: Algorithm, n: u32, l: u32) -> models::Config {
+    let params = Params {
+        ell: Some(l as u64),
+        ..Params::default()
+    };
+    a.with_params(a.config(n as u64, None, None).unwrap(), params)
+        .unwrap()
+}
+
+/// SIMPLE's time from section 4.1's count, independently of its code:
+/// phase 1 takes tau = ceil(n/2) steps; in phase 2 a row bus carries each
+/// node's V (column j's tokens of odd i + j, |V| depends on j) in
+/// ceil(|V|/l) messages, a column bus each H (row i's of even i + j), and
+/// the busier kind of bus ends the run.
+fn simple_time(n: u32, l: u32) -> Slot {
+    let odd = |x: u32| (0..n).filter(|k| (k + x) % 2 == 1).count() as u32;
+    let even = |x: u32| n - odd(x);
+    let rows: u32 = (0..n).map(|j| odd(j).div_ceil(l)).sum();
+    let cols: u32 = (0..n).map(|i| even(i).div_ceil(l)).sum();
+    n.div_ceil(2) + rows.max(cols)
+}
+
+/// Every l from 1 to n^2 at n = 2..5, every order covered: complete, one
+/// writer per bus, no duplicate, at most l tokens a message, within
+/// Theorem 3 (and Corollary 2 where l divides ceil(n/2)); the time is the
+/// count above for every order, and never below either lower bound.
+#[test]
+fn simple_meets_theorem_3_at_every_l() {
+    for n in 2..=5u32 {
+        for l in 1..=n * n {
+            let what = format!("simple n={n} l={l}");
+            let p = Simple::new(config(Algorithm::Simple, n, l), false);
+            let search = lockstep(p);
+            assert_holds(
+                &search,
+                &[
+                    Completeness,
+                    NoDuplication,
+                    ContentionFreedom,
+                    Causality,
+                    TimeBound,
+                    MessageLength,
+                ],
+                &what,
+            );
+            let time = simple_time(n, l);
+            assert_eq!(search.by_input.len(), 64, "{what}: every order covered");
+            for &(order, (lo, hi)) in &search.by_input {
+                assert_eq!((lo, hi), (time, time), "{what}, order {order}");
+            }
+            let (n, l) = (n as u64, l as u64);
+            assert!(time as u64 <= fujita::theorem3(n, l), "{what}");
+            if let Some(c) = fujita::corollary2(n, l) {
+                assert!(time as u64 <= c, "{what}: Corollary 2");
+            }
+            let lower = fujita::theorem1(n).max(fujita::theorem2(n, l));
+            assert!(time as u64 >= lower, "{what}: below a lower bound");
+        }
+    }
+}
+
+/// The refinement: every l at n = 2..5, complete and within Theorem 4
+/// wherever its precondition holds (n = 5, l = 2 here); it never takes
+/// longer than SIMPLE.
+#[test]
+fn simple_packed_meets_theorem_4_and_never_loses_to_simple() {
+    let mut claimed = 0;
+    for n in 2..=5u32 {
+        for l in 1..=n * n {
+            let what = format!("simple-packed n={n} l={l}");
+            let search = lockstep(Simple::new(config(Algorithm::SimplePacked, n, l), true));
+            assert_holds(
+                &search,
+                &[
+                    Completeness,
+                    NoDuplication,
+                    ContentionFreedom,
+                    Causality,
+                    MessageLength,
+                ],
+                &what,
+            );
+            let worst = search.worst_time.unwrap();
+            assert!(worst <= simple_time(n, l), "{what}: {worst}");
+            if let Some(b) = fujita::theorem4(n as u64, l as u64) {
+                claimed += 1;
+                assert_eq!(status(&search, TimeBound), Status::Holds, "{what}");
+                assert!(worst as u64 <= b, "{what}");
+            }
+        }
+    }
+    assert_eq!(claimed, 1, "Theorem 4 applies at n = 5, l = 2 only");
+}
+
+/// The executor runs the same schedule: the same time and transmissions
+/// as the lock-step check at every l, n = 2..6.
+#[test]
+fn the_executor_agrees_on_simple() {
+    for n in 2..=6u32 {
+        for l in [1, 2, n, n * n] {
+            for packed in [false, true] {
+                let a = [Algorithm::Simple, Algorithm::SimplePacked][packed as usize];
+                let p = Simple::new(config(a, n, l), packed);
+                let run = executor::run(&p, &0);
+                let search = lockstep(Simple::new(config(a, n, l), packed));
+                let what = format!("{} n={n} l={l}", a.name());
+                for p in [
+                    Completeness,
+                    NoDuplication,
+                    ContentionFreedom,
+                    Causality,
+                    MessageLength,
+                ] {
+                    assert_eq!(run.record.violation(p), None, "{what}");
+                }
+                let first = search.by_input.iter().find(|e| e.0 == 0).unwrap().1;
+                assert_eq!(run.record.last_delivery, first.1, "{what}");
+                assert_eq!(
+                    Some(run.record.transmissions),
+                    search.transmissions.map(|t| t.0),
+                    "{what}"
+                );
+            }
+        }
+    }
+}
+
+/// The bug seeded into SIMPLE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bug {
+    /// message-length: phase-1 writers also send one token of their line
+    /// too many (l + 1 tokens at l = 1).
+    Overfull,
+    /// contention-freedom: node (1,3) writes its phase-1 token on R_1 in
+    /// step 1 as well, beside (1,1).
+    SecondWriter,
+    /// completeness: V leaves out the writer's own token (the reading of
+    /// "received" without eavesdropping on one's own write).
+    NoOwnToken,
+}
+
+struct Mutant {
+    inner: Simple,
+    bug: Bug,
+}
+
+impl Protocol for Mutant {
+    type Topo = models::MeshBus;
+    type Input = u32;
+    type State = Plan;
+    type Msg = LineTokens;
+
+    fn topology(&self) -> &Self::Topo {
+        self.inner.topology()
+    }
+    fn inputs(&self) -> Vec<u32> {
+        vec![0]
+    }
+    fn source_input(&self, _: NodeId) -> Option<u32> {
+        None
+    }
+    fn describe_input(&self, i: &u32) -> String {
+        self.inner.describe_input(i)
+    }
+    fn task(&self, i: &u32) -> Task {
+        self.inner.task(i)
+    }
+    fn claims(&self) -> Claims {
+        self.inner.claims()
+    }
+    fn init(&self, i: &u32, v: NodeId) -> Plan {
+        self.inner.init(i, v)
+    }
+    fn packets(&self, m: &LineTokens, f: impl FnMut(PacketId)) {
+        self.inner.packets(m, f)
+    }
+    fn step(
+        &self,
+        node: NodeId,
+        plan: &mut Plan,
+        slot: Slot,
+        arrivals: &[Arrival<LineTokens>],
+        choice: u32,
+        out: &mut Vec<Transmission<LineTokens>>,
+    ) -> bool {
+        let start = out.len();
+        let busy = self.inner.step(node, plan, slot, arrivals, choice, out);
+        let mesh = self.inner.topology();
+        let n = mesh.side();
+        let (i, j) = mesh.at(node);
+        let tau = n.div_ceil(2);
+        match self.bug {
+            Bug::Overfull if slot <= tau => {
+                for t in &mut out[start..] {
+                    // The writer's own line holds the token beside its own.
+                    let own = match t.msg.line {
+                        models::mesh_bus::Bus::Row(_) => j,
+                        models::mesh_bus::Bus::Col(_) => i,
+                    };
+                    t.msg.add((own + 1) % n);
+                }
+            }
+            Bug::SecondWriter if (i, j) == (0, 2) && slot == 1 => {
+                let mut msg = LineTokens::new(models::mesh_bus::Bus::Col(j));
+                msg.add(i);
+                out.push(Transmission {
+                    route: mesh.write(node, models::mesh_bus::Bus::Row(i)),
+                    msg,
+                });
+            }
+            Bug::NoOwnToken if slot > tau => {
+                for t in &mut out[start..] {
+                    let own = match t.msg.line {
+                        models::mesh_bus::Bus::Row(_) => j,
+                        models::mesh_bus::Bus::Col(_) => i,
+                    };
+                    t.msg.mask[own as usize / 64] &= !(1 << (own % 64));
+                }
+            }
+            _ => {}
+        }
+        busy
+    }
+    fn event_driven(&self) -> bool {
+        false
+    }
+    fn reads_arrivals(&self) -> bool {
+        false
+    }
+}
+
+/// Each bug is caught by its property in the exhaustive checker and the
+/// executor, at n = 4, l = 1.
+#[test]
+fn mesh_bus_mutants_are_caught() {
+    let cases = [
+        (Bug::Overfull, MessageLength),
+        (Bug::SecondWriter, ContentionFreedom),
+        (Bug::NoOwnToken, Completeness),
+    ];
+    for (bug, property) in cases {
+        let inner = Simple::new(config(Algorithm::Simple, 4, 1), false);
+        let run = executor::run(&Mutant { inner, bug }, &0);
+        assert_eq!(
+            run.record.violation(property).map(|v| v.property()),
+            Some(property),
+            "{bug:?} in the executor"
+        );
+        let inner = Simple::new(config(Algorithm::Simple, 4, 1), false);
+        let search = lockstep(Mutant { inner, bug });
+        assert_eq!(status(&search, property), Status::Violated, "{bug:?}");
+    }
+}
