@@ -13,6 +13,7 @@ pub const ONE_SET: Param = Param {
     flag: "--broadcasters",
     meaning: "one set of broadcasting nodes, comma-separated (K = its size)",
     range: |d| (1, 1 << d),
+    below: "",
 };
 
 /// `--multiset`: a node may broadcast several packets (a_x >= 2).
@@ -21,6 +22,7 @@ pub const MULTISET: Param = Param {
     meaning: "a node may have several packets: listed m times in --broadcasters (a_x = m), \
               or every K-multiset with --k",
     range: |_| (0, 1),
+    below: "",
 };
 
 /// Sets past this many are not enumerated (the check says so).

@@ -167,7 +167,9 @@ pub enum ModelError {
         flag: &'static str,
         takes: String,
     },
-    #[error("{flag} {value} is out of range for {algorithm} at n = {n}: accepted {lo}..={hi}")]
+    #[error(
+        "{flag} {value} is out of range for {algorithm} at n = {n}: accepted {lo}..={hi}{why}"
+    )]
     ParamRange {
         algorithm: &'static str,
         flag: &'static str,
@@ -175,6 +177,8 @@ pub enum ModelError {
         n: u32,
         lo: u64,
         hi: u64,
+        /// The precondition that fails, where the algorithm gives one.
+        why: String,
     },
     #[error("--broadcasters: {why}")]
     Broadcasters { why: String },
@@ -303,6 +307,9 @@ pub struct Param {
     /// The values accepted at dimension n, inclusive (for a list, the
     /// range of its length).
     pub range: fn(u32) -> (u64, u64),
+    /// Why values below the range fail, and what to use instead (an
+    /// algorithm's precondition), or "".
+    pub below: &'static str,
 }
 
 /// An algorithm's registry entry: what it says about itself and how to
@@ -346,6 +353,10 @@ macro_rules! registry {
             KbcastRankedShifted => $crate::kbcast_ranked::SHIFTED,
             Simple => $crate::simple::ENTRY,
             SimplePacked => $crate::simple::PACKED,
+            Partition => $crate::partition::ENTRY,
+            PartitionFixed => $crate::partition::FIXED,
+            Centralize => $crate::centralize::ENTRY,
+            CentralizeFixed => $crate::centralize::FIXED,
         }
     };
 }
@@ -513,7 +524,8 @@ impl Algorithm {
         }
         let n = config.n;
         let in_range = |flag, value: u64| {
-            let (lo, hi) = (param(flag).expect("declared").range)(n);
+            let p = param(flag).expect("declared");
+            let (lo, hi) = (p.range)(n);
             match (lo..=hi).contains(&value) {
                 true => Ok(()),
                 false => Err(ModelError::ParamRange {
@@ -523,6 +535,10 @@ impl Algorithm {
                     n,
                     lo,
                     hi,
+                    why: match (value < lo, p.below) {
+                        (true, why) if !why.is_empty() => format!(" ({why})"),
+                        _ => String::new(),
+                    },
                 }),
             }
         };

@@ -59,6 +59,7 @@ pub const ENTRY: Entry<KbcastSmall> = Entry {
                 meaning: "the number of broadcasting nodes, 1..=2^d (default 2^(d-1)); every \
                           K-set is searched, one per xor-translation orbit",
                 range: |d| (1, 1 << d),
+                below: "",
             },
             broadcasters::ONE_SET,
         ],

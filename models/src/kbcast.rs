@@ -95,11 +95,13 @@ const PARAMS: &[Param] = &[
         flag: "--k",
         meaning: "the number of packets broadcast (default d)",
         range: |d| (1, 1 << d),
+        below: "",
     },
     Param {
         flag: "--broadcasters",
         meaning: "one set of broadcasting nodes, comma-separated (default: every K-set)",
         range: |d| (1, 1 << d),
+        below: "",
     },
     broadcasters::MULTISET,
 ];

@@ -53,11 +53,13 @@ const PARAMS: &[Param] = &[
         flag: "--k",
         meaning: "the number of broadcasting nodes: d only (the section's premise)",
         range: |d| (d as u64, d as u64),
+        below: "",
     },
     Param {
         flag: "--broadcasters",
         meaning: "one set of d broadcasting nodes, comma-separated (default: every d-set)",
         range: |d| (d as u64, d as u64),
+        below: "",
     },
 ];
 

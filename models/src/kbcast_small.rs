@@ -71,6 +71,7 @@ pub const ENTRY: Entry<KbcastSmall> = Entry {
                 meaning: "the number of broadcasting nodes, 1..=2^d (default d); every \
                           K-set is checked, one per xor-translation orbit",
                 range: |d| (1, 1 << d),
+                below: "",
             },
             broadcasters::ONE_SET,
         ],

@@ -7,6 +7,7 @@
 pub mod broadcast;
 pub mod broadcasters;
 pub mod catalog;
+pub mod centralize;
 pub mod dt;
 pub mod esbt;
 pub mod fixed_trees;
@@ -24,6 +25,7 @@ pub mod mnb_ring;
 pub mod mnb_sbt;
 pub mod naive_tree;
 pub mod nob;
+pub mod partition;
 pub mod prefix;
 pub mod protocol;
 pub mod rotation;

@@ -254,11 +254,38 @@ impl LineTokens {
     }
 }
 
+/// Tokens of several lines: those of lines `lo..hi` (rows, or columns)
+/// whose i + j has the parity `odd` (PARTITION's phase-3 sets: the
+/// even-sum tokens of a block of rows, the odd-sum ones of a block of
+/// columns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Stripe {
+    pub rows: bool,
+    pub lo: u32,
+    pub hi: u32,
+    pub odd: bool,
+}
+
+impl Stripe {
+    /// Every token, line by line, on the mesh of side `n`.
+    pub fn each(&self, n: u32, mut f: impl FnMut(PacketId)) {
+        for x in self.lo..self.hi {
+            for k in (0..n).filter(|k| ((x + k) % 2 == 1) == self.odd) {
+                f(match self.rows {
+                    true => x * n + k,
+                    false => k * n + x,
+                });
+            }
+        }
+    }
+}
+
 /// `--ell`: tokens per message, 1..=n^2.
 pub const ELL: Param = Param {
     flag: "--ell",
     meaning: "tokens per message, 1..=n^2 (default: the algorithm's own, said in its claim)",
     range: |n| (1, n as u64 * n as u64),
+    below: "",
 };
 
 /// l from the configuration, or `default` where --ell was not given.

@@ -53,6 +53,7 @@ pub const ENTRY: Entry<Prefix> = Entry {
                 flag: "--broadcasters",
                 meaning: "the nodes with a_x = 1, comma-separated (default: every subset)",
                 range: |d| (0, 1 << d),
+                below: "",
             },
             broadcasters::MULTISET,
         ],

@@ -1,0 +1,362 @@
+//! CENTRALIZE: gossip on the n x n mesh-bus by collecting every token at
+//! one node. Fujita, "Gossiping in Mesh-Bus Computers by Packets with
+//! Bounded Length", section 5.2 (Theorem 7), for l = Theta(n^2).
+//!
+//! # The algorithm
+//! * Phase 1: "If i + j is even and i != j, send t(i, j) to node (i, i)
+//!   through row-bus R_i. If i + j is odd, send t(i, j) to node (j, j)
+//!   through column-bus C_j." Diagonal node (x, x) then holds its cross:
+//!   row x's even-sum tokens and column x's odd-sum ones.
+//! * Phase 2: U = D, the diagonal in order; while |U| > 1, pair U's
+//!   members in order, x_1 with x_2, x_3 with x_4, ...; for a pair ((a, b),
+//!   (c, d)), (a, b) sends to (a, d) on R_a and (c, d) sends to (a, d) on
+//!   C_d, and U becomes the (a, d)s.
+//! * Phase 3: the last member of U "broadcasts the set of all tokens to
+//!   all nodes".
+//!
+//! Readings (docs/errata.md, Fujita):
+//! * A message carries what its writer collected: the union of the
+//!   crosses of the diagonal range it stands for, in token order, in
+//!   ceil(size/l) messages of consecutive steps where it exceeds l.
+//! * Phase 3 is not spelled out ("O(1) steps"): the holder writes every
+//!   token on its row, then every node of that row writes them on its
+//!   column, each in ceil(n^2/l) steps.
+//! * The writers' order in phase 1 is open: an input of the check (the
+//!   order along the bus and seeded shuffles).
+//! * Step 3 pairs floor(|U|/2) members and step 4 empties U, so where |U|
+//!   is odd the last member is dropped with its tokens: the gossip is
+//!   incomplete unless n is a power of two. The check shows it;
+//!   `centralize-fixed` carries the odd member into the next U.
+//! * The proof says phase 1 takes floor(n/2) steps; for odd n a column
+//!   of odd index has ceil(n/2) writers of odd i + j.
+//!
+//! # Bounds
+//! Theorem 7 claims n/2 + O(log2 n) steps with no constant: the check
+//! reports the exact count and judges no time bound. Lower bounds:
+//! Theorems 1 and 2, printed beside.
+
+use crate::catalog::{Config, Entry, Info, Param, Reach, Shape};
+use crate::catalog::{Ports::*, Switching::*};
+use crate::mesh_bus::{self, Bus, LineTokens, MeshBus};
+use crate::protocol::{Arrival, Protocol};
+use crate::topology::Topology;
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task, Transmission};
+use std::collections::HashMap;
+
+/// `--ell` for CENTRALIZE (any l works; Theorem 7 is about l =
+/// Theta(n^2)).
+const ELL: Param = Param {
+    flag: "--ell",
+    meaning: "tokens per message, 1..=n^2 (default n^2; Theorem 7 is for l = Theta(n^2))",
+    range: |n| (1, n as u64 * n as u64),
+    below: "",
+};
+
+const INFO: Info = Info {
+    name: "centralize",
+    summary: "mesh-bus gossip: diagonal collects, pairwise merge to one node, broadcast",
+    reference: "Fujita, Gossiping in Mesh-Bus Computers, section 5.2 (Theorem 7)",
+    claim: "n/2 + O(log n) steps (no constant: the exact count is reported); complete, \
+            one writer per bus, at most l tokens a message (default l = n^2)",
+    modes: &[(Sf, All)],
+    reach: Reach {
+        lockstep: 16,
+        actor: 0,
+        actor_auto: 0,
+    },
+    params: &[ELL],
+    memory: mesh_bus::gossip_bytes,
+    shape: Shape::MeshBus { min: 2 },
+};
+
+/// The registry entry of CENTRALIZE as printed.
+pub const ENTRY: Entry<Centralize> = Entry {
+    info: INFO,
+    build: |cfg| Centralize::new(cfg, false),
+};
+
+/// The registry entry of CENTRALIZE keeping the odd member of U.
+pub const FIXED: Entry<Centralize> = Entry {
+    info: Info {
+        name: "centralize-fixed",
+        summary: "CENTRALIZE carrying the odd member of U into the next round",
+        claim: "n/2 + O(log n) steps (as Theorem 7; the exact count is reported); complete, \
+                one writer per bus, at most l tokens a message (default l = n^2)",
+        ..INFO
+    },
+    build: |cfg| Centralize::new(cfg, true),
+};
+
+/// Orders of phase 1's writers checked up to this side.
+const ORDERS: u32 = 64;
+const ORDERED_UP_TO: u32 = 6;
+
+/// What a message carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Msg {
+    /// Phase 1: the writer's own token.
+    Own(LineTokens),
+    /// Phase 2: of the union of the crosses of diagonal indices lo..hi in
+    /// token order, `take` tokens after the first `skip`.
+    Crosses {
+        lo: u32,
+        hi: u32,
+        skip: u32,
+        take: u32,
+    },
+    /// Phase 3: tokens lo..hi.
+    Range { lo: u32, hi: u32 },
+}
+
+/// CENTRALIZE at one side and l.
+#[derive(Clone, Debug)]
+pub struct Centralize {
+    mesh: MeshBus,
+    l: u32,
+    /// Phase 1's length.
+    first: Slot,
+    /// Phases 2 and 3: each node's writes (step, bus, message).
+    later: HashMap<NodeId, Vec<(Slot, Bus, Msg)>>,
+}
+
+/// A node's writes: step, bus, message, in step order.
+pub type Plan = Vec<(Slot, Bus, Msg)>;
+
+impl Centralize {
+    pub fn new(cfg: Config, fixed: bool) -> Self {
+        let mesh = MeshBus::new(cfg.n);
+        let n = cfg.n;
+        let l = mesh_bus::ell(&cfg, n as u64 * n as u64);
+        let mut c = Centralize {
+            mesh,
+            l,
+            first: 0,
+            later: HashMap::new(),
+        };
+        c.first = (0..n)
+            .flat_map(|x| [c.writers(Bus::Row(x)).len(), c.writers(Bus::Col(x)).len()])
+            .max()
+            .unwrap_or(0) as Slot;
+        // Phase 2: the members of U with the diagonal range each stands
+        // for.
+        let mut u: Vec<(NodeId, u32, u32)> =
+            (0..n).map(|x| (c.mesh.node(x, x), x, x + 1)).collect();
+        let mut at = c.first + 1;
+        while u.len() > 1 {
+            let mut next = Vec::new();
+            let mut round = 0;
+            for pair in u.chunks(2) {
+                let [(ab, lo, mid), (cd, _, hi)] = pair else {
+                    if fixed {
+                        next.push(pair[0]);
+                    }
+                    continue;
+                };
+                let ((a, _), (_, d)) = (c.mesh.at(*ab), c.mesh.at(*cd));
+                for (from, bus, lo, hi) in
+                    [(*ab, Bus::Row(a), *lo, *mid), (*cd, Bus::Col(d), *mid, *hi)]
+                {
+                    let size = c.cross_size(lo, hi);
+                    let parts = size.div_ceil(l);
+                    round = round.max(parts);
+                    for k in 0..parts {
+                        let msg = Msg::Crosses {
+                            lo,
+                            hi,
+                            skip: k * l,
+                            take: l.min(size - k * l),
+                        };
+                        c.later.entry(from).or_default().push((at + k, bus, msg));
+                    }
+                }
+                next.push((c.mesh.node(a, d), *lo, *hi));
+            }
+            at += round;
+            u = next;
+        }
+        // Phase 3: the holder's row, then every column.
+        let (holder, _, _) = u[0];
+        let (a, _) = c.mesh.at(holder);
+        let parts = (n * n).div_ceil(l);
+        for k in 0..parts {
+            let msg = Msg::Range {
+                lo: k * l,
+                hi: ((k + 1) * l).min(n * n),
+            };
+            c.later
+                .entry(holder)
+                .or_default()
+                .push((at + k, Bus::Row(a), msg));
+            for y in 0..n {
+                let v = c.mesh.node(a, y);
+                c.later
+                    .entry(v)
+                    .or_default()
+                    .push((at + parts + k, Bus::Col(y), msg));
+            }
+        }
+        c
+    }
+
+    fn n(&self) -> u32 {
+        self.mesh.side()
+    }
+
+    /// Phase 1's writers of `bus` (positions along it), along the bus.
+    fn writers(&self, bus: Bus) -> Vec<u32> {
+        let n = self.n();
+        match bus {
+            Bus::Row(i) => (0..n).filter(|&j| (i + j) % 2 == 0 && j != i).collect(),
+            Bus::Col(j) => (0..n).filter(|&i| (i + j) % 2 == 1).collect(),
+        }
+    }
+
+    /// Whether token (r, c) is in the cross of a diagonal index in lo..hi.
+    fn in_crosses(r: u32, c: u32, lo: u32, hi: u32) -> bool {
+        match (r + c) % 2 {
+            0 => (lo..hi).contains(&r),
+            _ => (lo..hi).contains(&c),
+        }
+    }
+
+    fn cross_size(&self, lo: u32, hi: u32) -> u32 {
+        let n = self.n();
+        (0..n * n)
+            .filter(|&t| Self::in_crosses(t / n, t % n, lo, hi))
+            .count() as u32
+    }
+}
+
+impl Protocol for Centralize {
+    type Topo = MeshBus;
+    /// The order of phase 1's writers: 0 along each bus, else a shuffle.
+    type Input = u32;
+    type State = Plan;
+    type Msg = Msg;
+
+    fn topology(&self) -> &MeshBus {
+        &self.mesh
+    }
+
+    fn inputs(&self) -> Vec<u32> {
+        match self.n() <= ORDERED_UP_TO {
+            true => (0..ORDERS).collect(),
+            false => vec![0],
+        }
+    }
+
+    fn inputs_total(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn covered_inputs(&self) -> &'static str {
+        "the order along each bus and seeded shuffles of phase 1's writers"
+    }
+
+    fn source_input(&self, _: NodeId) -> Option<u32> {
+        None
+    }
+
+    fn describe_input(&self, v: &u32) -> String {
+        match v {
+            0 => "phase 1's writers in order along each bus".into(),
+            v => format!("phase 1 writers' order shuffle {v}"),
+        }
+    }
+
+    fn task(&self, _: &u32) -> Task {
+        Task::Gossip {
+            nodes: self.mesh.nodes(),
+            per_message: self.l,
+        }
+    }
+
+    fn claims(&self) -> Claims {
+        Claims {
+            claimed: vec![
+                PropertyName::Completeness,
+                PropertyName::ContentionFreedom,
+                PropertyName::Causality,
+                PropertyName::MessageLength,
+            ],
+            bound: None,
+            lower_bound: self.lower_bounds().iter().map(|b| b.1).max(),
+            transmissions: None,
+        }
+    }
+
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        mesh_bus::lower_bounds(self.n(), self.l)
+    }
+
+    fn init(&self, &variant: &u32, node: NodeId) -> Plan {
+        let (i, j) = self.mesh.at(node);
+        let mut plan = self.later.get(&node).cloned().unwrap_or_default();
+        let (bus, line, me) = match (i + j) % 2 {
+            0 if i == j => (None, Bus::Col(j), i),
+            0 => (Some(Bus::Row(i)), Bus::Col(j), j),
+            _ => (Some(Bus::Col(j)), Bus::Row(i), i),
+        };
+        if let Some(bus) = bus {
+            let writers = self.writers(bus);
+            let order = mesh_bus::order(variant, self.mesh.bus(bus), 1, writers.len() as u32);
+            let pos = order
+                .iter()
+                .position(|&w| writers[w as usize] == me)
+                .expect("a writer");
+            let mut own = LineTokens::new(line);
+            own.add(if line == Bus::Col(j) { i } else { j });
+            plan.push((pos as Slot + 1, bus, Msg::Own(own)));
+        }
+        plan.sort_by_key(|w| w.0);
+        plan
+    }
+
+    fn packets(&self, msg: &Msg, f: impl FnMut(PacketId)) {
+        let n = self.n();
+        match *msg {
+            Msg::Own(t) => t.each(n, f),
+            Msg::Crosses { lo, hi, skip, take } => {
+                (0..n * n)
+                    .filter(|&t| Self::in_crosses(t / n, t % n, lo, hi))
+                    .skip(skip as usize)
+                    .take(take as usize)
+                    .for_each(f);
+            }
+            Msg::Range { lo, hi } => (lo..hi).for_each(f),
+        }
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        plan: &mut Plan,
+        slot: Slot,
+        _: &[Arrival<Msg>],
+        _: u32,
+        out: &mut Vec<Transmission<Msg>>,
+    ) -> bool {
+        for &(_, bus, msg) in plan.iter().filter(|w| w.0 == slot) {
+            out.push(Transmission {
+                route: self.mesh.write(node, bus),
+                msg,
+            });
+        }
+        plan.last().is_some_and(|w| w.0 > slot)
+    }
+
+    fn wake(&self, plan: &Plan, slot: Slot) -> Slot {
+        plan.iter()
+            .map(|w| w.0)
+            .find(|&at| at > slot)
+            .unwrap_or(slot + 1)
+    }
+
+    fn event_driven(&self) -> bool {
+        false
+    }
+
+    fn reads_arrivals(&self) -> bool {
+        false
+    }
+}
