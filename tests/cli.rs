@@ -145,6 +145,31 @@ fn refused(args: &[&str], fragments: &[&str]) {
     assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
 }
 
+/// The mesh-bus algorithms' bad inputs (Fujita): l out of range, a
+/// precondition on l, a side of 1, a source.
+#[test]
+fn mesh_bus_bad_input_is_one_clear_line() {
+    refused(
+        &["simple", "4", "--ell", "0"],
+        &["--ell 0", "simple", "1..=16"],
+    );
+    refused(&["simple", "4", "--ell", "17"], &["--ell 17", "1..=16"]);
+    refused(
+        &["partition", "4", "--ell", "1"],
+        &["--ell 1", "2..=16", "m = floor(2l/n) >= 1", "use simple"],
+    );
+    refused(&["centralize", "1"], &["side 1", "centralize", "2..=256"]);
+    refused(&["simple", "257"], &["side 257", "2..=256"]);
+    refused(
+        &["simple", "4", "--source", "3"],
+        &["no single source", "--source"],
+    );
+    refused(
+        &["simple", "4", "--k", "3"],
+        &["does not take --k", "--ell"],
+    );
+}
+
 #[test]
 fn bad_input_is_one_clear_line_and_exit_2() {
     refused(&["nob", "0"], &["dimension 0", "1..=30"]);

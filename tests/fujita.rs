@@ -266,3 +266,129 @@ fn mesh_bus_mutants_are_caught() {
         assert_eq!(status(&search, property), Status::Violated, "{bug:?}");
     }
 }
+
+/// PARTITION as printed is complete exactly where its short last block
+/// does not cut a line off: m = floor(2l/n) divides n, or m = 1, or one
+/// block (m >= n); every other claimed property holds at every l. The
+/// corrected variant is complete everywhere, and both take tau + min(m,
+/// n) + (phase-3 writers per line) steps, within Theorem 6's tau + m +
+/// sigma.
+#[test]
+fn partition_is_incomplete_exactly_where_m_does_not_divide_n() {
+    use models::partition::Partition;
+    for n in 2..=6u32 {
+        for l in n.div_ceil(2)..=n * n {
+            let m = 2 * l / n;
+            let tau = n.div_ceil(2);
+            let sigma = n.div_ceil(m);
+            let theorem6 = tau + m + sigma;
+            let what = format!("partition n={n} l={l} m={m}");
+            let search = lockstep(Partition::new(config(Algorithm::Partition, n, l), false));
+            assert_holds(
+                &search,
+                &[ContentionFreedom, Causality, TimeBound, MessageLength],
+                &what,
+            );
+            let broken = m > 1 && m < n && n % m != 0;
+            let expected = if broken {
+                Status::Violated
+            } else {
+                Status::Holds
+            };
+            assert_eq!(status(&search, Completeness), expected, "{what}");
+            let fixed = lockstep(Partition::new(
+                config(Algorithm::PartitionFixed, n, l),
+                true,
+            ));
+            assert_holds(
+                &fixed,
+                &[
+                    Completeness,
+                    ContentionFreedom,
+                    Causality,
+                    TimeBound,
+                    MessageLength,
+                ],
+                &format!("partition-fixed n={n} l={l}"),
+            );
+            let time = tau + m.min(n) + sigma;
+            assert_eq!(fixed.worst_time, Some(time), "partition-fixed n={n} l={l}");
+            assert!(time <= theorem6);
+        }
+    }
+}
+
+/// The printed counterexample: at n = 5, l = 5 (m = 2, blocks {1,2},
+/// {3,4}, {5}), row 1's phase-3 writers sit at columns 2 and 4, none in
+/// the last block, so node (1,2) never gets t(2,5), an odd-sum token of
+/// column 5.
+#[test]
+fn partition_counterexample_as_reported() {
+    let o = outcome_with("partition", 5, &["--ell", "5"]);
+    let c = reported(&o, "completeness");
+    assert_eq!(c.status, "violated");
+    assert!(
+        c.counterexample
+            .as_deref()
+            .unwrap()
+            .contains("node (1,2) lacking token t(2,5)"),
+        "{:?}",
+        c.counterexample
+    );
+}
+
+/// CENTRALIZE as printed drops the odd member of U: complete exactly when
+/// n is a power of two. The corrected variant is complete at every n and
+/// l; with l = n^2 it takes phase 1 (ceil(n/2) steps: an odd n's odd
+/// column has that many writers) + ceil(log2 n) merging rounds + 2
+/// broadcast steps.
+#[test]
+fn centralize_is_complete_exactly_at_powers_of_two() {
+    use models::centralize::Centralize;
+    for n in 2..=6u32 {
+        for l in [1, n, n * n / 2, n * n] {
+            let what = format!("centralize n={n} l={l}");
+            let search = lockstep(Centralize::new(config(Algorithm::Centralize, n, l), false));
+            assert_holds(
+                &search,
+                &[ContentionFreedom, Causality, MessageLength],
+                &what,
+            );
+            let expected = match n.is_power_of_two() {
+                true => Status::Holds,
+                false => Status::Violated,
+            };
+            assert_eq!(status(&search, Completeness), expected, "{what}");
+            let fixed = lockstep(Centralize::new(
+                config(Algorithm::CentralizeFixed, n, l),
+                true,
+            ));
+            assert_holds(
+                &fixed,
+                &[Completeness, ContentionFreedom, Causality, MessageLength],
+                &format!("centralize-fixed n={n} l={l}"),
+            );
+            if l == n * n {
+                let rounds = 32 - (n - 1).leading_zeros();
+                assert_eq!(fixed.worst_time, Some(n.div_ceil(2) + rounds + 2), "{what}");
+            }
+        }
+    }
+}
+
+/// `check <algorithm> <n> --ell <l>` through the library, as the CLI runs
+/// it (only `--ell` is taken here).
+fn outcome_with(algorithm: &str, n: u64, args: &[&str]) -> commcheck::report::Outcome {
+    let a = Algorithm::parse(algorithm).unwrap();
+    let mut req = commcheck::check::Request::new(a, n, None, None).unwrap();
+    let ell = match args {
+        ["--ell", l] => Some(l.parse().unwrap()),
+        _ => None,
+    };
+    let params = Params {
+        ell,
+        ..Params::default()
+    };
+    req.config = a.with_params(req.config, params).unwrap();
+    commcheck::check::check(&req).unwrap()
+}

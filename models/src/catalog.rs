@@ -286,14 +286,20 @@ pub fn executor_bytes(algorithm: Algorithm, d: u32) -> u64 {
 /// inbox entries and two busy bits; a bit per arc; and what the entry
 /// declares (holdings and the algorithm's own tables).
 fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
-    if d >= 40 {
+    let shape = entry.info.shape;
+    if shape == Shape::Cube && d >= 40 {
         return u64::MAX;
     }
-    let nodes = entry.info.shape.nodes(d);
+    let nodes = shape.nodes(d);
     let per_node =
         std::mem::size_of::<P::State>() + 2 * std::mem::size_of::<Option<Arrival<P::Msg>>>();
-    let bits = (2 + d as u64) * nodes;
-    (entry.info.memory)(d).saturating_add(nodes * per_node as u64 + bits / 8)
+    // Two busy bits a node, and a bit per resource (a cube's d arcs a
+    // node; a mesh-bus's 2n buses).
+    let bits = match shape {
+        Shape::Cube => (2 + d as u64) * nodes,
+        Shape::MeshBus { .. } => 2 * nodes + 2 * d as u64,
+    };
+    (entry.info.memory)(d).saturating_add(nodes.saturating_mul(per_node as u64) + bits / 8)
 }
 
 /// A parameter an algorithm declares beyond its size: the CLI accepts its

@@ -18,9 +18,10 @@
 //! * A message carries what its writer collected: the union of the
 //!   crosses of the diagonal range it stands for, in token order, in
 //!   ceil(size/l) messages of consecutive steps where it exceeds l.
-//! * Phase 3 is not spelled out ("O(1) steps"): the holder writes every
-//!   token on its row, then every node of that row writes them on its
-//!   column, each in ceil(n^2/l) steps.
+//! * Phase 3 is not spelled out ("O(1) steps"): the holder writes what
+//!   it collected (every token, if no member of U was lost) on its row,
+//!   then every node of that row writes it on its column, each in
+//!   ceil(size/l) steps.
 //! * The writers' order in phase 1 is open: an input of the check (the
 //!   order along the bus and seeded shuffles).
 //! * Step 3 pairs floor(|U|/2) members and step 4 empties U, so where |U|
@@ -96,16 +97,15 @@ const ORDERED_UP_TO: u32 = 6;
 pub enum Msg {
     /// Phase 1: the writer's own token.
     Own(LineTokens),
-    /// Phase 2: of the union of the crosses of diagonal indices lo..hi in
-    /// token order, `take` tokens after the first `skip`.
+    /// Phases 2 and 3: of the union of the crosses of diagonal indices
+    /// lo..hi in token order (every token when lo..hi is 0..n), `take`
+    /// tokens after the first `skip`.
     Crosses {
         lo: u32,
         hi: u32,
         skip: u32,
         take: u32,
     },
-    /// Phase 3: tokens lo..hi.
-    Range { lo: u32, hi: u32 },
 }
 
 /// CENTRALIZE at one side and l.
@@ -174,14 +174,18 @@ impl Centralize {
             at += round;
             u = next;
         }
-        // Phase 3: the holder's row, then every column.
-        let (holder, _, _) = u[0];
+        // Phase 3: what the holder collected (every token, unless a
+        // member of U was dropped), on its row, then on every column.
+        let (holder, lo, hi) = u[0];
         let (a, _) = c.mesh.at(holder);
-        let parts = (n * n).div_ceil(l);
+        let size = c.cross_size(lo, hi);
+        let parts = size.div_ceil(l);
         for k in 0..parts {
-            let msg = Msg::Range {
-                lo: k * l,
-                hi: ((k + 1) * l).min(n * n),
+            let msg = Msg::Crosses {
+                lo,
+                hi,
+                skip: k * l,
+                take: l.min(size - k * l),
             };
             c.later
                 .entry(holder)
@@ -285,6 +289,10 @@ impl Protocol for Centralize {
         }
     }
 
+    fn last_step(&self) -> Option<Slot> {
+        self.later.values().flatten().map(|w| w.0).max()
+    }
+
     fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
         mesh_bus::lower_bounds(self.n(), self.l)
     }
@@ -323,7 +331,6 @@ impl Protocol for Centralize {
                     .take(take as usize)
                     .for_each(f);
             }
-            Msg::Range { lo, hi } => (lo..hi).for_each(f),
         }
     }
 

@@ -134,6 +134,13 @@ pub trait Protocol: Send + Sync {
         Vec::new()
     }
 
+    /// Where the schedule is fixed in advance, its last step: the engines'
+    /// horizon (past which a run counts as not terminating) is then at
+    /// least twice it, however far it is above the claimed bound.
+    fn last_step(&self) -> Option<Slot> {
+        None
+    }
+
     /// A sometimes property: some input forces at least this many slots
     /// in every run (section 3.1's adversary against prespecified trees),
     /// and whether the paper claims it at these parameters. The exhaustive

@@ -51,7 +51,7 @@ impl RunCfg {
         let claims = protocol.claims();
         RunCfg {
             task,
-            horizon: horizon(&claims),
+            horizon: horizon(protocol, &claims),
             claims,
         }
     }

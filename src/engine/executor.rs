@@ -280,7 +280,7 @@ fn execute<P: Protocol>(
         protocol,
         input,
         task: &task,
-        horizon: horizon(&claims),
+        horizon: horizon(protocol, &claims),
     };
 
     let mut states: Vec<P::State> = (0..nodes as NodeId)
@@ -591,7 +591,7 @@ fn execute_schedule<P: Protocol>(
         protocol,
         input,
         task: &task,
-        horizon: horizon(&claims),
+        horizon: horizon(protocol, &claims),
     };
     let personal = !task.is_broadcast();
     let words = topology.resources().div_ceil(64) as usize;

@@ -59,7 +59,7 @@ impl<P: Protocol> LockStep<P> {
         let tasks = inputs.iter().map(|i| protocol.task(i)).collect();
         let claims = protocol.claims();
         LockStep {
-            horizon: horizon(&claims),
+            horizon: horizon(&*protocol, &claims),
             protocol,
             inputs,
             tasks,

@@ -79,9 +79,12 @@ impl Ledger for NoLedger {
 
 /// The last slot an engine runs before it declares the run
 /// non-terminating: four times the claimed bound (or the lower bound) plus
-/// 16, generous enough that no claimed algorithm comes near it.
-pub fn horizon(claims: &Claims) -> Slot {
-    4 * claims.bound.or(claims.lower_bound).unwrap_or(64) + 16
+/// 16, generous enough that no claimed algorithm comes near it, or twice a
+/// fixed schedule's last step plus 16 where that is later (a schedule
+/// the paper bounds only asymptotically).
+pub fn horizon<P: Protocol>(protocol: &P, claims: &Claims) -> Slot {
+    let guard = 4 * claims.bound.or(claims.lower_bound).unwrap_or(64) + 16;
+    guard.max(protocol.last_step().map_or(0, |s| 2 * s + 16))
 }
 
 /// Judges the transmissions `node` made in `slot` (causality, counts,
