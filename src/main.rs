@@ -45,6 +45,10 @@ struct Cli {
     /// that take --k)
     #[arg(long)]
     all_k: bool,
+    /// Check every l the algorithm takes, one report per l (the mesh-bus
+    /// algorithms)
+    #[arg(long)]
+    all_ell: bool,
     /// exhaustive (lock-step and actor model), lockstep, actor, or executor
     #[arg(long, value_enum)]
     engine: Option<EngineArg>,
@@ -193,7 +197,7 @@ fn algorithm_help(a: Algorithm) -> String {
                 f.push("--multiset");
             }
             if takes("--ell") {
-                f.push("--ell L");
+                f.push("--ell L | --all-ell");
             }
             match f.is_empty() {
                 true => String::new(),
@@ -449,26 +453,44 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             std::process::exit(130);
         }
     });
-    // --all-k: one check per K in the algorithm's range, in order; the
-    // exit code is the worst of them.
-    let ks: Vec<Option<u64>> = if cli.all_k {
-        let Some(p) = algorithm.info().params.iter().find(|p| p.flag == "--k") else {
-            anyhow::bail!("{} does not take --k, so not --all-k", algorithm.name());
+    // --all-k, --all-ell: one check per value in the algorithm's range, in
+    // order; the exit code is the worst of them.
+    let sweep = |flag: &str, all: &str| -> anyhow::Result<Vec<u64>> {
+        let Some(p) = algorithm.info().params.iter().find(|p| p.flag == flag) else {
+            anyhow::bail!("{} does not take {flag}, so not {all}", algorithm.name());
         };
-        if cli.k.is_some() || cli.broadcasters.is_some() {
-            anyhow::bail!("--all-k checks every K: it excludes --k and --broadcasters");
-        }
         let (lo, hi) = (p.range)(req.config.n);
-        (lo..=hi).map(Some).collect()
-    } else {
-        vec![None]
+        Ok((lo..=hi).collect())
+    };
+    let values: Vec<(Option<u64>, Option<u64>)> = match (cli.all_k, cli.all_ell) {
+        (true, true) => anyhow::bail!("--all-k and --all-ell exclude each other"),
+        (true, false) => {
+            if cli.k.is_some() || cli.broadcasters.is_some() {
+                anyhow::bail!("--all-k checks every K: it excludes --k and --broadcasters");
+            }
+            sweep("--k", "--all-k")?
+                .into_iter()
+                .map(|k| (Some(k), None))
+                .collect()
+        }
+        (false, true) => {
+            if cli.ell.is_some() {
+                anyhow::bail!("--all-ell checks every l: it excludes --ell");
+            }
+            sweep("--ell", "--all-ell")?
+                .into_iter()
+                .map(|l| (None, Some(l)))
+                .collect()
+        }
+        (false, false) => vec![(None, None)],
     };
     let mut outcomes = Vec::new();
-    for k in ks {
+    for (k, ell) in values {
         let mut req = req.clone();
-        if k.is_some() {
+        if k.is_some() || ell.is_some() {
             let params = models::catalog::Params {
-                k,
+                k: k.or(req.config.params.k),
+                ell: ell.or(req.config.params.ell),
                 ..req.config.params.clone()
             };
             req.config = algorithm.with_params(req.config.clone(), params)?;

@@ -18,7 +18,15 @@ const WORM_COLOURS: [&str; 6] = [
 /// The SVG of `state`: nodes (filled when they hold every packet the task
 /// requires), links, the transmissions of the last slot as arrows along
 /// their paths, and the first conflict of this slot in red.
-pub fn svg<T: Topology, S, M>(topology: &T, state: &RunState<S, M>) -> String {
+///
+/// A bus write (mesh-bus) is drawn as its bus, thick in the writer's
+/// colour, the writer ringed, and the tokens it carries (`tokens` of its
+/// message) written beside the writer.
+pub fn svg<T: Topology, S, M>(
+    topology: &T,
+    state: &RunState<S, M>,
+    tokens: impl Fn(&M) -> Vec<u32>,
+) -> String {
     let mut out = String::new();
     if topology.nodes() > MAX_DRAWN {
         let _ = write!(
@@ -85,9 +93,43 @@ pub fn svg<T: Topology, S, M>(topology: &T, state: &RunState<S, M>) -> String {
                 topology.route_label(route)
             );
         };
-    for (i, route) in state.sent.iter().enumerate() {
+    for (i, tx) in state.sent.iter().enumerate() {
         let colour = WORM_COLOURS[i % WORM_COLOURS.len()];
-        arrow(&mut out, route, "worm", &format!("stroke='{colour}'"), "");
+        let properties::Route::Bus { from, .. } = tx.route else {
+            arrow(
+                &mut out,
+                &tx.route,
+                "worm",
+                &format!("stroke='{colour}'"),
+                "",
+            );
+            continue;
+        };
+        let carried: Vec<String> = tokens(&tx.msg)
+            .into_iter()
+            .map(|t| format!("t{}", topology.node_label(t)))
+            .collect();
+        let carried = match carried.len() {
+            0..=6 => carried.join(" "),
+            n => format!("{} ... ({n} tokens)", carried[..4].join(" ")),
+        };
+        let path = topology.path(&tx.route);
+        let (first, last) = (at(path[0]), at(*path.last().expect("a bus has nodes")));
+        let (x, y) = at(from);
+        let _ = write!(
+            out,
+            "<line class='bus' x1='{}' y1='{}' x2='{}' y2='{}' stroke='{colour}' stroke-width='5' \
+             opacity='0.45'><title>{}: {carried}</title></line>\
+             <circle class='writer' cx='{x}' cy='{y}' r='11' fill='none' stroke='{colour}' \
+             stroke-width='3'/><text class='carried' x='{}' y='{}' fill='{colour}'>{carried}</text>",
+            first.0,
+            first.1,
+            last.0,
+            last.1,
+            topology.route_label(&tx.route),
+            x + 8.0,
+            y + 16.0,
+        );
     }
     // The first conflict of the run, whenever it happened: its two
     // transmissions dashed, the shared resource in red.

@@ -168,6 +168,36 @@ fn mesh_bus_bad_input_is_one_clear_line() {
         &["simple", "4", "--k", "3"],
         &["does not take --k", "--ell"],
     );
+    refused(
+        &["simple", "3", "--all-ell", "--ell", "2"],
+        &["--all-ell", "excludes --ell"],
+    );
+    refused(&["nob", "3", "--all-ell"], &["nob does not take --ell"]);
+}
+
+/// `--all-ell` checks every l the algorithm takes, one report each, and
+/// fails if any claim fails (PARTITION at n = 5: l = 3..25, refuted at l
+/// = 5..12).
+#[test]
+fn all_ell_reports_every_l() {
+    let o = check(&["partition", "5", "--all-ell", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON array");
+    let ells: Vec<u64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["params"]["ell"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ells, (3..=25).collect::<Vec<u64>>());
+    let refuted: Vec<u64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["properties"][0]["status"] == "violated")
+        .map(|o| o["params"]["ell"].as_u64().unwrap())
+        .collect();
+    assert_eq!(refuted, (5..=12).collect::<Vec<u64>>());
 }
 
 #[test]

@@ -46,31 +46,63 @@ fn json(addr: &str, path: &str) -> serde_json::Value {
     serde_json::from_str(&http(addr, "GET", path)).expect("JSON")
 }
 
-#[test]
-fn naive_tree_contention_is_one_click_away_with_a_picture() {
+/// `check <args> --explore ADDR` on a free port, once its page is up.
+fn serve(args: &[&str]) -> (Server, String) {
     // A free port: bind one, read it, let it go.
     let addr = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .unwrap()
         .to_string();
-    let addr = addr.as_str();
     let child = Command::new(env!("CARGO_BIN_EXE_check"))
-        .args(["naive-tree", "3", "--explore", addr])
+        .args(args)
+        .args(["--explore", &addr])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let _server = Server(child);
+    let server = Server(child);
     let start = Instant::now();
     // `check` probes the address before stateright binds it, so a first
     // connection may meet the probe: wait for the page itself.
-    while !page(addr).contains("<html") {
+    while !page(&addr).contains("<html") {
         assert!(
             start.elapsed() < Duration::from_secs(20),
             "the Explorer never served its page"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    (server, addr)
+}
+
+/// On the mesh-bus each bus write is drawn: the bus, its writer ringed,
+/// the tokens it carries. SIMPLE's first step on the 3x3 mesh: the first
+/// even-sum writer of each row, (1,1), (2,2) and (3,1), on its row, and
+/// the first odd-sum writer of each column, (2,1), (1,2) and (2,3), on its
+/// column.
+#[test]
+fn mesh_bus_writes_show_the_bus_the_writer_and_the_tokens() {
+    let (_server, addr) = serve(&["simple", "3"]);
+    let addr = addr.as_str();
+    let first = json(addr, "/.states/0");
+    let step = &first.as_array().expect("the steps from the first state")[0];
+    let svg = step["svg"].as_str().expect("an SVG of the state");
+    assert_eq!(
+        svg.matches("class='node'").count(),
+        9,
+        "every node of the 3x3 mesh"
+    );
+    assert_eq!(svg.matches("class='bus'").count(), 6, "{svg}");
+    assert_eq!(svg.matches("class='writer'").count(), 6, "{svg}");
+    assert!(svg.contains("(3,1) on R_3: t(3,1)"), "{svg}");
+    assert!(svg.contains("(1,1) on R_1: t(1,1)"), "{svg}");
+    assert!(svg.contains("(1,2) on C_2: t(1,2)"), "{svg}");
+}
+
+#[test]
+fn naive_tree_contention_is_one_click_away_with_a_picture() {
+    let (_server, addr) = serve(&["naive-tree", "3"]);
+    let addr = addr.as_str();
+    let start = Instant::now();
     http(addr, "POST", "/.runtocompletion");
     let path = loop {
         let status = json(addr, "/.status");

@@ -77,8 +77,8 @@ pub fn xor_symmetry_broken<P: Protocol + 'static>(p: Arc<P>) -> Option<String> {
             ));
         }
         for (slot, (a, b)) in reference.iter().zip(&run).enumerate() {
-            let mut mapped: Vec<Route> = a.sent.iter().map(|r| image(r, s)).collect();
-            let mut sent = b.sent.clone();
+            let mut mapped: Vec<Route> = a.sent.iter().map(|t| image(&t.route, s)).collect();
+            let mut sent: Vec<Route> = b.sent.iter().map(|t| t.route).collect();
             mapped.sort();
             sent.sort();
             if mapped != sent {

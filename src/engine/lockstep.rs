@@ -12,7 +12,7 @@ use super::search::Space;
 use super::{horizon, judge_results, receive, release, transmit, MapLedger};
 use crate::picture;
 use models::{Arrival, Protocol};
-use properties::{Claims, Holdings, NodeId, PropertyName, Record, Route, Slot, Task};
+use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::{Model, Path, Property};
 use std::sync::Arc;
 
@@ -40,8 +40,8 @@ pub struct RunState<S, M> {
     pub inbox: Vec<(NodeId, Arrival<M>)>,
     pub holdings: Holdings,
     pub record: Record,
-    /// The routes of the transmissions of `slot`, for pictures.
-    pub sent: Vec<Route>,
+    /// The transmissions of `slot`, for pictures.
+    pub sent: Vec<Transmission<M>>,
 }
 
 /// One slot, with the choice of every node that had more than one.
@@ -129,7 +129,7 @@ impl<P: Protocol> LockStep<P> {
                 &mut released,
                 |to, a| inbox.push((to, a)),
             );
-            next.sent.extend(out.iter().map(|t| t.route));
+            next.sent.extend(out.iter().copied());
         }
         release(&mut next.holdings, &mut released);
         inbox.sort_by_key(|(to, _)| *to);
@@ -279,7 +279,13 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     }
 
     fn as_svg(&self, path: Path<State<P>, SlotAction>) -> Option<String> {
-        Some(picture::svg(self.protocol.topology(), path.last_state()))
+        let p = &self.protocol;
+        let tokens = |m: &P::Msg| {
+            let mut t = Vec::new();
+            p.packets(m, |x| t.push(x));
+            t
+        };
+        Some(picture::svg(p.topology(), path.last_state(), tokens))
     }
 }
 
