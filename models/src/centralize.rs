@@ -366,4 +366,10 @@ impl Protocol for Centralize {
     fn reads_arrivals(&self) -> bool {
         false
     }
+
+    fn holdings_by_packet(&self) -> bool {
+        // A write delivers its tokens to a line of nodes: a token's row of
+        // bits is touched along the line.
+        true
+    }
 }

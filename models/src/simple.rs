@@ -406,6 +406,12 @@ impl Protocol for Simple {
     fn reads_arrivals(&self) -> bool {
         false
     }
+
+    fn holdings_by_packet(&self) -> bool {
+        // A write delivers its tokens to a line of nodes: a token's row of
+        // bits is touched along the line.
+        true
+    }
 }
 
 /// The last step in which a node writes.
