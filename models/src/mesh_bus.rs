@@ -154,6 +154,17 @@ impl Topology for MeshBus {
     }
 
     #[inline]
+    fn receivers_run(&self, route: &Route) -> Option<(NodeId, u32, u32)> {
+        let Route::Bus { bus, .. } = *route else {
+            return None;
+        };
+        Some(match self.bus_of(bus) {
+            Bus::Row(i) => (i * self.n, 1, self.n),
+            Bus::Col(j) => (j, self.n, self.n),
+        })
+    }
+
+    #[inline]
     fn invalid(&self, route: &Route) -> Option<String> {
         self.why_invalid(route)
     }

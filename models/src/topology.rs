@@ -20,6 +20,15 @@ pub trait Topology: Send + Sync {
     /// Calls `f` with every node that receives what `route` carries.
     fn receivers(&self, route: &Route, f: impl FnMut(NodeId));
 
+    /// Where `route` reaches a line of nodes (a bus): the nodes on it as
+    /// (first, step, count), its writer among them. The executor then
+    /// judges the write's receptions together rather than one arrival per
+    /// receiver.
+    fn receivers_run(&self, route: &Route) -> Option<(NodeId, u32, u32)> {
+        let _ = route;
+        None
+    }
+
     /// Why `route` is not a route of this topology under its switching, if
     /// it is not (a bug in a protocol, reported rather than simulated).
     fn invalid(&self, route: &Route) -> Option<String>;

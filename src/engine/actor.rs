@@ -145,6 +145,7 @@ pub fn advance<P: Protocol>(
             record,
             &mut NoLedger,
             &mut released,
+            |_, _| false,
             |to, a| send(to, Wire { slot, msg: a.msg }),
         );
         if !busy {

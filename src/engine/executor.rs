@@ -353,6 +353,7 @@ fn execute<P: Protocol>(
                 &mut record,
                 &mut ledger,
                 &mut released,
+                |_, _| false,
                 |to, a| match &mut next_inbox[to as usize] {
                     entry @ None => {
                         receivers.push(to);
@@ -544,6 +545,47 @@ fn on_threads<T: Send, R: Send>(work: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<
     })
 }
 
+/// Judges bus writes (in sender order) at their receivers in `range`,
+/// as `receive` would judge one arrival per receiver, each receiver's in
+/// sender order, but decoding each write's packets once and without an
+/// entry per receiver. `mark` hears each receiver.
+#[allow(clippy::too_many_arguments)]
+fn judge_writes<'a, P: Protocol>(
+    protocol: &P,
+    slot: Slot,
+    task: &Task,
+    writes: impl Iterator<Item = &'a (Route, Arrival<P::Msg>)>,
+    range: std::ops::Range<NodeId>,
+    holdings: &mut impl properties::Keep,
+    record: &mut Record,
+    mut mark: impl FnMut(NodeId),
+) where
+    P::Msg: 'a,
+{
+    let topology = protocol.topology();
+    let mut packets = Vec::new();
+    for (route, a) in writes {
+        let (first, step, count) = topology.receivers_run(route).expect("a bus write");
+        let control = protocol.control(&a.msg);
+        packets.clear();
+        protocol.packets(&a.msg, |p| packets.push(p));
+        for k in 0..count {
+            let to = first + k * step;
+            if !range.contains(&to) || to == a.from {
+                continue;
+            }
+            if control {
+                record.control_delivery(slot, to);
+            } else {
+                for &p in &packets {
+                    record.delivery(slot, task, holdings, to, p, a.from);
+                }
+            }
+            mark(to);
+        }
+    }
+}
+
 /// Deliveries of a slot, each with its receiver.
 type Bucket<M> = [(NodeId, Arrival<M>)];
 
@@ -557,6 +599,9 @@ struct Share<M> {
     ledger: BitLedger,
     /// Deliveries in sender order, per range of receivers.
     buckets: Vec<Vec<(NodeId, Arrival<M>)>>,
+    /// Bus writes in sender order, per range of receivers they reach
+    /// (judged together: [`judge_writes`]).
+    writes: Vec<Vec<(Route, Arrival<M>)>>,
     released: Vec<(NodeId, PacketId)>,
     /// Nodes that asked to be stepped again.
     again: Vec<NodeId>,
@@ -623,6 +668,7 @@ fn execute_schedule<P: Protocol>(
             record: Record::new(&claims),
             ledger: BitLedger::new(topology.resources(), watch),
             buckets: vec![Vec::new(); parts],
+            writes: vec![Vec::new(); parts],
             released: Vec::new(),
             again: Vec::new(),
             out: Vec::new(),
@@ -675,7 +721,7 @@ fn execute_schedule<P: Protocol>(
                 if protocol.step(node, state, slot, arrivals, 0, &mut share.out) {
                     share.again.push(node);
                 }
-                let buckets = &mut share.buckets;
+                let (buckets, writes) = (&mut share.buckets, &mut share.writes);
                 transmit(
                     protocol,
                     slot,
@@ -686,6 +732,20 @@ fn execute_schedule<P: Protocol>(
                     &mut share.record,
                     &mut share.ledger,
                     &mut share.released,
+                    |route, a| {
+                        // A protocol that reads its arrivals needs them
+                        // one by one.
+                        let Some((first, step, count)) =
+                            topology.receivers_run(route).filter(|_| !reads)
+                        else {
+                            return false;
+                        };
+                        let last = first + step * (count - 1);
+                        for part in &mut writes[(first >> shift) as usize..=(last >> shift) as usize] {
+                            part.push((*route, a));
+                        }
+                        true
+                    },
                     |to, a| buckets[(to >> shift) as usize].push((to, a)),
                 );
             }
@@ -720,20 +780,26 @@ fn execute_schedule<P: Protocol>(
         release(&mut holdings, &mut released);
 
         // Deliveries of this slot.
-        let quiet = shares.iter().all(|s| s.buckets.iter().all(Vec::is_empty));
+        let quiet = shares
+            .iter()
+            .all(|s| s.buckets.iter().all(Vec::is_empty) && s.writes.iter().all(Vec::is_empty));
         if let Some(holdings) = holdings.parts(per as u32).filter(|_| !quiet) {
             let shares = &shares;
             let judge = |(p, ((mut holdings, next), arrived)): Judging<P::Msg>| {
                 let mut record = Record::new(&claims);
                 let sources: Vec<&Bucket<P::Msg>> =
                     shares.iter().map(|s| &s.buckets[p][..]).collect();
-                let mut judge = |to: NodeId, a: &Arrival<P::Msg>| {
-                    receive(protocol, slot, &task, to, a, &mut holdings, &mut record);
-                    next[(to as usize - p * per) / 64] |= 1 << (to % 64);
-                };
+                let lo = (p * per) as NodeId;
+                let mut mark = |to: NodeId| next[(to - lo) as usize / 64] |= 1 << (to % 64);
                 for source in &sources {
-                    source.iter().for_each(|(to, a)| judge(*to, a));
+                    for (to, a) in source.iter() {
+                        receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
+                        mark(*to);
+                    }
                 }
+                let writes = shares.iter().flat_map(|s| &s.writes[p]);
+                let range = lo..lo + per as NodeId;
+                judge_writes(protocol, slot, &task, writes, range, &mut holdings, &mut record, mark);
                 if reads {
                     arrived.group(&sources, (p * per) as NodeId, per);
                 }
@@ -767,9 +833,17 @@ fn execute_schedule<P: Protocol>(
                 }
             }
             deliveries.clear();
+            for p in 0..parts {
+                let lo = (p * per) as NodeId;
+                let writes = shares.iter().flat_map(|s| &s.writes[p]);
+                let mark = |to: NodeId| next[to as usize / 64] |= 1 << (to % 64);
+                let range = lo..lo + per as NodeId;
+                judge_writes(protocol, slot, &task, writes, range, &mut holdings, &mut record, mark);
+            }
         }
-        for bucket in shares.iter_mut().flat_map(|s| s.buckets.iter_mut()) {
-            bucket.clear();
+        for share in shares.iter_mut() {
+            share.buckets.iter_mut().for_each(Vec::clear);
+            share.writes.iter_mut().for_each(Vec::clear);
         }
         active.clear();
         for (i, w) in next.iter_mut().enumerate() {

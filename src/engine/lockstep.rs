@@ -127,6 +127,7 @@ impl<P: Protocol> LockStep<P> {
                 record,
                 &mut ledger,
                 &mut released,
+                |_, _| false,
                 |to, a| inbox.push((to, a)),
             );
             next.sent.extend(out.iter().copied());

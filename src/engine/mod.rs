@@ -89,7 +89,8 @@ pub fn horizon<P: Protocol>(protocol: &P, claims: &Claims) -> Slot {
 
 /// Judges the transmissions `node` made in `slot` (causality, counts,
 /// resources) against what it held before the slot, hands each receiver its
-/// arrival, and lists in `released` the packets it relayed on (the engine
+/// arrival (or the whole transmission to `whole`, where it takes it: the
+/// executor judges a bus write's receivers together), and lists in `released` the packets it relayed on (the engine
 /// releases them once every node has sent, before the deliveries).
 #[allow(clippy::too_many_arguments)]
 pub fn transmit<P: Protocol>(
@@ -102,6 +103,7 @@ pub fn transmit<P: Protocol>(
     record: &mut Record,
     ledger: &mut impl Ledger,
     released: &mut Vec<(NodeId, PacketId)>,
+    mut whole: impl FnMut(&Route, Arrival<P::Msg>) -> bool,
     mut deliver: impl FnMut(NodeId, Arrival<P::Msg>),
 ) {
     let topology = protocol.topology();
@@ -129,15 +131,13 @@ pub fn transmit<P: Protocol>(
                 record.conflict(slot, resource, first, tx.route);
             }
         });
-        topology.receivers(&tx.route, |to| {
-            deliver(
-                to,
-                Arrival {
-                    from: node,
-                    msg: tx.msg,
-                },
-            )
-        });
+        let arrival = Arrival {
+            from: node,
+            msg: tx.msg,
+        };
+        if !whole(&tx.route, arrival) {
+            topology.receivers(&tx.route, |to| deliver(to, arrival));
+        }
     }
 }
 
