@@ -603,8 +603,10 @@ struct Share<M> {
     /// (judged together: [`judge_writes`]).
     writes: Vec<Vec<(Route, Arrival<M>)>>,
     released: Vec<(NodeId, PacketId)>,
-    /// Nodes that asked to be stepped again.
+    /// Nodes that asked to be stepped again next slot, and later (the
+    /// slot, from `Protocol::wake`).
     again: Vec<NodeId>,
+    later: Vec<(Slot, NodeId)>,
     out: Vec<Transmission<M>>,
     stepped: u64,
 }
@@ -671,12 +673,18 @@ fn execute_schedule<P: Protocol>(
             writes: vec![Vec::new(); parts],
             released: Vec::new(),
             again: Vec::new(),
+            later: Vec::new(),
             out: Vec::new(),
             stepped: 0,
         })
         .collect();
     let mut active: Vec<NodeId> = (0..nodes as NodeId).collect();
-    // Nodes to step next slot, one bit each.
+    // Nodes waiting for a scheduled send (see `Protocol::wake`).
+    let mut calendar: BinaryHeap<Reverse<(Slot, NodeId)>> = BinaryHeap::new();
+    // Nodes to step next slot, one bit each: those that asked, and, for a
+    // protocol that reads its arrivals, those that received (a step that
+    // cannot read them has nothing to do for them: it asked to be woken
+    // for its scheduled sends).
     let mut next = vec![0u64; nodes.div_ceil(64)];
     let mut deliveries = Vec::new();
     let mut released = Vec::new();
@@ -719,7 +727,10 @@ fn execute_schedule<P: Protocol>(
                     false => &[],
                 };
                 if protocol.step(node, state, slot, arrivals, 0, &mut share.out) {
-                    share.again.push(node);
+                    match protocol.wake(state, slot) {
+                        w if w <= slot + 1 => share.again.push(node),
+                        w => share.later.push((w, node)),
+                    }
                 }
                 let (buckets, writes) = (&mut share.buckets, &mut share.writes);
                 transmit(
@@ -741,7 +752,9 @@ fn execute_schedule<P: Protocol>(
                             return false;
                         };
                         let last = first + step * (count - 1);
-                        for part in &mut writes[(first >> shift) as usize..=(last >> shift) as usize] {
+                        for part in
+                            &mut writes[(first >> shift) as usize..=(last >> shift) as usize]
+                        {
                             part.push((*route, a));
                         }
                         true
@@ -772,6 +785,7 @@ fn execute_schedule<P: Protocol>(
                 next[v as usize / 64] |= 1 << (v % 64);
             }
             share.again.clear();
+            calendar.extend(share.later.drain(..).map(Reverse));
             if share.stepped >= 65536 {
                 progress.generated.fetch_add(share.stepped, Relaxed);
                 share.stepped = 0;
@@ -790,7 +804,11 @@ fn execute_schedule<P: Protocol>(
                 let sources: Vec<&Bucket<P::Msg>> =
                     shares.iter().map(|s| &s.buckets[p][..]).collect();
                 let lo = (p * per) as NodeId;
-                let mut mark = |to: NodeId| next[(to - lo) as usize / 64] |= 1 << (to % 64);
+                let mut mark = |to: NodeId| {
+                    if reads {
+                        next[(to - lo) as usize / 64] |= 1 << (to % 64)
+                    }
+                };
                 for source in &sources {
                     for (to, a) in source.iter() {
                         receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
@@ -799,7 +817,16 @@ fn execute_schedule<P: Protocol>(
                 }
                 let writes = shares.iter().flat_map(|s| &s.writes[p]);
                 let range = lo..lo + per as NodeId;
-                judge_writes(protocol, slot, &task, writes, range, &mut holdings, &mut record, mark);
+                judge_writes(
+                    protocol,
+                    slot,
+                    &task,
+                    writes,
+                    range,
+                    &mut holdings,
+                    &mut record,
+                    mark,
+                );
                 if reads {
                     arrived.group(&sources, (p * per) as NodeId, per);
                 }
@@ -825,8 +852,8 @@ fn execute_schedule<P: Protocol>(
             deliveries.sort_by_key(|(to, _)| *to);
             for (to, a) in deliveries.iter() {
                 receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
-                next[*to as usize / 64] |= 1 << (to % 64);
                 if reads {
+                    next[*to as usize / 64] |= 1 << (to % 64);
                     let part = &mut arrived[(*to >> shift) as usize];
                     part.to.push(*to);
                     part.msg.push(*a);
@@ -836,14 +863,35 @@ fn execute_schedule<P: Protocol>(
             for p in 0..parts {
                 let lo = (p * per) as NodeId;
                 let writes = shares.iter().flat_map(|s| &s.writes[p]);
-                let mark = |to: NodeId| next[to as usize / 64] |= 1 << (to % 64);
+                let mark = |to: NodeId| {
+                    if reads {
+                        next[to as usize / 64] |= 1 << (to % 64)
+                    }
+                };
                 let range = lo..lo + per as NodeId;
-                judge_writes(protocol, slot, &task, writes, range, &mut holdings, &mut record, mark);
+                judge_writes(
+                    protocol,
+                    slot,
+                    &task,
+                    writes,
+                    range,
+                    &mut holdings,
+                    &mut record,
+                    mark,
+                );
             }
         }
         for share in shares.iter_mut() {
             share.buckets.iter_mut().for_each(Vec::clear);
             share.writes.iter_mut().for_each(Vec::clear);
+        }
+        // Nodes whose wake-up is due join those stepped next slot.
+        while let Some(&Reverse((w, v))) = calendar.peek() {
+            if w > slot + 1 {
+                break;
+            }
+            calendar.pop();
+            next[v as usize / 64] |= 1 << (v % 64);
         }
         active.clear();
         for (i, w) in next.iter_mut().enumerate() {
@@ -852,7 +900,7 @@ fn execute_schedule<P: Protocol>(
                 *w &= *w - 1;
             }
         }
-        let idle = quiet && active.is_empty();
+        let idle = quiet && active.is_empty() && calendar.is_empty();
         if ending.ended(&states, &mut record, &holdings, slot, idle) {
             break;
         }
