@@ -12,5 +12,5 @@ pub mod record;
 pub mod vocabulary;
 
 pub use holdings::{Holdings, Keep, Part};
-pub use record::{Claims, Evidence, PropertyName, Record, Status, Violation};
+pub use record::{Claims, Evidence, PropertyName, Record, Run, Status, Violation};
 pub use vocabulary::{NodeId, PacketId, ResourceId, Route, Slot, Task, Transmission};

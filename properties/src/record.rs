@@ -226,6 +226,20 @@ impl Violation {
     }
 }
 
+/// What a bus write's receivers made of one packet (see
+/// [`Record::delivery_run`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Run {
+    /// How many received it.
+    pub count: u64,
+    /// The lowest receiver.
+    pub lowest: NodeId,
+    /// The packet's origin, if it received it back.
+    pub own: Option<NodeId>,
+    /// The lowest receiver that already held it.
+    pub again: Option<NodeId>,
+}
+
 /// Evidence for one property after a run or a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evidence {
@@ -330,6 +344,36 @@ impl Record {
     /// the transmission count do not apply; it still takes its resources).
     pub fn control_transmission(&mut self) {
         self.control += 1;
+    }
+
+    /// [`Record::delivery`] of `packet` from `from` to `count` nodes at
+    /// once (a bus write's receivers, judged by the caller against the
+    /// holdings): `lowest` the lowest of them, `own` the packet's origin if
+    /// among them (NOHO), `again` the lowest that already held it (NODUP).
+    /// The record is the one the deliveries one by one would leave.
+    pub fn delivery_run(&mut self, slot: Slot, run: Run, packet: PacketId, from: NodeId) {
+        if run.count == 0 {
+            return;
+        }
+        self.deliveries += run.count;
+        self.last_delivery = self.last_delivery.max(slot);
+        if let Some(node) = run.own {
+            self.note(Violation::OwnPacket {
+                slot,
+                node,
+                packet,
+                from,
+            });
+        }
+        if let Some(node) = run.again {
+            self.note(Violation::Duplicate {
+                slot,
+                node,
+                packet,
+                from,
+            });
+        }
+        self.late(slot, run.lowest);
     }
 
     /// time-bound: a control message arrives at `node` in `slot`; the run

@@ -566,23 +566,44 @@ fn judge_writes<'a, P: Protocol>(
     let mut packets = Vec::new();
     for (route, a) in writes {
         let (first, step, count) = topology.receivers_run(route).expect("a bus write");
-        let control = protocol.control(&a.msg);
-        packets.clear();
-        protocol.packets(&a.msg, |p| packets.push(p));
-        for k in 0..count {
-            let to = first + k * step;
-            if !range.contains(&to) || to == a.from {
-                continue;
-            }
-            if control {
-                record.control_delivery(slot, to);
-            } else {
-                for &p in &packets {
-                    record.delivery(slot, task, holdings, to, p, a.from);
+        // The receivers in range, in order.
+        let mut receivers = (0..count)
+            .map(|k| first + k * step)
+            .filter(|to| range.contains(to) && *to != a.from)
+            .peekable();
+        let Some(&lowest) = receivers.peek() else {
+            continue;
+        };
+        let receivers: Vec<NodeId> = receivers.collect();
+        if protocol.control(&a.msg) {
+            receivers
+                .iter()
+                .for_each(|&to| record.control_delivery(slot, to));
+        } else {
+            // Packet by packet: a receiver's violations are noted in the
+            // order its one-by-one deliveries would note them (the record
+            // keeps the earliest by slot and node), with one bookkeeping
+            // call per packet rather than per reception.
+            packets.clear();
+            protocol.packets(&a.msg, |p| packets.push(p));
+            for &p in &packets {
+                let origin = task.origin(p);
+                let mut run = properties::Run {
+                    count: receivers.len() as u64,
+                    lowest,
+                    ..Default::default()
+                };
+                for &to in &receivers {
+                    if to == origin {
+                        run.own = Some(to);
+                    } else if !holdings.insert(to, p) && run.again.is_none() {
+                        run.again = Some(to);
+                    }
                 }
+                record.delivery_run(slot, run, p, a.from);
             }
-            mark(to);
         }
+        receivers.into_iter().for_each(&mut mark);
     }
 }
 
