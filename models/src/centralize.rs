@@ -116,11 +116,22 @@ pub struct Centralize {
     /// Phase 1's length.
     first: Slot,
     /// Phases 2 and 3: each node's writes (step, bus, message).
-    later: HashMap<NodeId, Vec<(Slot, Bus, Msg)>>,
+    later: HashMap<NodeId, Vec<Turn>>,
 }
 
 /// A node's writes: step, bus, message, in step order.
-pub type Plan = Vec<(Slot, Bus, Msg)>;
+pub type Plan = Vec<Turn>;
+
+/// A node's turn on a bus: from step `at`, `parts` messages of consecutive
+/// steps carrying `msg`'s tokens l at a time (one entry per turn, not per
+/// message: at l = 1 a turn is thousands of steps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Turn {
+    pub at: Slot,
+    pub parts: u32,
+    pub bus: Bus,
+    pub msg: Msg,
+}
 
 impl Centralize {
     pub fn new(cfg: Config, fixed: bool) -> Self {
@@ -159,15 +170,18 @@ impl Centralize {
                     let size = c.cross_size(lo, hi);
                     let parts = size.div_ceil(l);
                     round = round.max(parts);
-                    for k in 0..parts {
-                        let msg = Msg::Crosses {
-                            lo,
-                            hi,
-                            skip: k * l,
-                            take: l.min(size - k * l),
-                        };
-                        c.later.entry(from).or_default().push((at + k, bus, msg));
-                    }
+                    let msg = Msg::Crosses {
+                        lo,
+                        hi,
+                        skip: 0,
+                        take: size,
+                    };
+                    c.later.entry(from).or_default().push(Turn {
+                        at,
+                        parts,
+                        bus,
+                        msg,
+                    });
                 }
                 next.push((c.mesh.node(a, d), *lo, *hi));
             }
@@ -180,24 +194,25 @@ impl Centralize {
         let (a, _) = c.mesh.at(holder);
         let size = c.cross_size(lo, hi);
         let parts = size.div_ceil(l);
-        for k in 0..parts {
-            let msg = Msg::Crosses {
-                lo,
-                hi,
-                skip: k * l,
-                take: l.min(size - k * l),
-            };
-            c.later
-                .entry(holder)
-                .or_default()
-                .push((at + k, Bus::Row(a), msg));
-            for y in 0..n {
-                let v = c.mesh.node(a, y);
-                c.later
-                    .entry(v)
-                    .or_default()
-                    .push((at + parts + k, Bus::Col(y), msg));
-            }
+        let msg = Msg::Crosses {
+            lo,
+            hi,
+            skip: 0,
+            take: size,
+        };
+        c.later.entry(holder).or_default().push(Turn {
+            at,
+            parts,
+            bus: Bus::Row(a),
+            msg,
+        });
+        for y in 0..n {
+            c.later.entry(c.mesh.node(a, y)).or_default().push(Turn {
+                at: at + parts,
+                parts,
+                bus: Bus::Col(y),
+                msg,
+            });
         }
         c
     }
@@ -328,7 +343,11 @@ impl Protocol for Centralize {
     }
 
     fn last_step(&self) -> Option<Slot> {
-        self.later.values().flatten().map(|w| w.0).max()
+        self.later
+            .values()
+            .flatten()
+            .map(|t| t.at + t.parts - 1)
+            .max()
     }
 
     fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
@@ -352,9 +371,14 @@ impl Protocol for Centralize {
                 .expect("a writer");
             let mut own = LineTokens::new(line);
             own.add(if line == Bus::Col(j) { i } else { j });
-            plan.push((pos as Slot + 1, bus, Msg::Own(own)));
+            plan.push(Turn {
+                at: pos as Slot + 1,
+                parts: 1,
+                bus,
+                msg: Msg::Own(own),
+            });
         }
-        plan.sort_by_key(|w| w.0);
+        plan.sort_by_key(|t| t.at);
         plan
     }
 
@@ -375,19 +399,35 @@ impl Protocol for Centralize {
         _: u32,
         out: &mut Vec<Transmission<Msg>>,
     ) -> bool {
-        for &(_, bus, msg) in plan.iter().filter(|w| w.0 == slot) {
+        for t in plan
+            .iter()
+            .filter(|t| slot >= t.at && slot - t.at < t.parts)
+        {
+            let msg = match t.msg {
+                Msg::Crosses { lo, hi, take, .. } => {
+                    let k = (slot - t.at) * self.l;
+                    Msg::Crosses {
+                        lo,
+                        hi,
+                        skip: k,
+                        take: self.l.min(take - k),
+                    }
+                }
+                own => own,
+            };
             out.push(Transmission {
-                route: self.mesh.write(node, bus),
+                route: self.mesh.write(node, t.bus),
                 msg,
             });
         }
-        plan.last().is_some_and(|w| w.0 > slot)
+        plan.iter().any(|t| t.at + t.parts - 1 > slot)
     }
 
     fn wake(&self, plan: &Plan, slot: Slot) -> Slot {
         plan.iter()
-            .map(|w| w.0)
-            .find(|&at| at > slot)
+            .filter(|t| slot + 1 < t.at + t.parts)
+            .map(|t| t.at.max(slot + 1))
+            .min()
             .unwrap_or(slot + 1)
     }
 
