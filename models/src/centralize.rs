@@ -88,10 +88,6 @@ pub const FIXED: Entry<Centralize> = Entry {
     build: |cfg| Centralize::new(cfg, true),
 };
 
-/// Orders of phase 1's writers checked up to this side.
-const ORDERS: u32 = 64;
-const ORDERED_UP_TO: u32 = 6;
-
 /// What a message carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Msg {
@@ -296,10 +292,7 @@ impl Protocol for Centralize {
     }
 
     fn inputs(&self) -> Vec<u32> {
-        match self.n() <= ORDERED_UP_TO {
-            true => (0..ORDERS).collect(),
-            false => vec![0],
-        }
+        mesh_bus::orders(self.n())
     }
 
     fn inputs_total(&self) -> u64 {

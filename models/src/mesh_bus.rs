@@ -291,6 +291,36 @@ impl Stripe {
     }
 }
 
+/// One line's tokens whose i + j has the parity `odd` (SIMPLE's and
+/// PARTITION's phase-1 sets: H(i, j) is row i's even-sum tokens, V(i, j)
+/// column j's odd-sum ones).
+pub fn parity_line(line: Bus, n: u32, odd: bool) -> LineTokens {
+    let (Bus::Row(x) | Bus::Col(x)) = line;
+    let mut s = LineTokens::new(line);
+    for k in (0..n).filter(|k| ((x + k) % 2 == 1) == odd) {
+        s.add(k);
+    }
+    s
+}
+
+/// The writer orders a check covers (the input of every mesh-bus
+/// algorithm): up to side 6, the order along each bus and 63 seeded
+/// shuffles; past it, the order along each bus (the executor's run).
+pub fn orders(n: u32) -> Vec<u32> {
+    match n <= 6 {
+        true => (0..64).collect(),
+        false => vec![0],
+    }
+}
+
+/// Order `v` in words.
+pub fn describe_order(v: u32) -> String {
+    match v {
+        0 => "every bus's writers in order along it".into(),
+        v => format!("writers' order shuffle {v}"),
+    }
+}
+
 /// `--ell`: tokens per message, 1..=n^2.
 pub const ELL: Param = Param {
     flag: "--ell",

@@ -90,10 +90,6 @@ pub const FIXED: Entry<Partition> = Entry {
     build: |cfg| Partition::new(cfg, true),
 };
 
-/// Orders of the writers checked up to this side (see `simple`).
-const ORDERS: u32 = 64;
-const ORDERED_UP_TO: u32 = 6;
-
 /// PARTITION at one side and l.
 #[derive(Clone, Debug)]
 pub struct Partition {
@@ -173,16 +169,6 @@ impl Partition {
     }
 }
 
-/// One line's tokens of the given parity of i + j.
-fn parity_line(line: Bus, n: u32, odd: bool) -> LineTokens {
-    let (Bus::Row(x) | Bus::Col(x)) = line;
-    let mut s = LineTokens::new(line);
-    for k in (0..n).filter(|k| ((x + k) % 2 == 1) == odd) {
-        s.add(k);
-    }
-    s
-}
-
 impl Protocol for Partition {
     type Topo = MeshBus;
     /// The order of every bus's writers: 0 along the bus, else a shuffle.
@@ -195,10 +181,7 @@ impl Protocol for Partition {
     }
 
     fn inputs(&self) -> Vec<u32> {
-        match self.n() <= ORDERED_UP_TO {
-            true => (0..ORDERS).collect(),
-            false => vec![0],
-        }
+        mesh_bus::orders(self.n())
     }
 
     fn inputs_total(&self) -> u64 {
@@ -213,11 +196,8 @@ impl Protocol for Partition {
         None
     }
 
-    fn describe_input(&self, v: &u32) -> String {
-        match v {
-            0 => "every bus's writers in order along it".into(),
-            v => format!("writers' order shuffle {v}"),
-        }
+    fn describe_input(&self, &v: &u32) -> String {
+        mesh_bus::describe_order(v)
     }
 
     fn task(&self, _: &u32) -> Task {
@@ -270,8 +250,8 @@ impl Protocol for Partition {
         let (lo, hi) = self.block(i);
         if self.block(j) == (lo, hi) {
             let members: Vec<u32> = (lo..hi).collect();
-            let v1 = parity_line(col, n, true);
-            let h1 = parity_line(row, n, false);
+            let v1 = mesh_bus::parity_line(col, n, true);
+            let h1 = mesh_bus::parity_line(row, n, false);
             plan.push((
                 self.turn(variant, row, 2, &members, j, tau + 1),
                 row,

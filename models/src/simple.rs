@@ -92,12 +92,6 @@ pub const PACKED: Entry<Simple> = Entry {
     build: |cfg| Simple::new(cfg, true),
 };
 
-/// The check covers this many orders of each bus's writers (the order
-/// along the bus, then shuffles) up to this side; the executor runs the
-/// first.
-const ORDERS: u32 = 64;
-const ORDERED_UP_TO: u32 = 6;
-
 /// SIMPLE at one side and l.
 #[derive(Clone, Debug)]
 pub struct Simple {
@@ -190,17 +184,6 @@ impl Simple {
     }
 }
 
-/// Positions along a line of length n with the given parity of i + j
-/// (`line` is the other coordinate).
-fn parity_set(line: Bus, n: u32, odd: bool) -> LineTokens {
-    let (Bus::Row(x) | Bus::Col(x)) = line;
-    let mut s = LineTokens::new(line);
-    for k in (0..n).filter(|k| ((x + k) % 2 == 1) == odd) {
-        s.add(k);
-    }
-    s
-}
-
 impl Protocol for Simple {
     type Topo = MeshBus;
     /// The order of every bus's writers: 0 along the bus, else a shuffle.
@@ -213,10 +196,7 @@ impl Protocol for Simple {
     }
 
     fn inputs(&self) -> Vec<u32> {
-        match self.n() <= ORDERED_UP_TO {
-            true => (0..ORDERS).collect(),
-            false => vec![0],
-        }
+        mesh_bus::orders(self.n())
     }
 
     fn inputs_total(&self) -> u64 {
@@ -232,11 +212,8 @@ impl Protocol for Simple {
         None
     }
 
-    fn describe_input(&self, v: &u32) -> String {
-        match v {
-            0 => "every bus's writers in order along it".into(),
-            v => format!("writers' order shuffle {v}"),
-        }
+    fn describe_input(&self, &v: &u32) -> String {
+        mesh_bus::describe_order(v)
     }
 
     fn task(&self, _: &u32) -> Task {
@@ -283,8 +260,8 @@ impl Protocol for Simple {
         let (row, col) = (Bus::Row(i), Bus::Col(j));
         // V: column j's tokens of odd sum; H: row i's of even sum (each
         // with the node's own, heard as it wrote).
-        let mut v = parity_set(col, n, true);
-        let mut h = parity_set(row, n, false);
+        let mut v = mesh_bus::parity_line(col, n, true);
+        let mut h = mesh_bus::parity_line(row, n, false);
         let count = |s: &LineTokens| s.count();
         // Phase 1: the step of each writer on a bus.
         let step_of = |bus: Bus, k: u32| -> Slot {
@@ -317,7 +294,7 @@ impl Protocol for Simple {
         // writers packed some), and of my column of its H.
         let row_writers = self.writers(variant, row);
         let row_at = self.turn(variant, row, j, |k| {
-            let full = parity_set(Bus::Col(k), n, true).count();
+            let full = mesh_bus::parity_line(Bus::Col(k), n, true).count();
             match (i + k) % 2 == 0 {
                 true => {
                     let first = row_writers.iter().position(|&x| x == k).expect("a writer") as Slot;
@@ -328,7 +305,7 @@ impl Protocol for Simple {
         });
         let col_writers = self.writers(variant, col);
         let col_at = self.turn(variant, col, i, |k| {
-            let full = parity_set(Bus::Row(k), n, false).count();
+            let full = mesh_bus::parity_line(Bus::Row(k), n, false).count();
             match (k + j) % 2 == 1 {
                 true => {
                     let first = col_writers.iter().position(|&x| x == k).expect("a writer") as Slot;
