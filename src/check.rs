@@ -716,6 +716,12 @@ fn report<P: Protocol>(
         cut: s.cut.map(Cut::name),
     };
     let mesh = matches!(req.algorithm.shape(), models::Shape::MeshBus { .. });
+    let utilized = utilization(
+        topology,
+        mesh,
+        measured,
+        tx.map(|t| t.1).filter(|&t| t > 0),
+    );
     let optimal = claims.transmissions.unwrap_or_else(|| {
         inputs
             .first()
@@ -759,27 +765,10 @@ fn report<P: Protocol>(
                 .map(|(name, steps)| crate::report::NamedBound { name, steps })
                 .collect(),
         },
-        // A store-and-forward transmission is one link-slot (a worm is more).
-        bus_utilization: mesh
-            .then(|| {
-                utilization(
-                    &*topology,
-                    mesh,
-                    measured,
-                    tx.map(|t| t.1).filter(|&t| t > 0),
-                )
-            })
-            .flatten(),
-        link_utilization: (req.config.switching == Switching::Sf && !mesh)
-            .then(|| {
-                utilization(
-                    &*topology,
-                    mesh,
-                    measured,
-                    tx.map(|t| t.1).filter(|&t| t > 0),
-                )
-            })
-            .flatten(),
+        // A store-and-forward transmission is one link-slot (a worm is more);
+        // a bus write one bus-step.
+        bus_utilization: utilized.filter(|_| mesh),
+        link_utilization: utilized.filter(|_| !mesh && req.config.switching == Switching::Sf),
         transmissions: tx.map(|t| t.1),
         transmissions_min: tx.map(|t| t.0),
         optimal_transmissions: optimal,

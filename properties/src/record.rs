@@ -48,17 +48,6 @@ impl PropertyName {
         PropertyName::MessageLength,
     ];
 
-    /// Every property of a model whose messages carry one packet (or
-    /// combine without a limit): all but message-length.
-    pub const ONE_PACKET: [PropertyName; 6] = [
-        PropertyName::Completeness,
-        PropertyName::NoDuplication,
-        PropertyName::ContentionFreedom,
-        PropertyName::Causality,
-        PropertyName::TimeBound,
-        PropertyName::Transmissions,
-    ];
-
     /// The name used in reports, JSON and the Explorer.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -93,7 +82,12 @@ impl Claims {
     /// the strong optimality of Bertsekas et al.'s tables.
     pub fn optimal(time: u64, transmissions: u64) -> Claims {
         Claims {
-            claimed: PropertyName::ONE_PACKET.to_vec(),
+            // Every property but message-length (a message carries one
+            // packet, or combines without a limit).
+            claimed: PropertyName::ALL
+                .into_iter()
+                .filter(|&p| p != PropertyName::MessageLength)
+                .collect(),
             bound: Some(time as Slot),
             lower_bound: Some(time as Slot),
             transmissions: Some(transmissions),
