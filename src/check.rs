@@ -716,12 +716,7 @@ fn report<P: Protocol>(
         cut: s.cut.map(Cut::name),
     };
     let mesh = matches!(req.algorithm.shape(), models::Shape::MeshBus { .. });
-    let utilized = utilization(
-        topology,
-        mesh,
-        measured,
-        tx.map(|t| t.1).filter(|&t| t > 0),
-    );
+    let utilized = utilization(topology, mesh, measured, tx.map(|t| t.1).filter(|&t| t > 0));
     let optimal = claims.transmissions.unwrap_or_else(|| {
         inputs
             .first()

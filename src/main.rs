@@ -22,7 +22,7 @@ use std::time::Duration;
     version,
     after_help = "Examples:\n  check nob 4\n  check naive-tree 3 --source 0\n  \
                   check nob 24 --engine executor\n  check list\n  check help nob\n  \
-                  check table wang-ku\n  check table bertsekas\n  check table stamoulis\n\n\
+                  check table wang-ku\n  check table bertsekas\n  check table stamoulis\n  check table fujita --max-side 64\n\n\
                   `check ALG --help` or `check help ALG` describes one algorithm: its paper, \
                   claims, parameters, modes and engine reach.\n\n\
                   Exit codes: 0 claims hold, 1 a claim is violated, 2 usage error, \
@@ -99,6 +99,10 @@ struct Cli {
     /// drawn quantity beside the paper's bound, and the completion time
     #[arg(long)]
     distribution: bool,
+    /// For `table fujita`: the largest side swept (a power of two, 4..=256)
+    /// [default: 256]
+    #[arg(long, value_name = "N")]
+    max_side: Option<String>,
     /// A mesh or torus shape, e.g. 4x4 (algorithms that take it)
     #[arg(long, value_name = "SHAPE")]
     shape: Option<String>,
@@ -267,6 +271,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             None => Ok(()),
         }
     };
+    if cli.max_side.is_some() && !(cli.target == "table" && cli.arg.as_deref() == Some("fujita")) {
+        anyhow::bail!("--max-side is for `check table fujita`");
+    }
     match cli.target.as_str() {
         "list" => {
             no_more("list")?;
@@ -292,6 +299,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 Some("stamoulis") => {
                     print!("{}", table::stamoulis_text());
+                    Ok(ExitCode::SUCCESS)
+                }
+                Some("fujita") => {
+                    let sides = fujita_sides(cli.max_side.as_deref())?;
+                    let shown = std::io::stderr().is_terminal() && !cli.quiet;
+                    let mut progress = |line: &str| {
+                        if shown {
+                            eprint!("\r\x1b[2K{line}");
+                        }
+                    };
+                    let text = table::fujita::text(&sides, &mut progress);
+                    if shown {
+                        eprint!("\r\x1b[2K");
+                    }
+                    print!("{text}");
                     Ok(ExitCode::SUCCESS)
                 }
                 other => Err(anyhow::anyhow!(
@@ -551,4 +573,30 @@ fn suggest(name: &str) -> Option<&'static str> {
         .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, n)| n)
+}
+
+/// The sides `check table fujita --max-side N` sweeps: 4, 8, ..., N.
+fn fujita_sides(max: Option<&str>) -> anyhow::Result<Vec<u32>> {
+    let sides = table::fujita::SIDES;
+    let Some(max) = max else {
+        return Ok(sides.to_vec());
+    };
+    let accepted = || {
+        sides
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let n: u32 = max
+        .parse()
+        .map_err(|_| anyhow::anyhow!("--max-side {max} is not a side; accepted: {}", accepted()))?;
+    if !sides.contains(&n) {
+        anyhow::bail!(
+            "--max-side {n}: the table sweeps powers of two from 4 to 256 (where PARTITION \
+             and CENTRALIZE are complete); accepted: {}",
+            accepted()
+        );
+    }
+    Ok(sides.iter().copied().filter(|&s| s <= n).collect())
 }

@@ -7,6 +7,8 @@
 //! (the least a with (n+1)^a >= 2^n). A difference is marked with `*`, a
 //! run that breaks a claim with `!`, and each is listed below the table.
 
+pub mod fujita;
+
 use crate::engine::executor;
 use models::catalog::{Algorithm, Ports, Switching};
 use models::{with_protocol, Protocol};
@@ -14,7 +16,7 @@ use properties::{bounds, PropertyName, Slot, Status};
 use std::fmt::Write;
 
 /// Names `check table` accepts.
-pub const TABLES: [&str; 3] = ["wang-ku", "bertsekas", "stamoulis"];
+pub const TABLES: [&str; 4] = ["wang-ku", "bertsekas", "stamoulis", "fujita"];
 
 /// Wang-Ku Table I as printed, dimensions 1..16.
 const PRINTED: [(&str, [Slot; 16]); 4] = [
@@ -379,13 +381,7 @@ pub fn stamoulis_worst(algorithm: Algorithm, d: u32, k: u64) -> (Slot, Vec<&'sta
             let s = crate::engine::exhaustive::lockstep(
                 std::sync::Arc::new(p),
                 inputs,
-                crate::engine::exhaustive::Budget {
-                    threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-                    max_states: None,
-                    timeout: None,
-                    memory: None,
-                    verify_probes: false,
-                },
+                crate::engine::exhaustive::Budget::unlimited(),
             );
             worst = s.worst_time.unwrap_or(0);
             for f in &s.findings {

@@ -554,6 +554,25 @@ fn bertsekas_bad_input_is_refused_before_building() {
     assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
 }
 
+/// `check table fujita --max-side N` sweeps 4..=N; a side that is not a
+/// power of two from 4 to 256, or --max-side elsewhere, is refused.
+#[test]
+fn the_fujita_table_takes_its_largest_side() {
+    let o = check(&["table", "fujita", "--max-side", "8"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("n=8") && !out.contains("n=16"), "{out}");
+    refused(
+        &["table", "fujita", "--max-side", "12"],
+        &["--max-side 12", "4, 8, 16, 32, 64, 128, 256"],
+    );
+    refused(
+        &["table", "fujita", "--max-side", "x"],
+        &["--max-side x", "4, 8"],
+    );
+    refused(&["nob", "3", "--max-side", "8"], &["--max-side is for"]);
+}
+
 /// `check table bertsekas` prints both tables with every formula met
 /// (cells formula/checked, executor runs of each algorithm at d = 1..8).
 #[test]

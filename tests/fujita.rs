@@ -392,3 +392,54 @@ fn outcome_with(algorithm: &str, n: u64, args: &[&str]) -> commcheck::report::Ou
     req.config = a.with_params(req.config, params).unwrap();
     commcheck::check::check(&req).unwrap()
 }
+
+/// `check table fujita` at sides 4, 8 and 16 (exhaustive over every order
+/// at 4, the executor above): SIMPLE's cells are the count above and
+/// PARTITION's its proof's phases, tau + min(m, n) + sigma (phase 2 has
+/// min(m, n) writers a bus, each within one message since l >= n/2 >=
+/// tau); no cell is below either lower bound; at powers of two no claim
+/// breaks, so the text lists no difference; a side where PARTITION is
+/// incomplete (errata item 10) is reported as broken.
+#[test]
+fn the_fujita_table_cells() {
+    use commcheck::table::fujita::{self as t, COLUMNS, FAMILIES};
+    let sides = [4, 8, 16];
+    let mut heard = 0;
+    let cells = t::measure_all(&sides, &mut |_| heard += 1);
+    assert!(heard > 0 && heard <= cells.len(), "progress per run");
+    for (&(c, f, n), m) in &cells {
+        let (algorithm, l) = (COLUMNS[c].algorithm, (FAMILIES[f].at)(n));
+        let what = format!("{} n={n} l={l}", algorithm.name());
+        assert!(m.broken.is_empty(), "{what}: breaks {:?}", m.broken);
+        assert!(
+            m.steps as u64 >= t::lower(n, l),
+            "{what}: below a lower bound"
+        );
+        match algorithm {
+            Algorithm::Simple => assert_eq!(m.steps, simple_time(n, l), "{what}"),
+            Algorithm::Partition => {
+                let mm = (2 * l / n).min(n);
+                let sigma = n.div_ceil(2 * l / n);
+                assert_eq!(m.steps, n.div_ceil(2) + mm + sigma, "{what}");
+            }
+            _ => {}
+        }
+    }
+    // Every algorithm runs on every family it names, at every side.
+    for (c, column) in COLUMNS.iter().enumerate() {
+        for (f, family) in FAMILIES.iter().enumerate() {
+            for n in sides {
+                let expected = column.families.contains(&family.name);
+                assert_eq!(cells.contains_key(&(c, f, n)), expected, "{c} {f} {n}");
+            }
+        }
+    }
+    let text = t::text(&sides, &mut |_| {});
+    assert!(!text.contains("difference:"), "{text}");
+    assert!(text.contains("n=16") && !text.contains("n=32"), "{text}");
+    for column in &COLUMNS {
+        assert!(text.contains(column.algorithm.name()), "{text}");
+    }
+    let broken = t::measure(Algorithm::Partition, 5, 5).unwrap();
+    assert!(broken.broken.contains(&"completeness"), "{broken:?}");
+}

@@ -208,8 +208,8 @@ impl Protocol for Partition {
     }
 
     fn claims(&self) -> Claims {
-        let (n, m) = (self.n() as u64, self.m() as u64);
-        let bound = fujita::tau(n) + m + n.div_ceil(m);
+        let bound = fujita::theorem6(self.n() as u64, self.l as u64)
+            .expect("PARTITION is built only where m = floor(2l/n) >= 1");
         Claims {
             claimed: vec![
                 PropertyName::Completeness,

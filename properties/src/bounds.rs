@@ -191,6 +191,14 @@ pub mod fujita {
     pub fn theorem4(n: u64, l: u64) -> Option<u64> {
         (l < tau(n) && !tau(n).is_multiple_of(l)).then(|| (n * n - n) / (2 * l) + n + 2)
     }
+
+    /// Theorem 6 (and section 6 for l = Theta(n)), algorithm PARTITION
+    /// with m = floor(2l/n) and sigma = ceil(n/m): at most tau + m + sigma
+    /// steps (its proof's phases), where m >= 1, i.e. l >= n/2.
+    pub fn theorem6(n: u64, l: u64) -> Option<u64> {
+        let m = 2 * l / n;
+        (m >= 1).then(|| tau(n) + m + n.div_ceil(m))
+    }
 }
 
 #[cfg(test)]
@@ -213,6 +221,10 @@ mod tests {
             (8, 13, Some(12))
         );
         assert_eq!(corollary2(5, 2), None);
+        // Theorem 6, n = 8: l = 3 gives m = 0 (none); l = 4: m = 1, sigma
+        // = 8, 4 + 1 + 8 = 13; l = 12: m = 3, sigma = 3, 4 + 3 + 3 = 10.
+        assert_eq!((theorem6(8, 3), theorem6(8, 4)), (None, Some(13)));
+        assert_eq!(theorem6(8, 12), Some(10));
         assert_eq!((theorem1(7), theorem1(2), theorem1(1)), (5, 1, 0));
     }
 

@@ -31,6 +31,18 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// Every thread the machine has, no state, time or memory limit: for
+    /// tables whose cells are known to be small.
+    pub fn unlimited() -> Budget {
+        Budget {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_states: None,
+            timeout: None,
+            memory: None,
+            verify_probes: false,
+        }
+    }
+
     fn limits(&self) -> Limits {
         Limits {
             threads: self.threads,
