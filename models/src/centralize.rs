@@ -22,8 +22,9 @@
 //!   it collected (every token, if no member of U was lost) on its row,
 //!   then every node of that row writes it on its column, each in
 //!   ceil(size/l) steps.
-//! * The writers' order in phase 1 is open: an input of the check (the
-//!   order along the bus and seeded shuffles).
+//! * The writers' order in phase 1 is open: an input of the check (every
+//!   order up to n = 5, else the order along the bus and seeded shuffles:
+//!   `mesh_bus::Orders`).
 //! * Step 3 pairs floor(|U|/2) members and step 4 empties U, so where |U|
 //!   is odd the last member is dropped with its tokens: the gossip is
 //!   incomplete unless n is a power of two. The check shows it;
@@ -38,7 +39,7 @@
 
 use crate::catalog::{Config, Entry, Info, Param, Reach, Shape};
 use crate::catalog::{Ports::*, Switching::*};
-use crate::mesh_bus::{self, Bus, LineTokens, MeshBus};
+use crate::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task, Transmission};
@@ -113,6 +114,8 @@ pub struct Centralize {
     first: Slot,
     /// Phases 2 and 3: each node's writes (step, bus, message).
     later: HashMap<NodeId, Vec<Turn>>,
+    /// The open orders: phase 1's writers on every bus.
+    orders: Orders,
 }
 
 /// A node's writes: step, bus, message, in step order.
@@ -135,11 +138,18 @@ impl Centralize {
         let n = cfg.n;
         let l = mesh_bus::ell(&cfg, n as u64 * n as u64);
         let mut c = Centralize {
-            mesh,
+            mesh: mesh.clone(),
             l,
             first: 0,
             later: HashMap::new(),
+            orders: Orders::new(&mesh, []),
         };
+        c.orders = Orders::new(
+            &c.mesh,
+            (0..n).flat_map(|x| {
+                [Bus::Row(x), Bus::Col(x)].map(|b| (1, b, c.writers(b).len() as u32))
+            }),
+        );
         c.first = (0..n)
             .flat_map(|x| [c.writers(Bus::Row(x)).len(), c.writers(Bus::Col(x)).len()])
             .max()
@@ -282,7 +292,7 @@ fn crosses(n: u32, lo: u32, hi: u32, mut skip: u32, mut take: u32, mut f: impl F
 
 impl Protocol for Centralize {
     type Topo = MeshBus;
-    /// The order of phase 1's writers: 0 along each bus, else a shuffle.
+    /// The order of phase 1's writers (`mesh_bus::Orders`).
     type Input = u32;
     type State = Plan;
     type Msg = Msg;
@@ -292,26 +302,23 @@ impl Protocol for Centralize {
     }
 
     fn inputs(&self) -> Vec<u32> {
-        mesh_bus::orders(self.n())
+        self.orders.inputs()
     }
 
     fn inputs_total(&self) -> u64 {
-        u64::MAX
+        self.orders.total()
     }
 
     fn covered_inputs(&self) -> &'static str {
-        "the order along each bus and seeded shuffles of phase 1's writers"
+        self.orders.covered()
     }
 
     fn source_input(&self, _: NodeId) -> Option<u32> {
         None
     }
 
-    fn describe_input(&self, v: &u32) -> String {
-        match v {
-            0 => "phase 1's writers in order along each bus".into(),
-            v => format!("phase 1 writers' order shuffle {v}"),
-        }
+    fn describe_input(&self, &v: &u32) -> String {
+        self.orders.describe(v)
     }
 
     fn task(&self, _: &u32) -> Task {
@@ -357,7 +364,7 @@ impl Protocol for Centralize {
         };
         if let Some(bus) = bus {
             let writers = self.writers(bus);
-            let order = mesh_bus::order(variant, self.mesh.bus(bus), 1, writers.len() as u32);
+            let order = self.orders.order(variant, bus, 1, writers.len() as u32);
             let pos = order
                 .iter()
                 .position(|&w| writers[w as usize] == me)

@@ -303,24 +303,6 @@ pub fn parity_line(line: Bus, n: u32, odd: bool) -> LineTokens {
     s
 }
 
-/// The writer orders a check covers (the input of every mesh-bus
-/// algorithm): up to side 6, the order along each bus and 63 seeded
-/// shuffles; past it, the order along each bus (the executor's run).
-pub fn orders(n: u32) -> Vec<u32> {
-    match n <= 6 {
-        true => (0..64).collect(),
-        false => vec![0],
-    }
-}
-
-/// Order `v` in words.
-pub fn describe_order(v: u32) -> String {
-    match v {
-        0 => "every bus's writers in order along it".into(),
-        v => format!("writers' order shuffle {v}"),
-    }
-}
-
 /// `--ell`: tokens per message, 1..=n^2.
 pub const ELL: Param = Param {
     flag: "--ell",
@@ -356,25 +338,150 @@ pub fn lower_bounds(n: u32, l: u32) -> Vec<(&'static str, Slot)> {
     ]
 }
 
-/// Order `variant` of `items` writers of one bus in one phase: variant 0
-/// the order along the bus, any other a shuffle seeded by (variant, bus,
-/// phase). The papers leave the order of a bus's writers open.
-pub fn order(variant: u32, bus: u32, phase: u32, items: u32) -> Vec<u32> {
-    let mut v: Vec<u32> = (0..items).collect();
-    if variant == 0 {
-        return v;
+/// Checks list every writer order where there are at most this many.
+pub const EVERY_ORDER: u64 = 4096;
+
+/// Seeded shuffles a check lists past [`EVERY_ORDER`], the order along
+/// every bus among them, up to side [`SAMPLED_SIDE`]; past that side a
+/// check runs the order along every bus alone.
+pub const SAMPLED_ORDERS: u32 = 64;
+pub const SAMPLED_SIDE: u32 = 6;
+
+/// The writer orders a mesh-bus algorithm leaves open: for each phase and
+/// bus, how many writers take turns on it in an order the paper does not
+/// fix. An order of the whole run (the input of a check) picks one
+/// permutation per (phase, bus). Where there are at most [`EVERY_ORDER`]
+/// of them, input v is the v-th in mixed radix (each digit a permutation's
+/// rank, so 0 is the order along every bus) and a check lists them all;
+/// past it, input 0 is the order along every bus and input v > 0 a shuffle
+/// seeded by (v, bus, phase), and a check lists [`SAMPLED_ORDERS`] of them
+/// (up to side [`SAMPLED_SIDE`]; past it input 0 alone).
+#[derive(Clone, Debug)]
+pub struct Orders {
+    /// By phase (1-based) and bus id: the product of the radices of the
+    /// turns before it (in phase-major order), and its writers.
+    turns: Vec<Option<(u64, u32)>>,
+    buses: u32,
+    side: u32,
+    /// Every order, or None past u64.
+    total: Option<u64>,
+}
+
+impl Orders {
+    /// The orders of `turns`: (phase, bus, writers), each pair once; a
+    /// turn of fewer than two writers has one order.
+    pub fn new(mesh: &MeshBus, turns: impl IntoIterator<Item = (u32, Bus, u32)>) -> Orders {
+        let buses = 2 * mesh.side();
+        let mut listed: Vec<(u32, u32, u32)> = turns
+            .into_iter()
+            .map(|(phase, bus, items)| (phase, mesh.bus(bus), items))
+            .collect();
+        listed.sort_unstable();
+        let phases = listed.last().map_or(0, |t| t.0);
+        let mut by = vec![None; ((phases + 1) * buses) as usize];
+        let mut total = Some(1u64);
+        for (phase, bus, items) in listed {
+            let slot = &mut by[(phase * buses + bus) as usize];
+            assert!(slot.is_none(), "phase {phase}, bus {bus} listed twice");
+            *slot = Some((total.unwrap_or(u64::MAX), items));
+            total = total.and_then(|t| t.checked_mul(factorial(items)?));
+        }
+        Orders {
+            turns: by,
+            buses,
+            side: mesh.side(),
+            total,
+        }
     }
-    let mut x = (variant as u64) << 40 ^ (bus as u64) << 8 ^ phase as u64;
-    for i in (1..items as usize).rev() {
-        // splitmix64
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        v.swap(i, (z % (i as u64 + 1)) as usize);
+
+    /// How many orders there are (u64::MAX past it).
+    pub fn total(&self) -> u64 {
+        self.total.unwrap_or(u64::MAX)
     }
-    v
+
+    /// Whether a check lists every order.
+    pub fn every(&self) -> bool {
+        self.total() <= EVERY_ORDER
+    }
+
+    /// The orders a check lists (its inputs).
+    pub fn inputs(&self) -> Vec<u32> {
+        match (self.every(), self.side <= SAMPLED_SIDE) {
+            (true, _) => (0..self.total() as u32).collect(),
+            (false, true) => (0..SAMPLED_ORDERS).collect(),
+            (false, false) => vec![0],
+        }
+    }
+
+    /// What the inputs cover, in words.
+    pub fn covered(&self) -> &'static str {
+        match (self.every(), self.side <= SAMPLED_SIDE) {
+            (true, _) => "every order of every bus's writers",
+            (false, true) => "the order along each bus and seeded shuffles of every bus's writers",
+            (false, false) => "the order along each bus",
+        }
+    }
+
+    /// Order `v` in words.
+    pub fn describe(&self, v: u32) -> String {
+        match (v, self.every()) {
+            (0, _) => "every bus's writers in order along it".into(),
+            (v, true) => format!("writers' order {v} of {}", self.total()),
+            (v, false) => format!("writers' order shuffle {v}"),
+        }
+    }
+
+    /// Order `variant` of the writers of `bus` in `phase`: positions
+    /// 0..items in the order they write.
+    pub fn order(&self, variant: u32, bus: Bus, phase: u32, items: u32) -> Vec<u32> {
+        let mut v: Vec<u32> = (0..items).collect();
+        let b = match bus {
+            Bus::Row(i) => i,
+            Bus::Col(j) => self.buses / 2 + j,
+        };
+        let turn = self
+            .turns
+            .get((phase * self.buses + b) as usize)
+            .copied()
+            .flatten();
+        debug_assert_eq!(turn.map(|t| t.1), Some(items), "phase {phase} bus {b}");
+        if variant == 0 || items < 2 {
+            return v;
+        }
+        if self.every() {
+            let (before, _) = turn.expect("every turn is listed");
+            let rank = (variant as u64 / before) % factorial(items).expect("small");
+            unrank(rank, &mut v);
+            return v;
+        }
+        let mut x = (variant as u64) << 40 ^ (b as u64) << 8 ^ phase as u64;
+        for i in (1..items as usize).rev() {
+            // splitmix64
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            v.swap(i, (z % (i as u64 + 1)) as usize);
+        }
+        v
+    }
+}
+
+/// k!, or None past u64.
+fn factorial(k: u32) -> Option<u64> {
+    (2..=k as u64).try_fold(1u64, |f, x| f.checked_mul(x))
+}
+
+/// The permutation of rank `rank` (Lehmer code; 0 leaves `v` as it is).
+fn unrank(mut rank: u64, v: &mut [u32]) {
+    let items = v.len();
+    for i in 0..items {
+        let f = factorial((items - 1 - i) as u32).expect("small");
+        let k = (rank / f) as usize;
+        rank %= f;
+        v[i..=i + k].rotate_right(1);
+    }
 }
 
 #[cfg(test)]
@@ -383,6 +490,50 @@ mod tests {
 
     /// A write reaches the other n - 1 nodes of its bus and takes that bus
     /// only; a write on another node's bus is refused.
+    /// Where there are few orders, the inputs are every order once: at
+    /// side 2 with a turn of 3 writers on R_1 and of 2 on C_1 in phase 1
+    /// and of 2 on R_1 in phase 2, 3! 2! 2! = 24 distinct orders, the first
+    /// along every bus. Past the limit, 64 inputs, the first along every
+    /// bus and each a permutation; past side 6, the first alone.
+    #[test]
+    fn orders_are_every_order_or_a_sample() {
+        let m = MeshBus::new(2);
+        let o = Orders::new(
+            &m,
+            [
+                (1, Bus::Row(0), 3),
+                (1, Bus::Col(0), 2),
+                (2, Bus::Row(0), 2),
+                (2, Bus::Col(1), 1),
+            ],
+        );
+        assert_eq!((o.total(), o.every()), (24, true));
+        let all: std::collections::HashSet<_> = o
+            .inputs()
+            .into_iter()
+            .map(|v| {
+                (
+                    o.order(v, Bus::Row(0), 1, 3),
+                    o.order(v, Bus::Col(0), 1, 2),
+                    o.order(v, Bus::Row(0), 2, 2),
+                    o.order(v, Bus::Col(1), 2, 1),
+                )
+            })
+            .collect();
+        assert_eq!(all.len(), 24);
+        assert_eq!(o.order(0, Bus::Row(0), 1, 3), [0, 1, 2]);
+        let big = MeshBus::new(6);
+        let o = Orders::new(&big, (0..6).map(|x| (1, Bus::Row(x), 6)));
+        assert!(!o.every() && o.total() == 720u64.pow(6));
+        assert_eq!(o.inputs().len(), SAMPLED_ORDERS as usize);
+        assert_eq!(o.order(0, Bus::Row(3), 1, 6), (0..6).collect::<Vec<_>>());
+        let mut p = o.order(5, Bus::Row(3), 1, 6);
+        p.sort_unstable();
+        assert_eq!(p, (0..6).collect::<Vec<_>>());
+        let past = Orders::new(&MeshBus::new(7), [(1, Bus::Row(0), 7)]);
+        assert_eq!(past.inputs(), [0], "past side 6 the order along the bus");
+    }
+
     #[test]
     fn a_write_reaches_its_bus() {
         let m = MeshBus::new(3);

@@ -18,8 +18,9 @@
 //! and H_2(k, j) the odd-sum tokens of the columns of k's block; the
 //! phases follow each other (phase 2 from step tau + 1 for min(m, n)
 //! steps, phase 3 after it); the order of a bus's writers in each phase is
-//! open, an input of the check (the order along the bus and seeded
-//! shuffles), and nothing sent depends on it.
+//! open, an input of the check (every order where there are at most 4096,
+//! else the order along the bus and seeded shuffles: `mesh_bus::Orders`),
+//! and nothing sent depends on it.
 //!
 //! Section 6 "modifies" PARTITION for l = Theta(n) "in such a way that m =
 //! floor(2c)" where l <= cn: with c = l/n that is the same m, so the one
@@ -39,7 +40,7 @@
 
 use crate::catalog::{Config, Entry, Info, Param, Reach, Shape};
 use crate::catalog::{Ports::*, Switching::*};
-use crate::mesh_bus::{self, Bus, LineTokens, MeshBus, Stripe};
+use crate::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders, Stripe};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
 use properties::bounds::fujita;
@@ -96,6 +97,7 @@ pub struct Partition {
     mesh: MeshBus,
     l: u32,
     fixed: bool,
+    orders: Orders,
 }
 
 /// What a message carries: one line's tokens (phases 1 and 2) or a
@@ -111,11 +113,32 @@ pub type Plan = Vec<(Slot, Bus, Msg)>;
 
 impl Partition {
     pub fn new(cfg: Config, fixed: bool) -> Self {
-        Partition {
-            mesh: MeshBus::new(cfg.n),
-            l: mesh_bus::ell(&cfg, cfg.n as u64),
+        let n = cfg.n;
+        let mut p = Partition {
+            mesh: MeshBus::new(n),
+            l: mesh_bus::ell(&cfg, n as u64),
             fixed,
+            orders: Orders::new(&MeshBus::new(1), []),
+        };
+        if p.m() == 0 {
+            // Refused by the catalog (l < n/2); no turns to order.
+            return p;
         }
+        // Phase 1 as SIMPLE's; phase 2: a line's block; phase 3: `third`.
+        let turns = (0..n).flat_map(|x| {
+            let (lo, hi) = p.block(x);
+            let third = p.third(x).len() as u32;
+            [
+                (1, Bus::Row(x), (n - x % 2).div_ceil(2)),
+                (1, Bus::Col(x), (n - (x + 1) % 2).div_ceil(2)),
+                (2, Bus::Row(x), hi - lo),
+                (2, Bus::Col(x), hi - lo),
+                (3, Bus::Row(x), third),
+                (3, Bus::Col(x), third),
+            ]
+        });
+        p.orders = Orders::new(&p.mesh, turns.collect::<Vec<_>>());
+        p
     }
 
     fn n(&self) -> u32 {
@@ -145,7 +168,7 @@ impl Partition {
         k: u32,
         start: Slot,
     ) -> Slot {
-        let order = mesh_bus::order(variant, self.mesh.bus(bus), phase, writers.len() as u32);
+        let order = self.orders.order(variant, bus, phase, writers.len() as u32);
         let pos = order
             .iter()
             .position(|&w| writers[w as usize] == k)
@@ -171,7 +194,7 @@ impl Partition {
 
 impl Protocol for Partition {
     type Topo = MeshBus;
-    /// The order of every bus's writers: 0 along the bus, else a shuffle.
+    /// The order of every bus's writers (`mesh_bus::Orders`).
     type Input = u32;
     type State = Plan;
     type Msg = Msg;
@@ -181,15 +204,15 @@ impl Protocol for Partition {
     }
 
     fn inputs(&self) -> Vec<u32> {
-        mesh_bus::orders(self.n())
+        self.orders.inputs()
     }
 
     fn inputs_total(&self) -> u64 {
-        u64::MAX
+        self.orders.total()
     }
 
     fn covered_inputs(&self) -> &'static str {
-        "the order along each bus and seeded shuffles of every bus's writers"
+        self.orders.covered()
     }
 
     fn source_input(&self, _: NodeId) -> Option<u32> {
@@ -197,7 +220,7 @@ impl Protocol for Partition {
     }
 
     fn describe_input(&self, &v: &u32) -> String {
-        mesh_bus::describe_order(v)
+        self.orders.describe(v)
     }
 
     fn task(&self, _: &u32) -> Task {

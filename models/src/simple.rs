@@ -19,8 +19,8 @@
 //! * A bus's writers take turns, each sending its set in ceil(|set|/l)
 //!   messages of consecutive steps. The paper leaves the order of the
 //!   writers open in both phases; every order is a permutation of each
-//!   bus's writers, an input of the check: the order along the bus and
-//!   seeded shuffles (`order`). In SIMPLE nothing a writer sends depends on
+//!   bus's writers, an input of the check: every order at n = 2, else the
+//!   order along the bus and seeded shuffles (`mesh_bus::Orders`). In SIMPLE nothing a writer sends depends on
 //!   the order, and a bus busy without a gap takes the sum of its writers'
 //!   messages in any order, so every order gives the same verdicts and
 //!   time; the check shows it on the orders it covers.
@@ -49,7 +49,7 @@
 
 use crate::catalog::{Config, Entry, Info, Reach, Shape};
 use crate::catalog::{Ports::*, Switching::*};
-use crate::mesh_bus::{self, Bus, LineTokens, MeshBus};
+use crate::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
 use properties::bounds::fujita;
@@ -98,6 +98,7 @@ pub struct Simple {
     mesh: MeshBus,
     l: u32,
     packed: bool,
+    orders: Orders,
 }
 
 /// A node's schedule, fixed by the order of every bus's writers.
@@ -117,10 +118,22 @@ pub struct Plan {
 
 impl Simple {
     pub fn new(cfg: Config, packed: bool) -> Self {
+        let (mesh, n) = (MeshBus::new(cfg.n), cfg.n);
+        // Phase 1: a row's writers are those of even i + j, a column's
+        // those of odd; phase 2: every node of each bus.
+        let first = (0..n).flat_map(|x| {
+            [
+                (1, Bus::Row(x), (n - x % 2).div_ceil(2)),
+                (1, Bus::Col(x), (n - (x + 1) % 2).div_ceil(2)),
+            ]
+        });
+        let second = (0..n).flat_map(|x| [(2, Bus::Row(x), n), (2, Bus::Col(x), n)]);
+        let orders = Orders::new(&mesh, first.chain(second));
         Simple {
-            mesh: MeshBus::new(cfg.n),
+            mesh,
             l: mesh_bus::ell(&cfg, 1),
             packed,
+            orders,
         }
     }
 
@@ -137,7 +150,8 @@ impl Simple {
             Bus::Row(i) => (i % 2..n).step_by(2).collect(),
             Bus::Col(j) => ((j + 1) % 2..n).step_by(2).collect(),
         };
-        mesh_bus::order(variant, self.mesh.bus(bus), 1, along.len() as u32)
+        self.orders
+            .order(variant, bus, 1, along.len() as u32)
             .into_iter()
             .map(|k| along[k as usize])
             .collect()
@@ -158,7 +172,7 @@ impl Simple {
     fn turn(&self, variant: u32, bus: Bus, me: u32, count: impl Fn(u32) -> u32) -> Slot {
         let tau = fujita::tau(self.n() as u64) as Slot;
         let mut at = tau + 1;
-        for k in mesh_bus::order(variant, self.mesh.bus(bus), 2, self.n()) {
+        for k in self.orders.order(variant, bus, 2, self.n()) {
             if k == me {
                 return at;
             }
@@ -186,7 +200,7 @@ impl Simple {
 
 impl Protocol for Simple {
     type Topo = MeshBus;
-    /// The order of every bus's writers: 0 along the bus, else a shuffle.
+    /// The order of every bus's writers (`mesh_bus::Orders`).
     type Input = u32;
     type State = Plan;
     type Msg = LineTokens;
@@ -196,16 +210,15 @@ impl Protocol for Simple {
     }
 
     fn inputs(&self) -> Vec<u32> {
-        mesh_bus::orders(self.n())
+        self.orders.inputs()
     }
 
     fn inputs_total(&self) -> u64 {
-        // The writers' orders: far more than any check lists.
-        u64::MAX
+        self.orders.total()
     }
 
     fn covered_inputs(&self) -> &'static str {
-        "the order along each bus and seeded shuffles of every bus's writers"
+        self.orders.covered()
     }
 
     fn source_input(&self, _: NodeId) -> Option<u32> {
@@ -213,7 +226,7 @@ impl Protocol for Simple {
     }
 
     fn describe_input(&self, &v: &u32) -> String {
-        mesh_bus::describe_order(v)
+        self.orders.describe(v)
     }
 
     fn task(&self, _: &u32) -> Task {
