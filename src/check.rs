@@ -302,7 +302,11 @@ fn inputs<P: Protocol>(
     let nodes = p.topology().nodes();
     let sourced = p.source_input(0).is_some();
     if let Some(s) = req.source {
-        let s = check_source(s as u64, n)?;
+        // A cube's source is checked here; a grid's by its coordinates.
+        let s = match s < nodes {
+            true => s,
+            false => check_source(s as u64, n)?,
+        };
         let inputs = p.sourced_inputs(s);
         if inputs.is_empty() {
             return Err(CheckError::NoSource {
@@ -736,11 +740,13 @@ fn report<P: Protocol>(
                     .and_then(|i| p.task(i).message_limit())
                     .map_or(0, u64::from)
             })),
-            network: mesh.then(|| {
-                models::Shape::MeshBus { min: 0 }
-                    .network(req.config.n)
-                    .trim_start_matches("the ")
-                    .to_string()
+            network: topology.network().or_else(|| {
+                mesh.then(|| {
+                    models::Shape::MeshBus { min: 0 }
+                        .network(req.config.n)
+                        .trim_start_matches("the ")
+                        .to_string()
+                })
             }),
         },
         engine: label,

@@ -106,6 +106,10 @@ struct Cli {
     /// A mesh or torus shape, e.g. 4x4 (algorithms that take it)
     #[arg(long, value_name = "SHAPE")]
     shape: Option<String>,
+    /// The torus of the given sides rather than the mesh (algorithms that
+    /// take it)
+    #[arg(long)]
+    torus: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -220,6 +224,8 @@ fn algorithm_help(a: Algorithm) -> String {
         size = match a.shape() {
             models::Shape::Cube => "the cube dimension",
             models::Shape::MeshBus { .. } => "the mesh's side (n x n nodes)",
+            models::Shape::Grid { .. } =>
+                "the sides, e.g. 5x7, 4x4x4 or 16 (the line M(16)), up to 2^24 nodes; each side",
         },
         min = a.shape().sizes().0,
         max = a.shape().sizes().1,
@@ -228,6 +234,9 @@ fn algorithm_help(a: Algorithm) -> String {
                 "; --source S where it has a source (default: one source \
                  per symmetry orbit, --all-sources for every one)",
             models::Shape::MeshBus { .. } => "",
+            models::Shape::Grid { .. } =>
+                "; --source as coordinates (2,3 counted from 0) or a node id (default: \
+                 every source)",
         },
         lock = r.lockstep,
     )
@@ -331,22 +340,36 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     })?;
     let shape = algorithm.shape();
     let ((min, max), word) = (shape.sizes(), shape.size_word());
-    let n_text = cli.arg.as_deref().ok_or_else(|| {
-        anyhow::anyhow!(
+    let n_text = cli.arg.as_deref().ok_or_else(|| match shape {
+        models::Shape::Grid { .. } => anyhow::anyhow!(
+            "missing the sides: `check {} 5x7` (each side at least {min}; 16 alone is the line M(16))",
+            cli.target
+        ),
+        _ => anyhow::anyhow!(
             "missing the {word} n: `check {} N` with N in {min}..={max}",
             cli.target
-        )
+        ),
     })?;
-    let n: u64 = n_text.parse().map_err(|_| {
-        if !n_text.is_empty() && n_text.bytes().all(|b| b.is_ascii_digit()) {
-            anyhow::anyhow!(
-                "{word} {n_text} is out of range for {}: accepted {min}..={max}",
-                algorithm.name()
-            )
-        } else {
-            anyhow::anyhow!("{word} '{n_text}' is not a number: accepted {min}..={max}")
-        }
-    })?;
+    let sides = match shape {
+        models::Shape::Grid { torus } => Some(
+            models::grid::parse_sides(n_text, torus || cli.torus)
+                .map_err(|why| anyhow::anyhow!("{}: {why}", algorithm.name()))?,
+        ),
+        _ => None,
+    };
+    let n: u64 = match &sides {
+        Some(sides) => *sides.iter().max().expect("at least one side") as u64,
+        None => n_text.parse().map_err(|_| {
+            if !n_text.is_empty() && n_text.bytes().all(|b| b.is_ascii_digit()) {
+                anyhow::anyhow!(
+                    "{word} {n_text} is out of range for {}: accepted {min}..={max}",
+                    algorithm.name()
+                )
+            } else {
+                anyhow::anyhow!("{word} '{n_text}' is not a number: accepted {min}..={max}")
+            }
+        })?,
+    };
     let switching = cli.switching.map(|s| match s {
         SwitchingArg::Wh => Switching::Wh,
         SwitchingArg::Sf => Switching::Sf,
@@ -400,16 +423,30 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
             .transpose()?,
         multiset: cli.multiset,
+        sides,
+        torus: cli.torus,
+        source: None,
     };
     let mut req = Request::new(algorithm, n, switching, ports)?;
     req.config = algorithm.with_params(req.config, params)?;
-    if cli.source.is_some() && shape != models::Shape::Cube {
+    if let (Some(s), models::Shape::Grid { torus }) = (&cli.source, shape) {
+        let sides = req.config.params.sides.clone().unwrap_or(vec![n as u32; 2]);
+        let grid = models::Grid::new(
+            &sides,
+            torus || cli.torus,
+            req.config.switching,
+            req.config.ports,
+        );
+        let source = grid_source(&grid, s)?;
+        req.source = Some(source);
+        req.config.params.source = Some(source);
+    } else if cli.source.is_some() && shape != models::Shape::Cube {
         anyhow::bail!(
             "{} gossips from every node: it has no single source, so --source does not apply",
             algorithm.name()
         );
     }
-    if let Some(s) = &cli.source {
+    if let (Some(s), models::Shape::Cube) = (&cli.source, shape) {
         let parsed = match s.strip_prefix("0b") {
             Some(bits) => u64::from_str_radix(bits, 2),
             None => s.parse(),
@@ -599,4 +636,51 @@ fn fujita_sides(max: Option<&str>) -> anyhow::Result<Vec<u32>> {
         );
     }
     Ok(sides.iter().copied().filter(|&s| s <= n).collect())
+}
+
+/// A `--source` on a mesh or torus: coordinates counted from 0 (`2,3`) or a
+/// node id.
+fn grid_source(grid: &models::Grid, text: &str) -> anyhow::Result<u32> {
+    use models::Topology;
+    let name = grid.name();
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let numbers = parts
+        .iter()
+        .map(|t| t.parse::<u64>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "source '{text}' is neither coordinates (such as {}) nor a node id of {name}",
+                vec!["0"; grid.dims()].join(",")
+            )
+        })?;
+    match numbers.len() {
+        1 if grid.dims() > 1 || numbers[0] < grid.nodes() as u64 => {
+            let id = numbers[0];
+            if id >= grid.nodes() as u64 {
+                anyhow::bail!(
+                    "source {id} is not a node of {name}: ids 0..={}",
+                    grid.nodes() - 1
+                );
+            }
+            Ok(id as u32)
+        }
+        k if k == grid.dims() => {
+            for (i, (&a, &z)) in numbers.iter().zip(grid.sides()).enumerate() {
+                if a >= z as u64 {
+                    anyhow::bail!(
+                        "source ({text}) is outside {name}: coordinate {} is {a}, accepted 0..={}",
+                        i + 1,
+                        z - 1
+                    );
+                }
+            }
+            let coords: Vec<u32> = numbers.iter().map(|&a| a as u32).collect();
+            Ok(grid.node(&coords))
+        }
+        k => anyhow::bail!(
+            "source '{text}' has {k} coordinates; {name} has {}",
+            grid.dims()
+        ),
+    }
 }

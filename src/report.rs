@@ -240,13 +240,16 @@ impl Outcome {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{} n={}{} ({}), {}, engine {}",
+            "{} {}{} ({}), {}, engine {}",
             self.algorithm,
-            self.params.n,
+            match &self.params.network {
+                // A mesh or torus is named by its sides: M(5,7).
+                Some(net) if self.params.ell.is_none() => net.clone(),
+                _ => format!("n={}", self.params.n),
+            },
             self.params.k.map_or(String::new(), |k| format!(" K={k}")),
             match (&self.params.network, self.params.ell) {
                 (Some(net), Some(l)) => format!("{net}, l={l}"),
-                (Some(net), None) => net.clone(),
                 _ => format!(
                     "{} switching, {}-port",
                     self.params.switching, self.params.ports

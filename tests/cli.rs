@@ -175,6 +175,37 @@ fn mesh_bus_bad_input_is_one_clear_line() {
     refused(&["nob", "3", "--all-ell"], &["nob does not take --ell"]);
 }
 
+/// A mesh's bad input (lecture notes): a side of 0 or 1, a shape that is
+/// not one, a source outside the mesh or with the wrong number of
+/// coordinates, and `--torus` where the algorithm runs on meshes only.
+#[test]
+fn mesh_bad_input_is_one_clear_line() {
+    refused(&["mesh-sf", "1x4"], &["mesh-sf", "side of 1", "at least 2"]);
+    refused(&["mesh-sf", "0"], &["side of 0"]);
+    refused(&["mesh-sf", "5xq"], &["'5xq' is not a mesh", "5x7"]);
+    refused(&["mesh-sf", "9000x9000"], &["more than 16777216 nodes"]);
+    refused(&["mesh-sf"], &["missing the sides", "check mesh-sf 5x7"]);
+    refused(
+        &["mesh-sf", "5x7", "--source", "5,0"],
+        &["(5,0) is outside M(5,7)", "coordinate 1", "0..=4"],
+    );
+    refused(
+        &["mesh-sf", "5x7", "--source", "1,2,3"],
+        &["3 coordinates", "M(5,7) has 2"],
+    );
+    refused(&["mesh-sf", "5x7", "--source", "35"], &["ids 0..=34"]);
+    refused(
+        &["mesh-sf", "5x7", "--torus"],
+        &["does not take --torus", "only the sides"],
+    );
+    let o = check(&["mesh-sf", "5x7", "--source", "2,3", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["params"]["network"], "M(5,7)");
+    assert_eq!(v["params"]["source"], "(2,3)");
+    assert_eq!(v["time"]["measured"], 5, "(2,3) is 2 + 3 from (4,6)");
+}
+
 /// `--all-ell` checks every l the algorithm takes, one report each, and
 /// fails if any claim fails (PARTITION at n = 5: l = 3..25, refuted at l
 /// = 5..12).

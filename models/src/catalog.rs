@@ -51,6 +51,10 @@ pub enum Shape {
     /// The n x n mesh-bus: n is the side, n^2 nodes; the algorithm needs
     /// at least `min` (a side of 1 has no bus to use).
     MeshBus { min: u32 },
+    /// A mesh or torus of any sides (`5x7` on the command line); n alone
+    /// is the n x n one. `torus`: always a torus (else a mesh, or a torus
+    /// with `--torus` where the algorithm takes it).
+    Grid { torus: bool },
 }
 
 impl Shape {
@@ -59,6 +63,7 @@ impl Shape {
         match self {
             Shape::Cube => (1, Hypercube::MAX_DIM),
             Shape::MeshBus { min } => (min, MeshBus::MAX_SIDE),
+            Shape::Grid { torus } => (2 + torus as u32, 4096),
         }
     }
 
@@ -66,7 +71,7 @@ impl Shape {
     pub fn size_word(self) -> &'static str {
         match self {
             Shape::Cube => "dimension",
-            Shape::MeshBus { .. } => "side",
+            Shape::MeshBus { .. } | Shape::Grid { .. } => "side",
         }
     }
 
@@ -74,7 +79,7 @@ impl Shape {
     pub fn nodes(self, n: u32) -> u64 {
         match self {
             Shape::Cube => 1u64.checked_shl(n).unwrap_or(u64::MAX),
-            Shape::MeshBus { .. } => n as u64 * n as u64,
+            Shape::MeshBus { .. } | Shape::Grid { .. } => n as u64 * n as u64,
         }
     }
 
@@ -83,6 +88,8 @@ impl Shape {
         match self {
             Shape::Cube => format!("the {n}-cube"),
             Shape::MeshBus { .. } => format!("the {n}x{n} mesh-bus"),
+            Shape::Grid { torus: false } => format!("M({n},{n})"),
+            Shape::Grid { torus: true } => format!("T({n},{n})"),
         }
     }
 }
@@ -113,6 +120,13 @@ pub struct Params {
     /// `--multiset`: a node may broadcast several packets (listed as many
     /// times in `--broadcasters`; every K-multiset with `--k`).
     pub multiset: bool,
+    /// A mesh's or torus's sides as given (`5x7`); None: n x n.
+    pub sides: Option<Vec<u32>>,
+    /// `--torus`: the torus rather than the mesh.
+    pub torus: bool,
+    /// `--source`, where an algorithm's claim depends on the source (a
+    /// mesh's eccentricity).
+    pub source: Option<NodeId>,
 }
 
 impl Params {
@@ -130,6 +144,9 @@ impl Params {
         }
         if self.multiset {
             flags.push("--multiset");
+        }
+        if self.torus {
+            flags.push("--torus");
         }
         flags
     }
@@ -249,6 +266,14 @@ pub fn one_packet_bytes(d: u32) -> u64 {
     (1u64 << d.min(63)).div_ceil(8)
 }
 
+/// Holdings of one packet on a grid of side at most n: a bit per node
+/// (n x n; the catalog caps every grid at 2^24 nodes).
+pub fn one_packet_bytes_grid(n: u32) -> u64 {
+    (n as u64 * n as u64)
+        .min(crate::grid::Grid::MAX_NODES)
+        .div_ceil(8)
+}
+
 /// Holdings of a packet per node (multinode broadcast): a bit per node and
 /// packet.
 pub fn every_packet_bytes(d: u32) -> u64 {
@@ -298,6 +323,8 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
     let bits = match shape {
         Shape::Cube => (2 + d as u64) * nodes,
         Shape::MeshBus { .. } => 2 * nodes + 2 * d as u64,
+        // Up to four dimensions' arcs both ways and the ports.
+        Shape::Grid { .. } => 10 * nodes,
     };
     (entry.info.memory)(d).saturating_add(nodes.saturating_mul(per_node as u64) + bits / 8)
 }
@@ -363,6 +390,8 @@ macro_rules! registry {
             PartitionFixed => $crate::partition::FIXED,
             Centralize => $crate::centralize::ENTRY,
             CentralizeFixed => $crate::centralize::FIXED,
+            MeshSf => $crate::mesh_sf::ENTRY,
+            MeshSfFarthest => $crate::mesh_sf::FARTHEST,
         }
     };
 }
@@ -522,7 +551,12 @@ impl Algorithm {
                     algorithm: self.name(),
                     flag,
                     takes: match takes.is_empty() {
-                        true => "only the dimension n (and --switching, --ports)".into(),
+                        true => match self.shape() {
+                            Shape::Grid { .. } => {
+                                "only the sides (and --source, --switching, --ports)".into()
+                            }
+                            _ => "only the dimension n (and --switching, --ports)".into(),
+                        },
                         false => takes.join(", "),
                     },
                 });

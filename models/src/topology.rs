@@ -51,6 +51,12 @@ pub trait Topology: Send + Sync {
     /// A resource in the paper's words (`arc 0000->0010`).
     fn resource_label(&self, resource: ResourceId) -> String;
 
+    /// The network's name where the size alone does not give it (`M(5,7)`,
+    /// `T(6,6)`).
+    fn network(&self) -> Option<String> {
+        None
+    }
+
     /// A route in the paper's words (`0000->0011`, `0000->0011 first over dim 0`).
     fn route_label(&self, route: &Route) -> String;
 }

@@ -1,0 +1,180 @@
+//! Lecture notes, section 11: store-and-forward broadcast on meshes by
+//! dimension-order spanning trees (`mesh-sf`, `mesh-sf-farthest`), every
+//! source of every mesh up to 6 x 6 and 3 x 3 x 3, against times computed
+//! here from the coordinates alone.
+
+use crate::support::*;
+use commcheck::engine::executor;
+use models::catalog::{Algorithm, Params, Ports, Switching};
+use models::mesh_sf::MeshSf;
+use models::{Protocol, Topology};
+use properties::{PropertyName::*, Slot, Status};
+
+fn mesh(sides: &[u32], ports: Ports, farthest: bool) -> MeshSf {
+    let a = match farthest {
+        false => Algorithm::MeshSf,
+        true => Algorithm::MeshSfFarthest,
+    };
+    let n = *sides.iter().max().unwrap();
+    let cfg = a
+        .config(n as u64, Some(Switching::Sf), Some(ports))
+        .unwrap();
+    let params = Params {
+        sides: Some(sides.to_vec()),
+        ..Params::default()
+    };
+    MeshSf::new(a.with_params(cfg, params).unwrap(), farthest)
+}
+
+/// The meshes checked: every M(a, b) with 2 <= a, b <= 6, and M(3,3,3),
+/// M(2,3,4).
+fn meshes() -> Vec<Vec<u32>> {
+    let mut all: Vec<Vec<u32>> = (2..=6)
+        .flat_map(|a| (2..=6).map(move |b| vec![a, b]))
+        .collect();
+    all.push(vec![3, 3, 3]);
+    all.push(vec![2, 3, 4]);
+    all
+}
+
+/// Coordinates of node `v` of a mesh of `sides`, the first slowest.
+fn coords(sides: &[u32], mut v: u32) -> Vec<u32> {
+    let mut c = vec![0; sides.len()];
+    for i in (0..sides.len()).rev() {
+        c[i] = v % sides[i];
+        v /= sides[i];
+    }
+    c
+}
+
+/// The distance from node s to the farthest node: sum over dimensions of
+/// the longer side.
+fn eccentricity(sides: &[u32], s: u32) -> Slot {
+    let c = coords(sides, s);
+    (0..sides.len())
+        .map(|i| c[i].max(sides[i] - 1 - c[i]))
+        .sum()
+}
+
+/// The one-port lower bound: the eccentricity, and the doubling of the
+/// informed nodes, ceil(log2 N).
+fn one_port_lower(sides: &[u32], s: u32) -> Slot {
+    let nodes: u32 = sides.iter().product();
+    eccentricity(sides, s).max(nodes.next_power_of_two().ilog2())
+}
+
+/// Whether s sits in the middle of an odd side in some dimension (a tie
+/// between the two directions).
+fn tie(sides: &[u32], s: u32) -> Option<usize> {
+    let c = coords(sides, s);
+    (0..sides.len()).find(|&i| sides[i] % 2 == 1 && c[i] == sides[i] / 2)
+}
+
+/// The time of a run from `s`, with every claim the run breaks.
+fn run(p: &MeshSf, s: u32) -> (Slot, Vec<&'static str>) {
+    let r = executor::run(p, &s);
+    let broken = r
+        .record
+        .evidence(&p.claims())
+        .into_iter()
+        .filter(|e| e.status == Status::Violated && e.property != TimeBound)
+        .map(|e| e.property.as_str())
+        .collect();
+    (r.record.last_delivery, broken)
+}
+
+/// All-port: exhaustive over every source, complete, one copy per node,
+/// contention-free, N - 1 transmissions, within the diameter; and each
+/// source's run takes exactly its eccentricity (optimal).
+#[test]
+fn all_port_takes_each_sources_eccentricity() {
+    for sides in meshes() {
+        let p = mesh(&sides, Ports::All, false);
+        let what = format!("mesh-sf {sides:?} all-port");
+        let search = lockstep(p.clone());
+        assert_holds(
+            &search,
+            &[
+                Completeness,
+                NoDuplication,
+                ContentionFreedom,
+                Causality,
+                TimeBound,
+                Transmissions,
+            ],
+            &what,
+        );
+        let nodes = p.topology().nodes();
+        assert_eq!(
+            search.by_input.len(),
+            nodes as usize,
+            "{what}: every source"
+        );
+        for &(s, (lo, hi)) in &search.by_input {
+            let ecc = eccentricity(&sides, s as u32);
+            assert_eq!((lo, hi), (ecc, ecc), "{what}, source {s}");
+        }
+    }
+}
+
+/// One-port, farthest first in every dimension: every source reaches the
+/// lower bound max(ecc, ceil(log2 N)) unless it sits in the middle of an
+/// odd side, where it takes one slot more, in any dimension, not only the
+/// first (docs/errata.md, item 12): at M(5,7) from (0,3), dimension 2.
+#[test]
+fn one_port_farthest_first_misses_the_bound_at_every_tie() {
+    let mut later_tie = None;
+    for sides in meshes() {
+        let p = mesh(&sides, Ports::One, true);
+        let nodes = p.topology().nodes();
+        for s in 0..nodes {
+            let what = format!("mesh-sf-farthest {sides:?} one-port from {s}");
+            let (time, broken) = run(&p, s);
+            assert!(broken.is_empty(), "{what}: breaks {broken:?}");
+            let lower = one_port_lower(&sides, s);
+            match tie(&sides, s) {
+                None => assert_eq!(time, lower, "{what}"),
+                Some(i) => {
+                    assert!(time == lower || time == lower + 1, "{what}: {time}");
+                    if time > lower && i > 0 && later_tie.is_none() {
+                        later_tie = Some((sides.clone(), coords(&sides, s)));
+                    }
+                }
+            }
+        }
+    }
+    let found = later_tie.expect("a tie past the first dimension costs a slot");
+    assert_eq!(found.1.len(), 2, "{found:?}");
+}
+
+/// The notes' one-port node algorithm as printed (j- before j+ past the
+/// source's first dimension) misses the lower bound where the longer side
+/// of a later dimension is upward and there is no tie: M(4,4) from (0,1).
+#[test]
+fn one_port_as_printed_misses_the_bound_without_a_tie() {
+    let sides = [4, 4];
+    let p = mesh(&sides, Ports::One, false);
+    let s = 1; // (0,1): the longer side of dimension 2 is upward.
+    let (time, broken) = run(&p, s);
+    assert!(broken.is_empty(), "{broken:?}");
+    assert_eq!(tie(&sides, s), None);
+    assert_eq!((time, one_port_lower(&sides, s)), (6, 5));
+    // The claim with --source is that source's bound: violated.
+    let cfg = Algorithm::MeshSf
+        .config(4, Some(Switching::Sf), Some(Ports::One))
+        .unwrap();
+    let params = Params {
+        sides: Some(sides.to_vec()),
+        source: Some(s),
+        ..Params::default()
+    };
+    let with_source = MeshSf::new(Algorithm::MeshSf.with_params(cfg, params).unwrap(), false);
+    let r = executor::run(&with_source, &s);
+    let late = r
+        .record
+        .evidence(&with_source.claims())
+        .into_iter()
+        .find(|e| e.property == TimeBound)
+        .unwrap();
+    assert_eq!(late.status, Status::Violated);
+}
