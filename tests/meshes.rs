@@ -6,7 +6,7 @@
 use crate::support::*;
 use commcheck::engine::executor;
 use models::catalog::{Algorithm, Params, Ports, Switching};
-use models::mesh_sf::MeshSf;
+use models::mesh_sf::{Kind, MeshSf};
 use models::{Protocol, Topology};
 use properties::{PropertyName::*, Slot, Status};
 
@@ -23,7 +23,12 @@ fn mesh(sides: &[u32], ports: Ports, farthest: bool) -> MeshSf {
         sides: Some(sides.to_vec()),
         ..Params::default()
     };
-    MeshSf::new(a.with_params(cfg, params).unwrap(), farthest)
+    let kind = if farthest {
+        Kind::Farthest
+    } else {
+        Kind::Printed
+    };
+    MeshSf::new(a.with_params(cfg, params).unwrap(), kind)
 }
 
 /// The meshes checked: every M(a, b) with 2 <= a, b <= 6, and M(3,3,3),
@@ -168,7 +173,10 @@ fn one_port_as_printed_misses_the_bound_without_a_tie() {
         source: Some(s),
         ..Params::default()
     };
-    let with_source = MeshSf::new(Algorithm::MeshSf.with_params(cfg, params).unwrap(), false);
+    let with_source = MeshSf::new(
+        Algorithm::MeshSf.with_params(cfg, params).unwrap(),
+        Kind::Printed,
+    );
     let r = executor::run(&with_source, &s);
     let late = r
         .record
@@ -177,4 +185,93 @@ fn one_port_as_printed_misses_the_bound_without_a_tie() {
         .find(|e| e.property == TimeBound)
         .unwrap();
     assert_eq!(late.status, Status::Violated);
+}
+
+fn torus(sides: &[u32], ports: Ports, kind: Kind) -> MeshSf {
+    let a = match kind {
+        Kind::TorusIgnore => Algorithm::TorusSf,
+        _ => Algorithm::TorusSfCut,
+    };
+    let n = *sides.iter().max().unwrap();
+    let cfg = a
+        .config(n as u64, Some(Switching::Sf), Some(ports))
+        .unwrap();
+    let params = Params {
+        sides: Some(sides.to_vec()),
+        ..Params::default()
+    };
+    MeshSf::new(a.with_params(cfg, params).unwrap(), kind)
+}
+
+/// The tori checked: every T(a, b) with 3 <= a, b <= 6, and T(3,4,5).
+fn tori() -> Vec<Vec<u32>> {
+    let mut all: Vec<Vec<u32>> = (3..=6)
+        .flat_map(|a| (3..=6).map(move |b| vec![a, b]))
+        .collect();
+    all.push(vec![3, 4, 5]);
+    all
+}
+
+/// The second solution (each ring cut opposite the source), all-port,
+/// every source: one copy per node, N - 1 transmissions, and every source
+/// done in the torus's eccentricity, the sum of floor(z_i/2).
+#[test]
+fn torus_cut_opposite_the_source_is_optimal() {
+    for sides in tori() {
+        let p = torus(&sides, Ports::All, Kind::TorusCut);
+        let what = format!("torus-sf-cut {sides:?}");
+        let search = lockstep(p.clone());
+        assert_holds(
+            &search,
+            &[
+                Completeness,
+                NoDuplication,
+                ContentionFreedom,
+                Causality,
+                TimeBound,
+                Transmissions,
+            ],
+            &what,
+        );
+        let ecc: Slot = sides.iter().map(|z| z / 2).sum();
+        assert_eq!(search.by_input.len(), p.topology().nodes() as usize);
+        for &(s, (lo, hi)) in &search.by_input {
+            assert_eq!((lo, hi), (ecc, ecc), "{what}, source {s}");
+        }
+    }
+}
+
+/// The first solution (second copies ignored): complete and
+/// contention-free, but each ring of the tree ends in two superfluous
+/// transmissions (where its two wavefronts meet), one slot after the ring
+/// is informed: N - 1 + 2 x rings transmissions, where the tree has 1 ring
+/// of dimension 1, z_1 of dimension 2, z_1 z_2 of dimension 3; and the
+/// eccentricity plus one slot.
+#[test]
+fn torus_ignoring_second_copies_makes_two_superfluous_hops_a_ring() {
+    for sides in tori() {
+        let p = torus(&sides, Ports::All, Kind::TorusIgnore);
+        let what = format!("torus-sf {sides:?}");
+        let search = lockstep(p.clone());
+        assert_holds(
+            &search,
+            &[Completeness, ContentionFreedom, Causality, TimeBound],
+            &what,
+        );
+        assert_eq!(
+            search.findings[NoDuplication as usize].status,
+            Status::Violated,
+            "{what}: duplicates shown"
+        );
+        let nodes: u64 = sides.iter().map(|&z| z as u64).product();
+        let rings: u64 = (0..sides.len())
+            .map(|i| sides[..i].iter().map(|&z| z as u64).product::<u64>())
+            .sum();
+        let tx = nodes - 1 + 2 * rings;
+        assert_eq!(search.transmissions, Some((tx, tx)), "{what}");
+        let ecc: Slot = sides.iter().map(|z| z / 2).sum();
+        for &(s, (lo, hi)) in &search.by_input {
+            assert_eq!((lo, hi), (ecc + 1, ecc + 1), "{what}, source {s}");
+        }
+    }
 }

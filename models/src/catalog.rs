@@ -392,6 +392,8 @@ macro_rules! registry {
             CentralizeFixed => $crate::centralize::FIXED,
             MeshSf => $crate::mesh_sf::ENTRY,
             MeshSfFarthest => $crate::mesh_sf::FARTHEST,
+            TorusSf => $crate::mesh_sf::TORUS,
+            TorusSfCut => $crate::mesh_sf::TORUS_CUT,
         }
     };
 }

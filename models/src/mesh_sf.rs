@@ -45,6 +45,36 @@
 //!   source s outside that case; no time is claimed inside it.
 //! * With `--source` the bound is that source's; over every source it is
 //!   the largest of theirs.
+//!
+//! # Tori (section 11, "Tori")
+//! "Tori are vertex symmetric, so that we can use the mesh algorithm above
+//! with the source sitting in the middle of the mesh. Without any
+//! precautions, we will have duplication of packets in final rounds in
+//! each cycle. There are two solutions: to ignore the second packet, so
+//! that in each cycle of the torus, one hop will be superfluous; to
+//! prevent one of two nodes opposite to the source within each cycle to
+//! forward the packet. This would require some additional information in
+//! the packet header."
+//! * `torus-sf` (the first): every informed node forwards in its direction
+//!   round the ring, always possible on a torus, and starts both
+//!   directions of every later dimension; a node forwards only its first
+//!   copy and ignores the rest. Where the two wavefronts of a ring meet,
+//!   copies cross: the duplicates are observed, not hidden. "One hop will
+//!   be superfluous" in each cycle: the ring's last hop delivers a copy
+//!   its receiver holds, one slot after the ring is informed, so the
+//!   all-port claim is the torus's eccentricity plus one (the completion
+//!   time counts every delivery); completeness and contention-freedom are
+//!   claimed. (A node that gets both copies at once takes the first
+//!   sender's and forwards it on: "ignore the second packet".)
+//! * `torus-sf-cut` (the second): the header names the source, so a node
+//!   knows its offset r from it along the ring; the upward side of each
+//!   ring takes floor(z/2) hops and the downward side ceil(z/2) - 1 (for
+//!   even z the node opposite the source is reached from one side only).
+//!   That is the mesh algorithm centred on the source: one copy per node,
+//!   N - 1 transmissions, and all-port in the torus's eccentricity, sum
+//!   of floor(z_i/2), claimed. One-port sends the upward (longer or equal)
+//!   side first; no one-port time is claimed for tori (an odd ring has a
+//!   tie at every source), the lower bound is printed.
 
 use crate::broadcast::Packet;
 use crate::catalog::{Config, Entry, Info, Ports, Reach, Shape};
@@ -75,7 +105,7 @@ const INFO: Info = Info {
 /// The registry entry of the notes' algorithm as printed.
 pub const ENTRY: Entry<MeshSf> = Entry {
     info: INFO,
-    build: |cfg| MeshSf::new(cfg, false),
+    build: |cfg| MeshSf::new(cfg, Kind::Printed),
 };
 
 /// The registry entry of the farthest-first variant.
@@ -86,14 +116,62 @@ pub const FARTHEST: Entry<MeshSf> = Entry {
         reference: "lecture notes, section 11, Meshes: the farthest-first approach",
         ..INFO
     },
-    build: |cfg| MeshSf::new(cfg, true),
+    build: |cfg| MeshSf::new(cfg, Kind::Farthest),
 };
 
-/// The broadcast on one mesh.
+/// The registry entry of the torus broadcast that ignores second copies.
+pub const TORUS: Entry<MeshSf> = Entry {
+    info: Info {
+        name: "torus-sf",
+        summary: "the mesh broadcast on a torus, second copies ignored (superfluous hops)",
+        reference: "lecture notes, section 11, Store-and-forward OAB, Tori (first solution)",
+        claim: "all-port: sum of floor(z_i/2) + 1 (one superfluous hop); complete, \
+                contention-free (duplicates where each ring's wavefronts meet: observed)",
+        shape: Shape::Grid { torus: true },
+        ..INFO
+    },
+    build: |cfg| MeshSf::new(cfg, Kind::TorusIgnore),
+};
+
+/// The registry entry of the torus broadcast whose header stops one side.
+pub const TORUS_CUT: Entry<MeshSf> = Entry {
+    info: Info {
+        name: "torus-sf-cut",
+        summary: "the mesh broadcast on a torus, one node opposite the source not forwarding",
+        reference: "lecture notes, section 11, Store-and-forward OAB, Tori (second solution)",
+        claim: "all-port: sum of floor(z_i/2) (the torus's eccentricity); one copy per \
+                node, N - 1 transmissions, contention-free",
+        shape: Shape::Grid { torus: true },
+        ..INFO
+    },
+    build: |cfg| MeshSf::new(cfg, Kind::TorusCut),
+};
+
+/// Which reading of the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The mesh algorithm as printed (one-port: farthest first on the
+    /// source's first dimension only).
+    Printed,
+    /// Farthest first in every dimension.
+    Farthest,
+    /// On a torus, forwarding round every ring, second copies ignored.
+    TorusIgnore,
+    /// On a torus, each ring cut opposite the source (header offsets).
+    TorusCut,
+}
+
+impl Kind {
+    fn torus(self) -> bool {
+        matches!(self, Kind::TorusIgnore | Kind::TorusCut)
+    }
+}
+
+/// The broadcast on one mesh or torus.
 #[derive(Clone, Debug)]
 pub struct MeshSf {
     grid: Grid,
-    farthest: bool,
+    kind: Kind,
     /// The source given with `--source`, whose bound the claim is.
     source: Option<NodeId>,
 }
@@ -112,10 +190,10 @@ pub enum State {
 }
 
 impl MeshSf {
-    pub fn new(cfg: Config, farthest: bool) -> Self {
+    pub fn new(cfg: Config, kind: Kind) -> Self {
         MeshSf {
-            grid: Grid::of(&cfg, false),
-            farthest,
+            grid: Grid::of(&cfg, kind.torus()),
+            kind,
             source: cfg.params.source,
         }
     }
@@ -131,22 +209,48 @@ impl MeshSf {
         }
     }
 
-    /// What `node` sends, in order, having got the packet `via` (None: the
-    /// source): each a direction along a dimension with a neighbour there.
-    fn sends(&self, node: NodeId, via: Option<(u8, Dir)>) -> Vec<(usize, Dir)> {
+    /// On a torus, how far each side of a ring of z nodes reaches from
+    /// its source: up floor(z/2), down ceil(z/2) - 1 where the ring is cut,
+    /// and round and round (bounded by the ring) where it is not.
+    fn side(&self, z: u32, dir: Dir) -> u32 {
+        match (self.kind, dir) {
+            (Kind::TorusCut, Dir::Up) => z / 2,
+            (Kind::TorusCut, Dir::Down) => z.div_ceil(2) - 1,
+            _ => z,
+        }
+    }
+
+    /// What `node` sends, in order, having got the packet of `source` `via`
+    /// (None: at the source): each a direction along a dimension with a
+    /// neighbour there.
+    fn sends(&self, node: NodeId, source: NodeId, via: Option<(u8, Dir)>) -> Vec<(usize, Dir)> {
         let g = &self.grid;
         let mut out = Vec::new();
         let next = match via {
             None => 0,
             Some((i, dir)) => {
-                out.push((i as usize, dir));
-                i as usize + 1
+                let i = i as usize;
+                let z = g.sides()[i];
+                // Hops taken so far along this ring.
+                let up = (g.coord(node, i) + z - g.coord(source, i)) % z;
+                let gone = if dir == Dir::Up { up } else { z - up };
+                if !g.torus() || gone < self.side(z, dir) {
+                    out.push((i, dir));
+                }
+                i + 1
             }
         };
         for j in next..g.dims() {
-            let longer = self.farthest || (via.is_none() && j == 0);
-            for dir in self.both(j, g.coord(node, j), longer) {
-                out.push((j, dir));
+            let order = match self.kind {
+                Kind::Printed => self.both(j, g.coord(node, j), via.is_none() && j == 0),
+                Kind::Farthest => self.both(j, g.coord(node, j), true),
+                // Up is the longer or equal side of a ring.
+                Kind::TorusIgnore | Kind::TorusCut => [Dir::Up, Dir::Down],
+            };
+            for dir in order {
+                if self.side(g.sides()[j], dir) > 0 {
+                    out.push((j, dir));
+                }
             }
         }
         out.retain(|&(j, dir)| g.neighbour(node, j, dir).is_some());
@@ -159,7 +263,10 @@ impl MeshSf {
         (0..g.dims())
             .map(|i| {
                 let (a, z) = (g.coord(source, i), g.sides()[i]);
-                a.max(z - 1 - a)
+                match g.torus() {
+                    true => z / 2,
+                    false => a.max(z - 1 - a),
+                }
             })
             .sum()
     }
@@ -167,9 +274,11 @@ impl MeshSf {
     /// The bound claimed from `source`, if any.
     fn bound(&self, source: NodeId) -> Option<Slot> {
         let ecc = self.eccentricity(source);
-        match self.grid.ports() {
-            Ports::All => Some(ecc),
-            Ports::One => {
+        match (self.kind, self.grid.ports()) {
+            (Kind::TorusIgnore, Ports::All) => Some(ecc + 1),
+            (Kind::TorusIgnore, _) | (Kind::TorusCut, Ports::One) => None,
+            (_, Ports::All) => Some(ecc),
+            (_, Ports::One) => {
                 let z = self.grid.sides()[0];
                 let middle = z % 2 == 1 && self.grid.coord(source, 0) == z / 2;
                 (!middle).then(|| ecc.max(self.grid.nodes().next_power_of_two().ilog2()))
@@ -210,13 +319,16 @@ impl Protocol for MeshSf {
             None => (0..self.grid.nodes()).collect(),
         };
         let bounds: Vec<Option<Slot>> = sources.iter().map(|&s| self.bound(s)).collect();
-        let mut claimed = vec![
-            Completeness,
-            NoDuplication,
-            ContentionFreedom,
-            Causality,
-            Transmissions,
-        ];
+        let mut claimed = match self.kind {
+            Kind::TorusIgnore => vec![Completeness, ContentionFreedom, Causality],
+            _ => vec![
+                Completeness,
+                NoDuplication,
+                ContentionFreedom,
+                Causality,
+                Transmissions,
+            ],
+        };
         // A time is claimed where every source checked has one.
         let bound = bounds.iter().copied().collect::<Option<Vec<Slot>>>();
         if bound.is_some() {
@@ -280,7 +392,7 @@ impl Protocol for MeshSf {
         let State::Informed { packet, from, via } = *state else {
             return false;
         };
-        let sends = self.sends(node, via);
+        let sends = self.sends(node, packet, via);
         let msg = Packet {
             source: packet,
             step: 0,
