@@ -275,3 +275,96 @@ fn torus_ignoring_second_copies_makes_two_superfluous_hops_a_ring() {
         }
     }
 }
+
+fn doubling(sides: &[u32], torus: bool) -> models::recursive_doubling::RecursiveDoubling {
+    let a = Algorithm::RecursiveDoubling;
+    let n = *sides.iter().max().unwrap();
+    let cfg = a.config(n as u64, None, None).unwrap();
+    let params = Params {
+        sides: Some(sides.to_vec()),
+        torus,
+        ..Params::default()
+    };
+    models::recursive_doubling::RecursiveDoubling::new(a.with_params(cfg, params).unwrap())
+}
+
+/// Recursive doubling on every M(a, b) and T(a, b) with sides up to 8 (a
+/// torus from 3) and on M(4,4,4), M(2,3,5), T(3,4,5), every source: one
+/// copy per node, contention-free on arcs and ports, N - 1 transmissions,
+/// and exactly the sum of ceil(log2 z_i) rounds (each line halved in
+/// turn). The claimed ceil(log2 N) holds exactly where that sum equals it,
+/// and fails elsewhere (docs/errata.md, item 13: M(3,5)).
+#[test]
+fn recursive_doubling_takes_the_sum_of_each_lines_rounds() {
+    let log = |x: u32| x.next_power_of_two().ilog2();
+    let mut shapes: Vec<(Vec<u32>, bool)> = Vec::new();
+    for a in 2..=8 {
+        for b in 2..=8 {
+            shapes.push((vec![a, b], false));
+            if a >= 3 && b >= 3 {
+                shapes.push((vec![a, b], true));
+            }
+        }
+    }
+    shapes.push((vec![4, 4, 4], false));
+    shapes.push((vec![2, 3, 5], false));
+    shapes.push((vec![3, 4, 5], true));
+    shapes.push((vec![13], false));
+    let mut refuted = 0;
+    for (sides, torus) in shapes {
+        let p = doubling(&sides, torus);
+        let what = format!("recursive-doubling {sides:?} torus={torus}");
+        let search = lockstep(p.clone());
+        assert_holds(
+            &search,
+            &[
+                Completeness,
+                NoDuplication,
+                ContentionFreedom,
+                Causality,
+                Transmissions,
+            ],
+            &what,
+        );
+        let rounds: Slot = sides.iter().map(|&z| log(z)).sum();
+        for &(s, (lo, hi)) in &search.by_input {
+            assert_eq!((lo, hi), (rounds, rounds), "{what}, source {s}");
+        }
+        let nodes: u32 = sides.iter().product();
+        let claim = search.findings[TimeBound as usize].status;
+        match rounds == log(nodes) {
+            true => assert_eq!(claim, Status::Holds, "{what}"),
+            false => {
+                assert_eq!(claim, Status::Violated, "{what}");
+                refuted += 1;
+            }
+        }
+    }
+    assert!(
+        refuted > 0,
+        "some side that is not a power of two breaks it"
+    );
+}
+
+/// The halving of a line from its corner: the worms of round i are at most
+/// ceil(z/2^i) hops, the longest exactly that; so the notes' base latency
+/// sum of ceil(z/2^i) t_d over the rounds, which they equate with
+/// t_d (z - 1), is that only where z is a power of two (z = 5: 3 + 2 + 1 =
+/// 6 hops, not 4).
+#[test]
+fn the_torus_latency_formula_counts_the_halving() {
+    use models::recursive_doubling::{halving, rounds};
+    for z in 2..=64u32 {
+        let mut longest = vec![0; rounds(z) as usize + 1];
+        halving(z, 0, |round, from, to| {
+            assert!(to > from, "from the corner every worm goes up");
+            let l = &mut longest[round as usize];
+            *l = (*l).max(to - from);
+        });
+        let sum: u32 = (1..=rounds(z)).map(|i| z.div_ceil(1 << i)).sum();
+        for i in 1..=rounds(z) {
+            assert_eq!(longest[i as usize], z.div_ceil(1 << i), "z={z} round {i}");
+        }
+        assert_eq!(sum == z - 1, z.is_power_of_two(), "z={z}: {sum}");
+    }
+}

@@ -394,6 +394,7 @@ macro_rules! registry {
             MeshSfFarthest => $crate::mesh_sf::FARTHEST,
             TorusSf => $crate::mesh_sf::TORUS,
             TorusSfCut => $crate::mesh_sf::TORUS_CUT,
+            RecursiveDoubling => $crate::recursive_doubling::ENTRY,
         }
     };
 }

@@ -30,6 +30,7 @@ pub mod nob;
 pub mod partition;
 pub mod prefix;
 pub mod protocol;
+pub mod recursive_doubling;
 pub mod rotation;
 pub mod sbt;
 pub mod scatter;
