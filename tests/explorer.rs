@@ -139,3 +139,20 @@ fn naive_tree_contention_is_one_click_away_with_a_picture() {
     assert!(svg.contains("contended in step 1: arc 000->100"), "{svg}");
     assert_eq!(svg.matches("class='node'").count(), 8, "every node of Q3");
 }
+
+/// A mesh is drawn as its grid (lecture notes): recursive doubling on
+/// M(4,4) from (0,0) sends its first worm half-way along dimension 1, to
+/// (2,0), drawn as an arrow over the grid's links.
+#[test]
+fn a_mesh_is_drawn_as_a_grid_with_its_worms() {
+    let (_server, addr) = serve(&["recursive-doubling", "4x4"]);
+    let addr = addr.as_str();
+    let first = json(addr, "/.states/0");
+    let step = &first.as_array().expect("the steps from the first state")[0];
+    let svg = step["svg"].as_str().expect("an SVG of the state");
+    assert_eq!(svg.matches("class='node'").count(), 16, "{svg}");
+    // M(4,4) has 2 x 4 x 3 = 24 links.
+    assert_eq!(svg.matches("stroke='#ddd'").count(), 24, "{svg}");
+    assert_eq!(svg.matches("class='worm'").count(), 1, "{svg}");
+    assert!(svg.contains("(0,0)->(2,0)"), "{svg}");
+}
