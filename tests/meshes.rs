@@ -368,3 +368,67 @@ fn the_torus_latency_formula_counts_the_halving() {
         assert_eq!(sum == z - 1, z.is_power_of_two(), "z={z}: {sum}");
     }
 }
+
+fn flood(sides: &[u32], torus: bool) -> models::mesh_flood::MeshFlood {
+    let a = Algorithm::MeshFlood;
+    let n = *sides.iter().max().unwrap();
+    let cfg = a.config(n as u64, None, None).unwrap();
+    let params = Params {
+        sides: Some(sides.to_vec()),
+        torus,
+        ..Params::default()
+    };
+    models::mesh_flood::MeshFlood::new(a.with_params(cfg, params).unwrap())
+}
+
+/// Flooding on every mesh up to 6 x 6 and M(3,3,3): complete,
+/// contention-free, every source done in its eccentricity, and duplicates
+/// wherever the mesh has a square (both sides at least 2 in two
+/// dimensions), none on a line.
+#[test]
+fn mesh_flooding_takes_the_eccentricity_with_duplicates_on_squares() {
+    for sides in meshes().into_iter().chain([vec![7]]) {
+        let p = flood(&sides, false);
+        let what = format!("mesh-flood {sides:?}");
+        let search = lockstep(p.clone());
+        assert_holds(
+            &search,
+            &[Completeness, ContentionFreedom, Causality, TimeBound],
+            &what,
+        );
+        for &(s, (lo, hi)) in &search.by_input {
+            let ecc = eccentricity(&sides, s as u32);
+            assert_eq!((lo, hi), (ecc, ecc), "{what}, source {s}");
+        }
+        let duplicates = search.findings[NoDuplication as usize].status;
+        let squares = sides.len() >= 2;
+        assert_eq!(duplicates == Status::Violated, squares, "{what}");
+    }
+}
+
+/// Flooding on a torus: every node holds the packet after the diameter
+/// (the sum of floor(z_i/2)), but where a side is odd the last-informed
+/// nodes of its rings still forward to each other one round later, so the
+/// run ends at the diameter plus one (docs/errata.md, item 14); with every
+/// side even it ends at the diameter.
+#[test]
+fn torus_flooding_runs_one_round_past_the_diameter_with_an_odd_side() {
+    for sides in tori() {
+        let p = flood(&sides, true);
+        let what = format!("mesh-flood {sides:?} --torus");
+        let search = lockstep(p.clone());
+        assert_holds(
+            &search,
+            &[Completeness, ContentionFreedom, Causality],
+            &what,
+        );
+        let diameter: Slot = sides.iter().map(|z| z / 2).sum();
+        let odd = sides.iter().any(|z| z % 2 == 1);
+        for &(s, (lo, hi)) in &search.by_input {
+            let end = diameter + odd as Slot;
+            assert_eq!((lo, hi), (end, end), "{what}, source {s}");
+        }
+        let late = search.findings[TimeBound as usize].status;
+        assert_eq!(late == Status::Violated, odd, "{what}");
+    }
+}

@@ -395,6 +395,7 @@ macro_rules! registry {
             TorusSf => $crate::mesh_sf::TORUS,
             TorusSfCut => $crate::mesh_sf::TORUS_CUT,
             RecursiveDoubling => $crate::recursive_doubling::ENTRY,
+            MeshFlood => $crate::mesh_flood::ENTRY,
         }
     };
 }

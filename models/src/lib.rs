@@ -20,6 +20,7 @@ pub mod kbcast;
 pub mod kbcast_ranked;
 pub mod kbcast_small;
 pub mod mesh_bus;
+pub mod mesh_flood;
 pub mod mesh_sf;
 pub mod mna;
 pub mod mnb;
