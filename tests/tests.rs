@@ -25,9 +25,10 @@ mod fujita;
 /// Stamoulis-Tsitsiklis section 3.2: prefix, kbcast and its variants over
 /// every K-set and every order at small d; their errata; mutants.
 mod kbcast;
-/// Lecture notes, section 11: store-and-forward mesh broadcast, every
-/// source, against times computed from coordinates; the notes' errata.
-mod meshes;
+/// Lecture notes, section 11: broadcast on meshes and tori (every
+/// source, against times computed from coordinates), Ho-Kao on the cube;
+/// the notes' errata.
+mod lecture;
 /// Every property catches a seeded bug (a mutant protocol).
 mod mutants;
 /// naive-tree: the checker finds and shows the contention of Fig. 4(a).

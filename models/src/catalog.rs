@@ -396,6 +396,7 @@ macro_rules! registry {
             TorusSfCut => $crate::mesh_sf::TORUS_CUT,
             RecursiveDoubling => $crate::recursive_doubling::ENTRY,
             MeshFlood => $crate::mesh_flood::ENTRY,
+            HoKao => $crate::hka::ENTRY,
         }
     };
 }

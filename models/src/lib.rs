@@ -15,6 +15,7 @@ pub mod flood;
 pub mod gather;
 pub mod grid;
 pub mod hamming;
+pub mod hka;
 pub mod hypercube;
 pub mod kbcast;
 pub mod kbcast_ranked;

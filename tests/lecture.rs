@@ -1,7 +1,8 @@
-//! Lecture notes, section 11: store-and-forward broadcast on meshes by
-//! dimension-order spanning trees (`mesh-sf`, `mesh-sf-farthest`), every
-//! source of every mesh up to 6 x 6 and 3 x 3 x 3, against times computed
-//! here from the coordinates alone.
+//! Lecture notes, section 11: broadcast on meshes and tori (`mesh-sf`,
+//! `mesh-sf-farthest`, `torus-sf`, `torus-sf-cut`, `recursive-doubling`,
+//! `mesh-flood`), every source of every mesh and torus up to 6 x 6 or 8 x 8,
+//! against times computed here from the coordinates alone; Ho-Kao
+//! (`ho-kao`) on the cube.
 
 use crate::support::*;
 use commcheck::engine::executor;
@@ -430,5 +431,78 @@ fn torus_flooding_runs_one_round_past_the_diameter_with_an_odd_side() {
         }
         let late = search.findings[TimeBound as usize].status;
         assert_eq!(late == Status::Violated, odd, "{what}");
+    }
+}
+
+/// DTA as HKA runs it inside a subcube: from 0 in Q_m every other node is
+/// sent to exactly once, each send from a node informed in an earlier
+/// round, within ceil(m/2) rounds (2 at m = 2, as `dt`).
+#[test]
+fn dta_schedule_informs_every_node_once_in_time() {
+    use models::hka::dta;
+    for m in 1..=10u32 {
+        let mut informed = vec![None; 1 << m];
+        informed[0] = Some(0);
+        for (round, from, to) in dta(m) {
+            let got = informed[from as usize].expect("a sender holds the packet");
+            assert!(
+                got < round,
+                "m={m}: {from} sends in round {round}, informed {got}"
+            );
+            assert!(informed[to as usize].is_none(), "m={m}: {to} twice");
+            informed[to as usize] = Some(round);
+        }
+        let last = informed
+            .iter()
+            .map(|r| r.expect("every node"))
+            .max()
+            .unwrap();
+        assert_eq!(last, m.div_ceil(2).max(m.min(2)), "m={m}");
+    }
+}
+
+/// HKA on Q_1..Q_12 (exhaustive lock-step from every source by xor
+/// symmetry, up to n = 10; the executor above): complete, one copy per
+/// node, contention-free; optimal at n = 7 as the notes' figure shows
+/// (3 rounds, the all-port lower bound), never below that bound.
+#[test]
+fn ho_kao_is_complete_contention_free_and_optimal_at_seven() {
+    use models::hka::Hka;
+    for n in 1..=12u32 {
+        let cfg = Algorithm::HoKao.config(n as u64, None, None).unwrap();
+        let p = Hka::new(cfg);
+        let what = format!("ho-kao {n}");
+        let lower = properties::bounds::all_port_wormhole_lower(n);
+        let time = match n <= 10 {
+            true => {
+                let search = lockstep(p.clone());
+                assert_holds(
+                    &search,
+                    &[Completeness, NoDuplication, ContentionFreedom, Causality],
+                    &what,
+                );
+                search.worst_time.unwrap()
+            }
+            false => {
+                let (time, broken) = {
+                    let r = executor::run(&p, &0);
+                    let broken: Vec<_> = r
+                        .record
+                        .evidence(&p.claims())
+                        .into_iter()
+                        .filter(|e| e.status == Status::Violated)
+                        .map(|e| e.property)
+                        .collect();
+                    (r.record.last_delivery, broken)
+                };
+                assert!(broken.is_empty(), "{what}: {broken:?}");
+                time
+            }
+        };
+        assert_eq!(time, p.rounds(), "{what}");
+        assert!(time >= lower, "{what}");
+        if n == 7 {
+            assert_eq!((time, lower), (3, 3), "{what}");
+        }
     }
 }
