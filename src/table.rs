@@ -8,6 +8,7 @@
 //! run that breaks a claim with `!`, and each is listed below the table.
 
 pub mod fujita;
+pub mod lecture;
 
 use crate::engine::executor;
 use models::catalog::{Algorithm, Ports, Switching};
@@ -16,7 +17,13 @@ use properties::{bounds, PropertyName, Slot, Status};
 use std::fmt::Write;
 
 /// Names `check table` accepts.
-pub const TABLES: [&str; 4] = ["wang-ku", "bertsekas", "stamoulis", "fujita"];
+pub const TABLES: [&str; 5] = [
+    "wang-ku",
+    "bertsekas",
+    "stamoulis",
+    "fujita",
+    "lecture-bounds",
+];
 
 /// Wang-Ku Table I as printed, dimensions 1..16.
 const PRINTED: [(&str, [Slot; 16]); 4] = [
@@ -148,7 +155,10 @@ pub fn wang_ku_text() -> String {
 
 /// An executor run of `algorithm` from its first input: completion time,
 /// transmissions, and the claims it broke.
-fn executor_run(algorithm: Algorithm, cfg: models::Config) -> (Slot, u64, Vec<&'static str>) {
+pub(crate) fn executor_run(
+    algorithm: Algorithm,
+    cfg: models::Config,
+) -> (Slot, u64, Vec<&'static str>) {
     with_protocol!(algorithm, cfg, |p| {
         let run = executor::run(&p, &p.first_input());
         let broken = run

@@ -604,6 +604,31 @@ fn the_fujita_table_takes_its_largest_side() {
     refused(&["nob", "3", "--max-side", "8"], &["--max-side is for"]);
 }
 
+/// `check table lecture-bounds`: every Lemma cell met by its algorithm
+/// (no `*` difference), the wormhole rows printed with the lower bound,
+/// DTA's n = 2 noted as broken (errata item 6) and nothing else.
+#[test]
+fn the_lecture_bounds_table_meets_the_lemma() {
+    let o = check(&["table", "lecture-bounds"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("65280/65280"),
+        "AAB transmissions at n = 8: {out}"
+    );
+    assert!(out.contains("128/128"), "AAS rounds at n = 8: {out}");
+    assert!(!out.contains("checked 0") && !out.contains("*\n"), "{out}");
+    assert!(
+        out.contains("HKA (ho-kao)") && out.contains("lower bound"),
+        "{out}"
+    );
+    let notes: Vec<&str> = out.lines().filter(|l| l.contains("breaks")).collect();
+    assert_eq!(
+        notes,
+        ["DTA (dt) n=2: breaks time-bound (docs/errata.md, item 6)"]
+    );
+}
+
 /// `check table bertsekas` prints both tables with every formula met
 /// (cells formula/checked, executor runs of each algorithm at d = 1..8).
 #[test]

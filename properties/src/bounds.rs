@@ -154,6 +154,34 @@ pub mod stamoulis {
 /// Length": gossip on the n x n mesh-bus, messages of at most l tokens.
 /// The theorems' bounds are real numbers; a count of steps meets a bound
 /// b iff it is at most floor(b), and a lower bound b forces ceil(b).
+/// Lecture notes, section 11, the Lemma: lower bounds on rounds and
+/// transmissions of the four basic operations in the all-port full-duplex
+/// store-and-forward non-combining Q_n. The formulas are Bertsekas et
+/// al.'s MLA column (the notes add that optimal algorithms match them).
+pub mod lecture {
+    use super::bertsekas as b;
+
+    /// (operation, rounds, transmissions) for OAB, AAB, OAS and AAS on Q_n:
+    /// n and 2^n - 1; ceil((2^n - 1)/n) and 2^n (2^n - 1); ceil((2^n -
+    /// 1)/n) and n 2^(n-1); 2^(n-1) and n 2^(2n-1).
+    pub fn lemma(n: u32) -> [(&'static str, u64, u64); 4] {
+        [
+            (
+                "OAB",
+                b::single_broadcast_time(n),
+                b::single_broadcast_transmissions(n),
+            ),
+            ("AAB", b::scatter_time_mla(n), b::multinode_transmissions(n)),
+            ("OAS", b::scatter_time_mla(n), b::scatter_transmissions(n)),
+            (
+                "AAS",
+                b::total_exchange_time_mla(n),
+                b::total_exchange_transmissions(n),
+            ),
+        ]
+    }
+}
+
 pub mod fujita {
     /// tau = ceil(n/2): the most writers a bus has in phase 1.
     pub fn tau(n: u64) -> u64 {
@@ -279,6 +307,16 @@ mod tests {
             assert_eq!(multinode_transmissions(d), mnb_tx, "d={d}");
             assert_eq!(total_exchange_transmissions(d), te_tx, "d={d}");
         }
+    }
+
+    /// The notes' Lemma by hand at n = 3: OAB 3 rounds, 7 transmissions;
+    /// AAB ceil(7/3) = 3 and 8 x 7 = 56; OAS 3 and 3 x 4 = 12; AAS 4 and
+    /// 3 x 32 = 96.
+    #[test]
+    fn the_lecture_lemma_by_hand() {
+        let rows = lecture::lemma(3);
+        let got: Vec<(u64, u64)> = rows.iter().map(|r| (r.1, r.2)).collect();
+        assert_eq!(got, [(3, 7), (3, 56), (3, 12), (4, 96)]);
     }
 
     #[test]
