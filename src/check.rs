@@ -362,7 +362,9 @@ fn inputs<P: Protocol>(
         return Ok((inputs, note));
     }
     if req.all_sources || p.symmetry().is_none() {
-        if n > ALL_SOURCES_REACH {
+        // A cube of dimension n has 2^n sources; a grid names its nodes.
+        let cube = req.algorithm.shape() == models::Shape::Cube;
+        if (cube && n > ALL_SOURCES_REACH) || nodes > 1 << ALL_SOURCES_REACH {
             return Err(CheckError::AllSourcesReach {
                 n,
                 reach: ALL_SOURCES_REACH,

@@ -355,10 +355,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         ),
     })?;
     let sides = match shape {
-        models::Shape::Grid { torus } => Some(
-            models::grid::parse_sides(n_text, torus || cli.torus)
-                .map_err(|why| anyhow::anyhow!("{}: {why}", algorithm.name()))?,
-        ),
+        models::Shape::Grid { torus } => {
+            let sides = models::grid::parse_sides(n_text, torus || cli.torus)
+                .map_err(|why| anyhow::anyhow!("{}: {why}", algorithm.name()))?;
+            if algorithm == Algorithm::DilatedDiagonal {
+                if let Some(why) = models::dilated_diagonal::check_sides(&sides) {
+                    anyhow::bail!("{why}");
+                }
+            }
+            Some(sides)
+        }
         _ => None,
     };
     let n: u64 = match &sides {

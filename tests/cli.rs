@@ -195,6 +195,11 @@ fn mesh_bad_input_is_one_clear_line() {
     );
     refused(&["mesh-sf", "5x7", "--source", "35"], &["ids 0..=34"]);
     refused(
+        &["dilated-diagonal", "6x6"],
+        &["T(5^k,5^k)", "5x5, 25x25", "not 6x6"],
+    );
+    refused(&["torus-sf", "2x4"], &["torus side of 2", "at least 3"]);
+    refused(
         &["mesh-sf", "5x7", "--torus"],
         &["does not take --torus", "only the sides"],
     );

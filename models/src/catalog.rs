@@ -397,6 +397,7 @@ macro_rules! registry {
             RecursiveDoubling => $crate::recursive_doubling::ENTRY,
             MeshFlood => $crate::mesh_flood::ENTRY,
             HoKao => $crate::hka::ENTRY,
+            DilatedDiagonal => $crate::dilated_diagonal::ENTRY,
         }
     };
 }

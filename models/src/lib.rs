@@ -8,6 +8,7 @@ pub mod broadcast;
 pub mod broadcasters;
 pub mod catalog;
 pub mod centralize;
+pub mod dilated_diagonal;
 pub mod dt;
 pub mod esbt;
 pub mod fixed_trees;
