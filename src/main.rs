@@ -338,6 +338,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         _ => {}
     }
+    // Broadcasts the lecture notes name but describe too thinly to encode.
+    let unencoded = match cli.target.as_str() {
+        "eds" => Some((
+            "the extended-dominating-set broadcast",
+            "its dominating nodes and paths are in a figure, not in the text",
+            17,
+        )),
+        "recursive-tiling" | "tiling" => Some((
+            "the recursive-tiling broadcast",
+            "its tiles' sources and paths are in a figure, not in the text",
+            18,
+        )),
+        _ => None,
+    };
+    if let Some((what, why, item)) = unencoded {
+        anyhow::bail!(
+            "{what} is not encoded: the lecture notes give its round counts, but {why} \
+             (docs/errata.md, item {item})"
+        );
+    }
     let algorithm = Algorithm::parse(&cli.target).map_err(|e| match suggest(&cli.target) {
         Some(s) => anyhow::anyhow!("{e} (did you mean '{s}'?)"),
         None => e.into(),

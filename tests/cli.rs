@@ -199,6 +199,8 @@ fn mesh_bad_input_is_one_clear_line() {
         &["T(5^k,5^k)", "5x5, 25x25", "not 6x6"],
     );
     refused(&["torus-sf", "2x4"], &["torus side of 2", "at least 3"]);
+    refused(&["eds", "16x16"], &["not encoded", "item 17"]);
+    refused(&["recursive-tiling", "25x25"], &["not encoded", "item 18"]);
     refused(
         &["mesh-sf", "5x7", "--torus"],
         &["does not take --torus", "only the sides"],
