@@ -112,3 +112,50 @@ macro_rules! single_source_broadcast {
     };
 }
 pub(crate) use single_source_broadcast;
+
+/// The `Protocol` items every single-source broadcast on a mesh or torus
+/// (a `grid: Grid` field) writes the same way: every node a source, the
+/// packet named by it. Grids have no xor symmetry: every source is an
+/// input.
+macro_rules! grid_broadcast {
+    () => {
+        type Topo = $crate::grid::Grid;
+        type Input = properties::NodeId;
+        type Msg = $crate::broadcast::Packet;
+
+        fn topology(&self) -> &$crate::grid::Grid {
+            &self.grid
+        }
+
+        fn source_input(&self, source: properties::NodeId) -> Option<properties::NodeId> {
+            Some(source)
+        }
+
+        fn describe_input(&self, &source: &properties::NodeId) -> String {
+            format!(
+                "source {}",
+                $crate::topology::Topology::node_label(&self.grid, source)
+            )
+        }
+
+        fn task(&self, &source: &properties::NodeId) -> properties::Task {
+            properties::Task::Broadcast {
+                nodes: $crate::topology::Topology::nodes(&self.grid),
+                sources: vec![source],
+            }
+        }
+
+        fn packets(
+            &self,
+            msg: &$crate::broadcast::Packet,
+            mut f: impl FnMut(properties::PacketId),
+        ) {
+            f(msg.source)
+        }
+
+        fn event_driven(&self) -> bool {
+            false
+        }
+    };
+}
+pub(crate) use grid_broadcast;

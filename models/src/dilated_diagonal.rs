@@ -46,13 +46,13 @@
 //! round phase 2 adds. Nothing is said about duplicates: the off-diagonal
 //! holders of phase 1 hear the packet again in phase 3 (observed).
 
-use crate::broadcast::Packet;
+use crate::broadcast::{grid_broadcast, Packet};
 use crate::catalog::{Config, Entry, Info, Reach, Shape};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::grid::Grid;
 use crate::protocol::{Arrival, Protocol};
-use crate::topology::Topology;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use crate::schedule::Schedule;
+use properties::{Claims, NodeId, PropertyName, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<DilatedDiagonal> = Entry {
@@ -103,9 +103,8 @@ pub struct DilatedDiagonal {
     grid: Grid,
     /// k, with n = 5^k (0 where the torus is not one the notes cover).
     k: u32,
-    /// The schedule from the source (0, 0) by sender: (from, round, to), a
-    /// source s translating it.
-    schedule: Vec<(NodeId, Slot, NodeId)>,
+    /// The worms from the source (0, 0); a source s translates them.
+    schedule: Schedule,
 }
 
 /// A node's state: the source, and the node relative to it.
@@ -121,7 +120,7 @@ impl DilatedDiagonal {
         let mut d = DilatedDiagonal {
             grid,
             k: 0,
-            schedule: Vec::new(),
+            schedule: Schedule::default(),
         };
         if check_sides(d.grid.sides()).is_some() {
             return d;
@@ -168,19 +167,12 @@ impl DilatedDiagonal {
             }
             holders.extend(new);
         }
-        d.schedule = worms
-            .into_iter()
-            .map(|(t, (x, y), (u, v))| (at(x, y), t, at(u, v)))
-            .collect();
-        d.schedule.sort_unstable();
+        d.schedule = Schedule::new(
+            worms
+                .into_iter()
+                .map(|(t, (x, y), (u, v))| (t, at(x, y), at(u, v))),
+        );
         d
-    }
-
-    /// The sends of relative node `rel`.
-    fn sends(&self, rel: NodeId) -> &[(NodeId, Slot, NodeId)] {
-        let lo = self.schedule.partition_point(|s| s.0 < rel);
-        let hi = self.schedule.partition_point(|s| s.0 <= rel);
-        &self.schedule[lo..hi]
     }
 
     /// `rel` (relative to (0, 0)) translated to source `s`.
@@ -204,29 +196,8 @@ impl DilatedDiagonal {
 }
 
 impl Protocol for DilatedDiagonal {
-    type Topo = Grid;
-    type Input = NodeId;
     type State = State;
-    type Msg = Packet;
-
-    fn topology(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn source_input(&self, source: NodeId) -> Option<NodeId> {
-        Some(source)
-    }
-
-    fn describe_input(&self, &source: &NodeId) -> String {
-        format!("source {}", self.grid.node_label(source))
-    }
-
-    fn task(&self, &source: &NodeId) -> Task {
-        Task::Broadcast {
-            nodes: self.grid.nodes(),
-            sources: vec![source],
-        }
-    }
+    grid_broadcast!();
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -242,10 +213,6 @@ impl Protocol for DilatedDiagonal {
         (source, self.relative(node, source))
     }
 
-    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
-        f(msg.source)
-    }
-
     fn step(
         &self,
         node: NodeId,
@@ -256,34 +223,12 @@ impl Protocol for DilatedDiagonal {
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
         let msg = Packet { source, step: 0 };
-        let mut later = false;
-        for &(_, at, to) in self.sends(rel) {
-            if at == slot {
-                out.push(Transmission {
-                    route: Route::Worm {
-                        from: node,
-                        to: self.translate(to, source),
-                        first: None,
-                    },
-                    msg,
-                });
-            }
-            later |= at > slot;
-        }
-        later
+        let place = |to| self.translate(to, source);
+        self.schedule.step(node, rel, slot, msg, place, out)
     }
 
     fn wake(&self, &(_, rel): &State, slot: Slot) -> Slot {
-        self.sends(rel)
-            .iter()
-            .map(|s| s.1)
-            .filter(|&at| at > slot)
-            .min()
-            .unwrap_or(slot + 1)
-    }
-
-    fn event_driven(&self) -> bool {
-        false
+        self.schedule.wake(rel, slot)
     }
 
     fn reads_arrivals(&self) -> bool {

@@ -184,6 +184,20 @@ impl Grid {
         hops
     }
 
+    /// The distance from `source` to the farthest node: per dimension the
+    /// longer side (on a torus half the ring, vertex-symmetric).
+    pub fn eccentricity(&self, source: NodeId) -> u32 {
+        (0..self.dims())
+            .map(|i| {
+                let (a, z) = (self.coord(source, i), self.sides[i]);
+                match self.torus {
+                    true => z / 2,
+                    false => a.max(z - 1 - a),
+                }
+            })
+            .sum()
+    }
+
     /// The network in the notes' notation: `M(5,7)`, `T(6,6)`.
     pub fn name(&self) -> String {
         let sides: Vec<String> = self.sides.iter().map(|z| z.to_string()).collect();

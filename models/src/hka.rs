@@ -43,7 +43,8 @@ use crate::catalog::{Config, Entry, Info, Reach};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::hypercube::Hypercube;
 use crate::protocol::{Arrival, Protocol};
-use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
+use crate::schedule::Schedule;
+use properties::{Claims, NodeId, PropertyName, Slot, Transmission};
 
 /// Subcubes of at most this many dimensions run DTA.
 pub const DTA_MAX: u32 = 6;
@@ -73,9 +74,9 @@ pub const ENTRY: Entry<Hka> = Entry {
 #[derive(Clone, Debug)]
 pub struct Hka {
     cube: Hypercube,
-    /// The schedule from source 0 by sender: (from, round, to), each worm
-    /// e-cube; a source s relabels it by xor.
-    schedule: Vec<(NodeId, Slot, NodeId)>,
+    /// The worms from source 0, each e-cube; a source s relabels them by
+    /// xor.
+    schedule: Schedule,
 }
 
 /// The double tree (DTA) in Q_m from 0, as `dt` runs it: (round, from,
@@ -172,27 +173,15 @@ impl Hka {
         let free: Vec<u32> = (0..cfg.n).collect();
         let mut worms = Vec::new();
         split(0, &free, 1, &mut worms);
-        let mut schedule: Vec<(NodeId, Slot, NodeId)> = worms
-            .into_iter()
-            .map(|(r, from, to)| (from, r, to))
-            .collect();
-        schedule.sort_unstable();
         Hka {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
-            schedule,
+            schedule: Schedule::new(worms),
         }
     }
 
     /// The rounds HKA takes on this cube.
     pub fn rounds(&self) -> Slot {
-        self.schedule.iter().map(|s| s.1).max().unwrap_or(0)
-    }
-
-    /// The sends of relative node `rel`: (round, relative destination).
-    fn sends(&self, rel: NodeId) -> &[(NodeId, Slot, NodeId)] {
-        let lo = self.schedule.partition_point(|s| s.0 < rel);
-        let hi = self.schedule.partition_point(|s| s.0 <= rel);
-        &self.schedule[lo..hi]
+        self.schedule.rounds()
     }
 }
 
@@ -225,30 +214,12 @@ impl Protocol for Hka {
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
         let msg = Packet { source, step: 0 };
-        let mut later = false;
-        for &(_, at, to) in self.sends(rel) {
-            if at == slot {
-                out.push(Transmission {
-                    route: Route::Worm {
-                        from: node,
-                        to: to ^ source,
-                        first: None,
-                    },
-                    msg,
-                });
-            }
-            later |= at > slot;
-        }
-        later
+        self.schedule
+            .step(node, rel, slot, msg, |to| to ^ source, out)
     }
 
     fn wake(&self, &(_, rel): &(NodeId, NodeId), slot: Slot) -> Slot {
-        self.sends(rel)
-            .iter()
-            .map(|s| s.1)
-            .filter(|&at| at > slot)
-            .min()
-            .unwrap_or(slot + 1)
+        self.schedule.wake(rel, slot)
     }
 
     fn reads_arrivals(&self) -> bool {

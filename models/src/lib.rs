@@ -37,6 +37,7 @@ pub mod recursive_doubling;
 pub mod rotation;
 pub mod sbt;
 pub mod scatter;
+pub mod schedule;
 pub mod simple;
 pub mod sna;
 pub mod snb;

@@ -20,13 +20,13 @@
 //!   once, and the checker shows the duplicates as an observation, as it
 //!   does for the cube.
 
-use crate::broadcast::Packet;
+use crate::broadcast::{grid_broadcast, Packet};
 use crate::catalog::{Config, Entry, Info, Reach, Shape};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::grid::{Dir, Grid, TORUS};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<MeshFlood> = Entry {
@@ -73,45 +73,15 @@ impl MeshFlood {
         }
     }
 
-    /// The distance from `source` to the farthest node.
+    /// The source's eccentricity (`Grid::eccentricity`).
     pub fn eccentricity(&self, source: NodeId) -> Slot {
-        let g = &self.grid;
-        (0..g.dims())
-            .map(|i| {
-                let (a, z) = (g.coord(source, i), g.sides()[i]);
-                match g.torus() {
-                    true => z / 2,
-                    false => a.max(z - 1 - a),
-                }
-            })
-            .sum()
+        self.grid.eccentricity(source)
     }
 }
 
 impl Protocol for MeshFlood {
-    type Topo = Grid;
-    type Input = NodeId;
     type State = State;
-    type Msg = Packet;
-
-    fn topology(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn source_input(&self, source: NodeId) -> Option<NodeId> {
-        Some(source)
-    }
-
-    fn describe_input(&self, &source: &NodeId) -> String {
-        format!("source {}", self.grid.node_label(source))
-    }
-
-    fn task(&self, &source: &NodeId) -> Task {
-        Task::Broadcast {
-            nodes: self.grid.nodes(),
-            sources: vec![source],
-        }
-    }
+    grid_broadcast!();
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -135,10 +105,6 @@ impl Protocol for MeshFlood {
             pending: node == source,
             forwarded: false,
         }
-    }
-
-    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
-        f(msg.source)
     }
 
     fn step(
@@ -177,10 +143,6 @@ impl Protocol for MeshFlood {
         }
         state.pending = false;
         state.forwarded = true;
-        false
-    }
-
-    fn event_driven(&self) -> bool {
         false
     }
 }

@@ -76,13 +76,13 @@
 //!   side first; no one-port time is claimed for tori (an odd ring has a
 //!   tie at every source), the lower bound is printed.
 
-use crate::broadcast::Packet;
+use crate::broadcast::{grid_broadcast, Packet};
 use crate::catalog::{Config, Entry, Info, Ports, Reach, Shape};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::grid::{Dir, Grid};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
 
 const INFO: Info = Info {
     name: "mesh-sf",
@@ -257,18 +257,9 @@ impl MeshSf {
         out
     }
 
-    /// The source's eccentricity: its distance to the farthest node.
+    /// The source's eccentricity (`Grid::eccentricity`).
     pub fn eccentricity(&self, source: NodeId) -> Slot {
-        let g = &self.grid;
-        (0..g.dims())
-            .map(|i| {
-                let (a, z) = (g.coord(source, i), g.sides()[i]);
-                match g.torus() {
-                    true => z / 2,
-                    false => a.max(z - 1 - a),
-                }
-            })
-            .sum()
+        self.grid.eccentricity(source)
     }
 
     /// The bound claimed from `source`, if any.
@@ -288,29 +279,8 @@ impl MeshSf {
 }
 
 impl Protocol for MeshSf {
-    type Topo = Grid;
-    type Input = NodeId;
     type State = State;
-    type Msg = Packet;
-
-    fn topology(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn source_input(&self, source: NodeId) -> Option<NodeId> {
-        Some(source)
-    }
-
-    fn describe_input(&self, &source: &NodeId) -> String {
-        format!("source {}", self.grid.node_label(source))
-    }
-
-    fn task(&self, &source: &NodeId) -> Task {
-        Task::Broadcast {
-            nodes: self.grid.nodes(),
-            sources: vec![source],
-        }
-    }
+    grid_broadcast!();
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -362,10 +332,6 @@ impl Protocol for MeshSf {
         }
     }
 
-    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
-        f(msg.source)
-    }
-
     fn step(
         &self,
         node: NodeId,
@@ -413,9 +379,5 @@ impl Protocol for MeshSf {
             later |= at > slot;
         }
         later
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 }

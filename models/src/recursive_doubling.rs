@@ -40,13 +40,13 @@
 //! ceil(log z) + t_d (z - 1)", counts the worms of round i as ceil(z/2^i)
 //! hops long: `halving` gives those lengths.
 
-use crate::broadcast::Packet;
+use crate::broadcast::{grid_broadcast, Packet};
 use crate::catalog::{Config, Entry, Info, Reach, Shape};
 use crate::catalog::{Ports::*, Switching::*};
 use crate::grid::{Grid, TORUS};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<RecursiveDoubling> = Entry {
@@ -125,29 +125,8 @@ impl RecursiveDoubling {
 }
 
 impl Protocol for RecursiveDoubling {
-    type Topo = Grid;
-    type Input = NodeId;
     type State = Plan;
-    type Msg = Packet;
-
-    fn topology(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn source_input(&self, source: NodeId) -> Option<NodeId> {
-        Some(source)
-    }
-
-    fn describe_input(&self, &source: &NodeId) -> String {
-        format!("source {}", self.grid.node_label(source))
-    }
-
-    fn task(&self, &source: &NodeId) -> Task {
-        Task::Broadcast {
-            nodes: self.grid.nodes(),
-            sources: vec![source],
-        }
-    }
+    grid_broadcast!();
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -198,10 +177,6 @@ impl Protocol for RecursiveDoubling {
         Plan { source, sends }
     }
 
-    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
-        f(msg.source)
-    }
-
     fn step(
         &self,
         node: NodeId,
@@ -234,10 +209,6 @@ impl Protocol for RecursiveDoubling {
             .map(|s| s.0)
             .find(|&at| at > slot)
             .unwrap_or(slot + 1)
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 
     fn reads_arrivals(&self) -> bool {
