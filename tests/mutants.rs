@@ -337,3 +337,28 @@ fn the_compact_actor_encoding_agrees_with_stateright_on_every_mutant() {
         }
     }
 }
+
+/// The same seeded bugs on a mesh (lecture notes' algorithms on M(4,4)):
+/// the grid's arcs and ports are judged by the same properties.
+#[test]
+fn grid_broadcasts_catch_the_seeded_bugs() {
+    use models::catalog::Params;
+    use models::mesh_sf::{Kind, MeshSf};
+    use models::recursive_doubling::RecursiveDoubling;
+    let grid = |a: Algorithm| {
+        let cfg = a.config(4, None, None).unwrap();
+        let params = Params {
+            sides: Some(vec![4, 4]),
+            ..Params::default()
+        };
+        a.with_params(cfg, params).unwrap()
+    };
+    let mesh = || MeshSf::new(grid(Algorithm::MeshSf), Kind::Printed);
+    let doubling = || RecursiveDoubling::new(grid(Algorithm::RecursiveDoubling));
+    caught(mesh, Bug::DropFirst, PropertyName::Completeness);
+    caught(mesh, Bug::EchoToSource, PropertyName::NoDuplication);
+    caught(mesh, Bug::Dawdle, PropertyName::TimeBound);
+    // The resent worm leaves the source's out-port busy twice in slot 2.
+    caught(doubling, Bug::SendAgain, PropertyName::ContentionFreedom);
+    caught(doubling, Bug::Forge, PropertyName::Causality);
+}
