@@ -8,7 +8,8 @@ use crate::engine::lockstep::LockStep;
 use crate::engine::memory::{self, Allowance};
 use crate::engine::search::{Cut, Progress};
 use crate::report::{
-    describe, Coverage, Distribution, Outcome, Params, PropertyReport, Time, TimeRow, ValueRow,
+    counterexample, Counterexample, Coverage, Distribution, Outcome, Params, PropertyReport, Time,
+    TimeRow, ValueRow,
 };
 use models::catalog::{check_source, Algorithm, Config, ModelError, Ports, Switching};
 use models::{with_protocol, Protocol, Symmetry, Topology};
@@ -623,7 +624,7 @@ fn report<P: Protocol>(
         executed,
         label,
     } = results;
-    let describe_finding = |f: &Finding, by: &'static str| -> Option<String> {
+    let describe_finding = |f: &Finding, by: &'static str| -> Option<Counterexample> {
         let v = f.violation.as_ref()?;
         let input = &inputs[f.input.unwrap_or(0)];
         let order = if by == "actor model" {
@@ -631,10 +632,12 @@ fn report<P: Protocol>(
         } else {
             ""
         };
-        Some(format!(
-            "{}{order}: {}",
+        Some(counterexample(
+            topology,
+            &p.task(input),
             p.describe_input(input),
-            describe(topology, &p.task(input), v)
+            order,
+            v,
         ))
     };
     let mut reports = Vec::new();
@@ -654,11 +657,7 @@ fn report<P: Protocol>(
             report.status = ev.status.as_str();
             report.counterexample = ev.violation.map(|v| {
                 let input = &inputs[0];
-                format!(
-                    "{}: {}",
-                    p.describe_input(input),
-                    describe(topology, &p.task(input), &v)
-                )
+                counterexample(topology, &p.task(input), p.describe_input(input), "", &v)
             });
             report.found_by = ev.violation.map(|_| "executor");
         }
@@ -824,13 +823,16 @@ fn forced_report<P: Protocol>(
             (None, false) => Status::Unknown.as_str(),
         },
         counterexample: match witness {
-            Some((ix, (lo, _))) => Some(format!(
-                "witness: {} takes at least {lo} slots in every run (>= {forced})",
-                p.describe_input(&inputs[*ix])
-            )),
-            None if finished => Some(format!(
+            Some((ix, (lo, _))) => Some(Counterexample {
+                input: Some(p.describe_input(&inputs[*ix])),
+                ..Counterexample::text(format!(
+                    "witness: {} takes at least {lo} slots in every run (>= {forced})",
+                    p.describe_input(&inputs[*ix])
+                ))
+            }),
+            None if finished => Some(Counterexample::text(format!(
                 "no input checked forces {forced} slots in every run"
-            )),
+            ))),
             None => None,
         },
         found_by: None,

@@ -22,7 +22,7 @@ use std::time::Duration;
     version,
     after_help = "Examples:\n  check nob 4\n  check naive-tree 3 --source 0\n  \
                   check nob 24 --engine executor\n  check list\n  check help nob\n  \
-                  check table wang-ku\n  check table bertsekas\n  check table stamoulis\n  check table fujita --max-side 64\n  check table lecture-bounds\n\n\
+                  check table wang-ku\n  check table bertsekas\n  check table stamoulis\n  check table fujita --max-side 64\n  check table lecture-bounds\n  check mesh-sf 5x7 --ports one --source 2,3\n  check recursive-doubling 8x8 --torus\n\n\
                   `check ALG --help` or `check help ALG` describes one algorithm: its paper, \
                   claims, parameters, modes and engine reach.\n\n\
                   Exit codes: 0 claims hold, 1 a claim is violated, 2 usage error, \

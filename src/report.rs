@@ -211,13 +211,126 @@ pub struct PropertyReport {
     pub claimed: bool,
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub counterexample: Option<String>,
+    pub counterexample: Option<Counterexample>,
     /// The engine that found the counterexample.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub found_by: Option<&'static str>,
     /// The Explorer's `#/steps/...` path of the counterexample.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explorer_path: Option<String>,
+}
+
+/// A counterexample: the sentence the text report prints, and its parts
+/// for scripts (each only where the violation has it; nodes, packets,
+/// resources and routes in the paper's words).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Counterexample {
+    pub text: String,
+    /// The input of the run (`source 0000`, a K-set, a writer order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slot: Option<Slot>,
+    /// The node that lacks, receives, sends or is reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packet: Option<String>,
+    /// The sender of a duplicate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The contended resource.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// The transmissions that contend for it (the first where known).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub transmissions: Vec<String>,
+    /// The claimed bound a late delivery breaks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<Slot>,
+    /// Transmissions counted, and the optimum.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimum: Option<u64>,
+}
+
+impl Counterexample {
+    /// A counterexample known only by its sentence.
+    pub fn text(text: String) -> Self {
+        Counterexample {
+            text,
+            ..Default::default()
+        }
+    }
+}
+
+/// `v` in the run from `input` (`order`: how the engine ran it, if that
+/// matters), with its parts.
+pub fn counterexample<T: Topology>(
+    t: &T,
+    task: &Task,
+    input: String,
+    order: &str,
+    v: &Violation,
+) -> Counterexample {
+    let node = |x: u32| Some(t.node_label(x));
+    let packet = |p: u32| Some(packet_words(t, task, p));
+    let mut c = Counterexample {
+        text: format!("{input}{order}: {}", describe(t, task, v)),
+        input: Some(input),
+        ..Default::default()
+    };
+    match *v {
+        Violation::Missing { node: x, packet: p } => (c.node, c.packet) = (node(x), packet(p)),
+        Violation::WrongResult { node: x } => c.node = node(x),
+        Violation::NotTerminated { slot } => c.slot = Some(slot),
+        Violation::Duplicate {
+            slot,
+            node: x,
+            packet: p,
+            from,
+        }
+        | Violation::OwnPacket {
+            slot,
+            node: x,
+            packet: p,
+            from,
+        } => {
+            (c.slot, c.node, c.packet, c.from) = (Some(slot), node(x), packet(p), node(from));
+        }
+        Violation::Conflict {
+            slot,
+            resource,
+            first,
+            second,
+        } => {
+            c.slot = Some(slot);
+            c.resource = Some(t.resource_label(resource));
+            c.transmissions = first
+                .iter()
+                .chain([&second])
+                .map(|r| t.route_label(r))
+                .collect();
+        }
+        Violation::NotHeld {
+            slot,
+            node: x,
+            packet: p,
+        } => (c.slot, c.node, c.packet) = (Some(slot), node(x), packet(p)),
+        Violation::Bundled { slot, node: x, .. } | Violation::TooLong { slot, node: x, .. } => {
+            (c.slot, c.node) = (Some(slot), node(x))
+        }
+        Violation::Late {
+            slot,
+            bound,
+            node: x,
+        } => (c.slot, c.node, c.bound) = (Some(slot), node(x), Some(bound)),
+        Violation::NotOptimal { count, optimum } => {
+            (c.count, c.optimum) = (Some(count), Some(optimum))
+        }
+    }
+    c
 }
 
 impl Outcome {
@@ -287,7 +400,7 @@ impl Outcome {
             let kind = if p.claimed { "claimed" } else { "observed" };
             let _ = writeln!(s, "  {:<20}{:<10}{}", p.name, status, kind);
             if let Some(c) = &p.counterexample {
-                let _ = writeln!(s, "      {c}");
+                let _ = writeln!(s, "      {}", c.text);
             }
             if let Some(path) = &p.explorer_path {
                 let _ = writeln!(s, "      explorer: #/steps/{path}");
@@ -369,18 +482,25 @@ impl Outcome {
     }
 }
 
-/// A violation in the paper's words (`step 2: arc 0000->0010 used by
-/// worms 0000->0011 and 0000->0010`).
-pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
+/// Packet `p` of `task` in the paper's words (`the packet of 0000`,
+/// `token t(1,2)`).
+fn packet_words<T: Topology>(t: &T, task: &Task, p: u32) -> String {
     let node = |v: u32| t.node_label(v);
-    let packet = |p: u32| match task.destination(p) {
+    match task.destination(p) {
         None if task.message_limit().is_some() => format!("token t{}", node(p)),
         None => format!("the packet of {}", node(task.origin(p))),
         Some(d) if task.combining() => {
             format!("the term of {} for {}", node(task.origin(p)), node(d))
         }
         Some(d) => format!("the packet from {} to {}", node(task.origin(p)), node(d)),
-    };
+    }
+}
+
+/// A violation in the paper's words (`step 2: arc 0000->0010 used by
+/// worms 0000->0011 and 0000->0010`).
+pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
+    let node = |v: u32| t.node_label(v);
+    let packet = |p: u32| packet_words(t, task, p);
     match *v {
         Violation::Missing { node: v, packet: p } => {
             format!("the run ends with node {} lacking {}", node(v), packet(p))

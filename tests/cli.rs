@@ -102,9 +102,18 @@ fn json_report_has_the_design_fields() {
     let c = &props[2];
     assert_eq!(c["claimed"], true);
     assert_eq!(c["status"], "violated");
+    let x = &c["counterexample"];
     assert_eq!(
-        c["counterexample"],
+        x["text"],
         "source 000: step 1: arc 000->100 used by worm 000->100 and worm 000->110"
+    );
+    // Its parts, for scripts.
+    assert_eq!(x["input"], "source 000");
+    assert_eq!(x["slot"], 1);
+    assert_eq!(x["resource"], "arc 000->100");
+    assert_eq!(
+        x["transmissions"],
+        serde_json::json!(["000->100", "000->110"])
     );
     assert_eq!(props[0]["status"], "holds");
     assert!(props[0].get("counterexample").is_none());

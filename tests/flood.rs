@@ -14,7 +14,7 @@ fn flood_duplicates_are_found_and_shown() {
     assert_eq!(d.status, "violated");
     assert!(!d.claimed, "the notes do not claim one copy");
     assert_eq!(
-        d.counterexample.as_deref(),
+        d.counterexample.as_ref().map(|c| c.text.as_str()),
         Some("source 000: step 2: node 011 receives the packet of 000 again, from 010")
     );
     assert!(!o.refuted(), "an observation is not a refuted claim");

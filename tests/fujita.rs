@@ -333,8 +333,9 @@ fn partition_counterexample_as_reported() {
     assert_eq!(c.status, "violated");
     assert!(
         c.counterexample
-            .as_deref()
+            .as_ref()
             .unwrap()
+            .text
             .contains("node (1,2) lacking token t(2,5)"),
         "{:?}",
         c.counterexample

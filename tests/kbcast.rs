@@ -393,7 +393,7 @@ fn fixed_trees_have_an_adversarial_set() {
             .find(|p| p["name"] == "forced-slots")
             .expect("the sometimes claim is reported");
         assert_eq!(forced["status"], "holds", "d={d}");
-        let text = forced["counterexample"].as_str().unwrap();
+        let text = forced["counterexample"]["text"].as_str().unwrap();
         let inside = &text[text.find('{').unwrap() + 1..text.find('}').unwrap()];
         let set: Vec<u32> = inside
             .split(", ")

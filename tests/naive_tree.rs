@@ -13,7 +13,7 @@ fn naive_tree_contends_at_n3() {
     let c = reported(&o, "contention-freedom");
     assert_eq!(c.status, "violated");
     assert_eq!(
-        c.counterexample.as_deref(),
+        c.counterexample.as_ref().map(|c| c.text.as_str()),
         Some("source 000: step 1: arc 000->100 used by worm 000->100 and worm 000->110")
     );
     assert!(c.explorer_path.is_some());
@@ -46,7 +46,7 @@ fn naive_tree_contends_from_every_source_up_to_n5_but_delivers_once() {
 fn naive_tree_contends_in_the_executor_and_names_both_worms() {
     let o = outcome("naive-tree", 6, Engine::Executor, None);
     let c = reported(&o, "contention-freedom");
-    let text = c.counterexample.as_deref().unwrap();
+    let text = c.counterexample.as_ref().unwrap().text.as_str();
     assert!(
         text.starts_with("source 000000: step 1: arc 000000->100000 used by worm"),
         "{text}"
