@@ -25,8 +25,12 @@ pub fn line(progress: &Progress, engine: Engine, elapsed: Duration) -> String {
     let depth = progress.depth.load(Relaxed);
     let memory = si(process_memory().0 as f64);
     if engine == Engine::Executor {
+        let of = match progress.slots.load(Relaxed) {
+            0 => String::new(),
+            slots => format!(" of {slots}"),
+        };
         return format!(
-            "executor: slot {depth}, {} node steps, {}/s, {memory}B, {secs:.0} s",
+            "executor: slot {depth}{of}, {} node steps, {}/s, {memory}B, {secs:.0} s",
             si(generated),
             si(generated / secs)
         );
@@ -97,5 +101,9 @@ mod tests {
             l.starts_with("executor: slot 7, 2.00 M node steps, 500.0 k/s, "),
             "{l}"
         );
+        // Once the executor knows the slot it expects to end by.
+        p.slots.store(40, Relaxed);
+        let l = line(&p, Engine::Executor, Duration::from_secs(4));
+        assert!(l.starts_with("executor: slot 7 of 40, "), "{l}");
     }
 }

@@ -282,6 +282,8 @@ fn execute<P: Protocol>(
         task: &task,
         horizon: horizon(protocol, &claims),
     };
+    let expected = claims.bound.unwrap_or(ending.horizon);
+    progress.slots.store(expected as usize, Relaxed);
 
     let mut states: Vec<P::State> = (0..nodes as NodeId)
         .map(|v| protocol.init(input, v))
@@ -661,6 +663,8 @@ fn execute_schedule<P: Protocol>(
         task: &task,
         horizon: horizon(protocol, &claims),
     };
+    let expected = claims.bound.unwrap_or(ending.horizon);
+    progress.slots.store(expected as usize, Relaxed);
     let personal = !task.is_broadcast();
     let words = topology.resources().div_ceil(64) as usize;
     let threads = threads.max(1);

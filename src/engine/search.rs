@@ -143,6 +143,9 @@ pub struct Progress {
     pub depth: AtomicUsize,
     pub inputs_done: AtomicUsize,
     pub inputs_total: AtomicUsize,
+    /// The executor's expected last slot: the claimed bound, else the
+    /// horizon (0: not known yet).
+    pub slots: AtomicUsize,
     /// `--timeout` for the executor.
     pub deadline: Option<Instant>,
 }
