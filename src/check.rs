@@ -113,6 +113,8 @@ pub enum CheckError {
         n: u32,
         reach: u32,
     },
+    #[error("--svg draws up to {max} nodes; this network has {nodes}")]
+    TooBigToDraw { nodes: u32, max: u32 },
     #[error("{algorithm} is not event-driven, so it has no actor model; use --engine lockstep")]
     NotEventDriven { algorithm: &'static str },
     #[error("--all-sources is for the exhaustive engines; the executor makes one run (--source picks it)")]
@@ -288,6 +290,61 @@ pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
             .threads(req.threads)
             .serve(addr);
         Ok(())
+    })
+}
+
+/// `--svg FILE`: the picture of one slot of the run from the given source
+/// (else the first input), every open choice at its first option: slot
+/// `slot` if given, else the slot of its first violation, else its last.
+/// Returns the SVG and what it shows.
+pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckError> {
+    with_protocol!(req.algorithm, req.config.clone(), |p| {
+        let nodes = p.topology().nodes();
+        if nodes > crate::picture::MAX_DRAWN {
+            return Err(CheckError::TooBigToDraw {
+                nodes,
+                max: crate::picture::MAX_DRAWN,
+            });
+        }
+        let input = match req.source {
+            Some(s) => p.source_input(s),
+            None => None,
+        }
+        .unwrap_or_else(|| p.first_input());
+        let what = p.describe_input(&input);
+        let p = Arc::new(p);
+        let model = LockStep::new(p.clone(), vec![input]);
+        let violated = |s: &crate::engine::lockstep::RunState<_, _>| {
+            PropertyName::ALL
+                .iter()
+                .any(|&q| s.record.violation(q).is_some())
+        };
+        let state = match slot {
+            Some(k) => model.first_choice_until(0, |s| s.slot >= k),
+            None => {
+                let state = model.first_choice_until(0, violated);
+                match violated(&state) {
+                    true => state,
+                    // The last slot that delivered, not the quiet one after.
+                    false => {
+                        let last = state.record.last_delivery;
+                        model.first_choice_until(0, |s| s.slot >= last)
+                    }
+                }
+            }
+        };
+        let tokens = |m: &_| {
+            let mut t = Vec::new();
+            p.packets(m, |x| t.push(x));
+            t
+        };
+        let picture = crate::picture::svg(p.topology(), &state, tokens);
+        let why = match (slot, violated(&state)) {
+            (Some(_), _) => "the slot asked for",
+            (None, true) => "the first violation",
+            (None, false) => "the last slot",
+        };
+        Ok((picture, format!("{what}, slot {} ({why})", state.slot)))
     })
 }
 

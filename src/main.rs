@@ -110,6 +110,13 @@ struct Cli {
     /// take it)
     #[arg(long)]
     torus: bool,
+    /// Write the picture of one slot of the run (from --source, else the
+    /// first input) as SVG: the slot of its first violation, else its last
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
+    /// With --svg: the slot to draw
+    #[arg(long, value_name = "K")]
+    slot: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -519,6 +526,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         req.max_memory = Some(memory::parse_gb(m).ok_or_else(|| {
             anyhow::anyhow!("--max-memory '{m}' is not a size in GB: accepted a number above 0, such as 2 or 0.5")
         })?);
+    }
+    if cli.slot.is_some() && cli.svg.is_none() {
+        anyhow::bail!("--slot picks the slot --svg draws; give --svg FILE too");
+    }
+    if let Some(file) = &cli.svg {
+        let (picture, what) = check::svg(&req, cli.slot)?;
+        std::fs::write(file, picture)
+            .map_err(|e| anyhow::anyhow!("--svg {}: {e}", file.display()))?;
+        eprintln!("wrote {}: {what}", file.display());
+        return Ok(ExitCode::SUCCESS);
     }
     if let Some(addr) = &cli.explore {
         if req.engine == Some(Engine::Executor) || req.engine == Some(Engine::Actor) {

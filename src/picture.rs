@@ -8,7 +8,7 @@ use properties::{PropertyName, Violation};
 use std::fmt::Write;
 
 /// Largest network drawn; past it the picture says so.
-const MAX_DRAWN: u32 = 128;
+pub const MAX_DRAWN: u32 = 128;
 
 /// Colours of the worms of one slot, in turn.
 const WORM_COLOURS: [&str; 6] = [

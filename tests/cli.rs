@@ -645,6 +645,58 @@ fn the_lecture_bounds_table_meets_the_lemma() {
     );
 }
 
+/// `--svg FILE` writes the picture of the first violation's slot (naive-tree
+/// 3: the contended arc of slot 1), else of the last slot that delivered,
+/// `--slot K` another; past what a picture can show it refuses in one line.
+#[test]
+fn svg_exports_the_violating_slot() {
+    let dir = std::env::temp_dir().join(format!("commcheck-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("naive-tree.svg");
+    let o = check(&["naive-tree", "3", "--svg", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("slot 1 (the first violation)"),
+        "{}",
+        stderr(&o)
+    );
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    assert_eq!(svg.matches("<svg").count(), 1, "{svg}");
+    assert!(svg.contains("class='contended'"), "the red arc: {svg}");
+    assert_eq!(svg.matches("class='node'").count(), 8, "{svg}");
+    let o = check(&["nob", "4", "--svg", file.to_str().unwrap()]);
+    assert!(
+        stderr(&o).contains("slot 2 (the last slot)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = check(&[
+        "recursive-doubling",
+        "4x4",
+        "--svg",
+        file.to_str().unwrap(),
+        "--slot",
+        "1",
+    ]);
+    assert!(
+        stderr(&o).contains("slot 1 (the slot asked for)"),
+        "{}",
+        stderr(&o)
+    );
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(svg.matches("class='worm'").count(), 1, "{svg}");
+    refused(&["nob", "4", "--slot", "2"], &["--slot", "--svg FILE"]);
+    refused(
+        &["nob", "12", "--svg", file.to_str().unwrap()],
+        &["--svg draws up to 128 nodes", "4096"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `check table bertsekas` prints both tables with every formula met
 /// (cells formula/checked, executor runs of each algorithm at d = 1..8).
 #[test]

@@ -161,6 +161,19 @@ impl<P: Protocol> LockStep<P> {
         state
     }
 
+    /// The run from input `ix` taking every node's first choice, up to the
+    /// first slot after which `stop` holds (or its end).
+    pub fn first_choice_until(&self, ix: usize, stop: impl Fn(&State<P>) -> bool) -> State<P>
+    where
+        P: 'static,
+    {
+        let mut state = self.initial(ix);
+        while !state.record.ended && !stop(&state) {
+            state = self.run_slot(&state, &[]);
+        }
+        state
+    }
+
     /// The nodes of the next slot with more than one way to act, and how
     /// many; none once the run has ended.
     fn choice_counts(&self, state: &State<P>) -> Vec<(NodeId, u32)> {
