@@ -11,25 +11,35 @@ use models::mesh_sf::{Kind, MeshSf};
 use models::{Protocol, Topology};
 use properties::{PropertyName::*, Slot, Status};
 
-fn mesh(sides: &[u32], ports: Ports, farthest: bool) -> MeshSf {
-    let a = match farthest {
-        false => Algorithm::MeshSf,
-        true => Algorithm::MeshSfFarthest,
-    };
+/// The configuration of grid algorithm `a` on `sides` (`torus`: with
+/// `--torus`, for the algorithms that take it; the tori-only ones are tori
+/// anyway), its default modes unless `ports` (store-and-forward), the
+/// claim that of `source` where given.
+fn grid(
+    a: Algorithm,
+    sides: &[u32],
+    torus: bool,
+    ports: Option<Ports>,
+    source: Option<u32>,
+) -> models::Config {
     let n = *sides.iter().max().unwrap();
-    let cfg = a
-        .config(n as u64, Some(Switching::Sf), Some(ports))
-        .unwrap();
+    let switching = ports.map(|_| Switching::Sf);
+    let cfg = a.config(n as u64, switching, ports).unwrap();
     let params = Params {
         sides: Some(sides.to_vec()),
+        torus,
+        source,
         ..Params::default()
     };
-    let kind = if farthest {
-        Kind::Farthest
-    } else {
-        Kind::Printed
+    a.with_params(cfg, params).unwrap()
+}
+
+fn mesh(sides: &[u32], ports: Ports, farthest: bool) -> MeshSf {
+    let (a, kind) = match farthest {
+        false => (Algorithm::MeshSf, Kind::Printed),
+        true => (Algorithm::MeshSfFarthest, Kind::Farthest),
     };
-    MeshSf::new(a.with_params(cfg, params).unwrap(), kind)
+    MeshSf::new(grid(a, sides, false, Some(ports), None), kind)
 }
 
 /// The meshes checked: every M(a, b) with 2 <= a, b <= 6, and M(3,3,3),
@@ -166,18 +176,8 @@ fn one_port_as_printed_misses_the_bound_without_a_tie() {
     assert_eq!(tie(&sides, s), None);
     assert_eq!((time, one_port_lower(&sides, s)), (6, 5));
     // The claim with --source is that source's bound: violated.
-    let cfg = Algorithm::MeshSf
-        .config(4, Some(Switching::Sf), Some(Ports::One))
-        .unwrap();
-    let params = Params {
-        sides: Some(sides.to_vec()),
-        source: Some(s),
-        ..Params::default()
-    };
-    let with_source = MeshSf::new(
-        Algorithm::MeshSf.with_params(cfg, params).unwrap(),
-        Kind::Printed,
-    );
+    let cfg = grid(Algorithm::MeshSf, &sides, false, Some(Ports::One), Some(s));
+    let with_source = MeshSf::new(cfg, Kind::Printed);
     let r = executor::run(&with_source, &s);
     let late = r
         .record
@@ -193,15 +193,7 @@ fn torus(sides: &[u32], ports: Ports, kind: Kind) -> MeshSf {
         Kind::TorusIgnore => Algorithm::TorusSf,
         _ => Algorithm::TorusSfCut,
     };
-    let n = *sides.iter().max().unwrap();
-    let cfg = a
-        .config(n as u64, Some(Switching::Sf), Some(ports))
-        .unwrap();
-    let params = Params {
-        sides: Some(sides.to_vec()),
-        ..Params::default()
-    };
-    MeshSf::new(a.with_params(cfg, params).unwrap(), kind)
+    MeshSf::new(grid(a, sides, false, Some(ports), None), kind)
 }
 
 /// The tori checked: every T(a, b) with 3 <= a, b <= 6, and T(3,4,5).
@@ -278,15 +270,8 @@ fn torus_ignoring_second_copies_makes_two_superfluous_hops_a_ring() {
 }
 
 fn doubling(sides: &[u32], torus: bool) -> models::recursive_doubling::RecursiveDoubling {
-    let a = Algorithm::RecursiveDoubling;
-    let n = *sides.iter().max().unwrap();
-    let cfg = a.config(n as u64, None, None).unwrap();
-    let params = Params {
-        sides: Some(sides.to_vec()),
-        torus,
-        ..Params::default()
-    };
-    models::recursive_doubling::RecursiveDoubling::new(a.with_params(cfg, params).unwrap())
+    let cfg = grid(Algorithm::RecursiveDoubling, sides, torus, None, None);
+    models::recursive_doubling::RecursiveDoubling::new(cfg)
 }
 
 /// Recursive doubling on every M(a, b) and T(a, b) with sides up to 8 (a
@@ -371,15 +356,7 @@ fn the_torus_latency_formula_counts_the_halving() {
 }
 
 fn flood(sides: &[u32], torus: bool) -> models::mesh_flood::MeshFlood {
-    let a = Algorithm::MeshFlood;
-    let n = *sides.iter().max().unwrap();
-    let cfg = a.config(n as u64, None, None).unwrap();
-    let params = Params {
-        sides: Some(sides.to_vec()),
-        torus,
-        ..Params::default()
-    };
-    models::mesh_flood::MeshFlood::new(a.with_params(cfg, params).unwrap())
+    models::mesh_flood::MeshFlood::new(grid(Algorithm::MeshFlood, sides, torus, None, None))
 }
 
 /// Flooding on every mesh up to 6 x 6 and M(3,3,3): complete,
@@ -517,14 +494,8 @@ fn ho_kao_is_complete_contention_free_and_optimal_at_seven() {
 fn dilated_diagonal_is_contention_free_and_one_round_over() {
     use models::dilated_diagonal::DilatedDiagonal;
     for (n, k) in [(5u32, 1u32), (25, 2), (125, 3)] {
-        let cfg = Algorithm::DilatedDiagonal
-            .config(n as u64, None, None)
-            .unwrap();
-        let params = Params {
-            sides: Some(vec![n, n]),
-            ..Params::default()
-        };
-        let p = DilatedDiagonal::new(Algorithm::DilatedDiagonal.with_params(cfg, params).unwrap());
+        let cfg = grid(Algorithm::DilatedDiagonal, &[n, n], false, None, None);
+        let p = DilatedDiagonal::new(cfg);
         let what = format!("dilated-diagonal {n}x{n}");
         let (times, duplicates, late) = match n <= 25 {
             true => {
