@@ -13,7 +13,7 @@ use crate::report::{
 };
 use models::catalog::{check_source, Algorithm, Config, ModelError, Ports, Switching};
 use models::{with_protocol, Protocol, Symmetry, Topology};
-use properties::{PropertyName, Status};
+use properties::{PropertyName, Slot, Status};
 use stateright::Model;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -113,8 +113,25 @@ pub enum CheckError {
         n: u32,
         reach: u32,
     },
-    #[error("--svg draws up to {max} nodes; this network has {nodes}")]
-    TooBigToDraw { nodes: u32, max: u32 },
+    #[error("{option} draws up to {max} nodes; this network has {nodes}")]
+    TooBigToDraw {
+        option: &'static str,
+        nodes: u32,
+        max: u32,
+    },
+    #[error("--svg-load draws up to {max} resources; this network has {resources}")]
+    TooManyResources { resources: u64, max: u64 },
+    #[error("--svg-load draws up to {max} slots; the run is longer")]
+    TooLongToDraw { max: Slot },
+    #[error("--trace follows networks of up to {max} nodes; this one has {nodes}")]
+    TooBigToTrace { nodes: u32, max: u32 },
+    #[error("--trace writes up to {max} transmissions; {}", match least {
+        Some(l) => format!("this run makes at least {l}"),
+        None => "the run makes more".to_string(),
+    })]
+    TraceTooLong { least: Option<u64>, max: u64 },
+    #[error("writing the output: {0}")]
+    Write(String),
     #[error("{algorithm} is not event-driven, so it has no actor model; use --engine lockstep")]
     NotEventDriven { algorithm: &'static str },
     #[error("--all-sources is for the exhaustive engines; the executor makes one run (--source picks it)")]
@@ -278,6 +295,21 @@ pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
         why,
     };
     drop(std::net::TcpListener::bind(addr).map_err(|e| fail(e.to_string()))?);
+    // What the page will show, found first by commcheck's own search: the
+    // report, with a link to each counterexample.
+    let outcome = check(&Request {
+        engine: Some(Engine::Lockstep),
+        ..req.clone()
+    })?;
+    eprint!("{}", outcome.text());
+    for p in &outcome.properties {
+        if let Some(path) = &p.explorer_path {
+            eprintln!("{} is violated: open http://{addr}/#/steps/{path}", p.name);
+        }
+    }
+    let states = outcome.states.unwrap_or(u64::MAX);
+    let finished = outcome.search.as_ref().is_some_and(|c| c.cut.is_none());
+    let auto = finished && states <= EXPLORER_AUTO_RUN;
     with_protocol!(req.algorithm, req.config.clone(), |p| {
         let p = Arc::new(p);
         let (inputs, _) = inputs(&*p, req, Engine::Lockstep)?;
@@ -285,12 +317,58 @@ pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
             "Explorer for `{}` on http://{addr}/ (Ctrl-C to stop)",
             req.command(None)
         );
+        if auto {
+            eprintln!(
+                "The page checks the model itself ({states} states), so its Properties \
+                 list links each violation."
+            );
+            run_to_completion(addr.to_string());
+        } else {
+            eprintln!(
+                "The page checks nothing until Run to completion is pressed \
+                 ({} states; it starts by itself up to {EXPLORER_AUTO_RUN}).",
+                match finished {
+                    true => states.to_string(),
+                    false => "more than the search's budget".to_string(),
+                }
+            );
+        }
         LockStep::new(p, inputs)
+            .labelled()
             .checker()
             .threads(req.threads)
             .serve(addr);
         Ok(())
     })
+}
+
+/// Most states for which `--explore` starts the page's own check by
+/// itself (stateright keeps every state in memory, about a kilobyte each).
+pub const EXPLORER_AUTO_RUN: u64 = 200_000;
+
+/// Presses the page's "Run to completion" once the Explorer listens at
+/// `addr`.
+fn run_to_completion(addr: String) {
+    use std::io::Write;
+    std::thread::spawn(move || {
+        for _ in 0..200 {
+            std::thread::sleep(Duration::from_millis(50));
+            let Ok(mut s) = std::net::TcpStream::connect(&addr) else {
+                continue;
+            };
+            let post = format!(
+                "POST /.runtocompletion HTTP/1.0\r\nHost: {addr}\r\nContent-Length: 0\r\n\r\n"
+            );
+            if s.write_all(post.as_bytes()).is_ok() {
+                let mut reply = String::new();
+                let _ = std::io::Read::read_to_string(&mut s, &mut reply);
+                if reply.starts_with("HTTP/1.1 200") || reply.starts_with("HTTP/1.0 200") {
+                    return;
+                }
+            }
+        }
+        eprintln!("could not start the page's check: press Run to completion");
+    });
 }
 
 /// `--svg FILE`: the picture of one slot of the run from the given source
@@ -302,18 +380,13 @@ pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckEr
         let nodes = p.topology().nodes();
         if nodes > crate::picture::MAX_DRAWN {
             return Err(CheckError::TooBigToDraw {
+                option: "--svg",
                 nodes,
                 max: crate::picture::MAX_DRAWN,
             });
         }
-        let input = match req.source {
-            Some(s) => p.source_input(s),
-            None => None,
-        }
-        .unwrap_or_else(|| p.first_input());
-        let what = p.describe_input(&input);
-        let p = Arc::new(p);
-        let model = LockStep::new(p.clone(), vec![input]);
+        let (model, what) = crate::export::one_run(p, req.source);
+        let p = model.protocol.clone();
         let violated = |s: &crate::engine::lockstep::RunState<_, _>| {
             PropertyName::ALL
                 .iter()

@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod engine;
+pub mod export;
 pub mod picture;
 pub mod progress;
 pub mod report;

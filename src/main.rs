@@ -7,7 +7,7 @@
 use clap::{Parser, ValueEnum};
 use commcheck::check::{self, Engine, Request};
 use commcheck::engine::{memory, search::INTERRUPTED};
-use commcheck::table;
+use commcheck::{export, table};
 use models::catalog::{check_source, Algorithm, Ports, Switching};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -117,6 +117,19 @@ struct Cli {
     /// With --svg: the slot to draw
     #[arg(long, value_name = "K")]
     slot: Option<u32>,
+    /// Write the run (as --svg picks it) as a Graphviz graph: an edge per
+    /// delivery, labelled with its slot (networks up to 4096 nodes)
+    #[arg(long, value_name = "FILE")]
+    dot: Option<std::path::PathBuf>,
+    /// Write the run's resource use as an SVG heatmap, resources x slots:
+    /// idle, busy, contended (up to 4096 resources and 1024 slots)
+    #[arg(long, value_name = "FILE")]
+    svg_load: Option<std::path::PathBuf>,
+    /// Write the run as JSON lines, one per transmission: slot, sender,
+    /// route, resources, payload, receivers (networks up to 65,536 nodes,
+    /// runs up to 1,000,000 transmissions)
+    #[arg(long, value_name = "FILE")]
+    trace: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -530,11 +543,46 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if cli.slot.is_some() && cli.svg.is_none() {
         anyhow::bail!("--slot picks the slot --svg draws; give --svg FILE too");
     }
-    if let Some(file) = &cli.svg {
-        let (picture, what) = check::svg(&req, cli.slot)?;
-        std::fs::write(file, picture)
-            .map_err(|e| anyhow::anyhow!("--svg {}: {e}", file.display()))?;
-        eprintln!("wrote {}: {what}", file.display());
+    if cli.svg.is_some() || cli.dot.is_some() || cli.svg_load.is_some() || cli.trace.is_some() {
+        let write = |option: &str, file: &std::path::Path, text: String| {
+            std::fs::write(file, text)
+                .map_err(|e| anyhow::anyhow!("{option} {}: {e}", file.display()))
+        };
+        if let Some(file) = &cli.svg {
+            let (picture, what) = check::svg(&req, cli.slot)?;
+            write("--svg", file, picture)?;
+            eprintln!("wrote {}: {what}", file.display());
+        }
+        if let Some(file) = &cli.dot {
+            let (graph, what) = export::dot(&req)?;
+            write("--dot", file, graph)?;
+            eprintln!("wrote {}: {what}", file.display());
+        }
+        if let Some(file) = &cli.svg_load {
+            let (picture, what) = export::load(&req)?;
+            write("--svg-load", file, picture)?;
+            eprintln!("wrote {}: {what}", file.display());
+        }
+        if let Some(file) = &cli.trace {
+            let f = std::fs::File::create(file)
+                .map_err(|e| anyhow::anyhow!("--trace {}: {e}", file.display()))?;
+            let mut out = std::io::BufWriter::new(f);
+            let written = export::trace(&req, &mut out)
+                .map_err(anyhow::Error::from)
+                .and_then(|what| {
+                    std::io::Write::flush(&mut out)?;
+                    Ok(what)
+                });
+            match written {
+                Ok(what) => eprintln!("wrote {}: {what}", file.display()),
+                Err(e) => {
+                    // No partial trace left behind to be mistaken for a whole one.
+                    drop(out);
+                    let _ = std::fs::remove_file(file);
+                    return Err(e);
+                }
+            }
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(addr) = &cli.explore {

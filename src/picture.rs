@@ -61,7 +61,7 @@ pub fn svg<T: Topology, S, M>(
          font-family='monospace' font-size='11'>\
          <defs><marker id='arrow' viewBox='0 0 10 10' refX='9' refY='5' markerWidth='6' \
          markerHeight='6' orient='auto-start-reverse'><path d='M0,0 L10,5 L0,10 z'/></marker></defs>\
-         <text x='10' y='16'>after step {}: {} transmissions in this step; {} of {} nodes informed</text>",
+         <rect width='100%' height='100%' fill='white'/><text x='10' y='16'>after step {}: {} transmissions in this step; {} of {} nodes informed</text>",
         state.slot,
         state.sent.len(),
         (0..topology.nodes()).filter(|&v| holds_all(state, v)).count(),

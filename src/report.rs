@@ -484,7 +484,7 @@ impl Outcome {
 
 /// Packet `p` of `task` in the paper's words (`the packet of 0000`,
 /// `token t(1,2)`).
-fn packet_words<T: Topology>(t: &T, task: &Task, p: u32) -> String {
+pub(crate) fn packet_words<T: Topology>(t: &T, task: &Task, p: u32) -> String {
     let node = |v: u32| t.node_label(v);
     match task.destination(p) {
         None if task.message_limit().is_some() => format!("token t{}", node(p)),

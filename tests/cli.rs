@@ -4,18 +4,18 @@
 
 use std::process::{Command, Output};
 
-fn check(args: &[&str]) -> Output {
+pub(crate) fn check(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_check"))
         .args(args)
         .output()
         .expect("run check")
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
@@ -142,7 +142,7 @@ fn executor_runs_past_exhaustive_reach() {
 }
 
 /// Asserts one line on stderr containing every fragment, exit code 2.
-fn refused(args: &[&str], fragments: &[&str]) {
+pub(crate) fn refused(args: &[&str], fragments: &[&str]) {
     let o = check(args);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
@@ -666,6 +666,7 @@ fn svg_exports_the_violating_slot() {
         "{svg}"
     );
     assert_eq!(svg.matches("<svg").count(), 1, "{svg}");
+    roxmltree::Document::parse(&svg).expect("well-formed SVG");
     assert!(svg.contains("class='contended'"), "the red arc: {svg}");
     assert_eq!(svg.matches("class='node'").count(), 8, "{svg}");
     let o = check(&["nob", "4", "--svg", file.to_str().unwrap()]);

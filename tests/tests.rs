@@ -9,6 +9,8 @@ mod agreement;
 /// Bertsekas et al.: Tables 1 and 2 at small d, Fig. 5's flaw, mutants of
 /// relaying and combining.
 mod bertsekas;
+/// Headless Chromium follows the Explorer's discovery to the red arc.
+mod browser;
 /// Budgets bind: states, time, memory (under ulimit -v), Ctrl-C.
 mod budgets;
 /// The `check` command: reports, JSON, and every bad input.
@@ -17,6 +19,8 @@ mod cli;
 mod dt;
 /// The Explorer serves the model with a picture of each state.
 mod explorer;
+/// --dot, --svg-load and --trace, read back and held against each other.
+mod exports;
 /// flood: the checker finds and shows its duplicates.
 mod flood;
 /// Fujita's mesh-bus gossip: SIMPLE and its refinement at every l for n

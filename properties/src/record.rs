@@ -203,6 +203,12 @@ impl Violation {
         }
     }
 
+    /// The slot in which it happened; None for what is judged as the run
+    /// ends (a missing packet, a wrong result, the transmission count).
+    pub fn slot(&self) -> Option<Slot> {
+        Some(self.when().0).filter(|&s| s != Slot::MAX)
+    }
+
     /// Order of discovery: earlier slot first (end-of-run findings last).
     fn when(&self) -> (Slot, NodeId) {
         match *self {

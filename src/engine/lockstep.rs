@@ -23,6 +23,9 @@ pub struct LockStep<P: Protocol> {
     tasks: Vec<Task>,
     pub claims: Claims,
     horizon: Slot,
+    /// Label each action with its slot's transmissions (the Explorer's
+    /// lists); off for checks, where labels would cost a slot's run each.
+    labels: bool,
 }
 
 /// The state after a slot: node states, what arrived in the slot, what
@@ -49,6 +52,9 @@ pub struct RunState<S, M> {
 pub struct SlotAction {
     pub slot: Slot,
     pub choices: Vec<(NodeId, u32)>,
+    /// What the slot sends, in the paper's words, where the model labels
+    /// its actions (the Explorer); empty otherwise.
+    pub label: String,
 }
 
 type State<P> = RunState<<P as Protocol>::State, <P as Protocol>::Msg>;
@@ -64,7 +70,131 @@ impl<P: Protocol> LockStep<P> {
             inputs,
             tasks,
             claims,
+            labels: false,
         }
+    }
+
+    /// The same model with every action labelled by what its slot sends
+    /// (for the Explorer).
+    pub fn labelled(mut self) -> Self {
+        self.labels = true;
+        self
+    }
+
+    /// `msg` in the paper's words: the packets it carries, or that it is a
+    /// control message.
+    pub fn message_words(&self, state: &State<P>, msg: &P::Msg) -> String {
+        let p = &*self.protocol;
+        if p.control(msg) {
+            return "a control message".to_string();
+        }
+        let mut packets = Vec::new();
+        p.packets(msg, |x| packets.push(x));
+        let task = self.task(state);
+        match packets[..] {
+            [] => "nothing".to_string(),
+            [x] => crate::report::packet_words(p.topology(), task, x),
+            [x, y] => format!(
+                "{} and {}",
+                crate::report::packet_words(p.topology(), task, x),
+                crate::report::packet_words(p.topology(), task, y)
+            ),
+            _ => format!("{} packets", packets.len()),
+        }
+    }
+
+    /// A transmission in the paper's words (`0000->0011: the packet of
+    /// 0000`).
+    fn transmission_words(&self, state: &State<P>, tx: &Transmission<P::Msg>) -> String {
+        let t = self.protocol.topology();
+        format!(
+            "{}: {}",
+            models::Topology::route_label(t, &tx.route),
+            self.message_words(state, &tx.msg)
+        )
+    }
+
+    /// A state in the paper's words (the Explorer's state pane): the input,
+    /// the slot's transmissions, who holds what it must, what has been
+    /// violated so far and whether the run has ended.
+    pub fn describe(&self, s: &State<P>) -> String {
+        let p = &*self.protocol;
+        let t = p.topology();
+        let task = self.task(s);
+        let mut out = format!(
+            "{}, after slot {}\n\nsent in slot {}: {}\n",
+            p.describe_input(&self.inputs[s.input]),
+            s.slot,
+            s.slot,
+            s.sent.len()
+        );
+        for tx in &s.sent {
+            out += &format!("  {}\n", self.transmission_words(s, tx));
+        }
+        let nodes = models::Topology::nodes(t);
+        let lacking: Vec<String> = (0..nodes)
+            .filter(|&v| !s.holdings.complete_at(v))
+            .map(|v| models::Topology::node_label(t, v))
+            .collect();
+        out += &format!(
+            "\nholding all they must: {} of {nodes} nodes\n",
+            nodes as usize - lacking.len()
+        );
+        if !lacking.is_empty() {
+            let shown = lacking.len().min(32);
+            out += &format!("  not yet: {}", lacking[..shown].join(" "));
+            if shown < lacking.len() {
+                out += &format!(" and {} more", lacking.len() - shown);
+            }
+            out += "\n";
+        }
+        out += "\nviolated so far:";
+        let mut none = true;
+        for q in PropertyName::ALL {
+            if let Some(v) = s.record.violation(q) {
+                out += &format!(
+                    "\n  {}: {}",
+                    q.as_str(),
+                    crate::report::describe(t, task, &v)
+                );
+                none = false;
+            }
+        }
+        if none {
+            out += " nothing";
+        }
+        out += match s.record.ended {
+            true => "\n\nthe run has ended",
+            false => "\n\nthe run goes on",
+        };
+        out
+    }
+
+    /// The label of the slot after `state` with `choices`: its
+    /// transmissions, those of the nodes that chose first (at most three,
+    /// then how many more).
+    fn label(&self, state: &State<P>, choices: &[(NodeId, u32)]) -> String {
+        let next = self.run_slot(state, choices);
+        let chose = |tx: &Transmission<P::Msg>| {
+            let from = tx.route.from();
+            choices.iter().any(|(v, _)| *v == from)
+        };
+        let mut sent: Vec<_> = next.sent.iter().collect();
+        sent.sort_by_key(|tx| !chose(tx));
+        let mut label = format!("slot {}: ", next.slot);
+        if sent.is_empty() {
+            label += "nothing sent";
+        }
+        for (i, tx) in sent.iter().take(3).enumerate() {
+            if i > 0 {
+                label += ", ";
+            }
+            label += &self.transmission_words(state, tx);
+        }
+        if sent.len() > 3 {
+            label += &format!(" and {} more", sent.len() - 3);
+        }
+        label
     }
 
     /// Nodes that act in the slot after `state`, with their arrivals.
@@ -174,6 +304,22 @@ impl<P: Protocol> LockStep<P> {
         state
     }
 
+    /// The run from input `ix` taking every node's first choice, handing
+    /// each slot's state to `f` until it returns an error or the run ends;
+    /// returns the last state.
+    pub fn first_choice_each<E>(
+        &self,
+        ix: usize,
+        mut f: impl FnMut(&State<P>) -> Result<(), E>,
+    ) -> Result<State<P>, E> {
+        let mut state = self.initial(ix);
+        while !state.record.ended {
+            state = self.run_slot(&state, &[]);
+            f(&state)?;
+        }
+        Ok(state)
+    }
+
     /// The nodes of the next slot with more than one way to act, and how
     /// many; none once the run has ended.
     fn choice_counts(&self, state: &State<P>) -> Vec<(NodeId, u32)> {
@@ -236,9 +382,17 @@ impl<P: Protocol> LockStep<P> {
     }
 }
 
-/// Property `I` of [`PropertyName::ALL`] has not been violated.
+/// Property `I` of [`PropertyName::ALL`] was not violated in the slot
+/// that led to `s`. Over every reachable state this is "never violated",
+/// and a violation is found in the state of its own slot: stateright keeps
+/// the last violating state it meets as the discovery, and a violation,
+/// once recorded, stays in every later state of its run.
 fn holds<P: Protocol, const I: usize>(_: &LockStep<P>, s: &State<P>) -> bool {
-    s.record.violation(PropertyName::ALL[I]).is_none()
+    match s.record.violation(PropertyName::ALL[I]) {
+        None => true,
+        // Violations without a slot are judged as the run ends.
+        Some(v) => v.slot().map_or(!s.record.ended, |k| k != s.slot),
+    }
 }
 
 /// Name of the `sometimes` property that keeps a vacuous model honest.
@@ -258,9 +412,15 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
         }
         let counts = self.choice_counts(state);
         for index in 0..Self::combinations(&counts) {
+            let choices = Self::decode(&counts, index);
+            let label = match self.labels {
+                true => self.label(state, &choices),
+                false => String::new(),
+            };
             actions.push(SlotAction {
                 slot: state.slot + 1,
-                choices: Self::decode(&counts, index),
+                choices,
+                label,
             });
         }
     }
@@ -270,6 +430,9 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     }
 
     fn format_action(&self, action: &SlotAction) -> String {
+        if !action.label.is_empty() {
+            return action.label.clone();
+        }
         let topology = self.protocol.topology();
         let mut s = format!("slot {}", action.slot);
         for (v, c) in &action.choices {
@@ -279,6 +442,13 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
             );
         }
         s
+    }
+
+    /// The state pane: the slot's transmissions, who holds what, and what
+    /// has been violated, in the paper's words.
+    fn format_step(&self, last: &State<P>, action: SlotAction) -> Option<String> {
+        let next = self.run_slot(last, &action.choices);
+        Some(self.describe(&next))
     }
 
     fn properties(&self) -> Vec<Property<Self>> {

@@ -1,0 +1,290 @@
+//! Exports of one run, for other tools: `--dot` (the schedule as a
+//! Graphviz graph), `--svg-load` (which resource is busy in which slot),
+//! `--trace` (one JSON line per transmission). `--svg` draws one slot of
+//! the same run (`check::svg`).
+//!
+//! The run is the one the executor makes: from `--source`, else the first
+//! input, every open choice at its first option. It is replayed slot by
+//! slot through the lock-step model, which hands over each slot's
+//! transmissions (tests pin that this run is the executor's). Each export
+//! states its size limit and refuses past it before the run starts, or
+//! stops with an error where only the run can tell (its length).
+
+use crate::check::{CheckError, Request};
+use crate::engine::lockstep::{LockStep, RunState};
+use models::{with_protocol, Protocol, Topology};
+use properties::{PropertyName, Route, Slot, Violation};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::Arc;
+
+/// `--dot` draws networks of up to this many nodes (Graphviz lays out a
+/// few thousand).
+pub const MAX_DOT_NODES: u32 = 4096;
+/// `--svg-load` draws up to this many resources (rows) ...
+pub const MAX_LOAD_RESOURCES: u64 = 4096;
+/// ... and this many slots (columns).
+pub const MAX_LOAD_SLOTS: Slot = 1024;
+/// `--trace` follows networks of up to this many nodes ...
+pub const MAX_TRACE_NODES: u32 = 1 << 16;
+/// ... and writes up to this many transmissions (about 150 MB).
+pub const MAX_TRACE_LINES: u64 = 1_000_000;
+
+/// The model of the one run exports are made of, and its input in words.
+pub(crate) fn one_run<P: Protocol>(p: P, source: Option<u32>) -> (LockStep<P>, String) {
+    let input = source
+        .and_then(|s| p.source_input(s))
+        .unwrap_or_else(|| p.first_input());
+    let what = p.describe_input(&input);
+    (LockStep::new(Arc::new(p), vec![input]), what)
+}
+
+/// The transmissions of the run's first conflict if it happened in the
+/// slot of `state`, to mark them.
+fn conflicting<S, M>(state: &RunState<S, M>) -> Vec<Route> {
+    match state.record.violation(PropertyName::ContentionFreedom) {
+        Some(Violation::Conflict {
+            slot,
+            first,
+            second,
+            ..
+        }) if slot == state.slot => first.into_iter().chain([second]).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Graphviz quoting.
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `--dot FILE`: the run as a directed graph: every node, and an edge from
+/// sender to receiver per delivery labelled with its slot (and its packets
+/// where a broadcast of one packet does not make them obvious); the
+/// transmissions of the first conflict in red. Returns the graph and what
+/// it shows.
+pub fn dot(req: &Request) -> Result<(String, String), CheckError> {
+    with_protocol!(req.algorithm, req.config.clone(), |p| {
+        let nodes = p.topology().nodes();
+        if nodes > MAX_DOT_NODES {
+            return Err(CheckError::TooBigToDraw {
+                option: "--dot",
+                nodes,
+                max: MAX_DOT_NODES,
+            });
+        }
+        let (model, what) = one_run(p, req.source);
+        let t = model.protocol.topology();
+        let mut edges = String::new();
+        let task = model.protocol.task(&model.inputs[0]);
+        let single = task.is_broadcast() && task.packet_ids() == 1;
+        let last = model.first_choice_each(0, |s: &RunState<_, _>| {
+            for tx in &s.sent {
+                let mut label = s.slot.to_string();
+                if !single {
+                    label += &format!(": {}", model.message_words(s, &tx.msg));
+                }
+                let red = conflicting(s).contains(&tx.route);
+                let from = t.node_label(tx.route.from());
+                t.receivers(&tx.route, |v| {
+                    let _ = writeln!(
+                        edges,
+                        "  {} -> {} [label={}{}];",
+                        quoted(&from),
+                        quoted(&t.node_label(v)),
+                        quoted(&label),
+                        if red {
+                            ", color=red, fontcolor=red"
+                        } else {
+                            ""
+                        }
+                    );
+                });
+            }
+            Ok::<_, CheckError>(())
+        })?;
+        let mut out = format!(
+            "// {}, {what}: an edge per delivery, labelled with its slot\ndigraph {{\n  \
+             label={};\n  node [shape=circle, fontname=monospace];\n  \
+             edge [fontname=monospace, fontsize=10];\n",
+            req.command(None),
+            quoted(&format!(
+                "{} ({what}), {} slots",
+                req.command(None),
+                last.record.last_delivery
+            )),
+        );
+        for v in 0..nodes {
+            let _ = writeln!(out, "  {};", quoted(&t.node_label(v)));
+        }
+        out += &edges;
+        out += "}\n";
+        Ok((out, format!("{what}, {} slots", last.record.last_delivery)))
+    })
+}
+
+/// `--svg-load FILE`: a heatmap of resource use, one row per resource
+/// and one column per slot; a cell is white when the resource is idle,
+/// blue when one transmission holds it, red when several contend for it.
+pub fn load(req: &Request) -> Result<(String, String), CheckError> {
+    with_protocol!(req.algorithm, req.config.clone(), |p| {
+        let resources = p.topology().resources();
+        if resources > MAX_LOAD_RESOURCES {
+            return Err(CheckError::TooManyResources {
+                resources,
+                max: MAX_LOAD_RESOURCES,
+            });
+        }
+        let (model, what) = one_run(p, req.source);
+        let t = model.protocol.topology();
+        // busy[slot - 1][resource]: how many transmissions hold it.
+        let mut busy: Vec<Vec<u32>> = Vec::new();
+        model.first_choice_each(0, |s: &RunState<_, _>| {
+            if s.slot > MAX_LOAD_SLOTS {
+                return Err(CheckError::TooLongToDraw {
+                    max: MAX_LOAD_SLOTS,
+                });
+            }
+            let mut column = vec![0u32; resources as usize];
+            for tx in &s.sent {
+                t.occupy(&tx.route, |r| column[r as usize] += 1);
+            }
+            busy.push(column);
+            Ok(())
+        })?;
+        // The quiet slots in which the run ends are not drawn.
+        while busy.last().is_some_and(|c| c.iter().all(|&k| k == 0)) {
+            busy.pop();
+        }
+        let (cell, left, top) = (12.0f32, 170.0f32, 50.0f32);
+        let slots = busy.len();
+        let (width, height) = (
+            (left + cell * slots as f32 + 20.0).max(640.0),
+            top + cell * resources as f32 + 30.0,
+        );
+        let held: u64 = busy.iter().flatten().filter(|&&k| k > 0).count() as u64;
+        let mut out = format!(
+            "<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' \
+             font-family='monospace' font-size='10'><rect width='100%' height='100%' fill='white'/>\
+             <text x='10' y='16' font-size='12'>{} ({what}): resources x slots, {held} of {} \
+             resource-slots busy</text><text x='10' y='32'>white idle, blue busy, red contended</text>",
+            req.command(None),
+            resources * slots as u64
+        );
+        for k in 0..slots {
+            let x = left + cell * k as f32;
+            let _ = write!(
+                out,
+                "<text x='{}' y='{}' text-anchor='middle'>{}</text>",
+                x + cell / 2.0,
+                top - 4.0,
+                k + 1
+            );
+        }
+        for r in 0..resources {
+            let y = top + cell * r as f32;
+            let _ = write!(
+                out,
+                "<text x='{}' y='{}' text-anchor='end'>{}</text>",
+                left - 4.0,
+                y + cell - 2.0,
+                t.resource_label(r)
+            );
+            for (k, column) in busy.iter().enumerate() {
+                let (class, fill) = match column[r as usize] {
+                    0 => ("idle", "white"),
+                    1 => ("busy", "#1f77b4"),
+                    _ => ("contended", "#d62728"),
+                };
+                let _ = write!(
+                    out,
+                    "<rect class='{class}' x='{}' y='{y}' width='{cell}' height='{cell}' \
+                     fill='{fill}' stroke='#ccc' stroke-width='0.5'><title>slot {}: {} {}</title></rect>",
+                    left + cell * k as f32,
+                    k + 1,
+                    t.resource_label(r),
+                    class
+                );
+            }
+        }
+        out += "</svg>\n";
+        Ok((
+            out,
+            format!("{what}, {} slots x {resources} resources", busy.len()),
+        ))
+    })
+}
+
+/// One transmission of `--trace`.
+#[derive(serde::Serialize)]
+struct Line {
+    slot: Slot,
+    from: String,
+    route: String,
+    resources: Vec<String>,
+    payload: Vec<String>,
+    control: bool,
+    receivers: Vec<String>,
+}
+
+/// `--trace FILE`: one JSON line per transmission, in slot order: slot,
+/// sender, route, the resources it holds, the packets it carries (in the
+/// paper's words), whether it is a control message, its receivers.
+/// Returns how many lines it wrote and what run they trace.
+pub fn trace(req: &Request, out: &mut impl Write) -> Result<String, CheckError> {
+    with_protocol!(req.algorithm, req.config.clone(), |p| {
+        let nodes = p.topology().nodes();
+        if nodes > MAX_TRACE_NODES {
+            return Err(CheckError::TooBigToTrace {
+                nodes,
+                max: MAX_TRACE_NODES,
+            });
+        }
+        let (model, what) = one_run(p, req.source);
+        let least = model.protocol.task(&model.inputs[0]).least_transmissions();
+        if least > MAX_TRACE_LINES {
+            return Err(CheckError::TraceTooLong {
+                least: Some(least),
+                max: MAX_TRACE_LINES,
+            });
+        }
+        let p = &model.protocol;
+        let t = p.topology();
+        let mut lines = 0u64;
+        let last = model.first_choice_each(0, |s: &RunState<_, _>| {
+            for tx in &s.sent {
+                lines += 1;
+                if lines > MAX_TRACE_LINES {
+                    return Err(CheckError::TraceTooLong {
+                        least: None,
+                        max: MAX_TRACE_LINES,
+                    });
+                }
+                let mut line = Line {
+                    slot: s.slot,
+                    from: t.node_label(tx.route.from()),
+                    route: t.route_label(&tx.route),
+                    resources: Vec::new(),
+                    payload: Vec::new(),
+                    control: p.control(&tx.msg),
+                    receivers: Vec::new(),
+                };
+                t.occupy(&tx.route, |r| line.resources.push(t.resource_label(r)));
+                if !line.control {
+                    let task = model.task(s);
+                    p.packets(&tx.msg, |x| {
+                        line.payload.push(crate::report::packet_words(t, task, x))
+                    });
+                }
+                t.receivers(&tx.route, |v| line.receivers.push(t.node_label(v)));
+                let json = serde_json::to_string(&line).expect("a trace line serializes");
+                writeln!(out, "{json}").map_err(|e| CheckError::Write(e.to_string()))?;
+            }
+            Ok(())
+        })?;
+        Ok(format!(
+            "{lines} transmissions of {what}, {} slots",
+            last.record.last_delivery
+        ))
+    })
+}

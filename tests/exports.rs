@@ -1,0 +1,198 @@
+//! Exports of one run (`--dot`, `--svg-load`, `--trace`), each read back
+//! and held against the others and against what the algorithm must do:
+//! a broadcast's deliveries form a spanning tree of the source, the
+//! heatmap's busy cells are the trace's resources slot by slot, and each
+//! export refuses past its stated limit in one line, leaving no file.
+
+use crate::cli::{check, refused, stderr};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// A fresh directory for one test's files.
+fn dir(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("exports-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `check ARGS --trace FILE`, read back as JSON lines.
+fn trace(args: &[&str], file: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut all = args.to_vec();
+    all.extend(["--trace", file.to_str().unwrap()]);
+    let o = check(&all);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// An SVG file that parses as XML, with its elements of `class`.
+fn svg_cells(file: &std::path::Path, class: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    doc.descendants()
+        .filter(|n| n.attribute("class") == Some(class))
+        .map(|n| {
+            n.children()
+                .find(|c| c.tag_name().name() == "title")
+                .and_then(|t| t.text())
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect()
+}
+
+/// nob 4 from 0000: the trace's receivers are every other node once, no
+/// delivery later than NOB's two steps; the dot graph has the same edges.
+#[test]
+fn a_broadcast_traces_a_spanning_tree_and_the_graph_agrees() {
+    let d = dir("tree");
+    let lines = trace(&["nob", "4"], &d.join("nob.jsonl"));
+    let mut edges = BTreeSet::new();
+    let mut reached = BTreeMap::new();
+    for l in &lines {
+        assert!(l["slot"].as_u64().unwrap() <= 2, "{l}");
+        assert_eq!(l["payload"], serde_json::json!(["the packet of 0000"]));
+        let from = l["from"].as_str().unwrap().to_string();
+        for r in l["receivers"].as_array().unwrap() {
+            let r = r.as_str().unwrap().to_string();
+            *reached.entry(r.clone()).or_insert(0) += 1;
+            edges.insert((from.clone(), r, l["slot"].as_u64().unwrap()));
+        }
+    }
+    let others: BTreeSet<String> = (1..16).map(|v| format!("{v:04b}")).collect();
+    assert_eq!(
+        reached.keys().cloned().collect::<BTreeSet<_>>(),
+        others,
+        "every node but the source"
+    );
+    assert!(reached.values().all(|&k| k == 1), "each once: {reached:?}");
+    let o = check(&["nob", "4", "--dot", d.join("nob.dot").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let dot = std::fs::read_to_string(d.join("nob.dot")).unwrap();
+    assert!(
+        dot.contains("digraph {") && dot.trim_end().ends_with('}'),
+        "{dot}"
+    );
+    let drawn: BTreeSet<(String, String, u64)> = dot
+        .lines()
+        .filter_map(|l| {
+            let (a, rest) = l.trim().split_once(" -> ")?;
+            let (b, label) = rest.split_once(" [label=")?;
+            let slot = label.trim_matches(|c| c == '"').split('"').next()?;
+            Some((
+                a.trim_matches('"').to_string(),
+                b.trim_matches('"').to_string(),
+                slot.parse().ok()?,
+            ))
+        })
+        .collect();
+    assert_eq!(drawn, edges, "{dot}");
+    let nodes = dot
+        .lines()
+        .filter(|l| l.starts_with("  \"") && l.ends_with("\";"));
+    assert_eq!(nodes.count(), 16, "every node of Q4 once: {dot}");
+}
+
+/// naive-tree 3: the heatmap's cells are the trace's resources slot by
+/// slot, the one contended cell is arc 000->100 in slot 1, and the graph
+/// marks the two worms that share it in red.
+#[test]
+fn the_load_heatmap_agrees_with_the_trace() {
+    let d = dir("load");
+    let lines = trace(&["naive-tree", "3"], &d.join("t.jsonl"));
+    let mut uses: BTreeMap<(u64, String), u32> = BTreeMap::new();
+    for l in &lines {
+        for r in l["resources"].as_array().unwrap() {
+            *uses
+                .entry((l["slot"].as_u64().unwrap(), r.as_str().unwrap().into()))
+                .or_insert(0) += 1;
+        }
+    }
+    let file = d.join("load.svg");
+    let o = check(&["naive-tree", "3", "--svg-load", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let cell = |title: &String| {
+        let (slot, resource) = title
+            .strip_prefix("slot ")
+            .unwrap()
+            .split_once(": ")
+            .unwrap();
+        let resource = resource.rsplit_once(' ').unwrap().0;
+        (slot.parse::<u64>().unwrap(), resource.to_string())
+    };
+    let busy: BTreeSet<_> = svg_cells(&file, "busy").iter().map(cell).collect();
+    let contended: BTreeSet<_> = svg_cells(&file, "contended").iter().map(cell).collect();
+    let idle = svg_cells(&file, "idle").len();
+    let from_trace = |pred: fn(u32) -> bool| -> BTreeSet<(u64, String)> {
+        uses.iter()
+            .filter(|(_, &k)| pred(k))
+            .map(|(c, _)| c.clone())
+            .collect()
+    };
+    assert_eq!(busy, from_trace(|k| k == 1));
+    assert_eq!(contended, from_trace(|k| k > 1));
+    assert_eq!(contended, BTreeSet::from([(1, "arc 000->100".to_string())]));
+    // 24 arcs of Q3, over the 2 slots that deliver.
+    assert_eq!(busy.len() + contended.len() + idle, 24 * 2);
+    let o = check(&[
+        "naive-tree",
+        "3",
+        "--dot",
+        d.join("n.dot").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let dot = std::fs::read_to_string(d.join("n.dot")).unwrap();
+    let red: Vec<&str> = dot.lines().filter(|l| l.contains("color=red")).collect();
+    assert_eq!(red.len(), 2, "{dot}");
+    assert!(red.iter().all(|l| l.contains("\"000\" -> ")), "{red:?}");
+}
+
+/// A mesh-bus write is one line with every receiver on its bus; a mesh's
+/// worm names its arcs. Past the limits: one line, exit 2, no file.
+#[test]
+fn traces_on_other_networks_and_the_limits() {
+    let d = dir("limits");
+    let lines = trace(&["simple", "3"], &d.join("s.jsonl"));
+    let first = &lines[0];
+    assert_eq!(first["slot"], 1);
+    assert!(first["resources"].as_array().unwrap().len() == 1, "{first}");
+    assert_eq!(first["receivers"].as_array().unwrap().len(), 2, "{first}");
+    let lines = trace(&["recursive-doubling", "4x4"], &d.join("r.jsonl"));
+    // The worm's two arcs, and the ports it takes (the notes' one-port).
+    assert_eq!(
+        lines[0]["resources"],
+        serde_json::json!([
+            "arc (0,0)->(1,0)",
+            "arc (1,0)->(2,0)",
+            "in-port of (2,0)",
+            "out-port of (0,0)"
+        ])
+    );
+    let file = d.join("big.jsonl");
+    let f = file.to_str().unwrap();
+    refused(
+        &["total-exchange", "10", "--trace", f],
+        &[
+            "--trace writes up to 1000000 transmissions",
+            "at least 1047552",
+        ],
+    );
+    refused(
+        &["nob", "17", "--trace", f],
+        &["--trace", "65536 nodes", "131072"],
+    );
+    assert!(!file.exists(), "no partial trace");
+    refused(
+        &["nob", "13", "--dot", f],
+        &["--dot draws up to 4096 nodes", "8192"],
+    );
+    refused(
+        &["nob", "10", "--svg-load", f],
+        &["--svg-load draws up to 4096 resources", "10240"],
+    );
+}
