@@ -103,6 +103,10 @@ struct Cli {
     /// [default: 256]
     #[arg(long, value_name = "N")]
     max_side: Option<String>,
+    /// For `table`: text (the default), markdown, csv (one line per cell)
+    /// or json (--json is the same)
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
     /// A mesh or torus shape, e.g. 4x4 (algorithms that take it)
     #[arg(long, value_name = "SHAPE")]
     shape: Option<String>,
@@ -303,6 +307,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if cli.max_side.is_some() && !(cli.target == "table" && cli.arg.as_deref() == Some("fujita")) {
         anyhow::bail!("--max-side is for `check table fujita`");
     }
+    if cli.format.is_some() && cli.target != "table" {
+        anyhow::bail!("--format is for `check table NAME`; a check's report takes --json");
+    }
     match cli.target.as_str() {
         "list" => {
             no_more("list")?;
@@ -317,23 +324,28 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         "table" => {
+            let format = match (cli.format.as_deref(), cli.json) {
+                (None, false) => table::Format::Text,
+                (None, true) | (Some("json"), _) => table::Format::Json,
+                (Some(f), false) => table::Format::parse(f).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--format '{f}' is not a table format: accepted {}",
+                        table::Format::NAMES.join(", ")
+                    )
+                })?,
+                (Some(f), true) => {
+                    anyhow::bail!("--json prints the table as JSON; it does not take --format {f}")
+                }
+            };
+            let print = |sheet: table::Sheet| {
+                print!("{}", sheet.render(format));
+                Ok(ExitCode::SUCCESS)
+            };
             return match cli.arg.as_deref() {
-                Some("wang-ku") => {
-                    print!("{}", table::wang_ku_text());
-                    Ok(ExitCode::SUCCESS)
-                }
-                Some("bertsekas") => {
-                    print!("{}", table::bertsekas_text());
-                    Ok(ExitCode::SUCCESS)
-                }
-                Some("stamoulis") => {
-                    print!("{}", table::stamoulis_text());
-                    Ok(ExitCode::SUCCESS)
-                }
-                Some("lecture-bounds") => {
-                    print!("{}", table::lecture::text(8, 16));
-                    Ok(ExitCode::SUCCESS)
-                }
+                Some("wang-ku") => print(table::wang_ku_sheet()),
+                Some("bertsekas") => print(table::bertsekas_sheet()),
+                Some("stamoulis") => print(table::stamoulis_sheet()),
+                Some("lecture-bounds") => print(table::lecture::sheet(8, 16)),
                 Some("fujita") => {
                     let sides = fujita_sides(cli.max_side.as_deref())?;
                     let shown = std::io::stderr().is_terminal() && !cli.quiet;
@@ -342,12 +354,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                             eprint!("\r\x1b[2K{line}");
                         }
                     };
-                    let text = table::fujita::text(&sides, &mut progress);
+                    let sheet = table::fujita::sheet(&sides, &mut progress);
                     if shown {
                         eprint!("\r\x1b[2K");
                     }
-                    print!("{text}");
-                    Ok(ExitCode::SUCCESS)
+                    print(sheet)
                 }
                 other => Err(anyhow::anyhow!(
                     "unknown table {}; accepted: {}",

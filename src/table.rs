@@ -9,12 +9,14 @@
 
 pub mod fujita;
 pub mod lecture;
+pub mod sheet;
+
+pub use sheet::{Format, Grid, Sheet};
 
 use crate::engine::executor;
 use models::catalog::{Algorithm, Ports, Switching};
 use models::{with_protocol, Protocol};
 use properties::{bounds, PropertyName, Slot, Status};
-use std::fmt::Write;
 
 /// Names `check table` accepts.
 pub const TABLES: [&str; 5] = [
@@ -84,73 +86,68 @@ pub fn wang_ku() -> Vec<(&'static str, Vec<Cell>)> {
 }
 
 /// Table I as text: `printed/checked` per cell.
-pub fn wang_ku_text() -> String {
+pub fn wang_ku_sheet() -> Sheet {
     let table = wang_ku();
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "Wang & Ku, ICS'95, Table I: broadcast steps, all-port wormhole n-cube"
+    let mut grid = Grid::new(
+        None,
+        1,
+        std::iter::once("dimension".to_string())
+            .chain((1..=16).map(|n| n.to_string()))
+            .collect(),
     );
-    let _ = writeln!(
-        s,
-        "each cell printed/checked; * marks a difference, ! a broken claim"
-    );
-    let _ = write!(s, "{:<10}", "dimension");
-    for n in 1..=16 {
-        let _ = write!(s, "{n:>7}");
-    }
-    s.push('\n');
     let mut diffs = Vec::new();
     for (row, cells) in &table {
-        let _ = write!(s, "{row:<10}");
+        let mut line = vec![row.to_string()];
         for (i, c) in cells.iter().enumerate() {
             let mark = match (c.printed != c.checked, c.broken.is_empty()) {
                 (true, _) => "*",
                 (false, false) => "!",
-                _ => " ",
+                _ => "",
             };
-            let _ = write!(s, "{:>6}{mark}", format!("{}/{}", c.printed, c.checked));
+            line.push(format!("{}/{}{mark}", c.printed, c.checked));
             let n = i + 1;
             if c.printed != c.checked {
                 diffs.push(format!(
-                    "{row} n={n}: printed {}, checked {}",
+                    "difference: {row} n={n}: printed {}, checked {}",
                     c.printed, c.checked
                 ));
             }
             if !c.broken.is_empty() {
                 diffs.push(format!(
-                    "{row} n={n}: the run breaks {}",
+                    "difference: {row} n={n}: the run breaks {}",
                     c.broken.join(", ")
                 ));
             }
         }
-        s.push('\n');
+        grid.rows.push(line);
     }
-    let _ = writeln!(
-        s,
-        "checked: SBT, DT, NOB by an executor run from source 0 (all sources agree by xor symmetry); \
-         Optimal is the least a with (n+1)^a >= 2^n"
-    );
-    for d in &diffs {
-        let _ = writeln!(s, "difference: {d}");
-    }
+    let mut notes = vec![
+        "checked: SBT, DT, NOB by an executor run from source 0 (all sources agree by xor \
+         symmetry); Optimal is the least a with (n+1)^a >= 2^n"
+            .to_string(),
+    ];
+    let none = diffs.is_empty();
+    notes.append(&mut diffs);
     for n in 1..=16u32 {
         if bounds::double_tree(n) != PRINTED[1].1[n as usize - 1] {
-            let _ = writeln!(
-                s,
+            notes.push(format!(
                 "formula: DT's ceil(n/2) = {} at n={n}, where Table I prints {} (docs/errata.md)",
                 bounds::double_tree(n),
                 PRINTED[1].1[n as usize - 1]
-            );
+            ));
         }
     }
-    if diffs.is_empty() {
-        let _ = writeln!(
-            s,
-            "no differences between the printed and the checked values"
-        );
+    if none {
+        notes.push("no differences between the printed and the checked values".to_string());
     }
-    s
+    Sheet {
+        title: "Wang & Ku, ICS'95, Table I: broadcast steps, all-port wormhole n-cube".to_string(),
+        legend: vec![
+            "each cell printed/checked; * marks a difference, ! a broken claim".to_string(),
+        ],
+        grids: vec![grid],
+        notes,
+    }
 }
 
 /// An executor run of `algorithm` from its first input: completion time,
@@ -184,12 +181,11 @@ fn bertsekas_run(algorithm: Algorithm, d: u32, ports: Ports) -> (Slot, u64, Vec<
 /// One cell, `formula/checked` with its mark; a difference or a broken
 /// claim is noted for below the table.
 fn cell(
-    s: &mut String,
     notes: &mut Vec<String>,
     what: &str,
     (d, formula, checked): (u32, u64, u64),
     broken: &[&str],
-) {
+) -> String {
     let mark = if formula != checked {
         notes.push(format!(
             "{what} d={d}: formula {formula}, checked {checked}"
@@ -202,16 +198,16 @@ fn cell(
         ));
         "!"
     } else {
-        " "
+        ""
     };
-    let _ = write!(s, "{:>13}{mark}", format!("{formula}/{checked}"));
+    format!("{formula}/{checked}{mark}")
 }
 
 /// Bertsekas et al. 1991, Tables 1 and 2 for d = 1..8: each formula beside
 /// the time and transmission count of an executor run of the algorithm
 /// that attains it (from node 0, the first variant of every open choice;
 /// the exhaustive checks cover the others at small d).
-pub fn bertsekas_text() -> String {
+pub fn bertsekas_sheet() -> Sheet {
     use properties::bounds::bertsekas as b;
     type Formula = fn(u32) -> u64;
     let rows: [(&str, Algorithm, Formula, Formula, Formula); 4] = [
@@ -251,22 +247,12 @@ pub fn bertsekas_text() -> String {
         (Algorithm::MnbRing, 2),
     ];
     let dims = 1..=8u32;
-    let mut s = String::new();
     let mut notes = Vec::new();
-    let _ = writeln!(
-        s,
-        "Bertsekas, Ozveren, Stamoulis, Tseng, Tsitsiklis (1991), d-cube, store and forward"
-    );
-    let _ = writeln!(
-        s,
-        "each cell formula/checked; * marks a difference, ! a broken claim"
-    );
-    let header = |s: &mut String, title: &str| {
-        let _ = write!(s, "\n{title:<36}");
-        for d in dims.clone() {
-            let _ = write!(s, "{d:>14}");
-        }
-        s.push('\n');
+    let header = |title: &str| {
+        let columns = std::iter::once(title.to_string())
+            .chain(dims.clone().map(|d| d.to_string()))
+            .collect();
+        Grid::new(None, 1, columns)
     };
     let mut runs = std::collections::HashMap::new();
     for (_, algorithm, ..) in &rows {
@@ -276,36 +262,30 @@ pub fn bertsekas_text() -> String {
             }
         }
     }
-    header(&mut s, "Table 1: time (slots)");
+    let mut times = header("Table 1: time (slots)");
     for (name, algorithm, mla, sla, _) in &rows {
         for (ports, formula, label) in [(Ports::All, mla, "MLA"), (Ports::One, sla, "SLA")] {
             let what = format!("{name} {label}");
-            let _ = write!(s, "{what:<36}");
+            let mut line = vec![what.clone()];
             for d in dims.clone() {
                 let (t, _, broken) = &runs[&(*algorithm, d, ports)];
-                cell(
-                    &mut s,
-                    &mut notes,
-                    &what,
-                    (d, formula(d), *t as u64),
-                    broken,
-                );
+                line.push(cell(&mut notes, &what, (d, formula(d), *t as u64), broken));
             }
-            s.push('\n');
+            times.rows.push(line);
         }
     }
-    header(&mut s, "Table 2: transmissions (MLA and SLA)");
+    let mut counts = header("Table 2: transmissions (MLA and SLA)");
     for (name, algorithm, _, _, tx) in &rows {
-        let _ = write!(s, "{name:<36}");
+        let mut line = vec![name.to_string()];
         for d in dims.clone() {
             let (_, mla, broken) = &runs[&(*algorithm, d, Ports::All)];
             let (_, sla, _) = &runs[&(*algorithm, d, Ports::One)];
             if mla != sla {
                 notes.push(format!("{name} d={d}: MLA {mla} transmissions, SLA {sla}"));
             }
-            cell(&mut s, &mut notes, name, (d, tx(d), *mla), broken);
+            line.push(cell(&mut notes, name, (d, tx(d), *mla), broken));
         }
-        s.push('\n');
+        counts.rows.push(line);
     }
     // The duals and the ring attain the same rows.
     for (dual, row) in duals {
@@ -330,22 +310,26 @@ pub fn bertsekas_text() -> String {
             }
         }
     }
-    let _ = writeln!(
-        s,
-        "\nchecked: an executor run of each algorithm from node 0 (every source alike by xor \
+    let mut all = vec![
+        "checked: an executor run of each algorithm from node 0 (every source alike by xor \
          symmetry), the first variant of every open choice; sna, gather, mna and mnb-ring \
          were checked against the same rows"
-    );
+            .to_string(),
+    ];
     if notes.is_empty() {
-        let _ = writeln!(
-            s,
-            "no differences between the formulas and the checked values"
-        );
+        all.push("no differences between the formulas and the checked values".to_string());
     }
-    for n in notes {
-        let _ = writeln!(s, "difference: {n}");
+    all.extend(notes.into_iter().map(|n| format!("difference: {n}")));
+    Sheet {
+        title: "Bertsekas, Ozveren, Stamoulis, Tseng, Tsitsiklis (1991), d-cube, store and \
+                forward"
+            .to_string(),
+        legend: vec![
+            "each cell formula/checked; * marks a difference, ! a broken claim".to_string(),
+        ],
+        grids: vec![times, counts],
+        notes: all,
     }
-    s
 }
 
 /// The K columns of `check table stamoulis` at dimension d: 1, d, d + 1,
@@ -447,29 +431,19 @@ fn random_set(seed: u64, n: u32, k: usize) -> Vec<u32> {
 /// lower bound of section 3.1, the claimed 2 floor(K/d) + 4d and the
 /// measured worst of `kbcast`, and the corrected 2 ceil(K/d) + 4d beside
 /// the measured worst of `kbcast-ceil`.
-pub fn stamoulis_text() -> String {
+pub fn stamoulis_sheet() -> Sheet {
     use properties::bounds::stamoulis as st;
-    let mut s = String::new();
     let mut notes = Vec::new();
-    let _ = writeln!(
-        s,
-        "Stamoulis and Tsitsiklis (1993), K simultaneous broadcasts on the d-cube, slots \
-         (control messages included)"
-    );
-    let _ = writeln!(
-        s,
-        "each cell: lower bound | 2 floor(K/d)+4d / kbcast | 2 ceil(K/d)+4d / kbcast-ceil; \
-         * measured above the claim, ! another claim broken"
-    );
-    let _ = writeln!(
-        s,
-        "\n{:>3} {:>6}  {:>6}  {:>15}  {:>15}",
-        "d", "K", "lower", "kbcast", "kbcast-ceil"
+    let mut grid = Grid::new(
+        None,
+        2,
+        ["d", "K", "lower", "kbcast", "kbcast-ceil"]
+            .map(str::to_string)
+            .to_vec(),
     );
     for d in 2..=12u32 {
         for k in stamoulis_ks(d) {
-            let lower = st::lower(d, k);
-            let mut cells = String::new();
+            let mut line = vec![d.to_string(), k.to_string(), st::lower(d, k).to_string()];
             for (algorithm, claim) in [
                 (Algorithm::Kbcast, st::three_phase(d, k)),
                 (Algorithm::KbcastCeil, st::three_phase_ceil(d, k)),
@@ -480,7 +454,7 @@ pub fn stamoulis_text() -> String {
                 let mark = match (over, other.is_empty()) {
                     (true, _) => "*",
                     (false, false) => "!",
-                    _ => " ",
+                    _ => "",
                 };
                 if !other.is_empty() {
                     notes.push(format!(
@@ -489,23 +463,31 @@ pub fn stamoulis_text() -> String {
                         other.join(", ")
                     ));
                 }
-                let _ = write!(cells, "  {:>14}{mark}", format!("{claim}/{worst}"));
+                line.push(format!("{claim}/{worst}{mark}"));
             }
-            let _ = writeln!(s, "{d:>3} {k:>6}  {lower:>6}{cells}");
+            grid.rows.push(line);
         }
     }
-    let _ = writeln!(
-        s,
-        "\nmeasured: d <= {STAMOULIS_EXHAUSTIVE} every K-set and every order of waiting packets \
-         (exhaustive); d > {STAMOULIS_EXHAUSTIVE} the executor on {STAMOULIS_TUPLES} K-tuples \
-         (nodes 0..K-1, then drawn with seeds 1..), first order"
-    );
-    let _ = writeln!(
-        s,
+    let mut all = vec![
+        format!(
+            "measured: d <= {STAMOULIS_EXHAUSTIVE} every K-set and every order of waiting \
+             packets (exhaustive); d > {STAMOULIS_EXHAUSTIVE} the executor on \
+             {STAMOULIS_TUPLES} K-tuples (nodes 0..K-1, then drawn with seeds 1..), first order"
+        ),
         "the claim 2 floor(K/d)+4d fails wherever d does not divide K (docs/errata.md, item 8)"
-    );
-    for n in notes {
-        let _ = writeln!(s, "{n}");
+            .to_string(),
+    ];
+    all.append(&mut notes);
+    Sheet {
+        title: "Stamoulis and Tsitsiklis (1993), K simultaneous broadcasts on the d-cube, slots \
+                (control messages included)"
+            .to_string(),
+        legend: vec![
+            "each cell: lower bound | 2 floor(K/d)+4d / kbcast | 2 ceil(K/d)+4d / kbcast-ceil; \
+             * measured above the claim, ! another claim broken"
+                .to_string(),
+        ],
+        grids: vec![grid],
+        notes: all,
     }
-    s
 }

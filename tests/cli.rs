@@ -729,3 +729,69 @@ fn parameters_an_algorithm_does_not_take_are_refused() {
     refused(&["sbt", "4", "--ell", "2"], &["--ell"]);
     refused(&["snb", "4", "--broadcasters", "0,1"], &["--broadcasters"]);
 }
+
+/// `check table NAME --format markdown|csv|json`: the same cells in every
+/// format. Wang-Ku's Table I: the text rows, the JSON rows, one CSV line
+/// per cell and one Markdown row per table row agree cell for cell.
+#[test]
+fn tables_print_the_same_cells_in_every_format() {
+    let out = |format: &str| {
+        let o = check(&["table", "wang-ku", "--format", format]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let text = stdout(&check(&["table", "wang-ku"]));
+    assert_eq!(out("text"), text);
+    let json: serde_json::Value = serde_json::from_str(&out("json")).expect("JSON");
+    let rows = json["grids"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "SBT, DT, NOB, Optimal");
+    for row in rows {
+        let cells: Vec<&str> = row
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(cells[0]))
+            .unwrap();
+        assert_eq!(line.split_whitespace().collect::<Vec<_>>(), cells, "{line}");
+    }
+    let csv = out("csv");
+    let cells: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with("note,"))
+        .map(|l| l.rsplitn(4, ',').collect())
+        .collect();
+    assert_eq!(cells.len(), 4 * 16, "one line per cell: {csv}");
+    // NOB at n = 15: printed 4, checked 4 (value, column; rsplit order).
+    assert!(
+        cells
+            .iter()
+            .any(|c| c[1] == "4/4" && c[2] == "15" && c[3].ends_with(",NOB")),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\nnote,,,\"formula: DT's ceil(n/2) = 1 at n=2, where"),
+        "{csv}"
+    );
+    let md = out("markdown");
+    let table: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();
+    assert_eq!(table.len(), 1 + 1 + 4, "header, rule, rows: {md}");
+    let rows = table.iter().filter(|l| !l.starts_with("|-"));
+    assert!(
+        rows.clone().count() == 5 && rows.clone().all(|l| l.matches(" | ").count() == 16),
+        "{md}"
+    );
+    assert!(md.contains("| NOB | 1/1 | 2/2 |"), "{md}");
+    refused(
+        &["table", "wang-ku", "--format", "xml"],
+        &["--format 'xml'", "text, markdown, csv, json"],
+    );
+    refused(
+        &["nob", "3", "--format", "csv"],
+        &["--format is for `check table"],
+    );
+}

@@ -439,7 +439,7 @@ fn the_fujita_table_cells() {
             }
         }
     }
-    let text = t::text(&sides, &mut |_| {});
+    let text = t::sheet(&sides, &mut |_| {}).render(commcheck::table::Format::Text);
     assert!(!text.contains("difference:"), "{text}");
     assert!(text.contains("n=16") && !text.contains("n=32"), "{text}");
     for column in &COLUMNS {

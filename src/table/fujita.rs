@@ -12,13 +12,13 @@
 //! (docs/errata.md, items 10 and 11), so their corrected variants are not
 //! run here.
 
+use super::{Grid, Sheet};
 use crate::engine::{executor, exhaustive};
 use models::catalog::{Algorithm, Params};
 use models::{with_protocol, Protocol};
 use properties::bounds::fujita as fb;
 use properties::{PropertyName, Slot, Status};
 use std::collections::BTreeMap;
-use std::fmt::Write;
 use std::sync::Arc;
 
 /// The sides `check table fujita` sweeps by default.
@@ -280,63 +280,45 @@ pub fn best(
 }
 
 /// The table as text.
-pub fn text(sides: &[u32], progress: &mut dyn FnMut(&str)) -> String {
+pub fn sheet(sides: &[u32], progress: &mut dyn FnMut(&str)) -> Sheet {
     let cells = measure_all(sides, progress);
-    let mut s = String::new();
     let mut notes = Vec::new();
-    let _ = writeln!(
-        s,
-        "Fujita, gossip on the n x n mesh-bus with CREW row and column buses, at most l \
-         tokens per message: steps"
-    );
-    let _ = writeln!(
-        s,
-        "each cell bound/measured ('~' where the theorem gives no exact bound); * measured \
-         above the bound, ! another claim broken; blank: not in the algorithm's range"
-    );
-    let row_head = |s: &mut String, title: &str| {
-        let _ = write!(s, "\n{title}\n{:<10}{:<18}", "l", "regime");
-        for n in sides {
-            let _ = write!(s, "{:>12}", format!("n={n}"));
-        }
-        s.push('\n');
+    let head = |title: &str| {
+        let columns = ["l".to_string(), "regime".to_string()]
+            .into_iter()
+            .chain(sides.iter().map(|n| format!("n={n}")))
+            .collect();
+        Grid::new(Some(title.to_string()), 2, columns)
     };
-    let label = |f: &Family| format!("{:<10}{:<18}", f.name, f.regime.as_str());
+    let label = |f: &Family| vec![f.name.to_string(), f.regime.as_str().to_string()];
+    let mut grids = Vec::new();
 
-    row_head(
-        &mut s,
-        "lower bounds: Theorem 1 (floor(n/2) + ceil(log2 n) - 1) / Theorem 2 (n^2/2l + n/2l)",
-    );
+    let mut lower_bounds =
+        head("lower bounds: Theorem 1 (floor(n/2) + ceil(log2 n) - 1) / Theorem 2 (n^2/2l + n/2l)");
     for f in &FAMILIES {
-        s.push_str(&label(f));
+        let mut line = label(f);
         for &n in sides {
             let l = (f.at)(n);
-            let _ = write!(
-                s,
-                "{:>12}",
-                format!(
-                    "{}/{}",
-                    fb::theorem1(n as u64),
-                    fb::theorem2(n as u64, l as u64)
-                )
-            );
+            line.push(format!(
+                "{}/{}",
+                fb::theorem1(n as u64),
+                fb::theorem2(n as u64, l as u64)
+            ));
         }
-        s.push('\n');
+        lower_bounds.rows.push(line);
     }
+    grids.push(lower_bounds);
 
     for (c, column) in COLUMNS.iter().enumerate() {
-        row_head(
-            &mut s,
-            &format!("{}: {}", column.algorithm.name(), column.theorem),
-        );
+        let mut grid = head(&format!("{}: {}", column.algorithm.name(), column.theorem));
         for (fi, f) in FAMILIES.iter().enumerate() {
             if !column.runs_on(f) {
                 continue;
             }
-            s.push_str(&label(f));
+            let mut line = label(f);
             for &n in sides {
                 let Some(m) = cells.get(&(c, fi, n)) else {
-                    let _ = write!(s, "{:>12}", "");
+                    line.push(String::new());
                     continue;
                 };
                 let l = (f.at)(n);
@@ -351,11 +333,11 @@ pub fn text(sides: &[u32], progress: &mut dyn FnMut(&str)) -> String {
                 let mark = match (over, other.is_empty()) {
                     (true, _) => "*",
                     (false, false) => "!",
-                    _ => " ",
+                    _ => "",
                 };
                 if over || !other.is_empty() {
                     notes.push(format!(
-                        "{} n={n} l={l}: {} steps{}{}",
+                        "difference: {} n={n} l={l}: {} steps{}{}",
                         column.algorithm.name(),
                         m.steps,
                         bound.map_or(String::new(), |b| format!(" (bound {b})")),
@@ -367,33 +349,31 @@ pub fn text(sides: &[u32], progress: &mut dyn FnMut(&str)) -> String {
                     ));
                 }
                 let b = bound.map_or("~".to_string(), |b| b.to_string());
-                let _ = write!(s, "{:>11}{mark}", format!("{b}/{}", m.steps));
+                line.push(format!("{b}/{}{mark}", m.steps));
             }
-            s.push('\n');
+            grid.rows.push(line);
         }
+        grids.push(grid);
     }
 
-    row_head(
-        &mut s,
-        "best/lower: the fastest complete run over the larger lower bound",
-    );
+    let mut ratios = head("best/lower: the fastest complete run over the larger lower bound");
     for (fi, f) in FAMILIES.iter().enumerate() {
-        s.push_str(&label(f));
+        let mut line = label(f);
         for &n in sides {
-            let cell = best(&cells, fi, n).map_or(String::new(), |(steps, a)| {
+            line.push(best(&cells, fi, n).map_or(String::new(), |(steps, a)| {
                 let ratio = steps as f64 / lower(n, (f.at)(n)) as f64;
                 format!("{ratio:.2} {}", initials(a))
-            });
-            let _ = write!(s, "{cell:>12}");
+            }));
         }
-        s.push('\n');
+        ratios.rows.push(line);
     }
-    let _ = writeln!(
-        s,
+    ratios.after.push(
         "  S simple, SP simple-packed, P partition, C centralize (the fastest complete run)"
+            .to_string(),
     );
+    grids.push(ratios);
 
-    let _ = writeln!(s, "\nthe paper's conclusion, against the measured ratios:");
+    let mut all = vec!["the paper's conclusion, against the measured ratios:".to_string()];
     let (&first, &last) = (sides.first().unwrap_or(&0), sides.last().unwrap_or(&0));
     for regime in [Regime::Short, Regime::Linear, Regime::Long, Regime::Square] {
         let families: Vec<usize> = (0..FAMILIES.len())
@@ -416,7 +396,11 @@ pub fn text(sides: &[u32], progress: &mut dyn FnMut(&str)) -> String {
             true => "claimed asymptotically optimal (ratio -> 1)",
             false => "claimed within twice the lower bound (Theorem 8)",
         };
-        let _ = writeln!(s, "  {:<17} {claim}: {}", regime.as_str(), trend.join("; "));
+        all.push(format!(
+            "  {:<17} {claim}: {}",
+            regime.as_str(),
+            trend.join("; ")
+        ));
     }
     // Theorem 7's O(log n), made visible: CENTRALIZE's steps past n/2.
     let (c, f) = (COLUMNS.len() - 1, FAMILIES.len() - 1);
@@ -432,21 +416,29 @@ pub fn text(sides: &[u32], progress: &mut dyn FnMut(&str)) -> String {
         })
         .collect();
     if !past.is_empty() {
-        let _ = writeln!(
-            s,
+        all.push(format!(
             "  Theorem 7: CENTRALIZE at l = n^2 takes n/2 + k steps, k = {}",
             past.join(", ")
-        );
+        ));
     }
-    let _ = writeln!(
-        s,
-        "\nmeasured: sides <= {EXHAUSTIVE_SIDE} the worst over every writer order the \
+    all.push(String::new());
+    all.push(format!(
+        "measured: sides <= {EXHAUSTIVE_SIDE} the worst over every writer order the \
          exhaustive checker covers; larger sides one executor run of the order along the bus"
-    );
-    for n in notes {
-        let _ = writeln!(s, "difference: {n}");
+    ));
+    all.append(&mut notes);
+    Sheet {
+        title: "Fujita, gossip on the n x n mesh-bus with CREW row and column buses, at most l \
+                tokens per message: steps"
+            .to_string(),
+        legend: vec![
+            "each cell bound/measured ('~' where the theorem gives no exact bound); * measured \
+             above the bound, ! another claim broken; blank: not in the algorithm's range"
+                .to_string(),
+        ],
+        grids,
+        notes: all,
     }
-    s
 }
 
 /// A column's short name in the best/lower rows.

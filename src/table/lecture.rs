@@ -5,9 +5,9 @@
 //! NOB and the lower bound ceil(n / log2(n+1)).
 
 use super::executor_run;
+use super::{Grid, Sheet};
 use models::catalog::{Algorithm, Ports, Switching};
 use properties::bounds;
-use std::fmt::Write;
 
 /// The Lemma's operations and the algorithm that attains each.
 const ATTAINED_BY: [Algorithm; 4] = [
@@ -24,24 +24,16 @@ const WORMHOLE: [(Algorithm, &str); 3] = [
     (Algorithm::Nob, "NOB (nob, Wang-Ku)"),
 ];
 
-/// The table as text: dimensions 1..=`sf` for the Lemma, 1..=`wh` for the
+/// The table: dimensions 1..=`sf` for the Lemma, 1..=`wh` for the
 /// wormhole rows.
-pub fn text(sf: u32, wh: u32) -> String {
-    let mut s = String::new();
+pub fn sheet(sf: u32, wh: u32) -> Sheet {
     let mut notes = Vec::new();
-    let _ = writeln!(
-        s,
-        "Lecture notes, section 11: the Lemma's lower bounds on Q_n (all-port, full-duplex, \
-         store-and-forward), each cell bound/checked; * marks a difference, ! a broken claim"
-    );
-    let head = |s: &mut String, title: &str, dims: u32| {
-        let _ = write!(s, "\n{title:<28}");
-        for n in 1..=dims {
-            let _ = write!(s, "{:>12}", format!("n={n}"));
-        }
-        s.push('\n');
+    let head = |title: &str, dims: u32| {
+        let columns = std::iter::once(title.to_string())
+            .chain((1..=dims).map(|n| format!("n={n}")))
+            .collect();
+        Grid::new(None, 1, columns)
     };
-    head(&mut s, "rounds", sf);
     let runs: Vec<Vec<(u64, u64, Vec<&str>)>> = ATTAINED_BY
         .iter()
         .map(|&a| {
@@ -56,13 +48,12 @@ pub fn text(sf: u32, wh: u32) -> String {
                 .collect()
         })
         .collect();
+    let mut grids = Vec::new();
     for (column, label) in [(1usize, "rounds"), (2, "transmissions")] {
-        if column == 2 {
-            head(&mut s, label, sf);
-        }
+        let mut grid = head(label, sf);
         for (row, &a) in ATTAINED_BY.iter().enumerate() {
             let name = bounds::lecture::lemma(1)[row].0;
-            let _ = write!(s, "{:<28}", format!("{name} ({})", a.name()));
+            let mut line = vec![format!("{name} ({})", a.name())];
             for n in 1..=sf {
                 let formula = bounds::lecture::lemma(n)[row];
                 let bound = if column == 1 { formula.1 } else { formula.2 };
@@ -77,33 +68,34 @@ pub fn text(sf: u32, wh: u32) -> String {
                     notes.push(format!("{name} n={n}: breaks {}", broken.join(", ")));
                     "!"
                 } else {
-                    " "
+                    ""
                 };
-                let _ = write!(s, "{:>11}{mark}", format!("{bound}/{got}"));
+                line.push(format!("{bound}/{got}{mark}"));
             }
-            s.push('\n');
+            grid.rows.push(line);
         }
+        grids.push(grid);
     }
-    let _ = writeln!(
-        s,
-        "\nAll-port wormhole OAB on Q_n: steps (lower bound: the least a with (n+1)^a >= 2^n, \
+    let mut grid = head("steps", wh);
+    grid.title = Some(
+        "All-port wormhole OAB on Q_n: steps (lower bound: the least a with (n+1)^a >= 2^n, \
          about n/log2(n+1))"
+            .to_string(),
     );
-    head(&mut s, "steps", wh);
-    let _ = write!(s, "{:<28}", "lower bound");
-    for n in 1..=wh {
-        let _ = write!(s, "{:>12}", bounds::all_port_wormhole_lower(n));
-    }
-    s.push('\n');
+    grid.rows.push(
+        std::iter::once("lower bound".to_string())
+            .chain((1..=wh).map(|n| bounds::all_port_wormhole_lower(n).to_string()))
+            .collect(),
+    );
     for (a, label) in WORMHOLE {
-        let _ = write!(s, "{label:<28}");
+        let mut line = vec![label.to_string()];
         for n in 1..=wh {
             let cfg = a
                 .config(n as u64, Some(Switching::Wh), Some(Ports::All))
                 .expect("wormhole all-port");
             let (t, _, broken) = executor_run(a, cfg);
             let mark = match broken.is_empty() {
-                true => " ",
+                true => "",
                 false => {
                     notes.push(format!(
                         "{label} n={n}: breaks {} (docs/errata.md{})",
@@ -113,23 +105,26 @@ pub fn text(sf: u32, wh: u32) -> String {
                     "!"
                 }
             };
-            let _ = write!(s, "{:>11}{mark}", t);
+            line.push(format!("{t}{mark}"));
         }
-        s.push('\n');
+        grid.rows.push(line);
     }
-    let _ = writeln!(
-        s,
-        "\nchecked: one executor run of each algorithm from node 0 (every source alike by xor \
+    grids.push(grid);
+    let mut all = vec![
+        "checked: one executor run of each algorithm from node 0 (every source alike by xor \
          symmetry)"
-    );
+            .to_string(),
+    ];
     if notes.is_empty() {
-        let _ = writeln!(
-            s,
-            "no differences between the bounds and the checked values"
-        );
+        all.push("no differences between the bounds and the checked values".to_string());
     }
-    for n in notes {
-        let _ = writeln!(s, "{n}");
+    all.append(&mut notes);
+    Sheet {
+        title: "Lecture notes, section 11: the Lemma's lower bounds on Q_n (all-port, \
+                full-duplex, store-and-forward)"
+            .to_string(),
+        legend: vec!["each cell bound/checked; * marks a difference, ! a broken claim".to_string()],
+        grids,
+        notes: all,
     }
-    s
 }

@@ -1,0 +1,311 @@
+//! A table as the papers print it (a title, a legend, grids of cells and
+//! notes), rendered as aligned text, Markdown, CSV or JSON
+//! (`check table NAME --format ...`).
+//!
+//! A cell is its text as printed, a mark (`*` a difference, `!` a broken
+//! claim) as its last character; text aligns the values and puts the
+//! marks in a column of their own, the other formats split them off.
+
+use serde::Serialize;
+use std::fmt::Write;
+
+/// How `check table` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Markdown,
+    /// One line per cell: grid, row, column, value, mark (notes as rows
+    /// of their own), for scripts and spreadsheets.
+    Csv,
+    Json,
+}
+
+impl Format {
+    /// Names `--format` accepts.
+    pub const NAMES: [&'static str; 4] = ["text", "markdown", "csv", "json"];
+
+    pub fn parse(name: &str) -> Option<Format> {
+        match name {
+            "text" => Some(Format::Text),
+            "markdown" => Some(Format::Markdown),
+            "csv" => Some(Format::Csv),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+}
+
+/// A whole table.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Sheet {
+    pub title: String,
+    /// How to read a cell.
+    pub legend: Vec<String>,
+    pub grids: Vec<Grid>,
+    /// What the checks found beyond the cells: how they were measured,
+    /// each difference and broken claim.
+    pub notes: Vec<String>,
+}
+
+/// One grid: a header and rows; the first `labels` columns name the row.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Grid {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub labels: usize,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Lines printed under the grid (a key to its cells).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
+}
+
+/// A cell's value and its mark.
+fn split(cell: &str) -> (&str, &str) {
+    match cell.strip_suffix(['*', '!']) {
+        Some(value) => (value, &cell[value.len()..]),
+        None => (cell, ""),
+    }
+}
+
+impl Grid {
+    /// A grid with `labels` label columns and the given header.
+    pub fn new(title: Option<String>, labels: usize, columns: Vec<String>) -> Self {
+        Grid {
+            title,
+            labels,
+            columns,
+            ..Default::default()
+        }
+    }
+
+    fn text(&self, s: &mut String) {
+        if let Some(t) = &self.title {
+            let _ = writeln!(s, "{t}");
+        }
+        let marks = self
+            .rows
+            .iter()
+            .flat_map(|r| r.iter().skip(self.labels))
+            .any(|c| !split(c).1.is_empty());
+        let width = |i: usize| {
+            self.rows
+                .iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| split(c).0.chars().count())
+                .chain([self.columns[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+                + 2
+        };
+        let widths: Vec<usize> = (0..self.columns.len()).map(width).collect();
+        let line = |s: &mut String, cells: &[String], header: bool| {
+            for (i, c) in cells.iter().enumerate() {
+                let w = widths.get(i).copied().unwrap_or(0);
+                let (value, mark) = match header {
+                    true => (c.as_str(), ""),
+                    false => split(c),
+                };
+                match i < self.labels {
+                    true => {
+                        let _ = write!(s, "{value:<w$}");
+                    }
+                    false => {
+                        let _ = write!(s, "{value:>w$}");
+                        if marks {
+                            s.push_str(if mark.is_empty() { " " } else { mark });
+                        }
+                    }
+                }
+            }
+            let trimmed = s.trim_end_matches(' ').len();
+            s.truncate(trimmed);
+            s.push('\n');
+        };
+        line(s, &self.columns, true);
+        for r in &self.rows {
+            line(s, r, false);
+        }
+        for a in &self.after {
+            let _ = writeln!(s, "{a}");
+        }
+    }
+}
+
+/// Markdown's special characters in running text and cells, escaped.
+fn md(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '*' | '_' | '|' | '`' | '<' | '>' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A CSV field, quoted where it must be (RFC 4180).
+fn csv(field: &str) -> String {
+    match field.contains([',', '"', '\n']) {
+        true => format!("\"{}\"", field.replace('"', "\"\"")),
+        false => field.to_string(),
+    }
+}
+
+impl Sheet {
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.text(),
+            Format::Markdown => self.markdown(),
+            Format::Csv => self.csv(),
+            Format::Json => serde_json::to_string_pretty(self).expect("a table serializes") + "\n",
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "{}", self.title);
+        for l in &self.legend {
+            let _ = writeln!(s, "{l}");
+        }
+        for g in &self.grids {
+            s.push('\n');
+            g.text(&mut s);
+        }
+        if !self.notes.is_empty() {
+            s.push('\n');
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "{n}");
+        }
+        s
+    }
+
+    fn markdown(&self) -> String {
+        let mut s = format!("**{}**\n\n", md(&self.title));
+        for l in &self.legend {
+            let _ = writeln!(s, "{}  ", md(l));
+        }
+        for g in &self.grids {
+            s.push('\n');
+            if let Some(t) = &g.title {
+                let _ = writeln!(s, "*{}*\n", md(t));
+            }
+            let row = |cells: &[String]| {
+                let cells: Vec<String> = cells.iter().map(|c| md(c)).collect();
+                format!("| {} |\n", cells.join(" | "))
+            };
+            s += &row(&g.columns);
+            let rule: Vec<&str> = (0..g.columns.len())
+                .map(|i| if i < g.labels { "---" } else { "---:" })
+                .collect();
+            let _ = writeln!(s, "|{}|", rule.join("|"));
+            for r in &g.rows {
+                s += &row(r);
+            }
+            if !g.after.is_empty() {
+                s.push('\n');
+            }
+            for a in &g.after {
+                let _ = writeln!(s, "{}  ", md(a.trim()));
+            }
+        }
+        if !self.notes.is_empty() {
+            s.push('\n');
+        }
+        for n in self.notes.iter().filter(|n| !n.trim().is_empty()) {
+            let _ = writeln!(s, "- {}", md(n.trim()));
+        }
+        s
+    }
+
+    fn csv(&self) -> String {
+        let mut s = String::from("grid,row,column,value,mark\n");
+        for g in &self.grids {
+            // Named by its title, else the sheet's (one grid), else its
+            // label columns' header (`Table 1: time (slots)`).
+            let grid = g.title.clone().unwrap_or_else(|| match self.grids.len() {
+                1 => self.title.clone(),
+                _ => g.columns[..g.labels].join(" "),
+            });
+            for r in &g.rows {
+                let name = r[..g.labels.min(r.len())].join(" ");
+                for (column, cell) in g.columns.iter().zip(r).skip(g.labels) {
+                    if cell.is_empty() {
+                        continue;
+                    }
+                    let (value, mark) = split(cell);
+                    let _ = writeln!(
+                        s,
+                        "{},{},{},{},{}",
+                        csv(&grid),
+                        csv(&name),
+                        csv(column),
+                        csv(value.trim()),
+                        mark
+                    );
+                }
+            }
+        }
+        for n in self.notes.iter().filter(|n| !n.trim().is_empty()) {
+            let _ = writeln!(s, "note,,,{},", csv(n.trim()));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sheet() -> Sheet {
+        let mut g = Grid::new(
+            Some("steps".into()),
+            1,
+            vec!["dim".into(), "n=1".into(), "n=2".into()],
+        );
+        g.rows.push(vec!["NOB".into(), "1/1".into(), "2/3*".into()]);
+        g.rows
+            .push(vec!["DT, x".into(), "10/10".into(), "2/2!".into()]);
+        Sheet {
+            title: "T".into(),
+            legend: vec!["cells a/b".into()],
+            grids: vec![g],
+            notes: vec!["NOB n=2: printed 2, checked 3".into()],
+        }
+    }
+
+    #[test]
+    fn text_aligns_values_and_keeps_marks_apart() {
+        let t = sheet().render(Format::Text);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[3], "steps");
+        assert_eq!(lines[4], "dim        n=1   n=2");
+        assert_eq!(lines[5], "NOB        1/1   2/3*");
+        assert_eq!(lines[6], "DT, x    10/10   2/2!");
+    }
+
+    #[test]
+    fn csv_has_one_line_per_cell_with_its_mark() {
+        let c = sheet().render(Format::Csv);
+        let lines: Vec<&str> = c.lines().collect();
+        assert_eq!(lines[0], "grid,row,column,value,mark");
+        assert_eq!(lines[2], "steps,NOB,n=2,2/3,*");
+        assert_eq!(lines[3], "steps,\"DT, x\",n=1,10/10,");
+        assert_eq!(lines[5], "note,,,\"NOB n=2: printed 2, checked 3\",");
+    }
+
+    #[test]
+    fn markdown_escapes_marks_and_right_aligns_values() {
+        let m = sheet().render(Format::Markdown);
+        assert!(m.contains("| dim | n=1 | n=2 |\n|---|---:|---:|\n"), "{m}");
+        assert!(m.contains("| NOB | 1/1 | 2/3\\* |"), "{m}");
+    }
+
+    #[test]
+    fn json_is_the_sheet() {
+        let j: serde_json::Value = serde_json::from_str(&sheet().render(Format::Json)).unwrap();
+        assert_eq!(j["grids"][0]["rows"][0][2], "2/3*");
+        assert_eq!(j["notes"][0], "NOB n=2: printed 2, checked 3");
+    }
+}
