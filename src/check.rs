@@ -411,7 +411,7 @@ pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckEr
             p.packets(m, |x| t.push(x));
             t
         };
-        let picture = crate::picture::svg(p.topology(), &state, tokens);
+        let picture = crate::picture::svg(p.topology(), model.task(&state), &state, tokens);
         let why = match (slot, violated(&state)) {
             (Some(_), _) => "the slot asked for",
             (None, true) => "the first violation",

@@ -1,10 +1,12 @@
-//! Pictures of a run for the Explorer: the topology as SVG, with the nodes
-//! that hold what they must, the worms of the last slot, and a contended
-//! resource in red.
+//! Pictures of a run for the Explorer and `--svg`: the topology as SVG,
+//! with the nodes that hold what they must (and, where a node must hold
+//! several packets, how many it holds), the transmissions of the last
+//! slot, and in red what broke a claim: a contended resource, a node that
+//! received a packet twice, a node the run left without a packet.
 
 use crate::engine::lockstep::RunState;
 use models::Topology;
-use properties::{PropertyName, Violation};
+use properties::{NodeId, PropertyName, Task, Violation};
 use std::fmt::Write;
 
 /// Largest network drawn; past it the picture says so.
@@ -24,6 +26,7 @@ const WORM_COLOURS: [&str; 6] = [
 /// message) written beside the writer.
 pub fn svg<T: Topology, S, M>(
     topology: &T,
+    task: &Task,
     state: &RunState<S, M>,
     tokens: impl Fn(&M) -> Vec<u32>,
 ) -> String {
@@ -51,9 +54,25 @@ pub fn svg<T: Topology, S, M>(
             margin + 20.0 + (y - lo.1) * unit,
         )
     };
+    // What broke a claim, a red line each under the picture.
+    let broken: Vec<Violation> = [
+        PropertyName::ContentionFreedom,
+        PropertyName::NoDuplication,
+        PropertyName::Completeness,
+    ]
+    .into_iter()
+    .filter_map(|q| state.record.violation(q))
+    .collect();
+    // Wide enough for the longest line of text (about 6.7 px a character).
+    let text = broken
+        .iter()
+        .map(|v| crate::report::describe(topology, task, v).len() + 20)
+        .chain([80])
+        .max()
+        .unwrap_or(80);
     let (width, height) = (
-        (hi.0 - lo.0) * unit + 2.0 * margin,
-        (hi.1 - lo.1) * unit + 2.0 * margin + 40.0,
+        ((hi.0 - lo.0) * unit + 2.0 * margin).max(20.0 + 6.7 * text as f32),
+        (hi.1 - lo.1) * unit + 2.0 * margin + 26.0 + 14.0 * broken.len() as f32,
     );
     let _ = write!(
         out,
@@ -159,13 +178,48 @@ pub fn svg<T: Topology, S, M>(
                 topology.resource_label(resource)
             );
         }
+    }
+    // A duplicate delivery or a node left without a packet: the node
+    // ringed in red.
+    let mut red_nodes: Vec<(NodeId, String)> = Vec::new();
+    for v in &broken {
+        match *v {
+            Violation::Duplicate { slot, node, .. } | Violation::OwnPacket { slot, node, .. } => {
+                red_nodes.push((node, format!("received again in step {slot}")))
+            }
+            Violation::Missing { node, .. } => {
+                red_nodes.push((node, "left without a packet".to_string()))
+            }
+            _ => {}
+        }
+    }
+    for (node, why) in &red_nodes {
+        let (x, y) = at(*node);
         let _ = write!(
             out,
-            "<text x='10' y='{}' fill='red'>contended in step {slot}: {}</text>",
-            height - 8.0,
-            topology.resource_label(resource)
+            "<circle class='broken' cx='{x}' cy='{y}' r='12' fill='none' stroke='red' \
+             stroke-width='3'><title>{} {why}</title></circle>",
+            topology.node_label(*node)
         );
     }
+    for (i, v) in broken.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<text class='violation' x='10' y='{}' fill='red'>{}: {}</text>",
+            height - 8.0 - 14.0 * (broken.len() - 1 - i) as f32,
+            v.property().as_str(),
+            escape(&crate::report::describe(topology, task, v))
+        );
+    }
+    // Where a node must hold several packets, how many it holds.
+    let required = |v: NodeId| {
+        (0..task.packet_ids()).filter(move |&p| {
+            task.is_packet(p as u32)
+                && (task.is_broadcast() || task.destination(p as u32) == Some(v))
+        })
+    };
+    let several = topology.nodes() <= MAX_DRAWN
+        && (0..topology.nodes()).any(|v| required(v).nth(1).is_some());
     for v in 0..topology.nodes() {
         let (x, y) = at(v);
         let fill = if holds_all(state, v) {
@@ -181,9 +235,30 @@ pub fn svg<T: Topology, S, M>(
             y - 6.0,
             topology.node_label(v)
         );
+        if several {
+            let need: Vec<u64> = required(v).collect();
+            let held = need
+                .iter()
+                .filter(|&&p| state.holdings.holds(v, p as u32))
+                .count();
+            let _ = write!(
+                out,
+                "<text class='held' x='{}' y='{}' fill='#555'>{held}/{}</text>",
+                x + 8.0,
+                y + 14.0,
+                need.len()
+            );
+        }
     }
     out.push_str("</svg>");
     out
+}
+
+/// `text` with XML's special characters escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// True if `node` holds every packet the task requires of it.

@@ -196,3 +196,43 @@ fn traces_on_other_networks_and_the_limits() {
         &["--svg-load draws up to 4096 resources", "10240"],
     );
 }
+
+/// `--svg` rings in red a node that received a packet twice (flood 3: 011
+/// in step 2) or that the run left without it (nob-appendix 3: 011), says
+/// why in red under the picture, and counts the packets held where a node
+/// must hold several (mnb 3: 8 of 8 at the end).
+#[test]
+fn pictures_mark_duplicates_and_missing_nodes_and_count_packets() {
+    let d = dir("marks");
+    let svg = |args: &[&str], name: &str| {
+        let file = d.join(name);
+        let mut all = args.to_vec();
+        all.extend(["--svg", file.to_str().unwrap()]);
+        let o = check(&all);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        file
+    };
+    let flood = svg(&["flood", "3"], "flood.svg");
+    assert_eq!(
+        svg_cells(&flood, "broken"),
+        ["011 received again in step 2"]
+    );
+    let text = std::fs::read_to_string(&flood).unwrap();
+    assert!(
+        text.contains("no-duplication: step 2: node 011 receives the packet"),
+        "{text}"
+    );
+    let missing = svg(&["nob-appendix", "3"], "missing.svg");
+    assert_eq!(svg_cells(&missing, "broken"), ["011 left without a packet"]);
+    let mnb = svg(&["mnb", "3"], "mnb.svg");
+    let text = std::fs::read_to_string(&mnb).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    let held: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("held"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(held, ["8/8"; 8], "every node holds all 8 packets");
+    // A one-packet broadcast shows no counts.
+    assert!(svg_cells(&flood, "held").is_empty());
+}

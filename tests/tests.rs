@@ -45,8 +45,8 @@ mod nob_appendix;
 mod sbt;
 /// Stamoulis-Tsitsiklis: K broadcasts over every K-set at small d.
 mod stamoulis;
+/// The xor symmetry that lets a check cover one source holds.
+mod symmetry;
 /// docs/tutorial.md: its commands say what it quotes, its pictures are
 /// what the tool exports.
 mod tutorial;
-/// The xor symmetry that lets a check cover one source holds.
-mod symmetry;

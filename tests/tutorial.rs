@@ -68,7 +68,10 @@ fn the_tutorial_shows_what_the_tool_does() {
                 "docs/tutorial/{name} is not what `check {}` exports today; regenerate it",
                 args.join(" ")
             );
-            assert!(TUTORIAL.contains(&format!("tutorial/{name}")), "{name} is shown");
+            assert!(
+                TUTORIAL.contains(&format!("tutorial/{name}")),
+                "{name} is shown"
+            );
             pictures += 1;
         }
     }

@@ -469,7 +469,8 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
             p.packets(m, |x| t.push(x));
             t
         };
-        Some(picture::svg(p.topology(), path.last_state(), tokens))
+        let state = path.last_state();
+        Some(picture::svg(p.topology(), self.task(state), state, tokens))
     }
 }
 
