@@ -99,6 +99,29 @@ fn mesh_bus_writes_show_the_bus_the_writer_and_the_tokens() {
     assert!(svg.contains("(1,2) on C_2: t(1,2)"), "{svg}");
 }
 
+/// The discovery path of `property`, once the page's own check (started
+/// by `check` itself, never pressed here) has found it.
+fn discovery(addr: &str, property: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let status = json(addr, "/.status");
+        let found = status["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p[1] == property)
+            .and_then(|p| p[2].as_str().map(str::to_string));
+        if let Some(path) = found {
+            return path;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no discovery of {property} without pressing Run to completion: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// `--explore` runs the page's own check of a small model at once: the
 /// violated property links its discovery, which ends at the slot of the
 /// violation (slot 1 here), labelled in the paper's words, with the
@@ -107,24 +130,7 @@ fn mesh_bus_writes_show_the_bus_the_writer_and_the_tokens() {
 fn naive_tree_contention_is_one_click_away_with_a_picture() {
     let (_server, addr) = serve(&["naive-tree", "3"]);
     let addr = addr.as_str();
-    let start = Instant::now();
-    let path = loop {
-        let status = json(addr, "/.status");
-        let found = status["properties"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p[1] == "contention-freedom")
-            .and_then(|p| p[2].as_str().map(str::to_string));
-        if let Some(path) = found {
-            break path;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "no discovery without pressing Run to completion: {status}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let path = discovery(addr, "contention-freedom");
     // The initial state, then one action: slot 1, where the worms meet.
     assert_eq!(path, "0/0", "the discovery ends at the violating slot");
     let steps = json(addr, "/.states/0");
@@ -161,21 +167,7 @@ fn naive_tree_contention_is_one_click_away_with_a_picture() {
 fn a_missing_packet_is_discovered_where_the_run_ends() {
     let (_server, addr) = serve(&["nob-appendix", "3"]);
     let addr = addr.as_str();
-    let start = Instant::now();
-    let path = loop {
-        let status = json(addr, "/.status");
-        let found = status["properties"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p[1] == "completeness")
-            .and_then(|p| p[2].as_str().map(str::to_string));
-        if let Some(path) = found {
-            break path;
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "{status}");
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let path = discovery(addr, "completeness");
     let (prefix, last) = path.rsplit_once('/').unwrap();
     let steps = json(addr, &format!("/.states/{prefix}"));
     let step = steps
