@@ -555,6 +555,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--slot picks the slot --svg draws; give --svg FILE too");
     }
     if cli.svg.is_some() || cli.dot.is_some() || cli.svg_load.is_some() || cli.trace.is_some() {
+        if cli.json {
+            anyhow::bail!(
+                "--svg, --dot, --svg-load and --trace write files; they do not print a --json report"
+            );
+        }
+        if matches!(req.engine, Some(Engine::Actor | Engine::Exhaustive)) || cli.explore.is_some() {
+            anyhow::bail!(
+                "--svg, --dot, --svg-load and --trace show the executor's run; they take neither \
+                 --explore nor --engine {}",
+                req.engine.map_or("", Engine::name)
+            );
+        }
         let write = |option: &str, file: &std::path::Path, text: String| {
             std::fs::write(file, text)
                 .map_err(|e| anyhow::anyhow!("{option} {}: {e}", file.display()))
