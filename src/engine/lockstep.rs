@@ -86,7 +86,8 @@ impl<P: Protocol> LockStep<P> {
     pub fn message_words(&self, state: &State<P>, msg: &P::Msg) -> String {
         let p = &*self.protocol;
         if p.control(msg) {
-            return "a control message".to_string();
+            // The protocol's own name for it (`Prefix(3)`, `End { tree: 2 }`).
+            return format!("control {msg:?}");
         }
         let mut packets = Vec::new();
         p.packets(msg, |x| packets.push(x));
