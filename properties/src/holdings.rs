@@ -80,7 +80,7 @@ impl Layout {
 
     /// The bit of (node, packet); None if `packet` is not the task's. Every
     /// range of whole blocks of 64 nodes is a range of whole words.
-    #[inline]
+    #[inline(always)]
     fn index(self, columns: &[PacketId], node: NodeId, packet: PacketId) -> Option<u64> {
         let len = columns.len() as u64;
         match self {
