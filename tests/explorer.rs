@@ -206,3 +206,46 @@ fn a_mesh_is_drawn_as_a_grid_with_its_worms() {
     assert_eq!(svg.matches("class='worm'").count(), 1, "{svg}");
     assert!(svg.contains("(0,0)->(2,0)"), "{svg}");
 }
+
+/// `--explore` says what it found before it serves: the report, and for
+/// each violated property the address of its counterexample on the page.
+#[test]
+fn explore_says_what_it_found_with_a_link() {
+    use std::io::BufRead;
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["naive-tree", "3", "--explore", &addr])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let _server = Server(child);
+    let mut said = Vec::new();
+    for line in std::io::BufReader::new(stderr).lines() {
+        let line = line.unwrap();
+        let last = line.starts_with("The page checks");
+        said.push(line);
+        if last {
+            break;
+        }
+    }
+    let said = said.join("\n");
+    assert!(
+        said.contains("contention-freedom  VIOLATED  claimed"),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "contention-freedom is violated: open http://{addr}/#/steps/0/0"
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains("The page checks the model itself (4 states)"),
+        "{said}"
+    );
+}
