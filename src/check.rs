@@ -130,6 +130,8 @@ pub enum CheckError {
         None => "the run makes more".to_string(),
     })]
     TraceTooLong { least: Option<u64>, max: u64 },
+    #[error("--trace interrupted (Ctrl-C); the partial trace is removed")]
+    TraceInterrupted,
     #[error("writing the output: {0}")]
     Write(String),
     #[error("{algorithm} is not event-driven, so it has no actor model; use --engine lockstep")]

@@ -252,6 +252,9 @@ pub fn trace(req: &Request, out: &mut impl Write) -> Result<String, CheckError> 
         let t = p.topology();
         let mut lines = 0u64;
         let last = model.first_choice_each(0, |s: &RunState<_, _>| {
+            if crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(CheckError::TraceInterrupted);
+            }
             for tx in &s.sent {
                 lines += 1;
                 if lines > MAX_TRACE_LINES {

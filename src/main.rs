@@ -587,6 +587,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             eprintln!("wrote {}: {what}", file.display());
         }
         if let Some(file) = &cli.trace {
+            // Ctrl-C stops the trace at its next line, which is then removed.
+            let _ = ctrlc::set_handler(|| {
+                if INTERRUPTED.swap(true, Relaxed) {
+                    std::process::exit(130);
+                }
+            });
             let f = std::fs::File::create(file)
                 .map_err(|e| anyhow::anyhow!("--trace {}: {e}", file.display()))?;
             let mut out = std::io::BufWriter::new(f);
@@ -599,9 +605,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match written {
                 Ok(what) => eprintln!("wrote {}: {what}", file.display()),
                 Err(e) => {
-                    // No partial trace left behind to be mistaken for a whole one.
+                    // No partial trace left behind to be mistaken for a
+                    // whole one (a regular file: never /dev/stdout).
                     drop(out);
-                    let _ = std::fs::remove_file(file);
+                    if std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
+                        let _ = std::fs::remove_file(file);
+                    }
                     return Err(e);
                 }
             }

@@ -193,8 +193,13 @@ fn a_timeout_too_long_for_the_clock_means_no_deadline() {
 }
 
 /// `check` with `args`, sent SIGINT (Ctrl-C) after 1.5 s; its output, and
-/// how long it took to stop after the signal.
+/// how long it took to stop after the signal. It must exit with 3.
 fn interrupted(args: &[&str]) -> (Output, Duration) {
+    interrupted_with(args, 3)
+}
+
+/// [`interrupted`], exiting with `code`.
+fn interrupted_with(args: &[&str], code: i32) -> (Output, Duration) {
     let child = Command::new(env!("CARGO_BIN_EXE_check"))
         .args(args)
         .stdout(std::process::Stdio::piped())
@@ -210,7 +215,7 @@ fn interrupted(args: &[&str]) -> (Output, Duration) {
     let o = child.wait_with_output().expect("check ends");
     assert_eq!(
         o.status.code(),
-        Some(3),
+        Some(code),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
@@ -280,4 +285,17 @@ fn timeout_stops_the_executor_too() {
         .unwrap()
         .iter()
         .any(|p| p["status"] == "unknown"));
+}
+
+/// Ctrl-C stops a trace (one-port scatter on the 16-cube, 65,535 slots,
+/// about 17 s) at its next slot, says so, and removes the partial file.
+#[test]
+fn ctrl_c_stops_a_trace_and_leaves_no_file() {
+    let file = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("interrupted.jsonl");
+    let f = file.to_str().unwrap();
+    let (o, stopping) = interrupted_with(&["scatter", "16", "--ports", "one", "--trace", f], 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--trace interrupted (Ctrl-C)"), "{err}");
+    assert!(!file.exists(), "the partial trace is removed");
+    assert!(stopping < Duration::from_secs(5), "{stopping:?}");
 }
