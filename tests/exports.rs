@@ -187,6 +187,19 @@ fn traces_on_other_networks_and_the_limits() {
         &["--trace", "65536 nodes", "131072"],
     );
     assert!(!file.exists(), "no partial trace");
+    // A trace that fails never removes what is not a regular file: here a
+    // link to the process's stdout, as /dev/stdout is.
+    let stdout = d.join("stdout");
+    std::os::unix::fs::symlink("/proc/self/fd/1", &stdout).unwrap();
+    let s = stdout.to_str().unwrap();
+    refused(
+        &["total-exchange", "10", "--trace", s],
+        &["--trace writes up to"],
+    );
+    assert!(
+        std::fs::symlink_metadata(&stdout).is_ok(),
+        "the link to stdout is still there"
+    );
     refused(
         &["nob", "13", "--dot", f],
         &["--dot draws up to 4096 nodes", "8192"],
