@@ -415,9 +415,10 @@ pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckEr
         };
         let picture = crate::picture::svg(p.topology(), model.task(&state), &state, tokens);
         let why = match (slot, violated(&state)) {
-            (Some(_), _) => "the slot asked for",
-            (None, true) => "the first violation",
-            (None, false) => "the last slot",
+            (Some(k), _) if k > state.slot => format!("the run ends before slot {k}"),
+            (Some(_), _) => "the slot asked for".to_string(),
+            (None, true) => "the first violation".to_string(),
+            (None, false) => "the last slot".to_string(),
         };
         Ok((picture, format!("{what}, slot {} ({why})", state.slot)))
     })

@@ -690,6 +690,12 @@ fn svg_exports_the_violating_slot() {
     );
     let svg = std::fs::read_to_string(&file).unwrap();
     assert_eq!(svg.matches("class='worm'").count(), 1, "{svg}");
+    let o = check(&["nob", "4", "--svg", file.to_str().unwrap(), "--slot", "9"]);
+    assert!(
+        stderr(&o).contains("slot 3 (the run ends before slot 9)"),
+        "{}",
+        stderr(&o)
+    );
     refused(&["nob", "4", "--slot", "2"], &["--slot", "--svg FILE"]);
     refused(
         &["nob", "12", "--svg", file.to_str().unwrap()],
