@@ -388,7 +388,6 @@ pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckEr
             });
         }
         let (model, what) = crate::export::one_run(p, req.source);
-        let p = model.protocol.clone();
         let violated = |s: &crate::engine::lockstep::RunState<_, _>| {
             PropertyName::ALL
                 .iter()
@@ -408,12 +407,7 @@ pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckEr
                 }
             }
         };
-        let tokens = |m: &_| {
-            let mut t = Vec::new();
-            p.packets(m, |x| t.push(x));
-            t
-        };
-        let picture = crate::picture::svg(p.topology(), model.task(&state), &state, tokens);
+        let picture = model.picture(&state);
         let why = match (slot, violated(&state)) {
             (Some(k), _) if k > state.slot => format!("the run ends before slot {k}"),
             (Some(_), _) => "the slot asked for".to_string(),

@@ -171,6 +171,17 @@ impl<P: Protocol> LockStep<P> {
         out
     }
 
+    /// The picture of `state` (the Explorer's, and `--svg`'s).
+    pub fn picture(&self, state: &State<P>) -> String {
+        let p = &self.protocol;
+        let tokens = |m: &P::Msg| {
+            let mut t = Vec::new();
+            p.packets(m, |x| t.push(x));
+            t
+        };
+        picture::svg(p.topology(), self.task(state), state, tokens)
+    }
+
     /// The label of the slot after `state` with `choices`: its
     /// transmissions, those of the nodes that chose first (at most three,
     /// then how many more).
@@ -464,14 +475,7 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     }
 
     fn as_svg(&self, path: Path<State<P>, SlotAction>) -> Option<String> {
-        let p = &self.protocol;
-        let tokens = |m: &P::Msg| {
-            let mut t = Vec::new();
-            p.packets(m, |x| t.push(x));
-            t
-        };
-        let state = path.last_state();
-        Some(picture::svg(p.topology(), self.task(state), state, tokens))
+        Some(self.picture(path.last_state()))
     }
 }
 
