@@ -93,24 +93,32 @@ pub fn svg<T: Topology, S, M>(
             "<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='#ddd'/>"
         );
     });
-    // A route as an arrow along its path.
+    // A route as an arrow along its path (a fan-out as one per link).
     let arrow =
         |out: &mut String, route: &properties::Route, class: &str, style: &str, title: &str| {
-            let points: Vec<String> = topology
-                .path(route)
-                .into_iter()
-                .map(|v| {
-                    let (x, y) = at(v);
-                    format!("{x},{y}")
-                })
-                .collect();
-            let _ = write!(
-                out,
-                "<polyline class='{class}' points='{}' fill='none' stroke-width='2' {style} \
-             marker-end='url(#arrow)'><title>{title}{}</title></polyline>",
-                points.join(" "),
-                topology.route_label(route)
-            );
+            let mut legs = Vec::new();
+            match *route {
+                properties::Route::Fan { from, .. } => {
+                    topology.receivers(route, |to| legs.push(vec![from, to]))
+                }
+                _ => legs.push(topology.path(route)),
+            }
+            for leg in legs {
+                let points: Vec<String> = leg
+                    .into_iter()
+                    .map(|v| {
+                        let (x, y) = at(v);
+                        format!("{x},{y}")
+                    })
+                    .collect();
+                let _ = write!(
+                    out,
+                    "<polyline class='{class}' points='{}' fill='none' stroke-width='2' \
+                     {style} marker-end='url(#arrow)'><title>{title}{}</title></polyline>",
+                    points.join(" "),
+                    topology.route_label(route)
+                );
+            }
         };
     for (i, tx) in state.sent.iter().enumerate() {
         let colour = WORM_COLOURS[i % WORM_COLOURS.len()];

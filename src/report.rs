@@ -540,6 +540,7 @@ pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
                 properties::Route::Worm { .. } => "worm",
                 properties::Route::Link { .. } => "link",
                 properties::Route::Bus { .. } => "write",
+                properties::Route::Fan { .. } => "fan-out",
             };
             let first = first.map_or("another transmission".to_string(), |f| {
                 format!("{} {}", kind(&f), t.route_label(&f))

@@ -30,6 +30,10 @@ fn image(route: &Route, s: NodeId) -> Route {
             from: from ^ s,
             bus,
         },
+        Route::Fan { from, ports } => Route::Fan {
+            from: from ^ s,
+            ports,
+        },
     }
 }
 

@@ -103,17 +103,25 @@ pub fn parent(j: u32, y: NodeId, d: u32) -> Option<NodeId> {
     (x != 0).then(|| y ^ unrotate(j, 1 << (31 - x.leading_zeros()), d))
 }
 
-/// The children of y in T(j): y with one dimension flipped that comes
-/// after every dimension of e_j xor y in T(j)'s order (in increasing
-/// dimension order).
-pub fn children(j: u32, y: NodeId, d: u32) -> impl Iterator<Item = NodeId> {
+/// The dimensions (bit i - 1 for dimension i) that lead from y to its
+/// children in T(j): those after every dimension of e_j xor y in T(j)'s
+/// order.
+#[inline]
+pub fn child_dimensions(j: u32, y: NodeId, d: u32) -> u32 {
     let x = rotate(j, y ^ (1 << (j - 1)), d);
     let full = if d == 32 { u32::MAX } else { (1 << d) - 1 };
     let after = match x {
         0 => full,
         x => full & !(u32::MAX >> x.leading_zeros()),
     };
-    let mut mask = unrotate(j, after, d);
+    unrotate(j, after, d)
+}
+
+/// The children of y in T(j): y with one dimension flipped that comes
+/// after every dimension of e_j xor y in T(j)'s order (in increasing
+/// dimension order).
+pub fn children(j: u32, y: NodeId, d: u32) -> impl Iterator<Item = NodeId> {
+    let mut mask = child_dimensions(j, y, d);
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
             let b = mask.trailing_zeros();

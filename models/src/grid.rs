@@ -300,6 +300,7 @@ impl Topology for Grid {
         match *route {
             Route::Link { to, .. } | Route::Worm { to, .. } => f(to),
             Route::Bus { .. } => panic!("a mesh has no buses"),
+            Route::Fan { .. } => panic!("a mesh has no fan-outs"),
         }
     }
 
@@ -307,6 +308,12 @@ impl Topology for Grid {
         let (from, to) = match *route {
             Route::Link { from, to } | Route::Worm { from, to, .. } => (from, to),
             Route::Bus { .. } => return Some(format!("{} has no buses", self.name())),
+            Route::Fan { .. } => {
+                return Some(format!(
+                    "{} has no fan-outs (send one link per neighbour)",
+                    self.name()
+                ))
+            }
         };
         if from >= self.nodes || to >= self.nodes {
             return Some(format!("route {from}->{to} leaves {}", self.name()));
@@ -402,6 +409,9 @@ impl Topology for Grid {
                 format!("{}->{}", self.node_label(from), self.node_label(to))
             }
             Route::Bus { from, bus } => format!("{} on bus {bus}", self.node_label(from)),
+            Route::Fan { from, ports } => {
+                format!("{} fan-out {ports:#b}", self.node_label(from))
+            }
         }
     }
 }

@@ -57,12 +57,20 @@ impl Hypercube {
         u as u64 * self.n as u64 + d as u64
     }
 
-    /// Calls `f(u, d)` for every arc (u, u xor 2^d) of the route, in order.
+    /// Calls `f(u, d)` for every arc (u, u xor 2^d) of the route, in order
+    /// (a fan-out's arcs all leave its sender, by increasing dimension).
     #[inline]
     pub fn hops(&self, route: &Route, mut f: impl FnMut(NodeId, u32)) {
         let (from, to, first) = match *route {
             Route::Link { from, to } => (from, to, None),
             Route::Worm { from, to, first } => (from, to, first),
+            Route::Fan { from, mut ports } => {
+                while ports != 0 {
+                    f(from, ports.trailing_zeros());
+                    ports &= ports - 1;
+                }
+                return;
+            }
             Route::Bus { .. } => panic!("a hypercube has no buses"),
         };
         let mut at = from;
@@ -79,6 +87,18 @@ impl Hypercube {
         }
     }
 
+    /// [`Topology::occupy`] of a route that is not a fan-out.
+    #[inline]
+    fn occupy_one(&self, route: &Route, f: &mut impl FnMut(ResourceId)) {
+        self.hops(route, |u, d| f(self.arc(u, d)));
+        if self.ports == Ports::One {
+            let nodes = self.nodes() as u64;
+            let arcs = nodes * self.n as u64;
+            self.receivers(route, |v| f(arcs + nodes + v as u64));
+            f(arcs + route.from() as u64);
+        }
+    }
+
     fn bits(&self, v: NodeId) -> String {
         format!("{:0width$b}", v, width = self.n as usize)
     }
@@ -90,6 +110,20 @@ impl Hypercube {
             Route::Link { from, to } => (from, to, None),
             Route::Worm { from, to, first } => (from, to, first),
             Route::Bus { .. } => return Some("a hypercube has no buses".into()),
+            Route::Fan { from, ports } => {
+                return if from >= limit {
+                    Some(format!("fan-out from {from} outside the {}-cube", self.n))
+                } else if ports == 0 || ports >> self.n != 0 {
+                    Some(format!(
+                        "fan-out from {} over dimensions {ports:#b}: not a non-empty set of \
+                         the {}-cube's dimensions",
+                        self.bits(from),
+                        self.n
+                    ))
+                } else {
+                    None
+                };
+            }
         };
         if from >= limit || to >= limit {
             return Some(format!("route {from}->{to} leaves the {}-cube", self.n));
@@ -133,19 +167,37 @@ impl Topology for Hypercube {
 
     #[inline]
     fn occupy(&self, route: &Route, mut f: impl FnMut(ResourceId)) {
-        self.hops(route, |u, d| f(self.arc(u, d)));
-        if self.ports == Ports::One {
-            let nodes = self.nodes() as u64;
-            let arcs = nodes * self.n as u64;
-            self.receivers(route, |v| f(arcs + nodes + v as u64));
-            f(arcs + route.from() as u64);
+        // A fan-out takes what its links would, link by link.
+        if let Route::Fan { from, mut ports } = *route {
+            if self.ports == Ports::All {
+                // Its arcs only: from's, by increasing dimension.
+                let base = self.arc(from, 0);
+                while ports != 0 {
+                    f(base + ports.trailing_zeros() as u64);
+                    ports &= ports - 1;
+                }
+                return;
+            }
+            while ports != 0 {
+                let to = from ^ (1 << ports.trailing_zeros());
+                self.occupy_one(&Route::Link { from, to }, &mut f);
+                ports &= ports - 1;
+            }
+            return;
         }
+        self.occupy_one(route, &mut f)
     }
 
     #[inline]
     fn receivers(&self, route: &Route, mut f: impl FnMut(NodeId)) {
         match *route {
             Route::Link { to, .. } | Route::Worm { to, .. } => f(to),
+            Route::Fan { from, mut ports } => {
+                while ports != 0 {
+                    f(from ^ (1 << ports.trailing_zeros()));
+                    ports &= ports - 1;
+                }
+            }
             Route::Bus { .. } => panic!("a hypercube has no buses"),
         }
     }
@@ -153,10 +205,18 @@ impl Topology for Hypercube {
     #[inline]
     fn invalid(&self, route: &Route) -> Option<String> {
         // The common case first: one arc between two nodes of the cube.
-        if let Route::Link { from, to } = *route {
-            if from.max(to) < self.nodes() && (from ^ to).count_ones() == 1 {
-                return None;
+        match *route {
+            Route::Link { from, to }
+                if from.max(to) < self.nodes() && (from ^ to).is_power_of_two() =>
+            {
+                return None
             }
+            Route::Fan { from, ports }
+                if from < self.nodes() && ports != 0 && ports >> self.n == 0 =>
+            {
+                return None
+            }
+            _ => {}
         }
         self.why_invalid(route)
     }
@@ -246,6 +306,11 @@ impl Topology for Hypercube {
                 self.bits(to)
             ),
             Route::Bus { from, bus } => format!("{} on bus {bus}", self.bits(from)),
+            Route::Fan { from, .. } => {
+                let mut to = Vec::new();
+                self.receivers(route, |v| to.push(self.bits(v)));
+                format!("{}->{}", self.bits(from), to.join(","))
+            }
         }
     }
 }
@@ -256,6 +321,56 @@ mod tests {
 
     fn q(n: u32) -> Hypercube {
         Hypercube::new(n, Switching::Wh, Ports::All)
+    }
+
+    /// A fan-out takes, link by link, the resources its links would, and
+    /// reaches their receivers, in both port models; it counts as that
+    /// many transmissions; it is refused outside the cube or without links.
+    #[test]
+    fn a_fan_out_stands_for_its_links() {
+        for ports in [Ports::All, Ports::One] {
+            let c = Hypercube::new(4, Switching::Sf, ports);
+            for from in 0..16 {
+                for dims in 1..16u32 {
+                    let fan = Route::Fan { from, ports: dims };
+                    let links: Vec<Route> = (0..4)
+                        .filter(|d| dims & (1 << d) != 0)
+                        .map(|d| Route::Link {
+                            from,
+                            to: from ^ (1 << d),
+                        })
+                        .collect();
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    c.occupy(&fan, |r| a.push(r));
+                    links.iter().for_each(|l| c.occupy(l, |r| b.push(r)));
+                    assert_eq!(a, b, "{ports:?} {from} {dims:#b}");
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    c.receivers(&fan, |v| a.push(v));
+                    links.iter().for_each(|l| c.receivers(l, |v| b.push(v)));
+                    assert_eq!(a, b);
+                    assert_eq!(fan.transmissions() as usize, links.len());
+                    assert_eq!(c.invalid(&fan), None);
+                }
+            }
+        }
+        let c = q(3);
+        assert_eq!(
+            c.route_label(&Route::Fan {
+                from: 0b001,
+                ports: 0b110
+            }),
+            "001->011,101"
+        );
+        for bad in [
+            Route::Fan { from: 8, ports: 1 },
+            Route::Fan { from: 0, ports: 0 },
+            Route::Fan {
+                from: 0,
+                ports: 0b1000,
+            },
+        ] {
+            assert!(c.invalid(&bad).is_some(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -356,6 +356,13 @@ impl Kbcast {
             route: Route::Link { from: node, to },
             msg,
         };
+        // One message to every child in a tree at once (none at a leaf).
+        let fan = |ports: u32, msg: Msg| {
+            (ports != 0).then_some(Transmission {
+                route: Route::Fan { from: node, ports },
+                msg,
+            })
+        };
         // Own packets first (phase 2 starts before any packet moves up).
         if slot == self.phase_two() {
             let (r, a) = (s.sums.rank(), s.own.len() as u32);
@@ -387,9 +394,7 @@ impl Kbcast {
                     s.queued |= 1 << (tree - 1);
                 }
                 Msg::Down { tree, .. } | Msg::End { tree } => {
-                    for c in esbt::children(tree as u32, node, d) {
-                        out.push(link(c, a.msg));
-                    }
+                    out.extend(fan(esbt::child_dimensions(tree as u32, node, d), a.msg));
                 }
             }
         }
@@ -430,9 +435,7 @@ impl Kbcast {
                 None
             };
             if let Some(msg) = msg {
-                for c in esbt::children(j, node, d) {
-                    out.push(link(c, msg));
-                }
+                out.extend(fan(esbt::child_dimensions(j, node, d), msg));
             }
         }
         let mut open = s.queued;
@@ -442,10 +445,11 @@ impl Kbcast {
                     continue;
                 }
                 let to = esbt::parent(i + 1, node, d).expect("not the root");
-                if out
-                    .iter()
-                    .any(|t| t.route == Route::Link { from: node, to })
-                {
+                let busy = |t: &Transmission<Msg>| match t.route {
+                    Route::Fan { ports, .. } => ports & (node ^ to) != 0,
+                    route => route == Route::Link { from: node, to },
+                };
+                if out.iter().any(busy) {
                     open &= !(1 << i);
                 }
             }

@@ -33,7 +33,8 @@ pub trait Topology: Send + Sync {
     /// it is not (a bug in a protocol, reported rather than simulated).
     fn invalid(&self, route: &Route) -> Option<String>;
 
-    /// The nodes `route` visits, in order (for pictures).
+    /// The nodes `route` visits, in order (for pictures); for a fan-out,
+    /// its sender and then its receivers.
     fn path(&self, route: &Route) -> Vec<NodeId>;
 
     /// Where to draw `node`, in units of one link (for pictures).

@@ -316,13 +316,21 @@ impl Record {
         }
     }
 
-    /// Counts one transmission by `node` in `slot` carrying `packets`
-    /// packets (after each passed [`Record::send`]); more than one is
-    /// allowed only where the task combines them, and at most its
+    /// Counts `copies` transmissions by `node` in `slot` of one message
+    /// carrying `packets` packets (after each passed [`Record::send`];
+    /// several copies where the route is a fan-out); more than one packet
+    /// is allowed only where the task combines them, and at most its
     /// message limit.
     #[inline]
-    pub fn transmission(&mut self, slot: Slot, node: NodeId, packets: u32, task: &Task) {
-        self.transmissions += 1;
+    pub fn transmission(
+        &mut self,
+        slot: Slot,
+        node: NodeId,
+        packets: u32,
+        task: &Task,
+        copies: u32,
+    ) {
+        self.transmissions += copies as u64;
         if packets == 0 || (packets > 1 && !task.combining()) {
             self.note(Violation::Bundled {
                 slot,
@@ -340,10 +348,11 @@ impl Record {
         }
     }
 
-    /// Counts one control message (it carries no packet, so causality and
-    /// the transmission count do not apply; it still takes its resources).
-    pub fn control_transmission(&mut self) {
-        self.control += 1;
+    /// Counts `copies` of one control message (it carries no packet, so
+    /// causality and the transmission count do not apply; it still takes
+    /// its resources).
+    pub fn control_transmission(&mut self, copies: u32) {
+        self.control += copies as u64;
     }
 
     /// [`Record::delivery`] of `packet` from `from` to `count` nodes at
@@ -590,7 +599,7 @@ mod tests {
         let mut h = Holdings::initial(&task);
         let mut r = Record::new(&claims());
         r.send(1, &h, 0, 0);
-        r.transmission(1, 0, 1, &task);
+        r.transmission(1, 0, 1, &task, 1);
         r.delivery(3, &task, &mut h, 1, 0, FROM);
         r.end(&task, &h, None);
         let ev = r.evidence(&claims());
@@ -608,7 +617,7 @@ mod tests {
     #[test]
     fn only_a_combining_task_sends_several_packets_at_once() {
         let mut r = Record::new(&claims());
-        r.transmission(1, 0, 2, &task());
+        r.transmission(1, 0, 2, &task(), 1);
         assert!(matches!(
             r.violation(PropertyName::Causality),
             Some(Violation::Bundled { packets: 2, .. })
@@ -618,7 +627,7 @@ mod tests {
             roots: vec![0],
         };
         let mut r = Record::new(&claims());
-        r.transmission(1, 3, 2, &sum);
+        r.transmission(1, 3, 2, &sum, 1);
         assert!(!r.any_violation());
     }
 

@@ -31,13 +31,33 @@ pub enum Route {
     /// A write by `from` on bus `bus` (CREW mesh-bus; read by every other
     /// node on the bus).
     Bus { from: NodeId, bus: u32 },
+    /// One message over several store-and-forward links out of `from` in
+    /// one slot, one link per set bit of `ports` (on the hypercube bit i is
+    /// dimension i): it stands for those `Link`s, sent in increasing port
+    /// order, and is judged as they would be. A node forwarding a packet to
+    /// its children in a tree says so once, and the executor checks once
+    /// that it holds the packet.
+    Fan { from: NodeId, ports: u32 },
 }
 
 impl Route {
     /// The sending node.
     pub fn from(&self) -> NodeId {
         match *self {
-            Route::Link { from, .. } | Route::Worm { from, .. } | Route::Bus { from, .. } => from,
+            Route::Link { from, .. }
+            | Route::Worm { from, .. }
+            | Route::Bus { from, .. }
+            | Route::Fan { from, .. } => from,
+        }
+    }
+
+    /// How many transmissions the route stands for: one per link of a
+    /// fan-out, else one.
+    #[inline]
+    pub fn transmissions(&self) -> u32 {
+        match *self {
+            Route::Fan { ports, .. } => ports.count_ones(),
+            _ => 1,
         }
     }
 }

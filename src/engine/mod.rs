@@ -122,9 +122,9 @@ pub fn transmit<P: Protocol>(
             }
         });
         if control {
-            record.control_transmission();
+            record.control_transmission(tx.route.transmissions());
         } else {
-            record.transmission(slot, node, packets, task);
+            record.transmission(slot, node, packets, task, tx.route.transmissions());
         }
         topology.occupy(&tx.route, |resource| {
             if let Err(first) = ledger.take(resource, tx.route) {
