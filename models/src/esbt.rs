@@ -213,14 +213,21 @@ mod tests {
     use super::*;
 
     /// The bit-rotation forms of parent and children agree with the
-    /// definition read off the index order (`position`), d = 1..8.
+    /// definition read off the index order (`position`): every node for
+    /// d = 1..8, 4098 nodes each for d = 20, 31 and 32.
     #[test]
     fn parent_and_children_follow_the_index_order() {
-        for d in 1..=8u32 {
+        // Every node up to d = 8; a spread of nodes at the widest cubes.
+        let spread =
+            |d: u32| (0..4096u64).map(move |i| (i * 0x9E37_79B9_7F4A_7C15 >> (64 - d)) as u32);
+        let sizes = (1..=8u32)
+            .map(|d| (d, (0..1u32 << d).collect::<Vec<_>>()))
+            .chain([20, 31, 32].map(|d| (d, spread(d).chain([0, u32::MAX >> (32 - d)]).collect())));
+        for (d, ys) in sizes {
             for j in 1..=d {
-                for y in 0..1u32 << d {
+                for &y in &ys {
                     let x = y ^ (1 << (j - 1));
-                    let dims = |x: u32| (1..=d).filter(move |&i| x & (1 << (i - 1)) != 0);
+                    let dims = |x: u32| (1..=d).filter(move |&i| x & (1u32 << (i - 1)) != 0);
                     let last = dims(x).max_by_key(|&i| position(j, i, d));
                     assert_eq!(parent(j, y, d), last.map(|i| y ^ (1 << (i - 1))));
                     let after = |i: u32| dims(x).all(|k| position(j, k, d) < position(j, i, d));
