@@ -178,16 +178,34 @@ fn two_threads_search_what_one_searches() {
 
 /// Every way of driving the executor gives the same run: inboxes, and one
 /// thread or several with the arrivals grouped per receiver range (at
-/// n >= 7 the receivers split into ranges of 64 nodes and more), for every
-/// algorithm, whether it reads its arrivals or follows a schedule.
+/// n >= 7 the receivers split into ranges of 64 nodes and more; with
+/// ranges of at most 64, several to a thread), for every algorithm,
+/// whether it reads its arrivals or follows a schedule.
 #[test]
 fn every_drive_of_the_executor_gives_the_same_run() {
     use commcheck::engine::search::Progress;
-    use executor::Drive;
+    use executor::{Drive, RANGE};
     let drives = [
-        Drive::Schedule { threads: 1 },
-        Drive::Schedule { threads: 2 },
-        Drive::Schedule { threads: 3 },
+        Drive::Schedule {
+            threads: 1,
+            range: RANGE,
+        },
+        Drive::Schedule {
+            threads: 2,
+            range: RANGE,
+        },
+        Drive::Schedule {
+            threads: 3,
+            range: RANGE,
+        },
+        Drive::Schedule {
+            threads: 1,
+            range: 64,
+        },
+        Drive::Schedule {
+            threads: 3,
+            range: 64,
+        },
     ];
     let mut scheduled = 0;
     for &algorithm in Algorithm::ALL {
@@ -214,6 +232,37 @@ fn every_drive_of_the_executor_gives_the_same_run() {
         scheduled >= 20,
         "the schedule drive was tried {scheduled} times"
     );
+}
+
+/// Slots of many deliveries (2^14 and more) are judged on several
+/// threads, each taking a group of consecutive receiver ranges: at
+/// kbcast-mnb 12 (up to 24 k deliveries a slot) ranges of 64 receivers
+/// on 3 threads give the run one range on one thread gives.
+#[test]
+fn groups_of_ranges_on_threads_give_the_same_run() {
+    use commcheck::engine::search::Progress;
+    use executor::{Drive, RANGE};
+    let a = Algorithm::KbcastMnb;
+    let p = models::kbcast::Kbcast::new(
+        a.config(12, None, None).unwrap(),
+        models::kbcast::Variant::Mnb,
+    );
+    let input = p.first_input();
+    let run = |threads, range| {
+        executor::drive(
+            &p,
+            &input,
+            &Progress::default(),
+            Drive::Schedule { threads, range },
+        )
+    };
+    let one = run(1, RANGE);
+    assert!(
+        one.record.deliveries > 4096 * 4095,
+        "every packet everywhere"
+    );
+    assert_eq!(run(3, 64), one);
+    assert_eq!(run(2, 256), one);
 }
 
 /// The same for seeded bugs in a schedule: a copy resent across the
@@ -249,9 +298,11 @@ fn every_drive_reports_the_same_violations() {
                 );
             }
             for threads in 1..=3 {
-                let run =
-                    executor::drive(&p, &0, &Progress::default(), Drive::Schedule { threads });
-                assert_eq!(run, inbox, "{bug:?} {ports} on {threads} threads");
+                for range in [64, executor::RANGE] {
+                    let drive = Drive::Schedule { threads, range };
+                    let run = executor::drive(&p, &0, &Progress::default(), drive);
+                    assert_eq!(run, inbox, "{bug:?} {ports} on {threads} threads, {range}");
+                }
             }
         }
     }

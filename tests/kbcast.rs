@@ -426,8 +426,14 @@ fn a_fan_out_is_judged_as_its_links() {
                 let input = fanned.first_input();
                 for how in [
                     Drive::Inbox,
-                    Drive::Schedule { threads: 1 },
-                    Drive::Schedule { threads: 3 },
+                    Drive::Schedule {
+                        threads: 1,
+                        range: 64,
+                    },
+                    Drive::Schedule {
+                        threads: 3,
+                        range: 64,
+                    },
                 ] {
                     let f = drive(&fanned, &input, &Progress::default(), how);
                     let l = drive(&links, &input, &Progress::default(), how);

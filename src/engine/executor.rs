@@ -20,6 +20,12 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::Ordering::Relaxed;
 
+/// The most receivers judged as one range ([`Drive::Schedule`]): a
+/// range's arrivals are scattered by receiver into an array that must
+/// stay in a core's cache (2 MB of L2 here). At kbcast 16, 2^13 took
+/// 73 s where one range per thread (2^15) took 99 s (BENCHMARKS.md).
+pub const RANGE: usize = 1 << 13;
+
 /// The outcome of one executed run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
@@ -202,10 +208,11 @@ pub fn cores() -> usize {
 pub enum Drive {
     /// Per node an inbox of what arrived in the previous slot.
     Inbox,
-    /// Senders stepped on this many threads, each range of receivers
-    /// judged on its own; the arrivals (for a protocol that reads them)
-    /// grouped per receiver range.
-    Schedule { threads: usize },
+    /// Senders stepped on `threads` threads, each range of at most
+    /// `range` receivers (a power of two, at least 64) judged on its own;
+    /// the arrivals (for a protocol that reads them) grouped per receiver
+    /// range.
+    Schedule { threads: usize, range: usize },
 }
 
 impl Drive {
@@ -216,6 +223,7 @@ impl Drive {
         } else {
             Drive::Schedule {
                 threads: threads.max(1),
+                range: RANGE,
             }
         }
     }
@@ -242,13 +250,11 @@ pub fn drive<P: Protocol>(
 ) -> Run {
     let go = |watch| match drive {
         Drive::Inbox => execute(protocol, input, watch, progress),
-        Drive::Schedule { threads } => {
+        Drive::Schedule { threads, range } => {
             // Two threads that took one resource in one slot: which of
             // them is "second" is the one-thread run's to say.
-            execute_schedule(protocol, input, watch, progress, threads).unwrap_or_else(|| {
-                execute_schedule(protocol, input, watch, progress, 1)
-                    .expect("one thread meets no cross-thread conflict")
-            })
+            let go = |threads| execute_schedule(protocol, input, watch, progress, threads, range);
+            go(threads).unwrap_or_else(|| go(1).expect("one thread meets no cross-thread conflict"))
         }
     };
     let mut run = go(None).0;
@@ -640,7 +646,8 @@ struct Share<M> {
 /// record and resource bits; the records are folded in node order and
 /// relays release. Then the deliveries are judged by [`receive`]: for a
 /// broadcast, each range of receivers on its own thread with its part of
-/// the holdings, in sender order; for a personalised task (where two
+/// the holdings, in sender order (the ranges in as many consecutive
+/// groups as threads, a group to a thread); for a personalised task (where two
 /// receivers of one packet interact) on one thread in receiver order.
 /// Each receiver thus sees its arrivals in the order [`execute`] hands
 /// them over, and the record is the same.
@@ -652,6 +659,7 @@ fn execute_schedule<P: Protocol>(
     watch: Option<(Slot, ResourceId)>,
     progress: &Progress,
     threads: usize,
+    range: usize,
 ) -> Option<(Run, Option<Route>)> {
     let topology = protocol.topology();
     let nodes = topology.nodes() as usize;
@@ -669,13 +677,13 @@ fn execute_schedule<P: Protocol>(
     let words = topology.resources().div_ceil(64) as usize;
     let threads = threads.max(1);
     // Receivers in ranges of a power of two of nodes (whole words), one
-    // per thread.
+    // or more per thread: small enough that a range's arrivals, scattered
+    // by receiver, stay in a core's cache.
     let per = if personal {
-        nodes
+        nodes.next_power_of_two()
     } else {
-        nodes.div_ceil(threads)
+        nodes.div_ceil(threads).next_power_of_two().min(range)
     }
-    .next_power_of_two()
     .max(64);
     let parts = nodes.div_ceil(per);
     let shift = per.trailing_zeros();
@@ -873,7 +881,18 @@ fn execute_schedule<P: Protocol>(
                 .sum();
             let records: Vec<Record> = match load < 1 << 14 {
                 true => work.map(judge).collect(),
-                false => on_threads(work.collect(), judge),
+                false => {
+                    // Consecutive ranges, as many groups as threads.
+                    let mut work = work.peekable();
+                    let mut groups = Vec::new();
+                    let size = parts.div_ceil(threads);
+                    while work.peek().is_some() {
+                        groups.push(work.by_ref().take(size).collect::<Vec<_>>());
+                    }
+                    let judged: Vec<Vec<Record>> =
+                        on_threads(groups, |g| g.into_iter().map(&judge).collect());
+                    judged.into_iter().flatten().collect()
+                }
             };
             for r in &records {
                 record.merge(r);
