@@ -218,8 +218,9 @@ mod tests {
     #[test]
     fn parent_and_children_follow_the_index_order() {
         // Every node up to d = 8; a spread of nodes at the widest cubes.
-        let spread =
-            |d: u32| (0..4096u64).map(move |i| (i * 0x9E37_79B9_7F4A_7C15 >> (64 - d)) as u32);
+        let spread = |d: u32| {
+            (0..4096u64).map(move |i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - d)) as u32)
+        };
         let sizes = (1..=8u32)
             .map(|d| (d, (0..1u32 << d).collect::<Vec<_>>()))
             .chain([20, 31, 32].map(|d| (d, spread(d).chain([0, u32::MAX >> (32 - d)]).collect())));
