@@ -184,29 +184,8 @@ fn two_threads_search_what_one_searches() {
 #[test]
 fn every_drive_of_the_executor_gives_the_same_run() {
     use commcheck::engine::search::Progress;
-    use executor::{Drive, RANGE};
-    let drives = [
-        Drive::Schedule {
-            threads: 1,
-            range: RANGE,
-        },
-        Drive::Schedule {
-            threads: 2,
-            range: RANGE,
-        },
-        Drive::Schedule {
-            threads: 3,
-            range: RANGE,
-        },
-        Drive::Schedule {
-            threads: 1,
-            range: 64,
-        },
-        Drive::Schedule {
-            threads: 3,
-            range: 64,
-        },
-    ];
+    use executor::Drive;
+    let drives = SCHEDULES;
     let mut scheduled = 0;
     for &algorithm in Algorithm::ALL {
         for &(switching, ports) in algorithm.modes() {

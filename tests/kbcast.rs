@@ -231,91 +231,66 @@ fn kbcast_bugs_are_caught() {
         TwoUp,
         Late,
     }
-    struct M(Kbcast, Bug);
-    impl Protocol for M {
-        type Topo = <Kbcast as Protocol>::Topo;
-        type Input = Draw;
-        type State = Node;
-        type Msg = Msg;
-        fn topology(&self) -> &Self::Topo {
-            self.0.topology()
-        }
-        fn inputs(&self) -> Vec<Draw> {
-            self.0.inputs()
-        }
-        fn source_input(&self, _: NodeId) -> Option<Draw> {
-            None
-        }
-        fn describe_input(&self, i: &Draw) -> String {
-            self.0.describe_input(i)
-        }
-        fn task(&self, i: &Draw) -> Task {
-            self.0.task(i)
-        }
-        fn claims(&self) -> Claims {
-            self.0.claims()
-        }
-        fn init(&self, i: &Draw, v: NodeId) -> Node {
-            self.0.init(i, v)
-        }
-        fn control(&self, m: &Msg) -> bool {
-            self.0.control(m)
-        }
-        fn packets(&self, m: &Msg, f: impl FnMut(PacketId)) {
-            self.0.packets(m, f)
-        }
-        fn result_ok(&self, i: &Draw, v: NodeId, s: &Node) -> bool {
-            self.0.result_ok(i, v, s)
-        }
-        fn choices(&self, v: NodeId, s: &Node, slot: Slot, a: &[Arrival<Msg>]) -> u32 {
-            self.0.choices(v, s, slot, a)
-        }
-        fn step(
-            &self,
-            node: NodeId,
-            s: &mut Node,
-            slot: Slot,
-            a: &[Arrival<Msg>],
-            c: u32,
-            out: &mut Vec<Transmission<Msg>>,
-        ) -> bool {
-            let seen = match self.1 {
-                Bug::Late if node.is_power_of_two() && slot > 2 => slot - 2,
-                _ => slot,
-            };
-            let busy = self.0.step(node, s, seen, a, c, out);
-            for t in out.iter_mut() {
-                if let (Bug::Prefix, Msg::Prefix(v)) = (self.1, &mut t.msg) {
-                    if node == 1 && slot == 1 {
-                        *v += 1;
+    let m = |bug: Bug| {
+        Rewritten(
+            kbcast(Algorithm::KbcastCeil, 2, with_k(2)),
+            move |k: &Kbcast,
+                  node: NodeId,
+                  s: &mut Node,
+                  slot: Slot,
+                  a: &[Arrival<Msg>],
+                  c: u32,
+                  out: &mut Out| {
+                let seen = match bug {
+                    Bug::Late if node.is_power_of_two() && slot > 2 => slot - 2,
+                    _ => slot,
+                };
+                let busy = k.step(node, s, seen, a, c, out);
+                for t in out.iter_mut() {
+                    if let (Bug::Prefix, Msg::Prefix(v)) = (bug, &mut t.msg) {
+                        if node == 1 && slot == 1 {
+                            *v += 1;
+                        }
                     }
                 }
-            }
-            if self.1 == Bug::TwoUp {
-                if let Some(&t) = out.iter().find(|t| matches!(t.msg, Msg::Up { .. })) {
-                    out.push(t);
+                if bug == Bug::TwoUp {
+                    if let Some(&t) = out.iter().find(|t| matches!(t.msg, Msg::Up { .. })) {
+                        out.push(t);
+                    }
                 }
-            }
-            busy || self.1 == Bug::Late
-        }
-        fn event_driven(&self) -> bool {
-            false
-        }
-    }
-    let p = || kbcast(Algorithm::KbcastCeil, 2, with_k(2));
-    let s = search(M(p(), Bug::Prefix));
+                busy || bug == Bug::Late
+            },
+        )
+    };
+    let s = search(m(Bug::Prefix));
     assert_eq!(status(&s, Completeness), Status::Violated);
-    let s = search(M(p(), Bug::TwoUp));
+    let s = search(m(Bug::TwoUp));
     assert_eq!(status(&s, ContentionFreedom), Status::Violated);
-    let s = search(M(p(), Bug::Late));
+    let s = search(m(Bug::Late));
     assert_eq!(status(&s, TimeBound), Status::Violated);
 }
 
-/// kbcast with each fan-out sent as its links, one per child in
-/// increasing dimension: what the paper's text describes word for word.
-struct Unfanned(Kbcast);
+/// A node's transmissions in one slot.
+type Out = Vec<Transmission<Msg>>;
 
-impl Protocol for Unfanned {
+/// A rewritten step: kbcast's, then what the rewrite does to it.
+trait Step:
+    Fn(&Kbcast, NodeId, &mut Node, Slot, &[Arrival<Msg>], u32, &mut Out) -> bool + Send + Sync + 'static
+{
+}
+
+impl<F> Step for F where
+    F: Fn(&Kbcast, NodeId, &mut Node, Slot, &[Arrival<Msg>], u32, &mut Out) -> bool
+        + Send
+        + Sync
+        + 'static
+{
+}
+
+/// kbcast with its step rewritten: a mutant, or the fan-outs split.
+struct Rewritten<F>(Kbcast, F);
+
+impl<F: Step> Protocol for Rewritten<F> {
     type Topo = <Kbcast as Protocol>::Topo;
     type Input = Draw;
     type State = Node;
@@ -363,24 +338,9 @@ impl Protocol for Unfanned {
         slot: Slot,
         a: &[Arrival<Msg>],
         c: u32,
-        out: &mut Vec<Transmission<Msg>>,
+        out: &mut Out,
     ) -> bool {
-        let mut fanned = Vec::new();
-        let busy = self.0.step(node, s, slot, a, c, &mut fanned);
-        for t in fanned {
-            match t.route {
-                Route::Fan { from, .. } => {
-                    models::Topology::receivers(self.topology(), &t.route, |to| {
-                        out.push(Transmission {
-                            route: Route::Link { from, to },
-                            msg: t.msg,
-                        })
-                    })
-                }
-                _ => out.push(t),
-            }
-        }
-        busy
+        (self.1)(&self.0, node, s, slot, a, c, out)
     }
     fn wake(&self, s: &Node, slot: Slot) -> Slot {
         self.0.wake(s, slot)
@@ -394,6 +354,32 @@ impl Protocol for Unfanned {
     fn reads_arrivals(&self) -> bool {
         self.0.reads_arrivals()
     }
+}
+
+/// kbcast with each fan-out sent as its links, one per child in
+/// increasing dimension: what the paper's text describes word for word.
+fn unfanned(k: Kbcast) -> Rewritten<impl Step> {
+    Rewritten(
+        k,
+        |k: &Kbcast, node, s: &mut Node, slot, a: &[Arrival<Msg>], c, out: &mut Out| {
+            let mut fanned = Vec::new();
+            let busy = k.step(node, s, slot, a, c, &mut fanned);
+            for t in fanned {
+                match t.route {
+                    Route::Fan { from, .. } => {
+                        models::Topology::receivers(k.topology(), &t.route, |to| {
+                            out.push(Transmission {
+                                route: Route::Link { from, to },
+                                msg: t.msg,
+                            })
+                        })
+                    }
+                    _ => out.push(t),
+                }
+            }
+            busy
+        },
+    )
 }
 
 /// The executor's fan-outs change nothing: every variant, run with its
@@ -422,19 +408,9 @@ fn a_fan_out_is_judged_as_its_links() {
                     _ => with_k(k),
                 };
                 let (fanned, links) =
-                    (kbcast(a, d, params.clone()), Unfanned(kbcast(a, d, params)));
+                    (kbcast(a, d, params.clone()), unfanned(kbcast(a, d, params)));
                 let input = fanned.first_input();
-                for how in [
-                    Drive::Inbox,
-                    Drive::Schedule {
-                        threads: 1,
-                        range: 64,
-                    },
-                    Drive::Schedule {
-                        threads: 3,
-                        range: 64,
-                    },
-                ] {
+                for how in [&[Drive::Inbox][..], &SCHEDULES].concat() {
                     let f = drive(&fanned, &input, &Progress::default(), how);
                     let l = drive(&links, &input, &Progress::default(), how);
                     assert_eq!(f, l, "{a:?} d={d} K={k} {how:?}");
@@ -447,7 +423,7 @@ fn a_fan_out_is_judged_as_its_links() {
         };
         let (f, l) = (
             search(kbcast(a, 3, params.clone())),
-            search(Unfanned(kbcast(a, 3, params))),
+            search(unfanned(kbcast(a, 3, params))),
         );
         for p in PropertyName::ALL {
             assert_eq!(status(&f, p), status(&l, p), "{a:?} {p:?}");

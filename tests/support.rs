@@ -1,6 +1,7 @@
 //! Running a protocol through each engine, for the tests.
 
 use commcheck::check::{self, Engine, Request};
+use commcheck::engine::executor::{Drive, RANGE};
 use commcheck::engine::exhaustive::{self, Budget, Search};
 use commcheck::report::Outcome;
 use models::catalog::{Algorithm, Ports, Switching};
@@ -16,6 +17,32 @@ pub const BUDGET: Budget = Budget {
     memory: None,
     verify_probes: true,
 };
+
+/// The executor's threaded drives the tests compare with its inboxes:
+/// 1 to 3 threads with its ranges of receivers, and ranges of 64 (several
+/// to a thread once a network has 128 nodes).
+pub const SCHEDULES: [Drive; 5] = [
+    Drive::Schedule {
+        threads: 1,
+        range: RANGE,
+    },
+    Drive::Schedule {
+        threads: 2,
+        range: RANGE,
+    },
+    Drive::Schedule {
+        threads: 3,
+        range: RANGE,
+    },
+    Drive::Schedule {
+        threads: 1,
+        range: 64,
+    },
+    Drive::Schedule {
+        threads: 3,
+        range: 64,
+    },
+];
 
 /// The lock-step search of `protocol` from every input.
 pub fn lockstep<P: Protocol + 'static>(protocol: P) -> Search {
