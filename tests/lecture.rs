@@ -13,14 +13,7 @@ use properties::{PropertyName, PropertyName::*, Slot, Status};
 
 /// What an optimal broadcast keeps: every claim, and one transmission per
 /// node reached.
-const OPTIMAL: [PropertyName; 6] = [
-    Completeness,
-    NoDuplication,
-    ContentionFreedom,
-    Causality,
-    TimeBound,
-    Transmissions,
-];
+const OPTIMAL: [PropertyName; 6] = PropertyName::OPTIMAL;
 
 /// The configuration of grid algorithm `a` on `sides` (`torus`: with
 /// `--torus`, for the algorithms that take it; the tori-only ones are tori

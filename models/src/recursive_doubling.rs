@@ -129,17 +129,9 @@ impl Protocol for RecursiveDoubling {
     grid_broadcast!();
 
     fn claims(&self) -> Claims {
-        use PropertyName::*;
         let log = rounds(self.grid.nodes());
         Claims {
-            claimed: vec![
-                Completeness,
-                NoDuplication,
-                ContentionFreedom,
-                Causality,
-                TimeBound,
-                Transmissions,
-            ],
+            claimed: PropertyName::OPTIMAL.to_vec(),
             bound: Some(log),
             lower_bound: Some(log),
             transmissions: None,
