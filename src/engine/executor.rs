@@ -420,9 +420,15 @@ fn execute<P: Protocol>(
     )
 }
 
-/// One thread's senders in a slot: its share, the active nodes, the states
-/// of the node range they lie in and the first node of that range.
-type Senders<'a, M, S> = (&'a mut Share<M>, &'a [NodeId], &'a mut [S], usize);
+/// One thread's senders in a slot: its share, its tally of deliveries per
+/// receiver, the active nodes, the states of the node range they lie in
+/// and the first node of that range.
+type Senders<'a, M, S> = (
+    (&'a mut Share<M>, &'a mut [u32]),
+    &'a [NodeId],
+    &'a mut [S],
+    usize,
+);
 
 /// What arrived in the previous slot at one range of receivers, each
 /// receiver's arrivals in sender order: by receiver offsets where many
@@ -454,17 +460,32 @@ impl<M: Copy> Arrived<M> {
         self.dense = false;
     }
 
-    /// Replaces the contents with `sources`' entries (each in sender
-    /// order, the sources in order) grouped by receiver, for receivers
-    /// `first..first + range`: a counting sort where they are many.
-    fn group(&mut self, sources: &[&Bucket<M>], first: NodeId, range: usize) {
-        self.clear();
+    /// Hands `each` every entry of `sources` (each in sender order, the
+    /// sources in order) and replaces the contents with them grouped by
+    /// receiver, for receivers `first..first + range`. `tallies[s][i]` is
+    /// how many entries of `sources[s]` go to node `first + i` (counted as
+    /// they were sent, so that one pass over the entries places them: a
+    /// counting sort where they are many); the tallies end zeroed.
+    fn group(
+        &mut self,
+        sources: &[&Bucket<M>],
+        tallies: &mut [&mut [u32]],
+        first: NodeId,
+        range: usize,
+        mut each: impl FnMut(NodeId, &Arrival<M>),
+    ) {
+        self.to.clear();
+        self.dense = false;
         self.first = first;
         let total: usize = sources.iter().map(|s| s.len()).sum();
-        if total == 0 {
-            return;
-        }
         if total * 4 < range {
+            self.msg.clear();
+            for (source, tally) in sources.iter().zip(tallies.iter_mut()) {
+                for (to, a) in source.iter() {
+                    each(*to, a);
+                    tally[(to - first) as usize] = 0;
+                }
+            }
             let mut all: Vec<(NodeId, Arrival<M>)> =
                 sources.iter().flat_map(|s| s.iter()).copied().collect();
             all.sort_by_key(|(to, _)| *to);
@@ -476,22 +497,25 @@ impl<M: Copy> Arrived<M> {
         let ends = &mut self.ends;
         ends.clear();
         ends.resize(range + 1, 0);
-        for source in sources {
-            for &(to, _) in source.iter() {
-                ends[(to - first) as usize + 1] += 1;
+        let mut at = 0;
+        for (i, end) in ends.iter_mut().enumerate() {
+            *end = at;
+            for tally in tallies.iter_mut().filter(|t| i < t.len()) {
+                at += std::mem::take(&mut tally[i]);
             }
         }
-        for i in 1..ends.len() {
-            ends[i] += ends[i - 1];
-        }
+        assert_eq!(at as usize, total, "the tallies count every entry");
         // ends[i] is now where node first + i starts; filling moves it to
-        // where it ends.
+        // where it ends. Every place below `total` is filled, so what the
+        // last slot left there needs no clearing.
         let any = sources.iter().find_map(|s| s.first()).expect("total > 0").1;
+        self.msg.truncate(total);
         self.msg.resize(total, any);
         for source in sources {
-            for &(to, a) in source.iter() {
+            for (to, a) in source.iter() {
+                each(*to, a);
                 let at = &mut ends[(to - first) as usize];
-                self.msg[*at as usize] = a;
+                self.msg[*at as usize] = *a;
                 *at += 1;
             }
         }
@@ -619,8 +643,15 @@ fn judge_writes<'a, P: Protocol>(
 type Bucket<M> = [(NodeId, Arrival<M>)];
 
 /// One judging thread's work: its range's index, holdings part, bits of
-/// the nodes to step next, and arrivals to group.
-type Judging<'a, M> = (usize, ((Part<'a>, &'a mut [u64]), &'a mut Arrived<M>));
+/// the nodes to step next, arrivals to group and the senders' tallies of
+/// them.
+type Judging<'a, M> = (
+    usize,
+    (
+        ((Part<'a>, &'a mut [u64]), &'a mut Arrived<M>),
+        Vec<&'a mut [u32]>,
+    ),
+);
 
 /// What one thread's share of the senders did in a slot.
 struct Share<M> {
@@ -711,6 +742,11 @@ fn execute_schedule<P: Protocol>(
             stepped: 0,
         })
         .collect();
+    // Per thread, for a protocol that reads its arrivals: how many
+    // deliveries it made to each receiver this slot (see `Arrived::group`).
+    let mut tallies: Vec<Vec<u32>> = (0..threads)
+        .map(|_| vec![0; if reads { parts * per } else { 0 }])
+        .collect();
     let mut active: Vec<NodeId> = (0..nodes as NodeId).collect();
     // Nodes waiting for a scheduled send (see `Protocol::wake`).
     let mut calendar: BinaryHeap<Reverse<(Slot, NodeId)>> = BinaryHeap::new();
@@ -737,7 +773,10 @@ fn execute_schedule<P: Protocol>(
         let mut rest: &mut [P::State] = &mut states;
         let mut base = 0usize;
         let mut work = Vec::with_capacity(shares.len());
-        for (share, chunk) in shares.iter_mut().zip(active.chunks(senders)) {
+        let mine = shares
+            .iter_mut()
+            .zip(tallies.iter_mut().map(|t| &mut t[..]));
+        for (share, chunk) in mine.zip(active.chunks(senders)) {
             let end = *chunk.last().expect("chunks are not empty") as usize + 1;
             let (mine, after) = std::mem::take(&mut rest).split_at_mut(end - base);
             work.push((share, chunk, mine, base));
@@ -745,7 +784,7 @@ fn execute_schedule<P: Protocol>(
             base = end;
         }
         let inbox = &arrived;
-        let send = |(share, chunk, mine, base): Senders<P::Msg, P::State>| {
+        let send = |((share, tally), chunk, mine, base): Senders<P::Msg, P::State>| {
             share.ledger.begin(slot);
             let mut cursor = Cursor {
                 part: usize::MAX,
@@ -792,7 +831,12 @@ fn execute_schedule<P: Protocol>(
                         }
                         true
                     },
-                    |to, a| buckets[(to >> shift) as usize].push((to, a)),
+                    |to, a| {
+                        buckets[(to >> shift) as usize].push((to, a));
+                        if reads {
+                            tally[to as usize] += 1;
+                        }
+                    },
                 );
             }
         };
@@ -832,7 +876,7 @@ fn execute_schedule<P: Protocol>(
             .all(|s| s.buckets.iter().all(Vec::is_empty) && s.writes.iter().all(Vec::is_empty));
         if let Some(holdings) = holdings.parts(per as u32).filter(|_| !quiet) {
             let shares = &shares;
-            let judge = |(p, ((mut holdings, next), arrived)): Judging<P::Msg>| {
+            let judge = |(p, (((mut holdings, next), arrived), mut tally)): Judging<P::Msg>| {
                 let mut record = Record::new(&claims);
                 let sources: Vec<&Bucket<P::Msg>> =
                     shares.iter().map(|s| &s.buckets[p][..]).collect();
@@ -842,10 +886,15 @@ fn execute_schedule<P: Protocol>(
                         next[(to - lo) as usize / 64] |= 1 << (to % 64)
                     }
                 };
-                for source in &sources {
-                    for (to, a) in source.iter() {
-                        receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
-                        mark(*to);
+                let mut each = |to: NodeId, a: &Arrival<P::Msg>| {
+                    receive(protocol, slot, &task, to, a, &mut holdings, &mut record);
+                    mark(to);
+                };
+                if reads {
+                    arrived.group(&sources, &mut tally, lo, per, &mut each);
+                } else {
+                    for source in &sources {
+                        source.iter().for_each(|(to, a)| each(*to, a));
                     }
                 }
                 let writes = shares.iter().flat_map(|s| &s.writes[p]);
@@ -860,15 +909,19 @@ fn execute_schedule<P: Protocol>(
                     &mut record,
                     mark,
                 );
-                if reads {
-                    arrived.group(&sources, (p * per) as NodeId, per);
-                }
                 record
             };
+            let mut parted: Vec<Vec<&mut [u32]>> = (0..parts).map(|_| Vec::new()).collect();
+            for tally in tallies.iter_mut() {
+                for (p, part) in tally.chunks_mut(per).enumerate() {
+                    parted[p].push(part);
+                }
+            }
             let work = holdings
                 .into_iter()
                 .zip(next.chunks_mut(per / 64))
                 .zip(arrived.iter_mut())
+                .zip(parted)
                 .enumerate();
             // A slot of few deliveries is judged on this thread: a spawn
             // costs more (CENTRALIZE at l = 1 has 2 x 10^5 such slots).
@@ -900,6 +953,11 @@ fn execute_schedule<P: Protocol>(
         } else {
             for part in arrived.iter_mut() {
                 part.clear();
+            }
+            for (share, tally) in shares.iter().zip(tallies.iter_mut()).filter(|_| reads) {
+                for (to, _) in share.buckets.iter().flatten() {
+                    tally[*to as usize] = 0;
+                }
             }
             deliveries.extend(
                 shares
