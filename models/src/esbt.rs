@@ -105,16 +105,25 @@ pub fn parent(j: u32, y: NodeId, d: u32) -> Option<NodeId> {
 
 /// The dimensions (bit i - 1 for dimension i) that lead from y to its
 /// children in T(j): those after every dimension of e_j xor y in T(j)'s
-/// order.
+/// order. That order runs over bits s..d - 1, then 0..s - 1 (s = j mod d),
+/// so no rotation is needed: past the highest bit set among the last
+/// ones (0..s - 1), or else past the highest bit set, wrapping to 0..s - 1.
+/// (On every phase-3 delivery of `kbcast`.)
 #[inline]
 pub fn child_dimensions(j: u32, y: NodeId, d: u32) -> u32 {
-    let x = rotate(j, y ^ (1 << (j - 1)), d);
     let full = if d == 32 { u32::MAX } else { (1 << d) - 1 };
-    let after = match x {
-        0 => full,
-        x => full & !(u32::MAX >> x.leading_zeros()),
-    };
-    unrotate(j, after, d)
+    let s = if j >= d { j - d } else { j };
+    let last = (1u32 << s) - 1;
+    let x = y ^ (1 << (j - 1));
+    // The bits above the highest bit set in a non-zero z.
+    let above = |z: u32| u32::MAX.checked_shl(32 - z.leading_zeros()).unwrap_or(0);
+    if x & last != 0 {
+        last & above(x & last)
+    } else if x != 0 {
+        (full & above(x)) | last
+    } else {
+        full
+    }
 }
 
 /// The children of y in T(j): y with one dimension flipped that comes
