@@ -335,7 +335,8 @@ impl Holdings {
         self.bits[packet as usize / 64] & (1 << (packet % 64)) != 0
     }
 
-    /// True if `node` holds `packet`.
+    /// True if `node` holds `packet`. (The broadcast's bit test inline:
+    /// it is on every transmission's path.)
     #[inline]
     pub fn holds(&self, node: NodeId, packet: PacketId) -> bool {
         if !self.personal() {
@@ -343,6 +344,12 @@ impl Holdings {
                 .column(node, packet)
                 .is_some_and(|(w, m)| self.bits[w] & m != 0);
         }
+        self.holds_personal(node, packet)
+    }
+
+    /// [`Holdings::holds`] for a packet with one destination.
+    #[inline(never)]
+    fn holds_personal(&self, node: NodeId, packet: PacketId) -> bool {
         if !self.task.is_packet(packet) {
             return false;
         }

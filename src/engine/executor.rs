@@ -465,13 +465,15 @@ impl<M: Copy> Arrived<M> {
     /// receiver, for receivers `first..first + range`. `tallies[s][i]` is
     /// how many entries of `sources[s]` go to node `first + i` (counted as
     /// they were sent, so that one pass over the entries places them: a
-    /// counting sort where they are many); the tallies end zeroed.
+    /// counting sort where they are many); the tallies end zeroed. Sets
+    /// the bit of every receiver in `next` (a word per 64 receivers).
     fn group(
         &mut self,
         sources: &[&Bucket<M>],
         tallies: &mut [&mut [u32]],
         first: NodeId,
         range: usize,
+        next: &mut [u64],
         mut each: impl FnMut(NodeId, &Arrival<M>),
     ) {
         self.to.clear();
@@ -483,7 +485,9 @@ impl<M: Copy> Arrived<M> {
             for (source, tally) in sources.iter().zip(tallies.iter_mut()) {
                 for (to, a) in source.iter() {
                     each(*to, a);
-                    tally[(to - first) as usize] = 0;
+                    let i = (to - first) as usize;
+                    tally[i] = 0;
+                    next[i / 64] |= 1 << (i % 64);
                 }
             }
             let mut all: Vec<(NodeId, Arrival<M>)> =
@@ -502,6 +506,9 @@ impl<M: Copy> Arrived<M> {
             *end = at;
             for tally in tallies.iter_mut().filter(|t| i < t.len()) {
                 at += std::mem::take(&mut tally[i]);
+            }
+            if at != *end {
+                next[i / 64] |= 1 << (i % 64);
             }
         }
         assert_eq!(at as usize, total, "the tallies count every entry");
@@ -819,7 +826,7 @@ fn execute_schedule<P: Protocol>(
                         // A protocol that reads its arrivals needs them
                         // one by one.
                         let Some((first, step, count)) =
-                            topology.receivers_run(route).filter(|_| !reads)
+                            (!reads).then(|| topology.receivers_run(route)).flatten()
                         else {
                             return false;
                         };
@@ -881,22 +888,21 @@ fn execute_schedule<P: Protocol>(
                 let sources: Vec<&Bucket<P::Msg>> =
                     shares.iter().map(|s| &s.buckets[p][..]).collect();
                 let lo = (p * per) as NodeId;
-                let mut mark = |to: NodeId| {
-                    if reads {
-                        next[(to - lo) as usize / 64] |= 1 << (to % 64)
-                    }
-                };
                 let mut each = |to: NodeId, a: &Arrival<P::Msg>| {
                     receive(protocol, slot, &task, to, a, &mut holdings, &mut record);
-                    mark(to);
                 };
                 if reads {
-                    arrived.group(&sources, &mut tally, lo, per, &mut each);
+                    arrived.group(&sources, &mut tally, lo, per, next, &mut each);
                 } else {
                     for source in &sources {
                         source.iter().for_each(|(to, a)| each(*to, a));
                     }
                 }
+                let mark = |to: NodeId| {
+                    if reads {
+                        next[(to - lo) as usize / 64] |= 1 << (to % 64)
+                    }
+                };
                 let writes = shares.iter().flat_map(|s| &s.writes[p]);
                 let range = lo..lo + per as NodeId;
                 judge_writes(
