@@ -357,11 +357,13 @@ impl Kbcast {
             msg,
         };
         // One message to every child in a tree at once (none at a leaf).
-        let fan = |ports: u32, msg: Msg| {
-            (ports != 0).then_some(Transmission {
-                route: Route::Fan { from: node, ports },
-                msg,
-            })
+        let fan = |out: &mut Vec<Transmission<Msg>>, ports: u32, msg: Msg| {
+            if ports != 0 {
+                out.push(Transmission {
+                    route: Route::Fan { from: node, ports },
+                    msg,
+                });
+            }
         };
         // Own packets first (phase 2 starts before any packet moves up).
         if slot == self.phase_two() {
@@ -394,7 +396,7 @@ impl Kbcast {
                     s.queued |= 1 << (tree - 1);
                 }
                 Msg::Down { tree, .. } | Msg::End { tree } => {
-                    out.extend(fan(esbt::child_dimensions(tree as u32, node, d), a.msg));
+                    fan(out, esbt::child_dimensions(tree as u32, node, d), a.msg);
                 }
             }
         }
@@ -435,7 +437,7 @@ impl Kbcast {
                 None
             };
             if let Some(msg) = msg {
-                out.extend(fan(esbt::child_dimensions(j, node, d), msg));
+                fan(out, esbt::child_dimensions(j, node, d), msg);
             }
         }
         let mut open = s.queued;
