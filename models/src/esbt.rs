@@ -86,10 +86,15 @@ fn unrotate(j: u32, x: u32, d: u32) -> u32 {
     rotate_by(if r == 0 { 0 } else { d - r }, x, d)
 }
 
+/// The d low bits set (every dimension of the d-cube).
+fn low_bits(d: u32) -> u32 {
+    u32::MAX.checked_shr(32 - d).unwrap_or(0)
+}
+
 /// x's low d bits rotated right by r < d.
 #[inline]
 fn rotate_by(r: u32, x: u32, d: u32) -> u32 {
-    let full = if d == 32 { u32::MAX } else { (1 << d) - 1 };
+    let full = low_bits(d);
     match r {
         0 => x,
         _ => ((x >> r) | (x << (d - r))) & full,
@@ -111,7 +116,7 @@ pub fn parent(j: u32, y: NodeId, d: u32) -> Option<NodeId> {
 /// (On every phase-3 delivery of `kbcast`.)
 #[inline]
 pub fn child_dimensions(j: u32, y: NodeId, d: u32) -> u32 {
-    let full = if d == 32 { u32::MAX } else { (1 << d) - 1 };
+    let full = low_bits(d);
     let s = if j >= d { j - d } else { j };
     let last = (1u32 << s) - 1;
     let x = y ^ (1 << (j - 1));

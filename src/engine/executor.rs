@@ -68,6 +68,12 @@ impl BitLedger {
     }
 }
 
+/// Sets bit `i` of a bitmap kept in words.
+#[inline]
+fn set_bit(words: &mut [u64], i: usize) {
+    words[i / 64] |= 1 << (i % 64);
+}
+
 /// Sorts distinct node ids: by a bitmap scan when they are many (a
 /// broadcast's slot reaches most nodes), else by comparison.
 fn sort_nodes(v: &mut Vec<NodeId>, marks: &mut Vec<u64>) {
@@ -79,7 +85,7 @@ fn sort_nodes(v: &mut Vec<NodeId>, marks: &mut Vec<u64>) {
     marks.clear();
     marks.resize(top.div_ceil(64), 0);
     for &x in v.iter() {
-        marks[x as usize / 64] |= 1 << (x % 64);
+        set_bit(marks, x as usize);
     }
     v.clear();
     for (i, w) in marks.iter().enumerate() {
@@ -487,7 +493,7 @@ impl<M: Copy> Arrived<M> {
                     each(*to, a);
                     let i = (to - first) as usize;
                     tally[i] = 0;
-                    next[i / 64] |= 1 << (i % 64);
+                    set_bit(next, i);
                 }
             }
             let mut all: Vec<(NodeId, Arrival<M>)> =
@@ -508,7 +514,7 @@ impl<M: Copy> Arrived<M> {
                 at += std::mem::take(&mut tally[i]);
             }
             if at != *end {
-                next[i / 64] |= 1 << (i % 64);
+                set_bit(next, i);
             }
         }
         assert_eq!(at as usize, total, "the tallies count every entry");
@@ -866,7 +872,7 @@ fn execute_schedule<P: Protocol>(
             share.record = Record::new(&claims);
             released.append(&mut share.released);
             for &v in &share.again {
-                next[v as usize / 64] |= 1 << (v % 64);
+                set_bit(&mut next, v as usize);
             }
             share.again.clear();
             calendar.extend(share.later.drain(..).map(Reverse));
@@ -900,7 +906,7 @@ fn execute_schedule<P: Protocol>(
                 }
                 let mark = |to: NodeId| {
                     if reads {
-                        next[(to - lo) as usize / 64] |= 1 << (to % 64)
+                        set_bit(next, (to - lo) as usize)
                     }
                 };
                 let writes = shares.iter().flat_map(|s| &s.writes[p]);
@@ -974,7 +980,7 @@ fn execute_schedule<P: Protocol>(
             for (to, a) in deliveries.iter() {
                 receive(protocol, slot, &task, *to, a, &mut holdings, &mut record);
                 if reads {
-                    next[*to as usize / 64] |= 1 << (to % 64);
+                    set_bit(&mut next, *to as usize);
                     let part = &mut arrived[(*to >> shift) as usize];
                     part.to.push(*to);
                     part.msg.push(*a);
@@ -986,7 +992,7 @@ fn execute_schedule<P: Protocol>(
                 let writes = shares.iter().flat_map(|s| &s.writes[p]);
                 let mark = |to: NodeId| {
                     if reads {
-                        next[to as usize / 64] |= 1 << (to % 64)
+                        set_bit(&mut next, to as usize)
                     }
                 };
                 let range = lo..lo + per as NodeId;
@@ -1012,7 +1018,7 @@ fn execute_schedule<P: Protocol>(
                 break;
             }
             calendar.pop();
-            next[v as usize / 64] |= 1 << (v % 64);
+            set_bit(&mut next, v as usize);
         }
         active.clear();
         for (i, w) in next.iter_mut().enumerate() {
