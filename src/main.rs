@@ -407,10 +407,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     })?;
     let sides = match shape {
         models::Shape::Grid { torus } => {
-            let sides = models::grid::parse_sides(n_text, torus || cli.torus)
+            let sides = models::topology::grid::parse_sides(n_text, torus || cli.torus)
                 .map_err(|why| anyhow::anyhow!("{}: {why}", algorithm.name()))?;
             if algorithm == Algorithm::DilatedDiagonal {
-                if let Some(why) = models::dilated_diagonal::check_sides(&sides) {
+                if let Some(why) = models::lecture_notes::dilated_diagonal::check_sides(&sides) {
                     anyhow::bail!("{why}");
                 }
             }

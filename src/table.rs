@@ -362,10 +362,10 @@ pub fn stamoulis_worst(algorithm: Algorithm, d: u32, k: u64) -> (Slot, Vec<&'sta
     };
     let cfg = algorithm.with_params(cfg, params).expect("K in range");
     let variant = match algorithm {
-        Algorithm::KbcastCeil => models::kbcast::Variant::Ceil,
-        _ => models::kbcast::Variant::Prefixed,
+        Algorithm::KbcastCeil => models::stamoulis::kbcast::Variant::Ceil,
+        _ => models::stamoulis::kbcast::Variant::Prefixed,
     };
-    let p = models::kbcast::Kbcast::new(cfg, variant);
+    let p = models::stamoulis::kbcast::Kbcast::new(cfg, variant);
     {
         let claims = p.claims();
         let mut broken = std::collections::BTreeSet::new();
@@ -385,12 +385,12 @@ pub fn stamoulis_worst(algorithm: Algorithm, d: u32, k: u64) -> (Slot, Vec<&'sta
             }
         } else {
             let n = 1u64 << d;
-            for seed in 0..STAMOULIS_TUPLES.min(models::broadcasters::binomial(n, k)) {
+            for seed in 0..STAMOULIS_TUPLES.min(models::stamoulis::broadcasters::binomial(n, k)) {
                 let set = match seed {
                     0 => (0..k as u32).collect(),
                     _ => random_set(seed, n as u32, k as usize),
                 };
-                let input = models::kbcast::Draw {
+                let input = models::stamoulis::kbcast::Draw {
                     set,
                     trees: Vec::new(),
                 };

@@ -222,9 +222,9 @@ fn groups_of_ranges_on_threads_give_the_same_run() {
     use commcheck::engine::search::Progress;
     use executor::{Drive, RANGE};
     let a = Algorithm::KbcastMnb;
-    let p = models::kbcast::Kbcast::new(
+    let p = models::stamoulis::kbcast::Kbcast::new(
         a.config(12, None, None).unwrap(),
-        models::kbcast::Variant::Mnb,
+        models::stamoulis::kbcast::Variant::Mnb,
     );
     let input = p.first_input();
     let run = |threads, range| {
@@ -252,8 +252,8 @@ fn groups_of_ranges_on_threads_give_the_same_run() {
 fn every_drive_reports_the_same_violations() {
     use commcheck::engine::search::Progress;
     use executor::Drive;
+    use models::bertsekas::mnb::Mnb;
     use models::catalog::Ports;
-    use models::mnb::Mnb;
     for ports in [Ports::All, Ports::One] {
         for bug in [ScheduleBug::Resend, ScheduleBug::Forge] {
             let cfg = Algorithm::Mnb.config(7, None, Some(ports)).unwrap();
@@ -302,7 +302,7 @@ struct Scheduled<P> {
     bug: ScheduleBug,
 }
 
-impl<P: Protocol<Msg = models::broadcast::Packet>> Protocol for Scheduled<P> {
+impl<P: Protocol<Msg = models::blocks::broadcast::Packet>> Protocol for Scheduled<P> {
     type Topo = P::Topo;
     type Input = P::Input;
     type State = P::State;
@@ -355,7 +355,7 @@ impl<P: Protocol<Msg = models::broadcast::Packet>> Protocol for Scheduled<P> {
         if send {
             out.push(properties::Transmission {
                 route: properties::Route::Link { from: node, to },
-                msg: models::broadcast::Packet {
+                msg: models::blocks::broadcast::Packet {
                     source: packet,
                     step: 0,
                 },

@@ -4,9 +4,9 @@
 //! caught.
 
 use crate::support::*;
+use models::bertsekas::mnb::Mnb;
+use models::bertsekas::sna::{Sna, Sum};
 use models::catalog::{Algorithm, Ports, Switching};
-use models::mnb::Mnb;
-use models::sna::{Sna, Sum};
 use models::{with_protocol, Arrival, Protocol, Topology};
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
 
@@ -264,21 +264,21 @@ enum RelayBug {
 }
 
 struct RelayMutant {
-    inner: models::scatter::Scatter,
+    inner: models::bertsekas::scatter::Scatter,
     bug: RelayBug,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct RelayState {
-    inner: models::scatter::ScatterState,
-    last: Option<Transmission<models::scatter::Parcel>>,
+    inner: models::bertsekas::scatter::ScatterState,
+    last: Option<Transmission<models::bertsekas::scatter::Parcel>>,
 }
 
 impl Protocol for RelayMutant {
-    type Topo = <models::scatter::Scatter as Protocol>::Topo;
+    type Topo = <models::bertsekas::scatter::Scatter as Protocol>::Topo;
     type Input = (NodeId, u32);
     type State = RelayState;
-    type Msg = models::scatter::Parcel;
+    type Msg = models::bertsekas::scatter::Parcel;
 
     fn topology(&self) -> &Self::Topo {
         self.inner.topology()
@@ -346,7 +346,8 @@ fn relay_mutants_are_caught() {
         (RelayBug::Again, PropertyName::Causality),
     ] {
         for ports in [Ports::All, Ports::One] {
-            let inner = models::scatter::Scatter::new(config(Algorithm::Scatter, 3, ports));
+            let inner =
+                models::bertsekas::scatter::Scatter::new(config(Algorithm::Scatter, 3, ports));
             let search = lockstep(RelayMutant { inner, bug });
             assert_eq!(
                 status(&search, property),

@@ -5,7 +5,7 @@
 use crate::support::*;
 use commcheck::check::Engine;
 use models::catalog::Algorithm;
-use models::dt::Dt;
+use models::lecture_notes::dt::Dt;
 use properties::{PropertyName, Status, Violation};
 
 /// Wang-Ku Table I, row DT, n = 1..5.

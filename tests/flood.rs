@@ -4,7 +4,7 @@
 use crate::support::*;
 use commcheck::check::Engine;
 use models::catalog::Algorithm;
-use models::flood::Flood;
+use models::lecture_notes::flood::Flood;
 use properties::{PropertyName, Status};
 
 #[test]

@@ -5,8 +5,8 @@
 use crate::support::*;
 use commcheck::engine::executor;
 use models::catalog::{Algorithm, Params};
-use models::mesh_bus::LineTokens;
-use models::simple::{Plan, Simple};
+use models::fujita::simple::{Plan, Simple};
+use models::topology::mesh_bus::LineTokens;
 use models::{Arrival, Protocol};
 use properties::bounds::fujita;
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
@@ -213,25 +213,25 @@ impl Protocol for Mutant {
                 for t in &mut out[start..] {
                     // The writer's own line holds the token beside its own.
                     let own = match t.msg.line {
-                        models::mesh_bus::Bus::Row(_) => j,
-                        models::mesh_bus::Bus::Col(_) => i,
+                        models::topology::mesh_bus::Bus::Row(_) => j,
+                        models::topology::mesh_bus::Bus::Col(_) => i,
                     };
                     t.msg.add((own + 1) % n);
                 }
             }
             Bug::SecondWriter if (i, j) == (0, 2) && slot == 1 => {
-                let mut msg = LineTokens::new(models::mesh_bus::Bus::Col(j));
+                let mut msg = LineTokens::new(models::topology::mesh_bus::Bus::Col(j));
                 msg.add(i);
                 out.push(Transmission {
-                    route: mesh.write(node, models::mesh_bus::Bus::Row(i)),
+                    route: mesh.write(node, models::topology::mesh_bus::Bus::Row(i)),
                     msg,
                 });
             }
             Bug::NoOwnToken if slot > tau => {
                 for t in &mut out[start..] {
                     let own = match t.msg.line {
-                        models::mesh_bus::Bus::Row(_) => j,
-                        models::mesh_bus::Bus::Col(_) => i,
+                        models::topology::mesh_bus::Bus::Row(_) => j,
+                        models::topology::mesh_bus::Bus::Col(_) => i,
                     };
                     t.msg.mask[own as usize / 64] &= !(1 << (own % 64));
                 }
@@ -279,7 +279,7 @@ fn mesh_bus_mutants_are_caught() {
 /// sigma.
 #[test]
 fn partition_is_incomplete_exactly_where_m_does_not_divide_n() {
-    use models::partition::Partition;
+    use models::fujita::partition::Partition;
     for n in 2..=6u32 {
         for l in n.div_ceil(2)..=n * n {
             let m = 2 * l / n;
@@ -349,7 +349,7 @@ fn partition_counterexample_as_reported() {
 /// broadcast steps.
 #[test]
 fn centralize_is_complete_exactly_at_powers_of_two() {
-    use models::centralize::Centralize;
+    use models::fujita::centralize::Centralize;
     for n in 2..=6u32 {
         for l in [1, n, n * n / 2, n * n] {
             let what = format!("centralize n={n} l={l}");

@@ -7,8 +7,8 @@
 use crate::support::*;
 use commcheck::engine::exhaustive;
 use models::catalog::{Algorithm, Params};
-use models::kbcast::{Draw, Kbcast, Msg, Node, Variant};
-use models::prefix::{Prefix, Sums, Value};
+use models::stamoulis::kbcast::{Draw, Kbcast, Msg, Node, Variant};
+use models::stamoulis::prefix::{Prefix, Sums, Value};
 use models::{Arrival, Protocol};
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Task, Transmission};
 use std::sync::Arc;
@@ -441,7 +441,7 @@ fn random_trees_are_complete_and_need_the_priority() {
     for (d, ks) in sizes {
         for k in ks {
             let p = kbcast(Algorithm::KbcastRandom, d, with_k(k));
-            let sets = models::broadcasters::binomial(1 << d, k) as usize;
+            let sets = models::stamoulis::broadcasters::binomial(1 << d, k) as usize;
             assert_eq!(p.inputs().len(), sets * (d as usize).pow(k as u32));
             let what = format!("d={d} K={k}");
             let s = search(p);

@@ -7,7 +7,7 @@
 use crate::support::*;
 use commcheck::engine::executor;
 use models::catalog::{Algorithm, Params, Ports, Switching};
-use models::mesh_sf::{Kind, MeshSf};
+use models::lecture_notes::mesh_sf::{Kind, MeshSf};
 use models::{Protocol, Topology};
 use properties::{PropertyName, PropertyName::*, Slot, Status};
 
@@ -251,9 +251,12 @@ fn torus_ignoring_second_copies_makes_two_superfluous_hops_a_ring() {
     }
 }
 
-fn doubling(sides: &[u32], torus: bool) -> models::recursive_doubling::RecursiveDoubling {
+fn doubling(
+    sides: &[u32],
+    torus: bool,
+) -> models::lecture_notes::recursive_doubling::RecursiveDoubling {
     let cfg = grid(Algorithm::RecursiveDoubling, sides, torus, None, None);
-    models::recursive_doubling::RecursiveDoubling::new(cfg)
+    models::lecture_notes::recursive_doubling::RecursiveDoubling::new(cfg)
 }
 
 /// Recursive doubling on every M(a, b) and T(a, b) with sides up to 8 (a
@@ -321,7 +324,7 @@ fn recursive_doubling_takes_the_sum_of_each_lines_rounds() {
 /// 6 hops, not 4).
 #[test]
 fn the_torus_latency_formula_counts_the_halving() {
-    use models::recursive_doubling::{halving, rounds};
+    use models::lecture_notes::recursive_doubling::{halving, rounds};
     for z in 2..=64u32 {
         let mut longest = vec![0; rounds(z) as usize + 1];
         halving(z, 0, |round, from, to| {
@@ -337,8 +340,14 @@ fn the_torus_latency_formula_counts_the_halving() {
     }
 }
 
-fn flood(sides: &[u32], torus: bool) -> models::mesh_flood::MeshFlood {
-    models::mesh_flood::MeshFlood::new(grid(Algorithm::MeshFlood, sides, torus, None, None))
+fn flood(sides: &[u32], torus: bool) -> models::lecture_notes::mesh_flood::MeshFlood {
+    models::lecture_notes::mesh_flood::MeshFlood::new(grid(
+        Algorithm::MeshFlood,
+        sides,
+        torus,
+        None,
+        None,
+    ))
 }
 
 /// Flooding on every mesh up to 6 x 6 and M(3,3,3): complete,
@@ -398,7 +407,7 @@ fn torus_flooding_runs_one_round_past_the_diameter_with_an_odd_side() {
 /// round, within ceil(m/2) rounds (2 at m = 2, as `dt`).
 #[test]
 fn dta_schedule_informs_every_node_once_in_time() {
-    use models::hka::dta;
+    use models::lecture_notes::hka::dta;
     for m in 1..=10u32 {
         let mut informed = vec![None; 1 << m];
         informed[0] = Some(0);
@@ -426,7 +435,7 @@ fn dta_schedule_informs_every_node_once_in_time() {
 /// (3 rounds, the all-port lower bound), never below that bound.
 #[test]
 fn ho_kao_is_complete_contention_free_and_optimal_at_seven() {
-    use models::hka::Hka;
+    use models::lecture_notes::hka::Hka;
     for n in 1..=12u32 {
         let cfg = Algorithm::HoKao.config(n as u64, None, None).unwrap();
         let p = Hka::new(cfg);
@@ -474,7 +483,7 @@ fn ho_kao_is_complete_contention_free_and_optimal_at_seven() {
 /// heard again in phase 3.
 #[test]
 fn dilated_diagonal_is_contention_free_and_one_round_over() {
-    use models::dilated_diagonal::DilatedDiagonal;
+    use models::lecture_notes::dilated_diagonal::DilatedDiagonal;
     for (n, k) in [(5u32, 1u32), (25, 2), (125, 3)] {
         let cfg = grid(Algorithm::DilatedDiagonal, &[n, n], false, None, None);
         let p = DilatedDiagonal::new(cfg);

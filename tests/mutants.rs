@@ -4,10 +4,10 @@
 
 use crate::support::*;
 use commcheck::engine::executor;
-use models::broadcast::Packet;
+use models::blocks::broadcast::Packet;
 use models::catalog::Algorithm;
-use models::nob::{Levels, Nob};
-use models::sbt::Sbt;
+use models::lecture_notes::sbt::Sbt;
+use models::wang_ku::nob::{Levels, Nob};
 use models::{Arrival, Protocol};
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Task, Transmission};
 
@@ -343,8 +343,8 @@ fn the_compact_actor_encoding_agrees_with_stateright_on_every_mutant() {
 #[test]
 fn grid_broadcasts_catch_the_seeded_bugs() {
     use models::catalog::Params;
-    use models::mesh_sf::{Kind, MeshSf};
-    use models::recursive_doubling::RecursiveDoubling;
+    use models::lecture_notes::mesh_sf::{Kind, MeshSf};
+    use models::lecture_notes::recursive_doubling::RecursiveDoubling;
     let grid = |a: Algorithm| {
         let cfg = a.config(4, None, None).unwrap();
         let params = Params {

@@ -4,7 +4,7 @@
 use crate::support::*;
 use commcheck::check::Engine;
 use models::catalog::Algorithm;
-use models::naive_tree::NaiveTree;
+use models::wang_ku::naive_tree::NaiveTree;
 use properties::{PropertyName, Status};
 
 #[test]

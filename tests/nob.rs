@@ -6,7 +6,7 @@
 use crate::support::*;
 use commcheck::engine::lockstep::LockStep;
 use models::catalog::Algorithm;
-use models::nob::{Levels, Nob};
+use models::wang_ku::nob::{Levels, Nob};
 use properties::PropertyName;
 use stateright::Model;
 use std::sync::Arc;

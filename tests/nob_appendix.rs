@@ -4,7 +4,7 @@
 
 use crate::support::*;
 use models::catalog::Algorithm;
-use models::nob::{Levels, Nob};
+use models::wang_ku::nob::{Levels, Nob};
 use properties::{PropertyName, Status, Violation};
 
 fn appendix(n: u64) -> Nob {

@@ -3,7 +3,7 @@
 
 use crate::support::*;
 use models::catalog::{Algorithm, Ports, Switching};
-use models::sbt::Sbt;
+use models::lecture_notes::sbt::Sbt;
 use properties::PropertyName;
 
 #[test]

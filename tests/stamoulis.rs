@@ -6,9 +6,9 @@
 
 use crate::support::*;
 use commcheck::engine::exhaustive;
-use models::broadcast::Packet;
+use models::blocks::broadcast::Packet;
 use models::catalog::{Algorithm, Params};
-use models::kbcast_small::{KbcastSmall, Queues};
+use models::stamoulis::kbcast_small::{KbcastSmall, Queues};
 use models::{Arrival, Protocol};
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
 use std::sync::Arc;
@@ -268,7 +268,7 @@ fn parameters_out_of_range_are_refused_in_one_line() {
 /// (nothing else fails); shifted by one slot, every set takes d slots.
 #[test]
 fn ranked_broadcasts_take_d_slots_only_when_shifted() {
-    use models::kbcast_ranked::{KbcastRanked, Reading};
+    use models::stamoulis::kbcast_ranked::{KbcastRanked, Reading};
     for d in 2..=4u32 {
         let cfg = Algorithm::KbcastRanked
             .config(d as u64, None, None)
@@ -302,7 +302,7 @@ fn ranked_broadcasts_take_d_slots_only_when_shifted() {
 /// told rank 1, copies collide (contention-freedom catches it).
 #[test]
 fn equal_ranks_collide() {
-    use models::kbcast_ranked::{Held, KbcastRanked, Ranked, Reading};
+    use models::stamoulis::kbcast_ranked::{Held, KbcastRanked, Ranked, Reading};
     struct OneRank(KbcastRanked);
     impl Protocol for OneRank {
         type Topo = <KbcastRanked as Protocol>::Topo;

@@ -1,9 +1,9 @@
 //! The algorithms commcheck knows, their names, papers and the switching and
 //! port models each is defined for; input validation worded for the user.
 
-use crate::hypercube::Hypercube;
-use crate::mesh_bus::MeshBus;
 use crate::protocol::{Arrival, Protocol};
+use crate::topology::hypercube::Hypercube;
+use crate::topology::mesh_bus::MeshBus;
 use properties::NodeId;
 use std::fmt;
 
@@ -270,7 +270,7 @@ pub fn one_packet_bytes(d: u32) -> u64 {
 /// (n x n; the catalog caps every grid at 2^24 nodes).
 pub fn one_packet_bytes_grid(n: u32) -> u64 {
     (n as u64 * n as u64)
-        .min(crate::grid::Grid::MAX_NODES)
+        .min(crate::topology::grid::Grid::MAX_NODES)
         .div_ceil(8)
 }
 
@@ -359,45 +359,45 @@ pub struct Entry<P> {
 macro_rules! registry {
     ([$($m:tt)*] ($($args:tt)*)) => {
         $($m)*! { ($($args)*)
-            Sbt => $crate::sbt::ENTRY,
-            Dt => $crate::dt::ENTRY,
-            Nob => $crate::nob::TEXT,
-            NobAppendix => $crate::nob::APPENDIX,
-            NaiveTree => $crate::naive_tree::ENTRY,
-            Flood => $crate::flood::ENTRY,
-            Snb => $crate::snb::ENTRY,
-            Sna => $crate::sna::ENTRY,
-            Mnb => $crate::mnb::ENTRY,
-            MnbRing => $crate::mnb_ring::ENTRY,
-            Mna => $crate::mna::ENTRY,
-            MnbSbt => $crate::mnb_sbt::ENTRY,
-            Scatter => $crate::scatter::ENTRY,
-            Gather => $crate::gather::ENTRY,
-            TotalExchange => $crate::total_exchange::ENTRY,
-            Prefix => $crate::prefix::ENTRY,
-            Esbt => $crate::esbt::ENTRY,
-            KbcastSmall => $crate::kbcast_small::ENTRY,
-            FixedTrees => $crate::fixed_trees::ENTRY,
-            Kbcast => $crate::kbcast::ENTRY,
-            KbcastCeil => $crate::kbcast::CEIL,
-            KbcastMnb => $crate::kbcast::MNB,
-            KbcastRandom => $crate::kbcast::RANDOM,
-            KbcastRanked => $crate::kbcast_ranked::TEXT,
-            KbcastRankedShifted => $crate::kbcast_ranked::SHIFTED,
-            Simple => $crate::simple::ENTRY,
-            SimplePacked => $crate::simple::PACKED,
-            Partition => $crate::partition::ENTRY,
-            PartitionFixed => $crate::partition::FIXED,
-            Centralize => $crate::centralize::ENTRY,
-            CentralizeFixed => $crate::centralize::FIXED,
-            MeshSf => $crate::mesh_sf::ENTRY,
-            MeshSfFarthest => $crate::mesh_sf::FARTHEST,
-            TorusSf => $crate::mesh_sf::TORUS,
-            TorusSfCut => $crate::mesh_sf::TORUS_CUT,
-            RecursiveDoubling => $crate::recursive_doubling::ENTRY,
-            MeshFlood => $crate::mesh_flood::ENTRY,
-            HoKao => $crate::hka::ENTRY,
-            DilatedDiagonal => $crate::dilated_diagonal::ENTRY,
+            Sbt => $crate::lecture_notes::sbt::ENTRY,
+            Dt => $crate::lecture_notes::dt::ENTRY,
+            Nob => $crate::wang_ku::nob::TEXT,
+            NobAppendix => $crate::wang_ku::nob::APPENDIX,
+            NaiveTree => $crate::wang_ku::naive_tree::ENTRY,
+            Flood => $crate::lecture_notes::flood::ENTRY,
+            Snb => $crate::bertsekas::snb::ENTRY,
+            Sna => $crate::bertsekas::sna::ENTRY,
+            Mnb => $crate::bertsekas::mnb::ENTRY,
+            MnbRing => $crate::bertsekas::mnb_ring::ENTRY,
+            Mna => $crate::bertsekas::mna::ENTRY,
+            MnbSbt => $crate::bertsekas::mnb_sbt::ENTRY,
+            Scatter => $crate::bertsekas::scatter::ENTRY,
+            Gather => $crate::bertsekas::gather::ENTRY,
+            TotalExchange => $crate::bertsekas::total_exchange::ENTRY,
+            Prefix => $crate::stamoulis::prefix::ENTRY,
+            Esbt => $crate::stamoulis::esbt::ENTRY,
+            KbcastSmall => $crate::stamoulis::kbcast_small::ENTRY,
+            FixedTrees => $crate::stamoulis::fixed_trees::ENTRY,
+            Kbcast => $crate::stamoulis::kbcast::ENTRY,
+            KbcastCeil => $crate::stamoulis::kbcast::CEIL,
+            KbcastMnb => $crate::stamoulis::kbcast::MNB,
+            KbcastRandom => $crate::stamoulis::kbcast::RANDOM,
+            KbcastRanked => $crate::stamoulis::kbcast_ranked::TEXT,
+            KbcastRankedShifted => $crate::stamoulis::kbcast_ranked::SHIFTED,
+            Simple => $crate::fujita::simple::ENTRY,
+            SimplePacked => $crate::fujita::simple::PACKED,
+            Partition => $crate::fujita::partition::ENTRY,
+            PartitionFixed => $crate::fujita::partition::FIXED,
+            Centralize => $crate::fujita::centralize::ENTRY,
+            CentralizeFixed => $crate::fujita::centralize::FIXED,
+            MeshSf => $crate::lecture_notes::mesh_sf::ENTRY,
+            MeshSfFarthest => $crate::lecture_notes::mesh_sf::FARTHEST,
+            TorusSf => $crate::lecture_notes::mesh_sf::TORUS,
+            TorusSfCut => $crate::lecture_notes::mesh_sf::TORUS_CUT,
+            RecursiveDoubling => $crate::lecture_notes::recursive_doubling::ENTRY,
+            MeshFlood => $crate::lecture_notes::mesh_flood::ENTRY,
+            HoKao => $crate::lecture_notes::hka::ENTRY,
+            DilatedDiagonal => $crate::lecture_notes::dilated_diagonal::ENTRY,
         }
     };
 }

@@ -1,54 +1,32 @@
-//! Topologies, the node-logic trait every engine drives, and one module per
-//! algorithm.
+//! The networks, the node-logic trait every engine drives, and the
+//! algorithms of five papers.
 //!
-//! Every algorithm module opens with the paper, section and claim it
-//! encodes, then reads top to bottom as that paper describes it.
+//! * `topology`: the [`Topology`] trait and one file per network
+//!   (hypercube, meshes and tori, mesh-bus).
+//! * `protocol`: the [`Protocol`] trait, the node logic an algorithm
+//!   writes; `catalog`: the registry of algorithms (name, paper, claim,
+//!   modes, reach, cost model).
+//! * `blocks`: what several algorithms share.
+//! * one folder per paper, one file per algorithm: `wang_ku`,
+//!   `bertsekas`, `stamoulis`, `fujita`, `lecture_notes`. Every algorithm
+//!   file opens with the paper, section and claim it encodes, then reads
+//!   top to bottom as that paper describes it.
 
-pub mod broadcast;
-pub mod broadcasters;
+pub mod bertsekas;
+pub mod blocks;
 pub mod catalog;
-pub mod centralize;
-pub mod dilated_diagonal;
-pub mod dt;
-pub mod esbt;
-pub mod fixed_trees;
-pub mod flood;
-pub mod gather;
-pub mod grid;
-pub mod hamming;
-pub mod hka;
-pub mod hypercube;
-pub mod kbcast;
-pub mod kbcast_ranked;
-pub mod kbcast_small;
-pub mod mesh_bus;
-pub mod mesh_flood;
-pub mod mesh_sf;
-pub mod mna;
-pub mod mnb;
-pub mod mnb_ring;
-pub mod mnb_sbt;
-pub mod naive_tree;
-pub mod nob;
-pub mod partition;
-pub mod prefix;
+pub mod fujita;
+pub mod lecture_notes;
 pub mod protocol;
-pub mod recursive_doubling;
-pub mod rotation;
-pub mod sbt;
-pub mod scatter;
-pub mod schedule;
-pub mod simple;
-pub mod sna;
-pub mod snb;
+pub mod stamoulis;
 pub mod topology;
-pub mod total_exchange;
+pub mod wang_ku;
 
 pub use catalog::{Algorithm, Config, ModelError, Ports, Shape, Switching};
-pub use grid::Grid;
-pub use hypercube::Hypercube;
-pub use mesh_bus::MeshBus;
 pub use protocol::{Arrival, Protocol, Symmetry};
+pub use topology::grid::Grid;
+pub use topology::hypercube::Hypercube;
+pub use topology::mesh_bus::MeshBus;
 pub use topology::Topology;
 
 /// Runs `body` with `p` bound to the protocol of an algorithm:

@@ -1,0 +1,161 @@
+//! What every single-source hypercube broadcast shares: the source is the
+//! input (every node, in the exhaustive check), the packet is named by its
+//! source, and the node logic computes for source 0 and relabels by xor
+//! (an automorphism of the cube and of e-cube routes).
+
+use crate::topology::hypercube::Hypercube;
+use crate::topology::Topology;
+use properties::{bounds, Claims, NodeId, PropertyName, Route, Slot, Task};
+
+/// The message of a broadcast: the packet (named by its source) and the
+/// step index the paper carries in the header ("the destination and step
+/// index are carried in the header", Wang-Ku section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Packet {
+    pub source: NodeId,
+    pub step: u8,
+}
+
+/// Broadcast the source's packet to every node.
+pub fn task(cube: &Hypercube, source: NodeId) -> Task {
+    Task::Broadcast {
+        nodes: cube.nodes(),
+        sources: vec![source],
+    }
+}
+
+/// `source 0000`.
+pub fn describe(cube: &Hypercube, source: NodeId) -> String {
+    format!("source {}", cube.node_label(source))
+}
+
+/// The one-arc route from `from` to its neighbour `to` under the cube's
+/// switching (a link under store-and-forward, a one-arc worm under
+/// wormhole).
+pub fn hop(cube: &Hypercube, from: NodeId, to: NodeId) -> Route {
+    match cube.switching() {
+        crate::Switching::Sf => Route::Link { from, to },
+        crate::Switching::Wh => Route::Worm {
+            from,
+            to,
+            first: None,
+        },
+    }
+}
+
+/// Claims of a broadcast: the listed properties (causality always: it
+/// guards the model), the bound, and the lower bound of the cube's model.
+pub fn claims(cube: &Hypercube, claimed: &[PropertyName], bound: Option<Slot>) -> Claims {
+    let n = cube.dim();
+    let lower = match (cube.switching(), cube.ports()) {
+        (crate::Switching::Wh, crate::Ports::All) => bounds::all_port_wormhole_lower(n),
+        (crate::Switching::Sf, crate::Ports::All) => bounds::store_and_forward_lower(n),
+        (_, crate::Ports::One) => bounds::one_port_lower(n),
+    };
+    let mut claimed = claimed.to_vec();
+    claimed.push(PropertyName::Causality);
+    Claims {
+        claimed,
+        bound,
+        lower_bound: Some(lower),
+        transmissions: None,
+    }
+}
+
+/// The `Protocol` items every single-source broadcast writes the same way.
+macro_rules! single_source_broadcast {
+    () => {
+        $crate::blocks::broadcast::single_source_broadcast!(@items true);
+    };
+    // A protocol that reads all of a slot's arrivals together (flooding
+    // skips every sender of the slot) is not event-driven.
+    (batch) => {
+        $crate::blocks::broadcast::single_source_broadcast!(@items false);
+    };
+    (@items $event_driven:expr) => {
+        type Topo = $crate::topology::hypercube::Hypercube;
+        type Input = properties::NodeId;
+        type Msg = $crate::blocks::broadcast::Packet;
+
+        fn topology(&self) -> &$crate::topology::hypercube::Hypercube {
+            &self.cube
+        }
+
+        fn source_input(&self, source: properties::NodeId) -> Option<properties::NodeId> {
+            Some(source)
+        }
+
+        fn describe_input(&self, source: &properties::NodeId) -> String {
+            $crate::blocks::broadcast::describe(&self.cube, *source)
+        }
+
+        fn task(&self, source: &properties::NodeId) -> properties::Task {
+            $crate::blocks::broadcast::task(&self.cube, *source)
+        }
+
+        fn packets(
+            &self,
+            msg: &$crate::blocks::broadcast::Packet,
+            mut f: impl FnMut(properties::PacketId),
+        ) {
+            f(msg.source)
+        }
+
+        fn event_driven(&self) -> bool {
+            $event_driven
+        }
+
+        // The logic is computed for source 0 and relabelled by xor.
+        fn symmetry(&self) -> Option<$crate::protocol::Symmetry> {
+            Some($crate::protocol::Symmetry::XorTranslation)
+        }
+    };
+}
+pub(crate) use single_source_broadcast;
+
+/// The `Protocol` items every single-source broadcast on a mesh or torus
+/// (a `grid: Grid` field) writes the same way: every node a source, the
+/// packet named by it. Grids have no xor symmetry: every source is an
+/// input.
+macro_rules! grid_broadcast {
+    () => {
+        type Topo = $crate::topology::grid::Grid;
+        type Input = properties::NodeId;
+        type Msg = $crate::blocks::broadcast::Packet;
+
+        fn topology(&self) -> &$crate::topology::grid::Grid {
+            &self.grid
+        }
+
+        fn source_input(&self, source: properties::NodeId) -> Option<properties::NodeId> {
+            Some(source)
+        }
+
+        fn describe_input(&self, &source: &properties::NodeId) -> String {
+            format!(
+                "source {}",
+                $crate::topology::Topology::node_label(&self.grid, source)
+            )
+        }
+
+        fn task(&self, &source: &properties::NodeId) -> properties::Task {
+            properties::Task::Broadcast {
+                nodes: $crate::topology::Topology::nodes(&self.grid),
+                sources: vec![source],
+            }
+        }
+
+        fn packets(
+            &self,
+            msg: &$crate::blocks::broadcast::Packet,
+            mut f: impl FnMut(properties::PacketId),
+        ) {
+            f(msg.source)
+        }
+
+        fn event_driven(&self) -> bool {
+            false
+        }
+    };
+}
+pub(crate) use grid_broadcast;

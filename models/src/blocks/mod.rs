@@ -1,0 +1,6 @@
+//! Building blocks several algorithms share: the plumbing of a
+//! single-source hypercube broadcast (`broadcast`) and a fixed schedule of
+//! worms carried to any source by a translation (`schedule`).
+
+pub mod broadcast;
+pub mod schedule;

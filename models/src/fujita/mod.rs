@@ -1,0 +1,7 @@
+//! Fujita, "Gossiping in Mesh-Bus Computers by Packets with Bounded
+//! Length": SIMPLE (section 4), PARTITION (sections 5.1 and 6) and
+//! CENTRALIZE (section 5.2) on the n x n mesh-bus (`topology::mesh_bus`).
+
+pub mod centralize;
+pub mod partition;
+pub mod simple;

@@ -1,0 +1,148 @@
+//! Flooding on meshes and tori. Lecture notes, section 11,
+//! "Store-and-forward one-to-all broadcast", "1-port vs. all-port model".
+//!
+//! # The algorithm
+//! "Any all-port SF network has a trivial optimal OAB with the number of
+//! rounds equal to its diameter, called flooding algorithm. It works for
+//! ... mesh-based networks ... The source sends the packet to all its
+//! neighbors, which make a copy of it and forward it to all its remaining
+//! neighbors." As on the cube (`flood`): a node forwards once, in the slot
+//! after it is first informed, to every neighbour it did not get the packet
+//! from in that slot; later copies are dropped.
+//!
+//! # Claims
+//! * Rounds: the diameter at most; from a source s, its eccentricity
+//!   (with `--source` the claim is that source's, over every source the
+//!   diameter).
+//! * No claim of one copy: "some nodes can receive the packet more than
+//!   once if the graph contains cycles". A mesh's squares are cycles: a
+//!   node off the source's lines hears the packet from two neighbours at
+//!   once, and the checker shows the duplicates as an observation, as it
+//!   does for the cube.
+
+use crate::blocks::broadcast::{grid_broadcast, Packet};
+use crate::catalog::{Config, Entry, Info, Reach, Shape};
+use crate::catalog::{Ports::*, Switching::*};
+use crate::protocol::{Arrival, Protocol};
+use crate::topology::grid::{Dir, Grid, TORUS};
+use crate::topology::Topology;
+use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
+
+/// The registry entry.
+pub const ENTRY: Entry<MeshFlood> = Entry {
+    info: Info {
+        name: "mesh-flood",
+        summary: "flooding on a mesh or torus: forward to every neighbour but the senders",
+        reference: "lecture notes, section 11, Store-and-forward OAB, 1-port vs. all-port",
+        claim: "the source's eccentricity (at most the diameter); complete, contention-free \
+                (duplicates on every square: observed)",
+        modes: &[(Sf, All)],
+        reach: Reach {
+            lockstep: 16,
+            actor: 0,
+            actor_auto: 0,
+        },
+        params: &[TORUS],
+        memory: crate::catalog::one_packet_bytes_grid,
+        shape: Shape::Grid { torus: false },
+    },
+    build: MeshFlood::new,
+};
+
+/// Flooding on one mesh or torus.
+#[derive(Clone, Debug)]
+pub struct MeshFlood {
+    grid: Grid,
+    /// The source given with `--source`, whose bound the claim is.
+    source: Option<NodeId>,
+}
+
+/// Whether the node is to forward (the source in slot 1) and whether it
+/// has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pending: bool,
+    forwarded: bool,
+}
+
+impl MeshFlood {
+    pub fn new(cfg: Config) -> Self {
+        MeshFlood {
+            grid: Grid::of(&cfg, false),
+            source: cfg.params.source,
+        }
+    }
+
+    /// The source's eccentricity (`Grid::eccentricity`).
+    pub fn eccentricity(&self, source: NodeId) -> Slot {
+        self.grid.eccentricity(source)
+    }
+}
+
+impl Protocol for MeshFlood {
+    type State = State;
+    grid_broadcast!();
+
+    fn claims(&self) -> Claims {
+        use PropertyName::*;
+        let bound = match self.source {
+            Some(s) => self.eccentricity(s),
+            None => (0..self.grid.nodes())
+                .map(|s| self.eccentricity(s))
+                .max()
+                .unwrap_or(0),
+        };
+        Claims {
+            claimed: vec![Completeness, ContentionFreedom, Causality, TimeBound],
+            bound: Some(bound),
+            lower_bound: Some(bound),
+            transmissions: None,
+        }
+    }
+
+    fn init(&self, &source: &NodeId, node: NodeId) -> State {
+        State {
+            pending: node == source,
+            forwarded: false,
+        }
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        state: &mut State,
+        _: Slot,
+        arrivals: &[Arrival<Packet>],
+        _: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        if state.forwarded {
+            return false;
+        }
+        let msg = match arrivals.first() {
+            Some(a) => a.msg,
+            None if state.pending => Packet {
+                source: node,
+                step: 0,
+            },
+            None => return false,
+        };
+        let g = &self.grid;
+        for i in 0..g.dims() {
+            for dir in [Dir::Down, Dir::Up] {
+                let Some(to) = g.neighbour(node, i, dir) else {
+                    continue;
+                };
+                if arrivals.iter().all(|a| a.from != to) {
+                    out.push(Transmission {
+                        route: Route::Link { from: node, to },
+                        msg,
+                    });
+                }
+            }
+        }
+        state.pending = false;
+        state.forwarded = true;
+        false
+    }
+}

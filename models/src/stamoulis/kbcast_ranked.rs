@@ -1,0 +1,273 @@
+//! KBCAST-RANKED: K = d broadcasts in d slots when every broadcaster knows
+//! its rank. Stamoulis and Tsitsiklis, "An efficient algorithm for
+//! multiple simultaneous broadcasts in the hypercube", IPL 46 (1993),
+//! section 3.3.2.
+//!
+//! # The algorithm, as printed
+//! "Node x will broadcast its packet along the completely unbalanced
+//! spanning tree (rooted at x) in which the hypercube dimensions are
+//! crossed in the following index-order: r_x mod d + 1, (r_x + 1) mod d +
+//! 1, ..., (r_x + d - 1) mod d + 1; moreover, at the m th slot, the packet
+//! of node x may only cross the permissible arcs of dimension (r_x + m - 2)
+//! mod d + 1." The rank r_x is x's place in the decreasing order of the
+//! broadcasters (r_x = sum of a_y over y >= x, section 3.2: the largest has
+//! rank 1), 1..d; it travels in the packet's header, so that every holder
+//! knows which arcs its copy may cross. A holder y of x's packet forwards
+//! it across dimension j in a slot that permits j if j comes after every
+//! dimension of x xor y in the tree's order (the tree's arcs from y).
+//!
+//! # Two readings
+//! * `kbcast-ranked` is the text: slot m permits (r_x + m - 2) mod d + 1,
+//!   which is the *last* dimension of the tree's order at m = 1 and its
+//!   first at m = 2; a node whose tree path ends with that dimension after
+//!   others waits for slot d + 1. The checker finds it (docs/errata.md).
+//! * `kbcast-ranked-shifted` permits the tree's m th dimension in slot m,
+//!   (r_x + m - 1) mod d + 1: the reading the collision argument and the
+//!   d-slot claim fit (the argument only needs distinct ranks).
+//!
+//! # Inputs and bounds
+//! Every d-set of broadcasting nodes (`--broadcasters` for one; K = d is
+//! the section's premise). Claim: d slots, "copies of different packets
+//! never collide"; each packet crosses each tree arc once: d (2^d - 1)
+//! transmissions (observed).
+
+use crate::blocks::broadcast::Packet;
+use crate::catalog::{Config, Entry, Info, Param, Reach};
+use crate::catalog::{Ports::*, Switching::*};
+use crate::protocol::{Arrival, Protocol};
+use crate::stamoulis::broadcasters;
+use crate::topology::hypercube::Hypercube;
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
+
+/// Which slot permits which dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// (r_x + m - 2) mod d + 1, as printed.
+    Text,
+    /// (r_x + m - 1) mod d + 1: the tree's m th dimension.
+    Shifted,
+}
+
+const PARAMS: &[Param] = &[
+    Param {
+        flag: "--k",
+        meaning: "the number of broadcasting nodes: d only (the section's premise)",
+        range: |d| (d as u64, d as u64),
+        below: "",
+    },
+    Param {
+        flag: "--broadcasters",
+        meaning: "one set of d broadcasting nodes, comma-separated (default: every d-set)",
+        range: |d| (d as u64, d as u64),
+        below: "",
+    },
+];
+
+/// The registry entry of the text.
+pub const TEXT: Entry<KbcastRanked> = Entry {
+    info: Info {
+        name: "kbcast-ranked",
+        summary: "K = d broadcasts with known ranks, one dimension per slot (as printed)",
+        reference: "Stamoulis and Tsitsiklis 1993, section 3.3.2",
+        claim: "d slots for every d-tuple of broadcasters; copies never collide",
+        modes: &[(Sf, All)],
+        reach: Reach {
+            lockstep: 4,
+            actor: 0,
+            actor_auto: 0,
+        },
+        params: PARAMS,
+        memory: crate::catalog::every_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
+    },
+    build: |cfg| KbcastRanked::new(cfg, Reading::Text),
+};
+
+/// The registry entry of the shifted reading.
+pub const SHIFTED: Entry<KbcastRanked> = Entry {
+    info: Info {
+        name: "kbcast-ranked-shifted",
+        summary: "kbcast-ranked with slot m permitting the tree's m-th dimension (corrected)",
+        reference: "Stamoulis and Tsitsiklis 1993, section 3.3.2; docs/errata.md",
+        ..TEXT.info
+    },
+    build: |cfg| KbcastRanked::new(cfg, Reading::Shifted),
+};
+
+/// K = d ranked broadcasts at one configuration.
+#[derive(Clone, Debug)]
+pub struct KbcastRanked {
+    cube: Hypercube,
+    reading: Reading,
+    sets: broadcasters::Sets,
+}
+
+impl KbcastRanked {
+    pub fn new(cfg: Config, reading: Reading) -> Self {
+        KbcastRanked {
+            cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
+            reading,
+            // Ranks follow the node numbers: no translation symmetry.
+            sets: broadcasters::Sets::new(&cfg, cfg.n as u64, false),
+        }
+    }
+
+    /// The dimension (1-based) that slot m permits for rank r.
+    pub fn permitted(&self, r: u32, m: Slot) -> u32 {
+        let d = self.cube.dim();
+        match self.reading {
+            Reading::Text => (r + m + d - 2) % d + 1,
+            Reading::Shifted => (r + m - 1) % d + 1,
+        }
+    }
+}
+
+/// Position (0-based) of dimension j (1-based) in the tree order of rank
+/// r: r mod d + 1, (r + 1) mod d + 1, ...
+pub fn position(r: u32, j: u32, d: u32) -> u32 {
+    (j + d - 1 - r % d) % d
+}
+
+/// The message: the packet (named by its broadcaster) and its rank, in
+/// the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ranked {
+    pub packet: Packet,
+    pub rank: u32,
+}
+
+/// A node's state: the packets it holds, with their ranks and the slot
+/// each arrived in (0: its own). A copy crosses each of its tree's arcs
+/// once, in the first slot after its arrival that permits it (every
+/// dimension comes round within d slots).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Held(pub Vec<(NodeId, u32, Slot)>);
+
+impl Protocol for KbcastRanked {
+    type Topo = Hypercube;
+    /// The broadcasting nodes, in increasing order.
+    type Input = Vec<NodeId>;
+    type State = Held;
+    type Msg = Ranked;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    fn inputs(&self) -> Vec<Vec<NodeId>> {
+        self.sets.all()
+    }
+
+    fn first_input(&self) -> Vec<NodeId> {
+        self.sets.first()
+    }
+
+    fn inputs_total(&self) -> u64 {
+        self.sets.total()
+    }
+
+    fn covered_inputs(&self) -> &'static str {
+        "the first 65,536 d-sets in increasing order"
+    }
+
+    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
+        None
+    }
+
+    fn describe_input(&self, set: &Vec<NodeId>) -> String {
+        broadcasters::describe(&self.cube, set)
+    }
+
+    fn task(&self, set: &Vec<NodeId>) -> Task {
+        broadcasters::task(&self.cube, set)
+    }
+
+    fn claims(&self) -> Claims {
+        let d = self.cube.dim();
+        broadcasters::claims(&self.cube, d as u64, d, false)
+    }
+
+    fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Held {
+        // r_x: the broadcasters at or above x.
+        let rank = set.len() - set.partition_point(|&y| y < node);
+        Held(match set.binary_search(&node) {
+            Ok(_) => vec![(node, rank as u32, 0)],
+            Err(_) => Vec::new(),
+        })
+    }
+
+    fn packets(&self, msg: &Ranked, mut f: impl FnMut(PacketId)) {
+        f(msg.packet.source)
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        held: &mut Held,
+        slot: Slot,
+        arrivals: &[Arrival<Ranked>],
+        _: u32,
+        out: &mut Vec<Transmission<Ranked>>,
+    ) -> bool {
+        let d = self.cube.dim();
+        for a in arrivals {
+            held.0.push((a.msg.packet.source, a.msg.rank, slot - 1));
+        }
+        held.0.sort_unstable();
+        for &(origin, rank, came) in &held.0 {
+            if slot - came > d {
+                continue;
+            }
+            let j = self.permitted(rank, slot);
+            let crossed = origin ^ node;
+            // The tree's arcs from this node: dimensions after every one
+            // already crossed, in the order of rank r.
+            let after = (0..d)
+                .filter(|b| crossed & (1 << b) != 0)
+                .all(|b| position(rank, b + 1, d) < position(rank, j, d));
+            if after && crossed & (1 << (j - 1)) == 0 {
+                out.push(Transmission {
+                    route: Route::Link {
+                        from: node,
+                        to: node ^ (1 << (j - 1)),
+                    },
+                    msg: Ranked {
+                        packet: Packet {
+                            source: origin,
+                            step: 0,
+                        },
+                        rank,
+                    },
+                });
+            }
+        }
+        held.0.iter().any(|&(_, _, came)| slot - came < d)
+    }
+
+    fn event_driven(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rank 1 on the 3-cube: the order 2, 3, 1 (r mod d + 1 first); the
+    /// text permits 1 in slot 1 (its last), 2 in slot 2; the shifted
+    /// reading 2 in slot 1, 3 in slot 2, 1 in slot 3.
+    #[test]
+    fn the_two_readings_by_hand() {
+        assert_eq!(
+            [position(1, 2, 3), position(1, 3, 3), position(1, 1, 3)],
+            [0, 1, 2]
+        );
+        let cfg = crate::Algorithm::KbcastRanked
+            .config(3, None, None)
+            .unwrap();
+        let text = KbcastRanked::new(cfg.clone(), Reading::Text);
+        assert_eq!([1, 2, 3].map(|m| text.permitted(1, m)), [1, 2, 3]);
+        let shifted = KbcastRanked::new(cfg, Reading::Shifted);
+        assert_eq!([1, 2, 3].map(|m| shifted.permitted(1, m)), [2, 3, 1]);
+    }
+}

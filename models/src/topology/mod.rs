@@ -1,0 +1,69 @@
+//! Topologies: nodes and the resources transmissions occupy
+//! (docs/architecture.md, "Runs"). One file per network: the hypercube,
+//! meshes and tori (`grid`), the mesh-bus; a network of another shape
+//! (one read from a file, say) is a new file here implementing
+//! [`Topology`].
+
+pub mod grid;
+pub mod hypercube;
+pub mod mesh_bus;
+
+use properties::{NodeId, ResourceId, Route};
+
+/// Nodes, resources, and what a route occupies and reaches.
+pub trait Topology: Send + Sync {
+    /// Number of nodes; ids run from 0.
+    fn nodes(&self) -> u32;
+
+    /// Number of resources; ids run from 0 (arcs, buses, ports).
+    fn resources(&self) -> ResourceId;
+
+    /// Calls `f` with every resource `route` occupies for its slot, in path
+    /// order (the arcs of a worm, the bus of a write, the ports it uses
+    /// under one-port).
+    fn occupy(&self, route: &Route, f: impl FnMut(ResourceId));
+
+    /// Calls `f` with every node that receives what `route` carries.
+    fn receivers(&self, route: &Route, f: impl FnMut(NodeId));
+
+    /// Where `route` reaches a line of nodes (a bus): the nodes on it as
+    /// (first, step, count), its writer among them. The executor then
+    /// judges the write's receptions together rather than one arrival per
+    /// receiver.
+    fn receivers_run(&self, route: &Route) -> Option<(NodeId, u32, u32)> {
+        let _ = route;
+        None
+    }
+
+    /// Why `route` is not a route of this topology under its switching, if
+    /// it is not (a bug in a protocol, reported rather than simulated).
+    fn invalid(&self, route: &Route) -> Option<String>;
+
+    /// The nodes `route` visits, in order (for pictures); for a fan-out,
+    /// its sender and then its receivers.
+    fn path(&self, route: &Route) -> Vec<NodeId>;
+
+    /// Where to draw `node`, in units of one link (for pictures).
+    fn position(&self, node: NodeId) -> (f32, f32);
+
+    /// Calls `f(u, v)` for every link u < v (for pictures).
+    fn links(&self, f: impl FnMut(NodeId, NodeId));
+
+    /// The two ends of a resource that is an arc (for pictures).
+    fn arc_ends(&self, resource: ResourceId) -> Option<(NodeId, NodeId)>;
+
+    /// A node as the paper writes it (a hypercube node in binary).
+    fn node_label(&self, node: NodeId) -> String;
+
+    /// A resource in the paper's words (`arc 0000->0010`).
+    fn resource_label(&self, resource: ResourceId) -> String;
+
+    /// The network's name where the size alone does not give it (`M(5,7)`,
+    /// `T(6,6)`).
+    fn network(&self) -> Option<String> {
+        None
+    }
+
+    /// A route in the paper's words (`0000->0011`, `0000->0011 first over dim 0`).
+    fn route_label(&self, route: &Route) -> String;
+}

@@ -1,0 +1,396 @@
+//! NOB: near-optimal broadcast in all-port wormhole-routed hypercubes.
+//! Wang and Ku, "A Near-Optimal Broadcasting Algorithm in All-Port
+//! Wormhole-Routed Hypercubes", ICS'95, section 3 and Appendix.
+//!
+//! # The algorithm
+//! With p = floor(log2(n+1)) the n-cube is a 2^p-ary tree of subcubes: the
+//! address bits are cut, left to right, into ceil(n/p) partitions of p bits,
+//! the last possibly shorter. In step i every source node of an A-subcube
+//! (A = the first i-1 partitions, a bits) sends 2^p - 1 worms, one into
+//! each child subcube AP' but its own; each recipient is the source of its
+//! child subcube in step i+1.
+//!
+//! Every source has the form A Z with Z the recursive Hamming syndrome of A
+//! (eta(A, p, ..., p, last), [`crate::wang_ku::hamming`]), read as A P R: P is
+//! the p-bit syndrome of A, R the recursive syndrome of AP. The child
+//! subcubes are covered by three rules (section 3 and Appendix):
+//! 1. for every neighbour P' of P: the worm APR -> AP'R => AP'R1 crosses
+//!    the P dimension first, then e-cube to R1 = syndrome of AP'.
+//! 2. for every neighbour A' of A in one of A's s = 2^p - p - 1 rightmost
+//!    bits (if a > 0 and p >= 2): the worm APR -> A'PR => A'PR2 with R2 the
+//!    syndrome of A'P. The A'-subcube's child A'P is not covered by A''s own
+//!    rules 1 and 3, since P = syn(A') xor (the position of that bit).
+//! 3. if a < s and r >= 1: the s - a values P3 = P xor position(k), k = a..s-1
+//!    (those that rules 1 and 2 leave uncovered), each over its own R
+//!    dimension chosen first: APR -> APR' => AP3R' => AP3R3.
+//!
+//! Rules 1 and 2 follow e-cube routing already (the crossed P or A bit is
+//! the highest differing bit); rule 3 forces its first arc, as the paper
+//! says ("could be handled by e-cube routing except the first links").
+//!
+//! # Readings (docs/errata.md has the evidence)
+//! * Levels: ceil(n/p) steps with the last partition n - p*(steps-1) bits,
+//!   as section 3 says ("ceil(n/p) p-bit partitions ... the lowest ...
+//!   possibly less than p bits") and Table I prints. The Appendix reads
+//!   floor(n/p) levels with the last absorbing the remainder; that reading
+//!   is `nob-appendix` and the checker refutes it.
+//! * Syndrome levels follow the partitions: the recursive syndrome of a
+//!   prefix has one level per remaining partition.
+//! * Rule 3's "unique R'" is left open by the paper: the exhaustive check
+//!   tries every injective choice of R dimensions; the executor takes the
+//!   lowest dimensions in order.
+//! * E-cube order is highest dimension first ([`crate::topology::hypercube`]).
+//! * Source other than 0: compute for source 0, relabel by xor.
+//!
+//! # Bounds
+//! * steps <= ceil(n / floor(log2(n+1))) (Theorem 3, Table I)
+//! * every node receives exactly one copy (Theorem 1), contention-free in
+//!   every step (Theorem 2)
+//!
+//! # Example: Q4 from 0000 (Fig. 5), p = 2, two steps
+//! ```text
+//! step 1: rule 1  0000 => 01|11, 0000 => 10|00; rule 3  0000 -> 0001 => 11|11
+//! step 2 (00-subcube): rule 1  00|00 => 00|01, 00|10; rule 2  01|11 => 00|11
+//! ```
+
+use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
+use crate::catalog::{Config, Entry, Info, Reach};
+use crate::catalog::{Ports::*, Switching::*};
+use crate::protocol::{Arrival, Protocol};
+use crate::topology::hypercube::Hypercube;
+use crate::wang_ku::hamming::{capacity, position, recursive_syndrome};
+use properties::{bounds, Claims, NodeId, PropertyName, Route, Slot, Transmission};
+
+/// How the levels of the broadcasting tree are cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Levels {
+    /// ceil(n/p) levels, the last one shorter (section 3, Table I).
+    Text,
+    /// floor(n/p) levels, the last one longer (the Appendix, literally).
+    Appendix,
+}
+
+/// The partition sizes, left to right, for dimension n.
+pub fn levels(n: u32, reading: Levels) -> Vec<u32> {
+    let p = bounds::floor_log2(n + 1);
+    let steps = match reading {
+        Levels::Text => n.div_ceil(p),
+        Levels::Appendix => n / p,
+    };
+    let mut sizes = vec![p; steps as usize];
+    *sizes.last_mut().expect("n >= 1 gives a level") = n - p * (steps - 1);
+    sizes
+}
+
+/// NOB at one configuration and one reading of its levels.
+#[derive(Clone, Debug)]
+pub struct Nob {
+    cube: Hypercube,
+    levels: Vec<u32>,
+}
+
+/// The step a node performs in the next slot, if any, and for which
+/// source's packet: a source of step i stays the source of its own child
+/// subcube in step i+1 ("each recipient will turn into the next-step's
+/// source node in each child subcube", and so does the sender).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NobState {
+    next: Option<Packet>,
+}
+
+/// One step of one source: the partitions of its (relative) address.
+struct Partition {
+    a: u32,
+    p: u32,
+    r: u32,
+    big_a: u64,
+    big_p: u64,
+}
+
+/// The claim of both readings (Theorems 1-3).
+const CLAIM: &str = "ceil(n / floor(log2(n+1))) steps (Theorem 3); one copy per node (Theorem 1), \
+                     contention-free (Theorem 2)";
+
+/// The registry entry of the text's reading.
+pub const TEXT: Entry<Nob> = Entry {
+    info: Info {
+        name: "nob",
+        summary: "near-optimal broadcast with recursive Hamming codes",
+        reference: "Wang & Ku, ICS'95, section 3 and Appendix",
+        claim: CLAIM,
+        modes: &[(Wh, All)],
+        reach: Reach {
+            lockstep: 8,
+            actor: 5,
+            actor_auto: 4,
+        },
+        params: &[],
+        memory: crate::catalog::one_packet_bytes,
+        shape: crate::catalog::Shape::Cube,
+    },
+    build: |cfg| Nob::new(cfg, Levels::Text),
+};
+
+/// The registry entry of the Appendix's reading (`nob-appendix`).
+pub const APPENDIX: Entry<Nob> = Entry {
+    info: Info {
+        name: "nob-appendix",
+        summary: "nob with the Appendix's floor(n/p) levels, read literally",
+        reference: "Wang & Ku, ICS'95, Appendix (docs/errata.md)",
+        ..TEXT.info
+    },
+    build: |cfg| Nob::new(cfg, Levels::Appendix),
+};
+
+impl Nob {
+    pub fn new(cfg: Config, reading: Levels) -> Self {
+        Nob {
+            cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
+            levels: levels(cfg.n, reading),
+        }
+    }
+
+    /// The partition of relative address `x` in step `i` (from 1), if the
+    /// broadcast has such a step.
+    fn partition(&self, x: NodeId, i: u8) -> Option<Partition> {
+        let i = i as usize;
+        if i == 0 || i > self.levels.len() {
+            return None;
+        }
+        let n = self.cube.dim();
+        let a: u32 = self.levels[..i - 1].iter().sum();
+        let p = self.levels[i - 1];
+        let r = n - a - p;
+        let x = x as u64;
+        Some(Partition {
+            a,
+            p,
+            r,
+            big_a: if a == 0 { 0 } else { x >> (n - a) },
+            big_p: (x >> r) & ((1 << p) - 1),
+        })
+    }
+
+    /// The source of child subcube A'P' in step i+1: A' P' eta-syndrome.
+    fn destination(&self, i: u8, part: &Partition, big_a: u64, big_p: u64) -> NodeId {
+        let prefix = (big_a << part.p) | big_p;
+        let rest = &self.levels[i as usize..];
+        let r = recursive_syndrome(prefix, part.a + part.p, rest);
+        ((prefix << part.r) | r) as NodeId
+    }
+
+    /// Number of rule-3 worms in a step: s - a where positive and r >= 1.
+    fn rule3_count(part: &Partition) -> u32 {
+        if part.r < 1 {
+            return 0;
+        }
+        capacity(part.p).saturating_sub(part.a)
+    }
+
+    /// The step a node performs now, if any: the one carried by its first
+    /// arrival, or the next one of a subcube it is already the source of.
+    fn task(state: &NobState, arrivals: &[Arrival<Packet>]) -> Option<Packet> {
+        arrivals.first().map(|a| a.msg).or(state.next)
+    }
+
+    /// Emits the 2^p - 1 worms of step `i` from `node` for `source`.
+    fn send_step(
+        &self,
+        node: NodeId,
+        source: NodeId,
+        i: u8,
+        choice: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) {
+        let x = node ^ source;
+        let Some(part) = self.partition(x, i) else {
+            return;
+        };
+        let msg = Packet {
+            source,
+            step: i + 1,
+        };
+        let mut worm = |to_rel: NodeId, first: Option<u8>| {
+            out.push(Transmission {
+                route: Route::Worm {
+                    from: node,
+                    to: to_rel ^ source,
+                    first,
+                },
+                msg,
+            })
+        };
+        // Rule 1: the neighbours of P.
+        for m in 0..part.p {
+            worm(
+                self.destination(i, &part, part.big_a, part.big_p ^ (1 << m)),
+                None,
+            );
+        }
+        // Rule 2: help the A'-subcubes for A' a neighbour of A in a covered bit.
+        if part.a > 0 && part.p >= 2 {
+            for k in 0..capacity(part.p).min(part.a) {
+                worm(
+                    self.destination(i, &part, part.big_a ^ (1 << k), part.big_p),
+                    None,
+                );
+            }
+        }
+        // Rule 3: the child subcubes left over, each first over its own R dimension.
+        let count = Self::rule3_count(&part);
+        let dims = injection(count.min(part.r), part.r, choice);
+        for (j, &d) in dims.iter().enumerate() {
+            let p3 = part.big_p ^ position(part.a + j as u32) as u64;
+            worm(self.destination(i, &part, part.big_a, p3), Some(d as u8));
+        }
+    }
+}
+
+/// The `index`-th injective map from m items into r dimensions, listed
+/// item by item; index 0 maps item j to dimension j.
+pub fn injection(m: u32, r: u32, mut index: u32) -> Vec<u32> {
+    let mut free: Vec<u32> = (0..r).collect();
+    (0..m)
+        .map(|_| {
+            let k = (index % free.len() as u32) as usize;
+            index /= free.len() as u32;
+            free.remove(k)
+        })
+        .collect()
+}
+
+/// Number of injective maps from m items into r dimensions: r!/(r-m)!.
+pub fn injections(m: u32, r: u32) -> u32 {
+    (r - m + 1..=r).product::<u32>().max(1)
+}
+
+impl Protocol for Nob {
+    type State = NobState;
+    single_source_broadcast!();
+
+    fn claims(&self) -> Claims {
+        use PropertyName::*;
+        let claimed = [Completeness, NoDuplication, ContentionFreedom, TimeBound];
+        broadcast::claims(&self.cube, &claimed, Some(bounds::nob(self.cube.dim())))
+    }
+
+    fn init(&self, source: &NodeId, node: NodeId) -> NobState {
+        NobState {
+            next: (node == *source).then_some(Packet {
+                source: node,
+                step: 1,
+            }),
+        }
+    }
+
+    fn choices(
+        &self,
+        node: NodeId,
+        state: &NobState,
+        _slot: Slot,
+        arrivals: &[Arrival<Packet>],
+    ) -> u32 {
+        let Some(task) = Self::task(state, arrivals) else {
+            return 1;
+        };
+        match self.partition(node ^ task.source, task.step) {
+            Some(part) => {
+                let count = Self::rule3_count(&part);
+                injections(count.min(part.r), part.r)
+            }
+            None => 1,
+        }
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        state: &mut NobState,
+        _slot: Slot,
+        arrivals: &[Arrival<Packet>],
+        choice: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        // A node informed in step i acts from step i+1 on; a second task in
+        // one slot (already a violation of Theorem 1) takes the first choice.
+        let tasks = state
+            .next
+            .take()
+            .into_iter()
+            .chain(arrivals.iter().map(|a| a.msg));
+        for (j, task) in tasks.enumerate() {
+            let choice = if j == 0 { choice } else { 0 };
+            self.send_step(node, task.source, task.step, choice, out);
+            if (task.step as usize) < self.levels.len() {
+                state.next = Some(Packet {
+                    step: task.step + 1,
+                    ..task
+                });
+            }
+        }
+        state.next.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{Ports, Switching};
+    use crate::topology::Topology;
+
+    fn nob(n: u32) -> Nob {
+        let cfg = Config {
+            n,
+            switching: Switching::Wh,
+            ports: Ports::All,
+            params: Default::default(),
+        };
+        Nob::new(cfg, Levels::Text)
+    }
+
+    fn worms(nob: &Nob, node: NodeId, source: NodeId, step: u8) -> Vec<String> {
+        let mut out = vec![];
+        nob.send_step(node, source, step, 0, &mut out);
+        out.iter().map(|t| nob.cube.route_label(&t.route)).collect()
+    }
+
+    #[test]
+    fn fig_5_first_step_from_0000() {
+        // Fig. 5(b): rule 1 to 01|11 and 10|00, rule 3 to 11|11.
+        assert_eq!(
+            worms(&nob(4), 0b0000, 0, 1),
+            ["0000->0111", "0000->1000", "0000->1111 (first over dim 0)"]
+        );
+    }
+
+    #[test]
+    fn fig_5_second_step_in_the_00_subcube() {
+        // Fig. 5(c): 00|00 sends to 00|01 and 00|10 by rule 1 ...
+        assert_eq!(
+            worms(&nob(4), 0b0000, 0, 2),
+            ["0000->0001", "0000->0010", "0000->0100"]
+        );
+        // ... and 01|11 helps with 00|11 by rule 2.
+        assert!(worms(&nob(4), 0b0111, 0, 2).contains(&"0111->0011".to_string()));
+    }
+
+    #[test]
+    fn levels_follow_the_text_and_the_appendix() {
+        assert_eq!(levels(5, Levels::Text), [2, 2, 1]);
+        assert_eq!(levels(5, Levels::Appendix), [2, 3]);
+        assert_eq!(levels(7, Levels::Text), [3, 3, 1]);
+        assert_eq!(levels(15, Levels::Text), [4, 4, 4, 3]);
+        for n in 1..=30 {
+            assert_eq!(levels(n, Levels::Text).len() as u32, bounds::nob(n));
+        }
+    }
+
+    #[test]
+    fn injections_are_counted_and_distinct() {
+        for (m, r) in [(0, 3), (1, 2), (2, 4), (3, 3)] {
+            let all: std::collections::BTreeSet<Vec<u32>> =
+                (0..injections(m, r)).map(|i| injection(m, r, i)).collect();
+            assert_eq!(all.len() as u32, injections(m, r));
+        }
+    }
+}
