@@ -7,8 +7,6 @@
 
 pub mod check;
 pub mod engine;
-pub mod export;
-pub mod picture;
-pub mod progress;
 pub mod report;
+pub mod show;
 pub mod table;

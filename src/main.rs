@@ -7,7 +7,7 @@
 use clap::{Parser, ValueEnum};
 use commcheck::check::{self, Engine, Request};
 use commcheck::engine::{memory, search::INTERRUPTED};
-use commcheck::{export, table};
+use commcheck::{show::export, table};
 use models::catalog::{check_source, Algorithm, Ports, Switching};
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -10,7 +10,6 @@
 
 use super::search::Space;
 use super::{horizon, judge_results, receive, release, transmit, MapLedger};
-use crate::picture;
 use models::{Arrival, Protocol};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::{Model, Path, Property};
@@ -26,7 +25,14 @@ pub struct LockStep<P: Protocol> {
     /// Label each action with its slot's transmissions (the Explorer's
     /// lists); off for checks, where labels would cost a slot's run each.
     labels: bool,
+    /// Draws a state for the Explorer (`as_svg`), where one is given: the
+    /// pictures live with the other views (`show::picture`), and the
+    /// engine does not import them.
+    draw: Option<Drawing<P>>,
 }
+
+/// How the Explorer draws a state of the model.
+pub type Drawing<P> = fn(&LockStep<P>, &State<P>) -> String;
 
 /// The state after a slot: node states, what arrived in the slot, what
 /// every node holds, and the record of the run so far.
@@ -57,7 +63,8 @@ pub struct SlotAction {
     pub label: String,
 }
 
-type State<P> = RunState<<P as Protocol>::State, <P as Protocol>::Msg>;
+/// The lock-step state of protocol `P`.
+pub type State<P> = RunState<<P as Protocol>::State, <P as Protocol>::Msg>;
 
 impl<P: Protocol> LockStep<P> {
     /// The model of `protocol` from each of `inputs`.
@@ -71,6 +78,7 @@ impl<P: Protocol> LockStep<P> {
             tasks,
             claims,
             labels: false,
+            draw: None,
         }
     }
 
@@ -78,6 +86,12 @@ impl<P: Protocol> LockStep<P> {
     /// (for the Explorer).
     pub fn labelled(mut self) -> Self {
         self.labels = true;
+        self
+    }
+
+    /// The same model, drawn by `draw` in the Explorer.
+    pub fn drawn(mut self, draw: Drawing<P>) -> Self {
+        self.draw = Some(draw);
         self
     }
 
@@ -169,17 +183,6 @@ impl<P: Protocol> LockStep<P> {
             false => "\n\nthe run goes on",
         };
         out
-    }
-
-    /// The picture of `state` (the Explorer's, and `--svg`'s).
-    pub fn picture(&self, state: &State<P>) -> String {
-        let p = &self.protocol;
-        let tokens = |m: &P::Msg| {
-            let mut t = Vec::new();
-            p.packets(m, |x| t.push(x));
-            t
-        };
-        picture::svg(p.topology(), self.task(state), state, tokens)
     }
 
     /// The label of the slot after `state` with `choices`: its
@@ -475,7 +478,7 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     }
 
     fn as_svg(&self, path: Path<State<P>, SlotAction>) -> Option<String> {
-        Some(self.picture(path.last_state()))
+        self.draw.map(|draw| draw(self, path.last_state()))
     }
 }
 

@@ -22,6 +22,32 @@ use properties::{
 };
 use std::collections::BTreeMap;
 
+/// Which engine checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The lock-step model, plus the actor model for event-driven protocols
+    /// within its default reach.
+    Exhaustive,
+    /// The lock-step model only.
+    Lockstep,
+    /// The asynchronous (actor) model only.
+    Actor,
+    /// One deterministic run.
+    Executor,
+}
+
+impl Engine {
+    /// The engine as `--engine` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Exhaustive => "exhaustive",
+            Engine::Lockstep => "lockstep",
+            Engine::Actor => "actor",
+            Engine::Executor => "executor",
+        }
+    }
+}
+
 /// Each property with its engine's predicate `$holds::<$P, I>` ("property
 /// I of `PropertyName::ALL` is not violated"), as (name, fn pointer) pairs:
 /// stateright takes plain `fn` pointers, so each index is its own

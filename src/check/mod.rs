@@ -2,11 +2,14 @@
 //! turn their verdicts into an [`Outcome`]. Generic over the protocol;
 //! `with_protocol!` is the one place that names every algorithm.
 
+pub mod progress;
+
 use crate::engine::executor::{self, Run};
 use crate::engine::exhaustive::{self, Budget, Finding, Search};
 use crate::engine::lockstep::LockStep;
 use crate::engine::memory::{self, Allowance};
 use crate::engine::search::{Cut, Progress};
+pub use crate::engine::Engine;
 use crate::report::{
     counterexample, Counterexample, Coverage, Distribution, Outcome, Params, PropertyReport, Time,
     TimeRow, ValueRow,
@@ -24,31 +27,6 @@ use std::time::{Duration, Instant};
 pub const EXPLORER_REACH: u32 = 10;
 /// Largest n at which `--all-sources` lists every source.
 pub const ALL_SOURCES_REACH: u32 = 20;
-
-/// Which engine checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// The lock-step model, plus the actor model for event-driven protocols
-    /// within its default reach.
-    Exhaustive,
-    /// The lock-step model only.
-    Lockstep,
-    /// The asynchronous (actor) model only.
-    Actor,
-    /// One deterministic run.
-    Executor,
-}
-
-impl Engine {
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Exhaustive => "exhaustive",
-            Engine::Lockstep => "lockstep",
-            Engine::Actor => "actor",
-            Engine::Executor => "executor",
-        }
-    }
-}
 
 /// What to check.
 #[derive(Clone, Debug)]
@@ -337,6 +315,7 @@ pub fn explore(req: &Request, addr: &str) -> Result<(), CheckError> {
         }
         LockStep::new(p, inputs)
             .labelled()
+            .drawn(crate::show::picture::draw)
             .checker()
             .threads(req.threads)
             .serve(addr);
@@ -380,14 +359,14 @@ fn run_to_completion(addr: String) {
 pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckError> {
     with_protocol!(req.algorithm, req.config.clone(), |p| {
         let nodes = p.topology().nodes();
-        if nodes > crate::picture::MAX_DRAWN {
+        if nodes > crate::show::picture::MAX_DRAWN {
             return Err(CheckError::TooBigToDraw {
                 option: "--svg",
                 nodes,
-                max: crate::picture::MAX_DRAWN,
+                max: crate::show::picture::MAX_DRAWN,
             });
         }
-        let (model, what) = crate::export::one_run(p, req.source);
+        let (model, what) = crate::show::export::one_run(p, req.source);
         let violated = |s: &crate::engine::lockstep::RunState<_, _>| {
             PropertyName::ALL
                 .iter()
@@ -407,7 +386,7 @@ pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckEr
                 }
             }
         };
-        let picture = model.picture(&state);
+        let picture = crate::show::picture::draw(&model, &state);
         let why = match (slot, violated(&state)) {
             (Some(k), _) if k > state.slot => format!("the run ends before slot {k}"),
             (Some(_), _) => "the slot asked for".to_string(),
@@ -613,7 +592,7 @@ fn run<P: Protocol + 'static>(p: Arc<P>, req: &Request) -> Result<Outcome, Check
     let stop = AtomicBool::new(false);
     let results = std::thread::scope(|scope| {
         if req.progress {
-            scope.spawn(|| crate::progress::show(&progress, engine, &stop));
+            scope.spawn(|| crate::check::progress::show(&progress, engine, &stop));
         }
         let results = execute(&p, req, engine, &inputs, allowance, &progress, &mut notes);
         stop.store(true, Relaxed);

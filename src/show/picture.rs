@@ -4,7 +4,8 @@
 //! slot, and in red what broke a claim: a contended resource, a node that
 //! received a packet twice, a node the run left without a packet.
 
-use crate::engine::lockstep::RunState;
+use crate::engine::lockstep::{LockStep, RunState, State};
+use models::Protocol;
 use models::Topology;
 use properties::{NodeId, PropertyName, Task, Violation};
 use std::fmt::Write;
@@ -272,4 +273,15 @@ fn escape(text: &str) -> String {
 /// True if `node` holds every packet the task requires of it.
 fn holds_all<S, M>(state: &RunState<S, M>, node: u32) -> bool {
     state.holdings.complete_at(node)
+}
+
+/// The picture of `state` of `model` (the Explorer's, and `--svg`'s).
+pub fn draw<P: Protocol>(model: &LockStep<P>, state: &State<P>) -> String {
+    let p = &model.protocol;
+    let tokens = |m: &P::Msg| {
+        let mut t = Vec::new();
+        p.packets(m, |x| t.push(x));
+        t
+    };
+    svg(p.topology(), model.task(state), state, tokens)
 }
