@@ -4,15 +4,30 @@
 //! `--max-memory` says so. The searches stop before they pass it and the
 //! executor refuses a size that would not fit, so a check ends with a
 //! report, never with an out-of-memory kill or an allocation abort.
-
-use super::search::process_memory;
+//!
+//! What the process itself takes ([`process_memory`]) is measured here
+//! too, so that the searches (`super::search`) and the progress line
+//! import from this module and it imports from neither.
 
 /// Bytes a check may still add to the process, and whether the address
 /// space is what is limited (then reserved, untouched memory counts too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Allowance {
+    /// Bytes that may still be added.
     pub bytes: u64,
+    /// True if the address-space limit is the binding one: then virtual
+    /// growth counts against `bytes`, not only resident growth.
     pub address_space: bool,
+}
+
+/// The process's resident and virtual size in bytes (Linux; 0 elsewhere).
+pub fn process_memory() -> (u64, u64) {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let mut fields = statm
+        .split_whitespace()
+        .map(|f| f.parse::<u64>().unwrap_or(0));
+    let (vm, rss) = (fields.next().unwrap_or(0), fields.next().unwrap_or(0));
+    (rss * 4096, vm * 4096)
 }
 
 /// A number from the first line of a file, if it holds one.

@@ -23,7 +23,7 @@
 //! next input, or when none is left is fed by splitting the remaining
 //! successors of the oldest frame of a busy one.
 
-use super::memory::Allowance;
+use super::memory::{process_memory, Allowance};
 use super::visited::{Visited, PUBLISH};
 use ahash::RandomState;
 use properties::{PropertyName, Record, Slot, Violation};
@@ -267,16 +267,6 @@ impl Found {
             *span = (span.0.min(lo), span.1.max(hi));
         }
     }
-}
-
-/// The process's resident and virtual size in bytes (Linux; 0 elsewhere).
-pub fn process_memory() -> (u64, u64) {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let mut fields = statm
-        .split_whitespace()
-        .map(|f| f.parse::<u64>().unwrap_or(0));
-    let (vm, rss) = (fields.next().unwrap_or(0), fields.next().unwrap_or(0));
-    (rss * 4096, vm * 4096)
 }
 
 /// Memory the search may still take: what it has taken since `base` (the
