@@ -1,47 +1,10 @@
 //! The algorithms commcheck knows, their names, papers and the switching and
 //! port models each is defined for; input validation worded for the user.
 
+pub use crate::config::{Config, Param, Params, Ports, Switching};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::mesh_bus::MeshBus;
-use properties::NodeId;
-use std::fmt;
-
-/// Switching technique (docs/architecture.md, "Runs").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Switching {
-    /// Wormhole: a worm occupies every arc of its path for one slot.
-    Wh,
-    /// Store-and-forward: a packet moves one arc per slot.
-    Sf,
-}
-
-/// Port model (docs/architecture.md, "Port models").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ports {
-    /// Any number of transmissions per node per slot (the papers' MLA).
-    All,
-    /// At most one sent and one received per node per slot (SLA).
-    One,
-}
-
-impl fmt::Display for Switching {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Switching::Wh => "wh",
-            Switching::Sf => "sf",
-        })
-    }
-}
-
-impl fmt::Display for Ports {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Ports::All => "all",
-            Ports::One => "one",
-        })
-    }
-}
 
 /// The network an algorithm runs on, and what its size n means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,64 +54,6 @@ impl Shape {
             Shape::Grid { torus: false } => format!("M({n},{n})"),
             Shape::Grid { torus: true } => format!("T({n},{n})"),
         }
-    }
-}
-
-/// The parameters of a check.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Config {
-    /// The size: the hypercube's dimension, the mesh-bus's side (see
-    /// [`Shape`]).
-    pub n: u32,
-    pub switching: Switching,
-    pub ports: Ports,
-    /// The parameters beyond the size, as given (checked against what the
-    /// algorithm declares by [`Algorithm::with_params`]).
-    pub params: Params,
-}
-
-/// The values of the parameters beyond the size: each is a flag, and an
-/// algorithm takes only those it declares (see [`Param`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Params {
-    /// `--k`: the number of broadcasting nodes.
-    pub k: Option<u64>,
-    /// `--ell`: tokens per bus message.
-    pub ell: Option<u64>,
-    /// `--broadcasters`: the broadcasting nodes, as given.
-    pub broadcasters: Option<Vec<NodeId>>,
-    /// `--multiset`: a node may broadcast several packets (listed as many
-    /// times in `--broadcasters`; every K-multiset with `--k`).
-    pub multiset: bool,
-    /// A mesh's or torus's sides as given (`5x7`); None: n x n.
-    pub sides: Option<Vec<u32>>,
-    /// `--torus`: the torus rather than the mesh.
-    pub torus: bool,
-    /// `--source`, where an algorithm's claim depends on the source (a
-    /// mesh's eccentricity).
-    pub source: Option<NodeId>,
-}
-
-impl Params {
-    /// The flags given, by name.
-    pub fn given(&self) -> Vec<&'static str> {
-        let mut flags = Vec::new();
-        if self.k.is_some() {
-            flags.push("--k");
-        }
-        if self.ell.is_some() {
-            flags.push("--ell");
-        }
-        if self.broadcasters.is_some() {
-            flags.push("--broadcasters");
-        }
-        if self.multiset {
-            flags.push("--multiset");
-        }
-        if self.torus {
-            flags.push("--torus");
-        }
-        flags
     }
 }
 
@@ -327,22 +232,6 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
         Shape::Grid { .. } => 10 * nodes,
     };
     (entry.info.memory)(d).saturating_add(nodes.saturating_mul(per_node as u64) + bits / 8)
-}
-
-/// A parameter an algorithm declares beyond its size: the CLI accepts its
-/// flag for this algorithm only.
-#[derive(Clone, Copy, Debug)]
-pub struct Param {
-    /// The flag (`--k`, `--ell`, `--broadcasters`).
-    pub flag: &'static str,
-    /// What it means, its range and its default, in words.
-    pub meaning: &'static str,
-    /// The values accepted at dimension n, inclusive (for a list, the
-    /// range of its length).
-    pub range: fn(u32) -> (u64, u64),
-    /// Why values below the range fail, and what to use instead (an
-    /// algorithm's precondition), or "".
-    pub below: &'static str,
 }
 
 /// An algorithm's registry entry: what it says about itself and how to

@@ -3,6 +3,8 @@
 //!
 //! * `topology`: the [`Topology`] trait and one file per network
 //!   (hypercube, meshes and tori, mesh-bus).
+//! * `config`: a run's configuration (switching, ports, size, parameters),
+//!   the vocabulary the networks, the algorithms and the catalog share.
 //! * `protocol`: the [`Protocol`] trait, the node logic an algorithm
 //!   writes; `catalog`: the registry of algorithms (name, paper, claim,
 //!   modes, reach, cost model).
@@ -15,6 +17,7 @@
 pub mod bertsekas;
 pub mod blocks;
 pub mod catalog;
+pub mod config;
 pub mod fujita;
 pub mod lecture_notes;
 pub mod protocol;
@@ -22,7 +25,8 @@ pub mod stamoulis;
 pub mod topology;
 pub mod wang_ku;
 
-pub use catalog::{Algorithm, Config, ModelError, Ports, Shape, Switching};
+pub use catalog::{Algorithm, ModelError, Shape};
+pub use config::{Config, Ports, Switching};
 pub use protocol::{Arrival, Protocol, Symmetry};
 pub use topology::grid::Grid;
 pub use topology::hypercube::Hypercube;

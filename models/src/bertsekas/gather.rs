@@ -26,8 +26,9 @@
 //! transmissions.
 
 use crate::bertsekas::scatter::{balanced_trees, Parcel, Tree, MAX_TREES};
-use crate::catalog::{Config, Entry, Info, Ports, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Ports};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -350,7 +351,7 @@ impl Protocol for Gather {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::Switching;
+    use crate::config::Switching;
     use std::collections::HashSet;
 
     fn gather(d: u32, ports: Ports) -> Gather {

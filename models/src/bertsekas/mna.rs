@@ -22,8 +22,9 @@
 //! transmissions, each a combined sum.
 
 use crate::bertsekas::mnb::Mnb;
-use crate::catalog::{Config, Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;

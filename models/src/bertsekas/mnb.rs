@@ -24,8 +24,9 @@
 
 use crate::bertsekas::rotation::{binomial_links, Choices, Construction};
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Config, Entry, Info, Ports, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Ports};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;

@@ -19,8 +19,9 @@
 //! 2^d - 1 slots; 2^d (2^d - 1) transmissions.
 
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Config, Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;

@@ -10,7 +10,7 @@
 
 use crate::bertsekas::mnb::Mnb;
 use crate::catalog::{Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::config::{Ports::*, Switching::*};
 
 /// The registry entry.
 pub const ENTRY: Entry<Mnb> = Entry {

@@ -36,8 +36,9 @@
 //! transmissions (every packet on a shortest path).
 
 use crate::bertsekas::rotation::{rotate, Choices};
-use crate::catalog::{Config, Entry, Info, Ports, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Ports};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;

@@ -21,8 +21,9 @@
 //! d slots under MLA and SLA; 2^d - 1 transmissions.
 
 use crate::bertsekas::snb::reached;
-use crate::catalog::{Config, Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;

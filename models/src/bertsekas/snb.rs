@@ -18,8 +18,9 @@
 //! d slots under MLA and SLA; 2^d - 1 transmissions.
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Config, Entry, Info, Ports, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Ports};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use properties::bounds::bertsekas;

@@ -53,8 +53,9 @@
 //! # Bounds (Tables 1 and 2)
 //! MLA: 2^(d-1) slots; SLA: d 2^(d-1) slots; d 2^(2d-1) transmissions.
 
-use crate::catalog::{Config, Entry, Info, Ports, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Ports};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;

@@ -37,8 +37,9 @@
 //! reports the exact count and judges no time bound. Lower bounds:
 //! Theorems 1 and 2, printed beside.
 
-use crate::catalog::{Config, Entry, Info, Param, Reach, Shape};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach, Shape};
+use crate::config::{Config, Param};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders};
 use crate::topology::Topology;

@@ -38,8 +38,9 @@
 //! m, phase 3 sigma), for l >= ceil(n/2) (m >= 1). Lower bounds: Theorems
 //! 1 and 2, printed beside.
 
-use crate::catalog::{Config, Entry, Info, Param, Reach, Shape};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach, Shape};
+use crate::config::{Config, Param};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders, Stripe};
 use crate::topology::Topology;

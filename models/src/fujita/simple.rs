@@ -47,8 +47,9 @@
 //! * Lower bounds, printed beside: Theorem 1, floor(n/2) + ceil(log2 n) - 1
 //!   (l unbounded); Theorem 2, n^2/2l + n/2l.
 
-use crate::catalog::{Config, Entry, Info, Reach, Shape};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach, Shape};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders};
 use crate::topology::Topology;

@@ -48,8 +48,9 @@
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
 use crate::blocks::schedule::Schedule;
-use crate::catalog::{Config, Entry, Info, Reach, Shape};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach, Shape};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::Grid;
 use properties::{Claims, NodeId, PropertyName, Slot, Transmission};

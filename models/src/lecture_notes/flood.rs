@@ -17,8 +17,9 @@
 //!   packet d times, all in slot d.
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Config, Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use properties::{bounds, Claims, NodeId, PropertyName, Slot, Transmission};

@@ -40,8 +40,9 @@
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
 use crate::blocks::schedule::Schedule;
-use crate::catalog::{Config, Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use properties::{Claims, NodeId, PropertyName, Slot, Transmission};

@@ -21,8 +21,9 @@
 //!   does for the cube.
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
-use crate::catalog::{Config, Entry, Info, Reach, Shape};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach, Shape};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Dir, Grid, TORUS};
 use crate::topology::Topology;

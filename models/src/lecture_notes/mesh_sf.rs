@@ -77,8 +77,9 @@
 //!   tie at every source), the lower bound is printed.
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
-use crate::catalog::{Config, Entry, Info, Ports, Reach, Shape};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach, Shape};
+use crate::config::{Config, Ports};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Dir, Grid};
 use crate::topology::Topology;

@@ -41,8 +41,9 @@
 //! hops long: `halving` gives those lengths.
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
-use crate::catalog::{Config, Entry, Info, Reach, Shape};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach, Shape};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Grid, TORUS};
 use crate::topology::Topology;

@@ -31,8 +31,9 @@
 //! ```
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Config, Entry, Info, Ports, Reach};
-use crate::catalog::{
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Ports};
+use crate::config::{
     Ports::{All, One},
     Switching::{Sf, Wh},
 };

@@ -2,7 +2,7 @@
 //! their input is a set of broadcasting nodes, and the claims quantify over
 //! every K-set.
 
-use crate::catalog::{Config, Param};
+use crate::config::{Config, Param};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::stamoulis;
@@ -258,7 +258,7 @@ mod tests {
     /// Long sets are cut, every node is named as such, short sets whole.
     #[test]
     fn descriptions_stay_short() {
-        let cube = Hypercube::new(5, crate::catalog::Switching::Sf, crate::catalog::Ports::All);
+        let cube = Hypercube::new(5, crate::config::Switching::Sf, crate::config::Ports::All);
         assert_eq!(describe(&cube, &[0, 5]), "broadcasters {00000, 00101}");
         let all: Vec<NodeId> = (0..32).collect();
         assert_eq!(describe(&cube, &all), "broadcasters: every node (32)");

@@ -24,8 +24,9 @@
 //!   reversed), which phases 2 and 3 of `kbcast` rely on.
 
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Config, Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;

@@ -33,11 +33,12 @@
 //! 2^d)} for d >= 3. Completeness, one
 //! copy and contention-freedom are the trees' and are checked as well.
 
-use crate::catalog::{Config, Entry, Info, Param, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Param};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::Protocol;
 use crate::stamoulis::broadcasters;
-use crate::stamoulis::kbcast_small::KbcastSmall;
+use crate::stamoulis::kbcast_small::{Judge, KbcastSmall};
 use properties::{Claims, PropertyName, Slot};
 
 /// The registry entry.
@@ -75,7 +76,7 @@ pub const ENTRY: Entry<KbcastSmall> = Entry {
 pub fn new(cfg: Config) -> KbcastSmall {
     let mut trees = KbcastSmall::new(cfg.clone());
     trees.sets = broadcasters::Sets::new(&cfg, 1 << (cfg.n - 1), true);
-    trees.adversary = true;
+    trees.judge = Some(Judge { claims, forced });
     trees
 }
 

@@ -65,8 +65,9 @@
 //! the distribution of max N_j and of the completion time beside the
 //! Chernoff bound (1). No time is claimed for every draw.
 
-use crate::catalog::{Config, Entry, Info, Param, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Param};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::stamoulis::esbt;

@@ -32,8 +32,9 @@
 //! transmissions (observed).
 
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Config, Entry, Info, Param, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Param};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;

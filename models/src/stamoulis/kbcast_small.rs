@@ -43,8 +43,9 @@
 //! tree once: K (2^d - 1) transmissions (observed, not claimed).
 
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Config, Entry, Info, Param, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Param};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;
@@ -91,8 +92,20 @@ pub struct KbcastSmall {
     /// Branch on every order of copies waiting for an arc (tests), not
     /// one (see "Orders").
     pub every_order: bool,
-    /// Judged by section 3.1's adversary instead (`fixed-trees`).
-    pub adversary: bool,
+    /// Judged by other claims than section 3.3.1's (`fixed-trees`: section
+    /// 3.1's adversary), if any.
+    pub judge: Option<Judge>,
+}
+
+/// Claims about prespecified trees that another section makes, judged on
+/// these trees instead of section 3.3.1's (the module that makes them
+/// sets them: `fixed-trees`).
+#[derive(Clone, Copy, Debug)]
+pub struct Judge {
+    /// The trees' claims, from section 3.3.1's.
+    pub claims: fn(Claims) -> Claims,
+    /// The sometimes claim ([`Protocol::forced`]).
+    pub forced: fn(&KbcastSmall) -> (Slot, bool),
 }
 
 /// The dimensions (0-based) across which a node forwards the packet of
@@ -109,7 +122,7 @@ impl KbcastSmall {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
             sets: broadcasters::Sets::new(&cfg, (cfg.n as u64).min(1 << cfg.n), true),
             every_order: false,
-            adversary: false,
+            judge: None,
         }
     }
 }
@@ -178,15 +191,14 @@ impl Protocol for KbcastSmall {
         let d = self.cube.dim();
         let bound = stamoulis::same_order_trees(d, self.sets.k) as Slot;
         let claims = broadcasters::claims(&self.cube, self.sets.k, bound, false);
-        match self.adversary {
-            true => crate::stamoulis::fixed_trees::claims(claims),
-            false => claims,
+        match self.judge {
+            Some(judge) => (judge.claims)(claims),
+            None => claims,
         }
     }
 
     fn forced(&self) -> Option<(Slot, bool)> {
-        self.adversary
-            .then(|| crate::stamoulis::fixed_trees::forced(self))
+        self.judge.map(|judge| (judge.forced)(self))
     }
 
     fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Queues {

@@ -27,8 +27,9 @@
 //! with `--multiset` for inputs a_x >= 2 (`kbcast`'s nodes with several
 //! packets).
 
-use crate::catalog::{Config, Entry, Info, Param, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::{Config, Param};
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;

@@ -14,7 +14,7 @@
 //! toward the target coordinate; on a torus the shorter way round, the
 //! increasing direction when both are equally long.
 
-use crate::catalog::{Config, Param, Ports, Switching};
+use crate::config::{Config, Param, Ports, Switching};
 use crate::topology::Topology;
 use properties::{NodeId, ResourceId, Route};
 

@@ -7,7 +7,7 @@
 //! P bits (higher) before the R bits, "in dimensional order"; the lecture
 //! notes' Ho-Kao scheme also checks "the bits left-to-right".
 
-use crate::catalog::{Ports, Switching};
+use crate::config::{Ports, Switching};
 use crate::topology::Topology;
 use properties::{NodeId, ResourceId, Route};
 

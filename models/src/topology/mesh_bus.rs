@@ -10,7 +10,7 @@
 //! (the CR: everyone eavesdrops). A node may write on both its buses in
 //! one step ("can send a message ... through the two buses").
 
-use crate::catalog::{Config, Param};
+use crate::config::{Config, Param};
 use crate::topology::Topology;
 use properties::bounds::fujita;
 use properties::{NodeId, PacketId, ResourceId, Route, Slot};

@@ -16,8 +16,9 @@
 //! from n = 3 on (p = 2): the worms to 110 and 100 share arc 000->100.
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Config, Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::wang_ku::nob::{levels, Levels};

@@ -54,8 +54,9 @@
 //! ```
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Config, Entry, Info, Reach};
-use crate::catalog::{Ports::*, Switching::*};
+use crate::catalog::{Entry, Info, Reach};
+use crate::config::Config;
+use crate::config::{Ports::*, Switching::*};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::wang_ku::hamming::{capacity, position, recursive_syndrome};
@@ -335,7 +336,7 @@ impl Protocol for Nob {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::{Ports, Switching};
+    use crate::config::{Ports, Switching};
     use crate::topology::Topology;
 
     fn nob(n: u32) -> Nob {
