@@ -15,6 +15,9 @@
 //! * random choices and "ties broken arbitrarily" are `choices`;
 //! * combined packets and bus messages of up to l tokens are a `Msg`
 //!   carrying several packets (`packets` lists them).
+//!
+//! A protocol with a bug seeded into it, for a test or an example, is a
+//! `Mutant` (`crate::mutant`).
 
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
@@ -24,7 +27,9 @@ use std::hash::Hash;
 /// A message delivered to a node, with the node that sent it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Arrival<M> {
+    /// The sender.
     pub from: NodeId,
+    /// What it sent.
     pub msg: M,
 }
 
@@ -41,7 +46,110 @@ pub enum Symmetry {
 }
 
 /// The logic of one algorithm at one parameter setting.
+///
+/// # What an algorithm writes
+///
+/// Its node logic and its claim; everything else has a default.
+/// * The types: the network (`Topo`), what the claim quantifies over
+///   (`Input`), a node's state (`State`) and a message (`Msg`).
+/// * The node logic: [`topology`](Protocol::topology),
+///   [`init`](Protocol::init), [`step`](Protocol::step) and
+///   [`packets`](Protocol::packets) (the packets a message carries).
+/// * The claim: [`task`](Protocol::task) (what a run must achieve) and
+///   [`claims`](Protocol::claims) (what the paper says of it).
+/// * The inputs, one of two ways: a broadcast from one source returns
+///   `Some` from [`source_input`](Protocol::source_input), and every node
+///   is then an input; an algorithm without a source (a set of
+///   broadcasting nodes, a variant of a construction) lists
+///   [`inputs`](Protocol::inputs) instead.
+///
+/// The rest, grouped below as in this file, refines the defaults: more
+/// about the inputs (how many exist, how to say one in the paper's words),
+/// open choices and scheduled wake-ups, more of the claim (control
+/// messages, computed results, lower bounds, a sometimes property), a
+/// symmetry the logic respects, and hints that let an engine run faster
+/// (none of them changes a verdict).
+///
+/// # Example
+///
+/// Flooding on the hypercube, store-and-forward: a node forwards the
+/// packet the slot after it first hears it, to every neighbour that did
+/// not send it.
+///
+/// ```
+/// use models::{Arrival, Hypercube, Ports, Protocol, Switching, Topology};
+/// use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+///
+/// struct Flooding {
+///     cube: Hypercube,
+/// }
+///
+/// impl Protocol for Flooding {
+///     type Topo = Hypercube;
+///     type Input = NodeId; // the source
+///     type State = bool; // holds the packet
+///     type Msg = NodeId; // the packet, named by its source
+///
+///     fn topology(&self) -> &Hypercube {
+///         &self.cube
+///     }
+///     fn source_input(&self, source: NodeId) -> Option<NodeId> {
+///         Some(source)
+///     }
+///     fn task(&self, &source: &NodeId) -> Task {
+///         Task::Broadcast { nodes: self.cube.nodes(), sources: vec![source] }
+///     }
+///     fn claims(&self) -> Claims {
+///         use PropertyName::*;
+///         Claims {
+///             claimed: vec![Completeness, Causality, TimeBound],
+///             bound: Some(self.cube.dim()), // the diameter
+///             lower_bound: Some(self.cube.dim()),
+///             transmissions: None,
+///         }
+///     }
+///     fn init(&self, &source: &NodeId, node: NodeId) -> bool {
+///         node == source
+///     }
+///     fn packets(&self, &packet: &NodeId, mut f: impl FnMut(PacketId)) {
+///         f(packet)
+///     }
+///     fn step(
+///         &self,
+///         node: NodeId,
+///         holds: &mut bool,
+///         slot: Slot,
+///         arrivals: &[Arrival<NodeId>],
+///         _choice: u32,
+///         out: &mut Vec<Transmission<NodeId>>,
+///     ) -> bool {
+///         let packet = match arrivals.first() {
+///             Some(a) if !*holds => a.msg, // first heard: forward
+///             None if *holds && slot == 1 => node, // the source starts
+///             _ => return false,
+///         };
+///         *holds = true;
+///         for d in 0..self.cube.dim() {
+///             let to = node ^ (1 << d);
+///             if arrivals.iter().all(|a| a.from != to) {
+///                 out.push(Transmission { route: Route::Link { from: node, to }, msg: packet });
+///             }
+///         }
+///         false
+///     }
+/// }
+///
+/// let flooding = Flooding { cube: Hypercube::new(3, Switching::Sf, Ports::All) };
+/// assert_eq!(flooding.inputs(), (0..8).collect::<Vec<_>>());
+/// assert_eq!(flooding.describe_input(&5), "source 101");
+/// let mut source = flooding.init(&5, 5);
+/// let mut out = Vec::new();
+/// flooding.step(5, &mut source, 1, &[], 0, &mut out);
+/// assert_eq!(out.len(), 3, "one link a dimension");
+/// ```
 pub trait Protocol: Send + Sync {
+    // ===== The types ======================================================
+
     /// The network the algorithm runs on.
     type Topo: Topology;
     /// What the claim quantifies over (a source node; a set of broadcasting
@@ -53,20 +161,65 @@ pub trait Protocol: Send + Sync {
     /// in it).
     type Msg: Copy + Debug + Eq + Ord + Hash + Send + Sync;
 
+    // ===== The node logic (required) ======================================
+
     /// The network.
     fn topology(&self) -> &Self::Topo;
+
+    /// A node's state before slot 1.
+    fn init(&self, input: &Self::Input, node: NodeId) -> Self::State;
+
+    /// What `node` does in `slot`, knowing everything delivered to it up to
+    /// the end of slot - 1 (`arrivals` holds what came in slot - 1). Appends
+    /// its transmissions to `out`. Returns true if the node must be stepped
+    /// again in a later slot even if nothing arrives (a scheduled send).
+    ///
+    /// Every node is stepped in slot 1; later, only nodes with arrivals or
+    /// that returned true.
+    fn step(
+        &self,
+        node: NodeId,
+        state: &mut Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<Self::Msg>],
+        choice: u32,
+        out: &mut Vec<Transmission<Self::Msg>>,
+    ) -> bool;
+
+    /// Calls `f` with every packet `msg` carries.
+    fn packets(&self, msg: &Self::Msg, f: impl FnMut(PacketId));
+
+    // ===== The claim (required) ===========================================
+
+    /// What a run from `input` must achieve.
+    fn task(&self, input: &Self::Input) -> Task;
+
+    /// What the paper claims at these parameters.
+    fn claims(&self) -> Claims;
+
+    // ===== The inputs (default: one per source) ===========================
+
+    /// The input with the given source node, if the algorithm has one
+    /// source (default: none; a broadcast from one source returns
+    /// `Some`, an algorithm without a source lists [`Protocol::inputs`]).
+    fn source_input(&self, source: NodeId) -> Option<Self::Input> {
+        let _ = source;
+        None
+    }
 
     /// Every input the paper's claim quantifies over at these parameters:
     /// by default every source's inputs ([`Protocol::sourced_inputs`]);
     /// an algorithm without a source lists its own.
     fn inputs(&self) -> Vec<Self::Input> {
-        (0..self.topology().nodes())
+        let inputs: Vec<Self::Input> = (0..self.topology().nodes())
             .flat_map(|s| self.sourced_inputs(s))
-            .collect()
+            .collect();
+        assert!(
+            !inputs.is_empty(),
+            "a protocol returns Some from source_input or lists its inputs"
+        );
+        inputs
     }
-
-    /// The input with the given source node, if the algorithm has one source.
-    fn source_input(&self, source: NodeId) -> Option<Self::Input>;
 
     /// Every input from the given source: one for a plain broadcast; one
     /// per variant of the construction where the paper leaves choices open
@@ -94,20 +247,48 @@ pub trait Protocol: Send + Sync {
         "the first ones"
     }
 
-    /// An input in the paper's words (`source 0000`).
-    fn describe_input(&self, input: &Self::Input) -> String;
+    /// An input in the paper's words. By default a source's input is
+    /// `source 0000` (found by asking every node's
+    /// [`Protocol::source_input`]: override it where that is slow), and
+    /// any other input is its `Debug` form.
+    fn describe_input(&self, input: &Self::Input) -> String {
+        let topology = self.topology();
+        if self.source_input(0).is_some() {
+            let source =
+                (0..topology.nodes()).find(|&s| self.source_input(s).as_ref() == Some(input));
+            if let Some(s) = source {
+                return format!("source {}", topology.node_label(s));
+            }
+        }
+        format!("{input:?}")
+    }
 
-    /// What a run from `input` must achieve.
-    fn task(&self, input: &Self::Input) -> Task;
+    // ===== Open choices and scheduled sends (default: none) ===============
 
-    /// What the paper claims at these parameters.
-    fn claims(&self) -> Claims;
+    /// How many ways `node` may act this slot (choices the paper leaves
+    /// open); `step` is then called with a choice below this number.
+    fn choices(
+        &self,
+        node: NodeId,
+        state: &Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<Self::Msg>],
+    ) -> u32 {
+        let _ = (node, state, slot, arrivals);
+        1
+    }
 
-    /// A node's state before slot 1.
-    fn init(&self, input: &Self::Input, node: NodeId) -> Self::State;
+    /// After `step` in `slot` returned true: the slot in which the node
+    /// must next be stepped even if nothing arrives. Until then its step
+    /// without arrivals must do nothing, so that an engine may skip it (a
+    /// node waiting for a scheduled send: the executor keeps a calendar
+    /// rather than step it every slot; the agreement tests compare).
+    fn wake(&self, state: &Self::State, slot: Slot) -> Slot {
+        let _ = state;
+        slot + 1
+    }
 
-    /// Calls `f` with every packet `msg` carries.
-    fn packets(&self, msg: &Self::Msg, f: impl FnMut(PacketId));
+    // ===== More of the claim (default: none) ==============================
 
     /// True if `msg` is a control message (a prefix value, a count, a
     /// termination packet): it carries no packet, takes its resources like
@@ -164,54 +345,22 @@ pub trait Protocol: Send + Sync {
         ("", None)
     }
 
-    /// How many ways `node` may act this slot (choices the paper leaves
-    /// open); `step` is then called with a choice below this number.
-    fn choices(
-        &self,
-        node: NodeId,
-        state: &Self::State,
-        slot: Slot,
-        arrivals: &[Arrival<Self::Msg>],
-    ) -> u32 {
-        let _ = (node, state, slot, arrivals);
-        1
-    }
-
-    /// What `node` does in `slot`, knowing everything delivered to it up to
-    /// the end of slot - 1 (`arrivals` holds what came in slot - 1). Appends
-    /// its transmissions to `out`. Returns true if the node must be stepped
-    /// again in a later slot even if nothing arrives (a scheduled send).
-    ///
-    /// Every node is stepped in slot 1; later, only nodes with arrivals or
-    /// that returned true.
-    fn step(
-        &self,
-        node: NodeId,
-        state: &mut Self::State,
-        slot: Slot,
-        arrivals: &[Arrival<Self::Msg>],
-        choice: u32,
-        out: &mut Vec<Transmission<Self::Msg>>,
-    ) -> bool;
-
-    /// After `step` in `slot` returned true: the slot in which the node
-    /// must next be stepped even if nothing arrives. Until then its step
-    /// without arrivals must do nothing, so that an engine may skip it (a
-    /// node waiting for a scheduled send: the executor keeps a calendar
-    /// rather than step it every slot; the agreement tests compare).
-    fn wake(&self, state: &Self::State, slot: Slot) -> Slot {
-        let _ = state;
-        slot + 1
-    }
+    // ===== Symmetry (default: none) =======================================
 
     /// The symmetry the node logic respects, if any (see [`Symmetry`]).
     fn symmetry(&self) -> Option<Symmetry> {
         None
     }
 
+    // ===== Engine hints (defaults: the safe choice) =======================
+
     /// True if the node logic reacts to each arrival on its own, so that it
-    /// can also run as a stateright `ActorModel` where deliveries interleave.
-    fn event_driven(&self) -> bool;
+    /// can also run as a stateright `ActorModel` where deliveries
+    /// interleave (default: false, the lock-step model and the executor
+    /// only).
+    fn event_driven(&self) -> bool {
+        false
+    }
 
     /// True if the executor should keep what nodes hold packet by packet
     /// rather than node by node: right for packets forwarded down trees,

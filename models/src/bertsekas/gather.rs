@@ -342,10 +342,6 @@ impl Protocol for Gather {
     fn symmetry(&self) -> Option<Symmetry> {
         Some(Symmetry::XorTranslation)
     }
-
-    fn event_driven(&self) -> bool {
-        false
-    }
 }
 
 #[cfg(test)]

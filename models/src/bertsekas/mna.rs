@@ -117,10 +117,6 @@ impl Protocol for Mna {
         self.mnb.inputs()
     }
 
-    fn source_input(&self, _: NodeId) -> Option<u32> {
-        None
-    }
-
     fn inputs_total(&self) -> u64 {
         self.mnb.inputs_total()
     }
@@ -183,10 +179,6 @@ impl Protocol for Mna {
             });
         }
         slot < q
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 
     fn reads_arrivals(&self) -> bool {

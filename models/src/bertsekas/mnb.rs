@@ -173,10 +173,6 @@ impl Protocol for Mnb {
         (0..self.trees.len() as u32).collect()
     }
 
-    fn source_input(&self, _: NodeId) -> Option<u32> {
-        None
-    }
-
     fn inputs_total(&self) -> u64 {
         self.variants
     }
@@ -214,10 +210,6 @@ impl Protocol for Mnb {
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
         send(&self.trees[*variant as usize], node, slot, out)
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 
     fn reads_arrivals(&self) -> bool {

@@ -94,10 +94,6 @@ impl Protocol for MnbRing {
         vec![0]
     }
 
-    fn source_input(&self, _: NodeId) -> Option<u32> {
-        None
-    }
-
     fn describe_input(&self, _: &u32) -> String {
         "the Gray-code ring".into()
     }
@@ -147,10 +143,6 @@ impl Protocol for MnbRing {
             },
         });
         slot < last
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 
     fn reads_arrivals(&self) -> bool {

@@ -440,10 +440,6 @@ impl Protocol for Scatter {
     fn symmetry(&self) -> Option<Symmetry> {
         Some(Symmetry::XorTranslation)
     }
-
-    fn event_driven(&self) -> bool {
-        false
-    }
 }
 
 #[cfg(test)]

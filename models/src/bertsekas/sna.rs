@@ -159,8 +159,4 @@ impl Protocol for Sna {
     fn symmetry(&self) -> Option<Symmetry> {
         Some(Symmetry::XorTranslation)
     }
-
-    fn event_driven(&self) -> bool {
-        false
-    }
 }

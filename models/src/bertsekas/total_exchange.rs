@@ -360,10 +360,6 @@ impl Protocol for TotalExchange {
         self.variants
     }
 
-    fn source_input(&self, _: NodeId) -> Option<u32> {
-        None
-    }
-
     fn describe_input(&self, v: &u32) -> String {
         match *v {
             0 => "the recursive construction, every tie by destination".into(),
@@ -436,10 +432,6 @@ impl Protocol for TotalExchange {
             });
         }
         (slot as usize) < schedule.len()
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 
     fn reads_arrivals(&self) -> bool {

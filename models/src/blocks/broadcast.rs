@@ -152,10 +152,6 @@ macro_rules! grid_broadcast {
         ) {
             f(msg.source)
         }
-
-        fn event_driven(&self) -> bool {
-            false
-        }
     };
 }
 pub(crate) use grid_broadcast;

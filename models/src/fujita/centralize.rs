@@ -314,10 +314,6 @@ impl Protocol for Centralize {
         self.orders.covered()
     }
 
-    fn source_input(&self, _: NodeId) -> Option<u32> {
-        None
-    }
-
     fn describe_input(&self, &v: &u32) -> String {
         self.orders.describe(v)
     }
@@ -430,10 +426,6 @@ impl Protocol for Centralize {
             .map(|t| t.at.max(slot + 1))
             .min()
             .unwrap_or(slot + 1)
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 
     fn reads_arrivals(&self) -> bool {

@@ -216,10 +216,6 @@ impl Protocol for Partition {
         self.orders.covered()
     }
 
-    fn source_input(&self, _: NodeId) -> Option<u32> {
-        None
-    }
-
     fn describe_input(&self, &v: &u32) -> String {
         self.orders.describe(v)
     }
@@ -353,10 +349,6 @@ impl Protocol for Partition {
             .map(|w| w.0)
             .find(|&at| at > slot)
             .unwrap_or(slot + 1)
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 
     fn reads_arrivals(&self) -> bool {

@@ -222,10 +222,6 @@ impl Protocol for Simple {
         self.orders.covered()
     }
 
-    fn source_input(&self, _: NodeId) -> Option<u32> {
-        None
-    }
-
     fn describe_input(&self, &v: &u32) -> String {
         self.orders.describe(v)
     }
@@ -388,10 +384,6 @@ impl Protocol for Simple {
             Slot::MAX => slot + 1,
             next => next,
         }
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 
     fn reads_arrivals(&self) -> bool {

@@ -161,10 +161,6 @@ impl Protocol for Esbt {
         vec![self.cube.dim()]
     }
 
-    fn source_input(&self, _: NodeId) -> Option<u32> {
-        None
-    }
-
     fn describe_input(&self, _: &u32) -> String {
         "roots e_1..e_d".into()
     }
@@ -215,10 +211,6 @@ impl Protocol for Esbt {
         for a in arrivals {
             send(a.msg.source);
         }
-        false
-    }
-
-    fn event_driven(&self) -> bool {
         false
     }
 }

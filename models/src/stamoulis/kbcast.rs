@@ -542,10 +542,6 @@ impl Protocol for Kbcast {
         }
     }
 
-    fn source_input(&self, _: NodeId) -> Option<Draw> {
-        None
-    }
-
     fn describe_input(&self, input: &Draw) -> String {
         if self.variant == Variant::Mnb {
             return "every node broadcasting".into();
@@ -710,9 +706,5 @@ impl Protocol for Kbcast {
             });
         }
         self.busy(node, s, slot)
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 }

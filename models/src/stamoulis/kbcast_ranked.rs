@@ -171,10 +171,6 @@ impl Protocol for KbcastRanked {
         "the first 65,536 d-sets in increasing order"
     }
 
-    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
-        None
-    }
-
     fn describe_input(&self, set: &Vec<NodeId>) -> String {
         broadcasters::describe(&self.cube, set)
     }
@@ -243,10 +239,6 @@ impl Protocol for KbcastRanked {
             }
         }
         held.0.iter().any(|&(_, _, came)| slot - came < d)
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 }
 

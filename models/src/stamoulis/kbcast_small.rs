@@ -175,10 +175,6 @@ impl Protocol for KbcastSmall {
          the trees are translates, so every set's run is a relabelled run of one checked"
     }
 
-    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
-        None
-    }
-
     fn describe_input(&self, set: &Vec<NodeId>) -> String {
         broadcasters::describe(&self.cube, set)
     }
@@ -257,10 +253,6 @@ impl Protocol for KbcastSmall {
             });
         }
         q.0.iter().any(|w| !w.is_empty())
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 }
 

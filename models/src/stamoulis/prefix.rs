@@ -201,10 +201,6 @@ impl Protocol for Prefix {
             .unwrap_or_else(|| (0..self.cube.nodes()).collect())
     }
 
-    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
-        None
-    }
-
     fn describe_input(&self, set: &Vec<NodeId>) -> String {
         let ones = broadcasters::describe(&self.cube, set);
         format!("a_x = 1 at {}", ones.trim_start_matches("broadcasters "))
@@ -261,10 +257,6 @@ impl Protocol for Prefix {
             });
         }
         slot < 2 * d
-    }
-
-    fn event_driven(&self) -> bool {
-        false
     }
 }
 
