@@ -11,7 +11,7 @@ use properties::{PropertyName, Status};
 fn flood_duplicates_are_found_and_shown() {
     let o = outcome("flood", 3, Engine::Lockstep, None);
     let d = reported(&o, "no-duplication");
-    assert_eq!(d.status, "violated");
+    assert_eq!(d.status, properties::Status::Violated);
     assert!(!d.claimed, "the notes do not claim one copy");
     assert_eq!(
         d.counterexample.as_ref().map(|c| c.text.as_str()),

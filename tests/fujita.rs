@@ -330,7 +330,7 @@ fn partition_is_incomplete_exactly_where_m_does_not_divide_n() {
 fn partition_counterexample_as_reported() {
     let o = outcome_with("partition", 5, &["--ell", "5"]);
     let c = reported(&o, "completeness");
-    assert_eq!(c.status, "violated");
+    assert_eq!(c.status, properties::Status::Violated);
     assert!(
         c.counterexample
             .as_ref()

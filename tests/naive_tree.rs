@@ -11,7 +11,7 @@ use properties::{PropertyName, Status};
 fn naive_tree_contends_at_n3() {
     let o = outcome("naive-tree", 3, Engine::Lockstep, None);
     let c = reported(&o, "contention-freedom");
-    assert_eq!(c.status, "violated");
+    assert_eq!(c.status, properties::Status::Violated);
     assert_eq!(
         c.counterexample.as_ref().map(|c| c.text.as_str()),
         Some("source 000: step 1: arc 000->100 used by worm 000->100 and worm 000->110")

@@ -102,7 +102,7 @@ pub fn outcome(
     let algorithm = Algorithm::parse(algorithm).unwrap();
     let (switching, ports) = modes.unzip();
     let mut req = Request::new(algorithm, n, switching, ports).unwrap();
-    req.engine = Some(engine);
+    req.options.engine = Some(engine);
     check::check(&req).unwrap()
 }
 

@@ -2,8 +2,8 @@
 //! second once the check has taken two, cleared at the end. Shown only
 //! when stderr is a terminal and neither `--json` nor `--quiet` is given.
 
-use crate::engine::{memory::process_memory, search::Progress};
 use crate::engine::Engine;
+use crate::engine::{memory::process_memory, search::Progress};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};

@@ -3,7 +3,9 @@
 //! worded in the papers' terms.
 
 use models::Topology;
-use properties::{Slot, Task, Violation};
+pub mod assemble;
+
+use properties::{Slot, Status, Task, Violation};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -14,7 +16,7 @@ pub const LISTED: usize = 32;
 /// The outcome of one check, engine-independent.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
-    pub algorithm: &'static str,
+    pub algorithm: String,
     pub params: Params,
     pub engine: String,
     pub properties: Vec<PropertyReport>,
@@ -207,17 +209,42 @@ pub struct NamedBound {
 /// One property's verdict.
 #[derive(Clone, Debug, Serialize)]
 pub struct PropertyReport {
+    /// The property (`completeness`, ...).
     pub name: &'static str,
+    /// True if the paper claims it: a violation fails the check; else it
+    /// is an observation.
     pub claimed: bool,
-    pub status: &'static str,
+    /// The verdict (`holds`, `violated`, `unknown` in JSON).
+    #[serde(serialize_with = "status_name")]
+    pub status: Status,
+    /// The run that violates it, in the paper's words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<Counterexample>,
     /// The engine that found the counterexample.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub found_by: Option<&'static str>,
+    pub found_by: Option<Finder>,
     /// The Explorer's `#/steps/...` path of the counterexample.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explorer_path: Option<String>,
+}
+
+/// The engine that found a violation, as reports name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Finder {
+    /// The executor's one run.
+    #[serde(rename = "executor")]
+    Executor,
+    /// The lock-step model's search.
+    #[serde(rename = "lock-step")]
+    LockStep,
+    /// The asynchronous (actor) model's search.
+    #[serde(rename = "actor model")]
+    ActorModel,
+}
+
+/// A verdict as JSON names it.
+fn status_name<S: serde::Serializer>(status: &Status, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(status.as_str())
 }
 
 /// A counterexample: the sentence the text report prints, and its parts
@@ -338,14 +365,14 @@ impl Outcome {
     pub fn refuted(&self) -> bool {
         self.properties
             .iter()
-            .any(|p| p.claimed && p.status == "violated")
+            .any(|p| p.claimed && p.status == Status::Violated)
     }
 
     /// True if a claimed property has no verdict (budget ran out).
     pub fn undecided(&self) -> bool {
         self.properties
             .iter()
-            .any(|p| p.claimed && p.status == "unknown")
+            .any(|p| p.claimed && p.status == Status::Unknown)
     }
 
     /// The text report.
@@ -392,13 +419,23 @@ impl Outcome {
             self.engine
         );
         for p in &self.properties {
-            let status = if p.status == "violated" {
-                "VIOLATED"
-            } else {
-                p.status
-            };
-            let kind = if p.claimed { "claimed" } else { "observed" };
-            let _ = writeln!(s, "  {:<20}{:<10}{}", p.name, status, kind);
+            match (p.claimed, p.status) {
+                // What the paper does not claim is an observation, with
+                // its figure: never "VIOLATED", never a counterexample.
+                (false, Status::Violated) => {
+                    let figure = p.counterexample.as_ref().map_or(String::new(), observation);
+                    let _ = writeln!(s, "  {:<20}{:<10}{figure}", p.name, "observed");
+                    continue;
+                }
+                (claimed, status) => {
+                    let status = match status {
+                        Status::Violated => "VIOLATED",
+                        other => other.as_str(),
+                    };
+                    let kind = if claimed { "claimed" } else { "observed" };
+                    let _ = writeln!(s, "  {:<20}{:<10}{}", p.name, status, kind);
+                }
+            }
             if let Some(c) = &p.counterexample {
                 let _ = writeln!(s, "      {}", c.text);
             }
@@ -479,6 +516,19 @@ impl Outcome {
             let _ = writeln!(s, "note: reproduce with `{r}`");
         }
         s
+    }
+}
+
+/// What an unclaimed property that the run does not keep shows, with its
+/// figure (`48 transmissions, optimum 40`; `a duplicate reception, the
+/// first: step 2: ...`).
+fn observation(c: &Counterexample) -> String {
+    match (c.count, c.optimum) {
+        (Some(count), Some(optimum)) => format!("{count} transmissions, optimum {optimum}"),
+        _ => format!(
+            "not kept (the paper claims nothing here); the first: {}",
+            c.text
+        ),
     }
 }
 

@@ -73,7 +73,7 @@ pub fn dot(req: &Request) -> Result<(String, String), CheckError> {
                 max: MAX_DOT_NODES,
             });
         }
-        let (model, what) = one_run(p, req.source);
+        let (model, what) = one_run(p, req.options.source);
         let t = model.protocol.topology();
         let mut edges = String::new();
         let task = model.protocol.task(&model.inputs[0]);
@@ -135,7 +135,7 @@ pub fn load(req: &Request) -> Result<(String, String), CheckError> {
                 max: MAX_LOAD_RESOURCES,
             });
         }
-        let (model, what) = one_run(p, req.source);
+        let (model, what) = one_run(p, req.options.source);
         let t = model.protocol.topology();
         // busy[slot - 1][resource]: how many transmissions hold it.
         let mut busy: Vec<Vec<u32>> = Vec::new();
@@ -240,7 +240,7 @@ pub fn trace(req: &Request, out: &mut impl Write) -> Result<String, CheckError> 
                 max: MAX_TRACE_NODES,
             });
         }
-        let (model, what) = one_run(p, req.source);
+        let (model, what) = one_run(p, req.options.source);
         let least = model.protocol.task(&model.inputs[0]).least_transmissions();
         if least > MAX_TRACE_LINES {
             return Err(CheckError::TraceTooLong {
@@ -289,5 +289,50 @@ pub fn trace(req: &Request, out: &mut impl Write) -> Result<String, CheckError> 
             "{lines} transmissions of {what}, {} slots",
             last.record.last_delivery
         ))
+    })
+}
+
+/// `--svg FILE`: the picture of one slot of the run from the given source
+/// (else the first input), every open choice at its first option: slot
+/// `slot` if given, else the slot of its first violation, else its last.
+/// Returns the SVG and what it shows.
+pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckError> {
+    with_protocol!(req.algorithm, req.config.clone(), |p| {
+        let nodes = p.topology().nodes();
+        if nodes > super::picture::MAX_DRAWN {
+            return Err(CheckError::TooBigToDraw {
+                option: "--svg",
+                nodes,
+                max: super::picture::MAX_DRAWN,
+            });
+        }
+        let (model, what) = one_run(p, req.options.source);
+        let violated = |s: &crate::engine::lockstep::RunState<_, _>| {
+            PropertyName::ALL
+                .iter()
+                .any(|&q| s.record.violation(q).is_some())
+        };
+        let state = match slot {
+            Some(k) => model.first_choice_until(0, |s| s.slot >= k),
+            None => {
+                let state = model.first_choice_until(0, violated);
+                match violated(&state) {
+                    true => state,
+                    // The last slot that delivered, not the quiet one after.
+                    false => {
+                        let last = state.record.last_delivery;
+                        model.first_choice_until(0, |s| s.slot >= last)
+                    }
+                }
+            }
+        };
+        let picture = super::picture::draw(&model, &state);
+        let why = match (slot, violated(&state)) {
+            (Some(k), _) if k > state.slot => format!("the run ends before slot {k}"),
+            (Some(_), _) => "the slot asked for".to_string(),
+            (None, true) => "the first violation".to_string(),
+            (None, false) => "the last slot".to_string(),
+        };
+        Ok((picture, format!("{what}, slot {} ({why})", state.slot)))
     })
 }

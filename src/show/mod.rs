@@ -3,5 +3,6 @@
 //! exports of one run (`export`: `--svg`, `--dot`, `--svg-load`,
 //! `--trace`).
 
+pub mod explore;
 pub mod export;
 pub mod picture;

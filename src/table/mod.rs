@@ -18,14 +18,61 @@ use models::catalog::{Algorithm, Ports, Switching};
 use models::{with_protocol, Protocol};
 use properties::{bounds, PropertyName, Slot, Status};
 
-/// Names `check table` accepts.
-pub const TABLES: [&str; 5] = [
-    "wang-ku",
-    "bertsekas",
-    "stamoulis",
-    "fujita",
-    "lecture-bounds",
-];
+/// The tables `check table NAME` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// Wang and Ku's Table I.
+    WangKu,
+    /// Bertsekas et al.'s Tables 1 and 2.
+    Bertsekas,
+    /// Stamoulis and Tsitsiklis's bounds beside the checked worst cases.
+    Stamoulis,
+    /// Fujita's theorems swept over sides and l.
+    Fujita,
+    /// The lecture notes' Lemma and the wormhole lower bound.
+    LectureBounds,
+}
+
+impl Table {
+    /// Names `check table` accepts, in the order of [`Table::ALL`].
+    pub const NAMES: [&'static str; 5] = [
+        "wang-ku",
+        "bertsekas",
+        "stamoulis",
+        "fujita",
+        "lecture-bounds",
+    ];
+    /// Every table.
+    pub const ALL: [Table; 5] = [
+        Table::WangKu,
+        Table::Bertsekas,
+        Table::Stamoulis,
+        Table::Fujita,
+        Table::LectureBounds,
+    ];
+
+    /// The table called `name`.
+    pub fn parse(name: &str) -> Option<Table> {
+        let i = Table::NAMES.iter().position(|&n| n == name)?;
+        Some(Table::ALL[i])
+    }
+
+    /// The table, checked: the Fujita sweep up to `max_side` (default
+    /// 256), telling `progress` how far it got.
+    pub fn sheet(self, max_side: Option<u32>, progress: &mut dyn FnMut(&str)) -> Sheet {
+        match self {
+            Table::WangKu => wang_ku_sheet(),
+            Table::Bertsekas => bertsekas_sheet(),
+            Table::Stamoulis => stamoulis_sheet(),
+            Table::LectureBounds => lecture::sheet(8, 16),
+            Table::Fujita => {
+                let max = max_side.unwrap_or(u32::MAX);
+                let sides: Vec<u32> = fujita::SIDES.into_iter().filter(|&s| s <= max).collect();
+                fujita::sheet(&sides, progress)
+            }
+        }
+    }
+}
 
 /// Wang-Ku Table I as printed, dimensions 1..16.
 const PRINTED: [(&str, [Slot; 16]); 4] = [

@@ -24,6 +24,7 @@ impl Format {
     /// Names `--format` accepts.
     pub const NAMES: [&'static str; 4] = ["text", "markdown", "csv", "json"];
 
+    /// The format called `name` (`--format`).
     pub fn parse(name: &str) -> Option<Format> {
         match name {
             "text" => Some(Format::Text),
@@ -32,6 +33,16 @@ impl Format {
             "json" => Some(Format::Json),
             _ => None,
         }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let i = [Format::Text, Format::Markdown, Format::Csv, Format::Json]
+            .iter()
+            .position(|x| x == self)
+            .expect("every format is named");
+        f.write_str(Format::NAMES[i])
     }
 }
 

@@ -1,0 +1,259 @@
+//! Planning a check: which engine runs, which inputs it covers (and the
+//! note that says so), and what is refused before anything runs: a size
+//! past an engine's reach without a budget, a source where there is none,
+//! and an executor run past the memory allowance (one cost model decides).
+
+use super::{CheckError, Options, Subject};
+use crate::engine::{memory, Engine};
+use models::{Protocol, Shape, Symmetry, Topology};
+
+/// Largest n at which `--all-sources` lists every source.
+pub const ALL_SOURCES_REACH: u32 = 20;
+
+/// What a check will do, decided before it runs.
+pub struct Plan<I> {
+    /// The engine that runs.
+    pub engine: Engine,
+    /// How far that engine finishes without a budget.
+    pub reach: u32,
+    /// The inputs covered.
+    pub inputs: Vec<I>,
+    /// What the report says about the choices made (engine, inputs).
+    pub notes: Vec<String>,
+}
+
+/// Plans the check of `p`: the engine, its reach, the inputs, and the
+/// notes that say which; refuses what cannot run.
+pub fn plan<P: Protocol>(
+    p: &P,
+    subject: &Subject,
+    options: &Options,
+) -> Result<Plan<P::Input>, CheckError> {
+    let n = subject.config.n;
+    let (engine, engine_note) = engine(subject, options);
+    if engine == Engine::Actor && !p.event_driven() {
+        return Err(CheckError::NotEventDriven {
+            algorithm: subject.name.clone(),
+        });
+    }
+    let reach = match engine {
+        Engine::Actor => subject.reach.actor,
+        Engine::Executor => u32::MAX,
+        _ => subject.reach.lockstep,
+    };
+    if n > reach && !options.budgeted() {
+        return Err(CheckError::PastReach {
+            algorithm: subject.name.clone(),
+            n,
+            engine: engine.name(),
+            reach,
+        });
+    }
+    let (inputs, inputs_note) = inputs(p, subject, options, engine)?;
+    if options.distribution && (engine == Engine::Executor || p.drawn(&inputs[0]).is_none()) {
+        return Err(CheckError::NoDistribution {
+            algorithm: subject.name.clone(),
+        });
+    }
+    let mut notes: Vec<String> = engine_note.into_iter().chain(inputs_note).collect();
+    if n > reach {
+        // Said before the search starts: it will run to its budget.
+        let note = format!(
+            "n = {n} is past the reach of the {} engine for {} (n <= {reach} finishes \
+             in under 10 s on 2 cores; BENCHMARKS.md): the search runs until {}, then \
+             reports how far it got",
+            engine.name(),
+            subject.name,
+            options.budget_words()
+        );
+        if options.announce {
+            eprintln!("note: {note}");
+        }
+        notes.push(note);
+    }
+    if engine == Engine::Executor && options.max_states.is_some() {
+        notes.push(
+            "--max-states applies to exhaustive searches; the executor's one run stops at \
+             --timeout, Ctrl-C or its end"
+                .into(),
+        );
+    }
+    Ok(Plan {
+        engine,
+        reach,
+        inputs,
+        notes,
+    })
+}
+
+/// The engine a check runs, and a note when the default is the executor
+/// because n is past the exhaustive reach.
+pub fn engine(subject: &Subject, options: &Options) -> (Engine, Option<String>) {
+    let n = subject.config.n;
+    let reach = subject.reach.lockstep;
+    match options.engine {
+        Some(e) => (e, None),
+        None if n <= reach => (Engine::Exhaustive, None),
+        None => (
+            Engine::Executor,
+            Some(format!(
+                "n = {n} is past the exhaustive reach of {} (n <= {reach} finishes in under \
+                 10 s): one executor run, first choice wherever the paper leaves one open; \
+                 --engine exhaustive with a budget searches further",
+                subject.name
+            )),
+        ),
+    }
+}
+
+/// Refuses an executor run that would pass the memory allowance, by one
+/// cost model: the catalogue's (known before anything is built, so the
+/// largest size that fits can be named), else, for a protocol of the
+/// user's own, what its built run needs (`need`).
+pub fn refuse_past_memory(
+    subject: &Subject,
+    options: &Options,
+    need: Option<&dyn Fn() -> u64>,
+) -> Result<(), CheckError> {
+    let (engine, _) = engine(subject, options);
+    let Some(have) = (engine == Engine::Executor)
+        .then(|| memory::allowance(options.max_memory))
+        .flatten()
+    else {
+        return Ok(());
+    };
+    let n = subject.config.n;
+    let cost = |d: u32| match (&subject.request, need) {
+        (Some(req), _) => Some(req.algorithm.executor_bytes(d)),
+        (None, Some(need)) => (d == n).then(need),
+        (None, None) => None,
+    };
+    let Some(bytes) = cost(n) else {
+        return Ok(());
+    };
+    if bytes <= have.bytes {
+        return Ok(());
+    }
+    let fits = match (1..n)
+        .rev()
+        .find(|&d| cost(d).is_some_and(|b| b <= have.bytes))
+    {
+        Some(d) => format!("the largest n that fits is {d}"),
+        None if subject.request.is_some() => "the largest n that fits is 0".to_string(),
+        None => "a smaller size may fit".to_string(),
+    };
+    Err(CheckError::Memory {
+        n,
+        need_gb: bytes as f64 / 1e9,
+        have_gb: have.bytes as f64 / 1e9,
+        fits,
+    })
+}
+
+/// The inputs a check covers, and the note that says which: the given
+/// source; one per symmetry orbit unless `--all-sources`; the executor's
+/// one run.
+fn inputs<P: Protocol>(
+    p: &P,
+    subject: &Subject,
+    options: &Options,
+    engine: Engine,
+) -> Result<(Vec<P::Input>, Option<String>), CheckError> {
+    let n = subject.config.n;
+    let nodes = p.topology().nodes();
+    let sourced = p.source_input(0).is_some();
+    if let Some(s) = options.source {
+        // The source is a node of the network (`Request::with_source`).
+        let inputs = p.sourced_inputs(s);
+        if inputs.is_empty() {
+            return Err(CheckError::NoSource {
+                algorithm: subject.name.clone(),
+            });
+        }
+        let note = variants_note(p, inputs.len());
+        return Ok((inputs, note));
+    }
+    if engine == Engine::Executor {
+        if options.all_sources {
+            return Err(CheckError::AllSourcesExecutor);
+        }
+        let note = match p.symmetry() {
+            _ if !sourced => format!(
+                "the executor makes one run: {}{}",
+                p.describe_input(&p.first_input()),
+                if p.inputs_total() > 1 {
+                    " (every choice the paper leaves open at its first option)"
+                } else {
+                    ""
+                }
+            ),
+            Some(Symmetry::XorTranslation) => format!(
+                "sources: the executor's one run is from source {}; the other {} are its \
+                 xor images (symmetry tested); --source picks another",
+                p.topology().node_label(0),
+                nodes - 1
+            ),
+            None => format!(
+                "the executor makes one run, from source {}; --source picks another",
+                p.topology().node_label(0)
+            ),
+        };
+        return Ok((vec![p.first_input()], Some(note)));
+    }
+    if !sourced {
+        if options.all_sources {
+            return Err(CheckError::NoSource {
+                algorithm: subject.name.clone(),
+            });
+        }
+        let inputs = p.inputs();
+        let total = p.inputs_total();
+        let note = ((inputs.len() as u64) < total).then(|| {
+            format!(
+                "inputs: {} of {} variants of the construction checked ({})",
+                inputs.len(),
+                models::catalog::count_words(total),
+                p.covered_inputs()
+            )
+        });
+        return Ok((inputs, note));
+    }
+    if options.all_sources || p.symmetry().is_none() {
+        // A cube of dimension n has 2^n sources; a grid names its nodes.
+        let cube = subject.shape == Shape::Cube;
+        if (cube && n > ALL_SOURCES_REACH) || nodes > 1 << ALL_SOURCES_REACH {
+            return Err(CheckError::AllSourcesReach {
+                n,
+                reach: ALL_SOURCES_REACH,
+            });
+        }
+        let inputs = p.inputs();
+        let note = variants_note(p, inputs.len() / nodes as usize);
+        return Ok((inputs, note));
+    }
+    let inputs = p.sourced_inputs(0);
+    let mut note = format!(
+        "sources: 1 of {nodes} checked, the rest are xor images (symmetry tested); \
+         --all-sources checks every one"
+    );
+    if let Some(v) = variants_note(p, inputs.len()) {
+        note += &format!("; {v}");
+    }
+    Ok((inputs, Some(note)))
+}
+
+/// Says how many of one source's construction variants a check covers, if
+/// not all of them.
+fn variants_note<P: Protocol>(p: &P, covered: usize) -> Option<String> {
+    let per_source = match p.inputs_total() {
+        u64::MAX => u64::MAX,
+        total => total / p.topology().nodes() as u64,
+    };
+    ((covered as u64) < per_source).then(|| {
+        format!(
+            "variants of the construction: {covered} of {} checked ({})",
+            models::catalog::count_words(per_source),
+            p.covered_inputs()
+        )
+    })
+}

@@ -1,0 +1,210 @@
+//! What to check, validated once: a [`Request`] is built by
+//! [`Request::new`] (the size and the modes), [`Request::with_params`]
+//! (the flags beyond the size) and [`Request::with_source`] (a source of
+//! the network), each refusing in one line; nothing downstream checks
+//! them again.
+
+use super::CheckError;
+use crate::engine::Engine;
+use models::catalog::{check_source, Algorithm, Config, ModelError, Params, Ports, Switching};
+use models::{Grid, Shape, Topology};
+use std::time::Duration;
+
+/// A catalogued algorithm at one configuration, and how to check it.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The algorithm, by its paper's name.
+    pub algorithm: Algorithm,
+    /// Its size, modes and parameters, checked against what it declares.
+    pub config: Config,
+    /// How to check it.
+    pub options: Options,
+}
+
+/// How to check: engine, inputs, budgets and what to show on the way.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The one source to check (a node id), else one per symmetry orbit.
+    pub source: Option<u32>,
+    /// Check every source, not one per symmetry orbit.
+    pub all_sources: bool,
+    /// None: exhaustive within the algorithm's reach, else the executor.
+    pub engine: Option<Engine>,
+    /// Search workers and the executor's threads.
+    pub threads: usize,
+    /// `--max-states`: generated states a search may make.
+    pub max_states: Option<u64>,
+    /// `--timeout`: time a search or an executor run may take.
+    pub timeout: Option<Duration>,
+    /// Bytes of memory the check may use in all (`--max-memory`).
+    pub max_memory: Option<u64>,
+    /// Show progress on stderr.
+    pub progress: bool,
+    /// Say on stderr, before a search past its reach starts, what it will do.
+    pub announce: bool,
+    /// Report the distribution over random draws (`--distribution`).
+    pub distribution: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            source: None,
+            all_sources: false,
+            engine: None,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_states: None,
+            timeout: None,
+            max_memory: None,
+            progress: false,
+            announce: false,
+            distribution: false,
+        }
+    }
+}
+
+impl Options {
+    /// True if a budget beyond memory was given.
+    pub fn budgeted(&self) -> bool {
+        self.max_states.is_some() || self.timeout.is_some()
+    }
+
+    /// The budget in words (`--max-states 1000 or --timeout 60 s`).
+    pub fn budget_words(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(m) = self.max_states {
+            parts.push(format!("{m} generated states (--max-states)"));
+        }
+        if let Some(t) = self.timeout {
+            parts.push(format!("{} s (--timeout)", t.as_secs()));
+        }
+        parts.push("the memory allowance".into());
+        parts.join(" or ")
+    }
+}
+
+impl Request {
+    /// The request for `algorithm` at size `n` in the given (or default)
+    /// switching and port models, other options at their defaults.
+    pub fn new(
+        algorithm: Algorithm,
+        n: u64,
+        switching: Option<Switching>,
+        ports: Option<Ports>,
+    ) -> Result<Request, ModelError> {
+        Ok(Request {
+            algorithm,
+            config: algorithm.config(n, switching, ports)?,
+            options: Options::default(),
+        })
+    }
+
+    /// The same request with the parameters beyond the size, checked
+    /// against what the algorithm declares.
+    pub fn with_params(mut self, params: Params) -> Result<Request, ModelError> {
+        self.config = self.algorithm.with_params(self.config, params)?;
+        Ok(self)
+    }
+
+    /// The network of the request, where it is a mesh or torus.
+    pub fn grid(&self) -> Option<Grid> {
+        let Shape::Grid { torus } = self.algorithm.shape() else {
+            return None;
+        };
+        let params = &self.config.params;
+        let n = self.config.n;
+        let sides = params.sides.clone().unwrap_or(vec![n; 2]);
+        Some(Grid::new(
+            &sides,
+            torus || params.torus,
+            self.config.switching,
+            self.config.ports,
+        ))
+    }
+
+    /// The same request from the one source `source`, a node of its
+    /// network; a mesh's claimed time is its source's, so the source
+    /// travels in the parameters too.
+    pub fn with_source(mut self, source: u64) -> Result<Request, CheckError> {
+        let source = match (self.algorithm.shape(), self.grid()) {
+            (Shape::Cube, _) => check_source(source, self.config.n)?,
+            (_, Some(grid)) if source < grid.nodes() as u64 => source as u32,
+            (_, Some(grid)) => {
+                return Err(CheckError::Usage(format!(
+                    "source {source} is not a node of {}: ids 0..={}",
+                    grid.name(),
+                    grid.nodes() - 1
+                )))
+            }
+            (_, None) => {
+                return Err(CheckError::Usage(format!(
+                    "{} gossips from every node: it has no single source, so --source does \
+                     not apply",
+                    self.algorithm.name()
+                )))
+            }
+        };
+        if self.options.all_sources {
+            return Err(CheckError::Usage(
+                "--all-sources and --source exclude each other".into(),
+            ));
+        }
+        if self.grid().is_some() {
+            self.config.params.source = Some(source);
+        }
+        self.options.source = Some(source);
+        Ok(self)
+    }
+
+    /// The command line that runs this request from `source` (else its
+    /// own), for `reproduce with`: the same network (a mesh's sides and
+    /// `--torus`), input, modes, engine and parameters.
+    pub fn command(&self, source: Option<u32>) -> String {
+        let params = &self.config.params;
+        let size = match &params.sides {
+            Some(sides) => sides
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join("x"),
+            None => self.config.n.to_string(),
+        };
+        let mut s = format!("check {} {size}", self.algorithm.name());
+        if params.torus {
+            s += " --torus";
+        }
+        if let Some(src) = source.or(self.options.source) {
+            match self.grid() {
+                Some(grid) => {
+                    let coords: Vec<String> = grid.coords(src).iter().map(u32::to_string).collect();
+                    s += &format!(" --source {}", coords.join(","));
+                }
+                None => s += &format!(" --source {src}"),
+            }
+        }
+        let (ds, dp) = self.algorithm.modes()[0];
+        if self.config.switching != ds {
+            s += &format!(" --switching {}", self.config.switching);
+        }
+        if self.config.ports != dp {
+            s += &format!(" --ports {}", self.config.ports);
+        }
+        if let Some(e) = self.options.engine {
+            s += &format!(" --engine {}", e.name());
+        }
+        if let Some(k) = params.k {
+            s += &format!(" --k {k}");
+        }
+        if let Some(l) = params.ell {
+            s += &format!(" --ell {l}");
+        }
+        if let Some(b) = &params.broadcasters {
+            let list: Vec<String> = b.iter().map(u32::to_string).collect();
+            s += &format!(" --broadcasters {}", list.join(","));
+        }
+        if params.multiset {
+            s += " --multiset";
+        }
+        s
+    }
+}

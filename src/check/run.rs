@@ -1,0 +1,182 @@
+//! Running a planned check: the engines its plan names, with progress on
+//! stderr where asked, each bounded by the budgets; what they found goes
+//! to `report::assemble`.
+
+use super::plan::{plan, Plan};
+use super::{CheckError, Options, Subject};
+use crate::engine::executor::{self, Run};
+use crate::engine::exhaustive::{self, Budget, Search};
+use crate::engine::memory::{self, Allowance};
+use crate::engine::search::Progress;
+use crate::engine::Engine;
+use crate::report::Outcome;
+use models::Protocol;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What the engines of one check found.
+pub struct Results {
+    /// The lock-step search, where it ran.
+    pub lock: Option<Search>,
+    /// The actor-model search, where it ran.
+    pub actors: Option<Search>,
+    /// The executor's run, where it ran.
+    pub executed: Option<Run>,
+    /// The engines that ran, in words for the report.
+    pub label: String,
+    /// What the report says about an engine not run or a property not
+    /// judged.
+    pub notes: Vec<String>,
+}
+
+/// Plans, runs and reports the check of `p`.
+pub fn check_with<P: Protocol + 'static>(
+    p: Arc<P>,
+    subject: &Subject,
+    options: &Options,
+) -> Result<Outcome, CheckError> {
+    let start = Instant::now();
+    let Plan {
+        engine,
+        inputs,
+        mut notes,
+        ..
+    } = plan(&*p, subject, options)?;
+    let allowance = memory::allowance(options.max_memory);
+    let progress = Progress {
+        // The executor's budget (a search computes its own deadline).
+        deadline: (engine == Engine::Executor)
+            .then(|| crate::engine::search::deadline(options.timeout))
+            .flatten(),
+        ..Progress::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut results = std::thread::scope(|scope| {
+        if options.progress {
+            scope.spawn(|| super::progress::show(&progress, engine, &stop));
+        }
+        let results = execute(&p, subject, options, engine, &inputs, allowance, &progress);
+        stop.store(true, Relaxed);
+        results
+    });
+    notes.append(&mut results.notes);
+    notes.extend(cut_notes(&results));
+    Ok(crate::report::assemble::assemble(
+        &*p, subject, options, &inputs, results, notes, start,
+    ))
+}
+
+/// The budget of a search.
+fn budget(options: &Options, memory: Option<Allowance>) -> Budget {
+    Budget {
+        threads: options.threads,
+        max_states: options.max_states,
+        timeout: options.timeout,
+        memory,
+        verify_probes: false,
+    }
+}
+
+/// Runs the engines `engine` stands for.
+fn execute<P: Protocol + 'static>(
+    p: &Arc<P>,
+    subject: &Subject,
+    options: &Options,
+    engine: Engine,
+    inputs: &[P::Input],
+    allowance: Option<Allowance>,
+    progress: &Progress,
+) -> Results {
+    let n = subject.config.n;
+    let mut results = Results {
+        lock: None,
+        actors: None,
+        executed: None,
+        label: engine.name().to_string(),
+        notes: Vec::new(),
+    };
+    match engine {
+        Engine::Executor => {
+            results.executed = Some(executor::run_with(
+                &**p,
+                &inputs[0],
+                progress,
+                options.threads,
+            ));
+        }
+        Engine::Exhaustive | Engine::Lockstep => {
+            let budget = budget(options, allowance);
+            let lock = exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress);
+            let actor_auto = subject.reach.actor_auto;
+            if engine == Engine::Exhaustive {
+                if p.event_driven() && n <= actor_auto && lock.cut.is_none() {
+                    let left = Budget {
+                        max_states: budget.max_states.map(|m| m.saturating_sub(lock.generated)),
+                        ..budget
+                    };
+                    results.actors = Some(exhaustive::actors(Arc::clone(p), inputs, left));
+                    results.label = "exhaustive (lock-step and actor model)".into();
+                } else {
+                    results.label = "exhaustive (lock-step)".into();
+                    if p.event_driven() && lock.cut.is_none() {
+                        results.notes.push(format!(
+                            "actor model not run at n = {n} > {actor_auto}; --engine actor runs it"
+                        ));
+                    }
+                }
+            }
+            results.lock = Some(lock);
+        }
+        Engine::Actor => {
+            let budget = budget(options, allowance);
+            results.actors = Some(exhaustive::actors_with(
+                Arc::clone(p),
+                inputs,
+                budget,
+                progress,
+            ));
+            results.notes.push(
+                "contention-freedom needs a global slot: the actor model does not judge it".into(),
+            );
+        }
+    }
+    results
+}
+
+/// The notes on how far the engines got: a run or search cut short, a
+/// vacuous model, an engine not run or a property not judged.
+fn cut_notes(results: &Results) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(run) = &results.executed {
+        if let Some(cut) = run.cut {
+            notes.push(format!(
+                "the executor stopped in slot {}: {}; verdicts not reached are unknown",
+                run.slots + 1,
+                cut.reason()
+            ));
+        }
+    }
+    for (s, what) in [
+        (&results.lock, "lock-step"),
+        (&results.actors, "actor model"),
+    ] {
+        let Some(s) = s else { continue };
+        if let Some(cut) = s.cut {
+            notes.push(format!(
+                "the {what} search stopped: {}, after {} generated states ({} unique), \
+                 depth {}, sources done {} of {}; verdicts not reached are unknown",
+                cut.reason(),
+                s.generated,
+                s.unique_states,
+                s.depth,
+                s.inputs_done,
+                s.inputs_total
+            ));
+        }
+        if s.no_run_ends {
+            notes.push(format!("no run of the {what} ended: the model is vacuous"));
+        }
+    }
+    notes
+}

@@ -1,0 +1,303 @@
+//! The command line as clap reads it: every flag typed by a value enum or
+//! a value parser, each parser beside the flag it reads and worded for the
+//! person who typed it (one line: `main` prints a parser's message alone).
+//!
+//! The two positionals are typed in `cli::resolve`, because what they mean
+//! depends on the first: an algorithm's size (a dimension, a side, or a
+//! mesh's sides), a table's name, or the algorithm `help` describes.
+
+use clap::{Parser, ValueEnum};
+use commcheck::engine::{memory, Engine};
+use commcheck::table;
+use models::catalog::{Ports, Switching};
+use std::path::PathBuf;
+
+/// Checks a communication algorithm exhaustively at small sizes, or runs it
+/// once at large sizes, against the claims of its paper.
+#[derive(Parser, Debug)]
+#[command(
+    name = "check",
+    version,
+    after_help = "Examples:\n  check nob 4\n  check naive-tree 3 --source 0\n  \
+                  check nob 24 --engine executor\n  check list\n  check help nob\n  \
+                  check table wang-ku\n  check table bertsekas\n  check table stamoulis\n  check table fujita --max-side 64\n  check table lecture-bounds\n  check mesh-sf 5x7 --ports one --source 2,3\n  check recursive-doubling 8x8 --torus\n\n\
+                  `check ALG --help` or `check help ALG` describes one algorithm: its paper, \
+                  claims, parameters, modes and engine reach.\n\n\
+                  Exit codes: 0 claims hold, 1 a claim is violated, 2 usage error, \
+                  3 unknown (budget, Ctrl-C, or a property the engine cannot judge)."
+)]
+pub struct Cli {
+    /// An algorithm (`check list` names them), `list`, `help` or `table`
+    pub target: String,
+    /// The size: a hypercube's dimension n, a mesh-bus's side, a mesh's
+    /// sides (5x7; 16 alone is the line M(16)); for `table`: the table's
+    /// name; for `help`: an algorithm
+    pub arg: Option<String>,
+    /// Source node: on a cube decimal, or binary with 0b; on a mesh or
+    /// torus coordinates counted from 0 (2,3) or a node id; default: one
+    /// source per symmetry orbit
+    #[arg(long, value_parser = node_text)]
+    pub source: Option<NodeText>,
+    /// Check every source instead of one per symmetry orbit
+    #[arg(long)]
+    pub all_sources: bool,
+    /// Check every K the algorithm takes, one report per K (algorithms
+    /// that take --k)
+    #[arg(long)]
+    pub all_k: bool,
+    /// Check every l the algorithm takes, one report per l (the mesh-bus
+    /// algorithms)
+    #[arg(long)]
+    pub all_ell: bool,
+    /// exhaustive (lock-step and actor model), lockstep, actor, or executor
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineArg>,
+    /// Switching: wh (wormhole) or sf (store-and-forward)
+    #[arg(long, value_enum)]
+    pub switching: Option<SwitchingArg>,
+    /// Port model: all or one
+    #[arg(long, value_enum)]
+    pub ports: Option<PortsArg>,
+    /// Print the report as one JSON object (no progress)
+    #[arg(long)]
+    pub json: bool,
+    /// No progress on stderr
+    #[arg(long)]
+    pub quiet: bool,
+    /// Serve the model in stateright's Explorer [default: 127.0.0.1:3000]
+    #[arg(long, num_args = 0..=1, default_missing_value = "127.0.0.1:3000", value_name = "ADDR")]
+    pub explore: Option<String>,
+    /// Search threads and executor threads (1..=256)
+    #[arg(long, value_parser = threads)]
+    pub threads: Option<usize>,
+    /// Stop an exhaustive search after this many generated states
+    #[arg(long, value_name = "N", value_parser = max_states)]
+    pub max_states: Option<u64>,
+    /// Stop an exhaustive search or an executor run after this many seconds
+    #[arg(long, value_name = "SECS", value_parser = timeout)]
+    pub timeout: Option<u64>,
+    /// Memory the check may use, in GB [default: what the machine, its
+    /// cgroup and ulimit -v allow, less a margin]
+    #[arg(long, value_name = "GB", value_parser = max_memory)]
+    pub max_memory: Option<u64>,
+    /// Number of simultaneous broadcasts (algorithms that take it; `check
+    /// help ALG` lists an algorithm's parameters)
+    #[arg(long, value_name = "K", value_parser = |t: &str| number("--k", t))]
+    pub k: Option<u64>,
+    /// Tokens per bus message (algorithms that take it)
+    #[arg(long, value_name = "L", value_parser = |t: &str| number("--ell", t))]
+    pub ell: Option<u64>,
+    /// The broadcasting nodes, comma-separated (algorithms that take it)
+    #[arg(long, value_name = "NODES", value_parser = broadcasters)]
+    pub broadcasters: Option<Broadcasters>,
+    /// A node may broadcast several packets: listed as many times in
+    /// --broadcasters, or every K-multiset with --k (algorithms that take it)
+    #[arg(long)]
+    pub multiset: bool,
+    /// Report the distribution over random draws (kbcast-random): the
+    /// drawn quantity beside the paper's bound, and the completion time
+    #[arg(long)]
+    pub distribution: bool,
+    /// For `table fujita`: the largest side swept (a power of two, 4..=256)
+    /// [default: 256]
+    #[arg(long, value_name = "N", value_parser = max_side)]
+    pub max_side: Option<u32>,
+    /// For `table`: text (the default), markdown, csv (one line per cell)
+    /// or json (--json is the same)
+    #[arg(long, value_name = "FORMAT", value_parser = format)]
+    pub format: Option<table::Format>,
+    /// The torus of the given sides rather than the mesh (algorithms that
+    /// take it)
+    #[arg(long)]
+    pub torus: bool,
+    /// Write the picture of one slot of the run (from --source, else the
+    /// first input) as SVG: the slot of its first violation, else its last
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// With --svg: the slot to draw
+    #[arg(long, value_name = "K")]
+    pub slot: Option<u32>,
+    /// Write the run (as --svg picks it) as a Graphviz graph: an edge per
+    /// delivery, labelled with its slot (networks up to 4096 nodes)
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Write the run's resource use as an SVG heatmap, resources x slots:
+    /// idle, busy, contended (up to 4096 resources and 1024 slots)
+    #[arg(long, value_name = "FILE")]
+    pub svg_load: Option<PathBuf>,
+    /// Write the run as JSON lines, one per transmission: slot, sender,
+    /// route, resources, payload, receivers (networks up to 65,536 nodes,
+    /// runs up to 1,000,000 transmissions)
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+}
+
+/// `--engine`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum EngineArg {
+    /// The lock-step model, and the actor model within its reach.
+    Exhaustive,
+    /// The lock-step model only.
+    Lockstep,
+    /// The asynchronous (actor) model only.
+    Actor,
+    /// One deterministic run.
+    Executor,
+}
+
+impl From<EngineArg> for Engine {
+    fn from(e: EngineArg) -> Engine {
+        match e {
+            EngineArg::Exhaustive => Engine::Exhaustive,
+            EngineArg::Lockstep => Engine::Lockstep,
+            EngineArg::Actor => Engine::Actor,
+            EngineArg::Executor => Engine::Executor,
+        }
+    }
+}
+
+/// `--switching`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SwitchingArg {
+    /// Wormhole.
+    Wh,
+    /// Store-and-forward.
+    Sf,
+}
+
+impl From<SwitchingArg> for Switching {
+    fn from(s: SwitchingArg) -> Switching {
+        match s {
+            SwitchingArg::Wh => Switching::Wh,
+            SwitchingArg::Sf => Switching::Sf,
+        }
+    }
+}
+
+/// `--ports`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PortsArg {
+    /// All-port (MLA).
+    All,
+    /// One-port (SLA).
+    One,
+}
+
+impl From<PortsArg> for Ports {
+    fn from(p: PortsArg) -> Ports {
+        match p {
+            PortsArg::All => Ports::All,
+            PortsArg::One => Ports::One,
+        }
+    }
+}
+
+/// A `--source` as typed: numbers separated by commas (a node id, or a
+/// mesh's coordinates), or `0b` and bits; what it names is the network's
+/// to say (`cli::resolve`), and text that is neither is kept to be
+/// refused there in the network's words.
+#[derive(Clone, Debug)]
+pub enum NodeText {
+    /// Comma-separated numbers: one is a node id, several are coordinates.
+    Numbers(Vec<u64>),
+    /// `0b` followed by bits: a cube node.
+    Bits(u64),
+    /// Neither, as typed.
+    Neither(String),
+}
+
+fn node_text(text: &str) -> Result<NodeText, String> {
+    if let Some(bits) = text.strip_prefix("0b") {
+        if let Ok(v) = u64::from_str_radix(bits, 2) {
+            return Ok(NodeText::Bits(v));
+        }
+    }
+    let numbers: Result<Vec<u64>, _> = text.split(',').map(|t| t.trim().parse()).collect();
+    Ok(match numbers {
+        Ok(n) => NodeText::Numbers(n),
+        Err(_) => NodeText::Neither(text.to_string()),
+    })
+}
+
+/// `--broadcasters 0,5,6` (or `0b101`): the node ids as given.
+#[derive(Clone, Debug)]
+pub struct Broadcasters(pub Vec<u32>);
+
+fn broadcasters(list: &str) -> Result<Broadcasters, String> {
+    list.split(',')
+        .map(|t| {
+            let t = t.trim();
+            let parsed = match t.strip_prefix("0b") {
+                Some(bits) => u32::from_str_radix(bits, 2),
+                None => t.parse(),
+            };
+            parsed.map_err(|_| {
+                format!(
+                    "--broadcasters: '{t}' is not a node number (a comma-separated list such \
+                     as 0,5,6, or 0b101)"
+                )
+            })
+        })
+        .collect::<Result<_, _>>()
+        .map(Broadcasters)
+}
+
+fn number(flag: &str, text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("{flag} '{text}' is not a number"))
+}
+
+fn threads(text: &str) -> Result<usize, String> {
+    match number("--threads", text)? {
+        t @ 1..=256 => Ok(t as usize),
+        t => Err(format!("--threads {t} is out of range: accepted 1..=256")),
+    }
+}
+
+fn max_states(text: &str) -> Result<u64, String> {
+    match number("--max-states", text)? {
+        0 => Err("--max-states 0 is out of range: accepted 1 and more".into()),
+        m => Ok(m),
+    }
+}
+
+fn timeout(text: &str) -> Result<u64, String> {
+    match number("--timeout", text)? {
+        0 => Err("--timeout 0 is out of range: accepted 1 second and more".into()),
+        t => Ok(t),
+    }
+}
+
+fn max_memory(text: &str) -> Result<u64, String> {
+    memory::parse_gb(text).ok_or_else(|| {
+        format!(
+            "--max-memory '{text}' is not a size in GB: accepted a number above 0, such as 2 \
+             or 0.5"
+        )
+    })
+}
+
+/// `--max-side N`: the sides `check table fujita` sweeps end at N.
+fn max_side(text: &str) -> Result<u32, String> {
+    let sides = table::fujita::SIDES;
+    let accepted = sides.map(|n| n.to_string()).join(", ");
+    let n: u32 = text
+        .parse()
+        .map_err(|_| format!("--max-side {text} is not a side; accepted: {accepted}"))?;
+    match sides.contains(&n) {
+        true => Ok(n),
+        false => Err(format!(
+            "--max-side {n}: the table sweeps powers of two from 4 to 256 (where PARTITION \
+             and CENTRALIZE are complete); accepted: {accepted}"
+        )),
+    }
+}
+
+fn format(text: &str) -> Result<table::Format, String> {
+    table::Format::parse(text).ok_or_else(|| {
+        format!(
+            "--format '{text}' is not a table format: accepted {}",
+            table::Format::NAMES.join(", ")
+        )
+    })
+}

@@ -1,0 +1,148 @@
+//! The pages `check` prints about its algorithms: `check list`, and
+//! `check help ALG` (or `check ALG --help`); the name closest to a
+//! mistyped one.
+
+use models::catalog::Algorithm;
+use models::Shape;
+
+/// The page of one algorithm: paper, claims, parameters, modes, reach.
+pub fn algorithm_help(a: Algorithm) -> String {
+    let modes = a.modes_as_flags();
+    let r = a.reach();
+    let actor = if r.actor == 0 {
+        "none (not event-driven)".to_string()
+    } else {
+        format!(
+            "n <= {} (run by the default check up to n = {})",
+            r.actor, r.actor_auto
+        )
+    };
+    format!(
+        "{name}: {summary}\n\
+         paper:      {reference}\n\
+         claim:      {claim}\n\
+         parameters: n, {size} ({min}..={max}){params}{sources}\n\
+         modes:      {modes} (the first is the default)\n\
+         reach without a budget, on 2 cores (BENCHMARKS.md):\n  \
+         lock-step   n <= {lock} (the default engine up to there; the executor past it)\n  \
+         actor model {actor}\n  \
+         executor    as far as memory allows (nob: n = 28 in 24 GB)\n\n\
+         usage: check {name} N [--source S | --all-sources] [--engine E] [--switching S] \
+         [--ports P]\n             [--json | --quiet] [--threads T] [--max-states N] \
+         [--timeout SECS] [--max-memory GB]{flags}\n",
+        name = a.name(),
+        flags = {
+            let declared = a.info().params;
+            let takes = |f| declared.iter().any(|p| p.flag == f);
+            let mut f: Vec<&str> = Vec::new();
+            if takes("--k") {
+                f.push("--k K | --all-k");
+            }
+            if takes("--broadcasters") {
+                f.push("--broadcasters LIST");
+            }
+            if takes("--multiset") {
+                f.push("--multiset");
+            }
+            if takes("--ell") {
+                f.push("--ell L | --all-ell");
+            }
+            match f.is_empty() {
+                true => String::new(),
+                false => format!("\n             [{}]", f.join(" | ")),
+            }
+        },
+        params = a
+            .info()
+            .params
+            .iter()
+            .map(|p| format!("; {} {}", p.flag, p.meaning))
+            .collect::<String>(),
+        summary = a.summary(),
+        reference = a.reference(),
+        claim = a.claim(),
+        size = match a.shape() {
+            Shape::Cube => "the cube dimension",
+            Shape::MeshBus { .. } => "the mesh's side (n x n nodes)",
+            Shape::Grid { .. } =>
+                "the sides, e.g. 5x7, 4x4x4 or 16 (the line M(16)), up to 2^24 nodes; each side",
+        },
+        min = a.shape().sizes().0,
+        max = a.shape().sizes().1,
+        sources = match a.shape() {
+            Shape::Cube =>
+                "; --source S where it has a source (default: one source \
+                 per symmetry orbit, --all-sources for every one)",
+            Shape::MeshBus { .. } => "",
+            Shape::Grid { .. } =>
+                "; --source as coordinates (2,3 counted from 0) or a node id (default: \
+                 every source)",
+        },
+        lock = r.lockstep,
+    )
+}
+
+/// `check list`: every algorithm with its paper, claim and modes.
+pub fn list() -> String {
+    let mut s = String::new();
+    // The names' column, as wide as the longest name and a space.
+    let w = Algorithm::ALL
+        .iter()
+        .map(|a| a.name().len())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    for &a in Algorithm::ALL {
+        let modes = a
+            .modes()
+            .iter()
+            .map(|(s, p)| format!("{s}/{p}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        s += &format!(
+            "{:<w$}{}\n{:<w$}paper: {}\n{:<w$}claim: {}\n{:<w$}modes: {modes} (switching/ports)\n",
+            a.name(),
+            a.summary(),
+            "",
+            a.reference(),
+            "",
+            a.claim(),
+            ""
+        );
+    }
+    s
+}
+
+/// The algorithm name closest to a mistyped one, if any is close.
+pub fn suggest(name: &str) -> Option<&'static str> {
+    /// Edits between a and b, a swap of neighbours counting one (optimal
+    /// string alignment): `nbo` is one from `nob`, two from `mnb`.
+    fn distance(a: &str, b: &str) -> usize {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                d[i][j] = (d[i - 1][j - 1] + cost)
+                    .min(d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        d[a.len()][b.len()]
+    }
+    Algorithm::ALL
+        .iter()
+        .map(|a| (distance(name, a.name()), a.name()))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, n)| n)
+}

@@ -1,0 +1,380 @@
+//! The front half of `check`: the command line read once ([`args`]) and
+//! resolved once into a typed [`Command`] ([`resolve`]), which `main`
+//! runs. Every refusal is one line; the checks themselves live with the
+//! request (`commcheck::check::Request`), so nothing is validated twice.
+
+pub mod args;
+pub mod help;
+
+use anyhow::{anyhow, bail};
+use args::{Cli, NodeText};
+use commcheck::check::{Options, Request};
+use commcheck::engine::Engine;
+use commcheck::table::{self, Table};
+use models::catalog::{Algorithm, Params};
+use models::{Grid, Shape, Topology};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `check` was asked to do, typed.
+pub enum Command {
+    /// `check list`.
+    List,
+    /// `check help ALG`, `check ALG --help`.
+    Help(Algorithm),
+    /// `check table NAME`.
+    Table {
+        /// Which table.
+        table: Table,
+        /// How to print it.
+        format: table::Format,
+        /// `--max-side` (the Fujita sweep).
+        max_side: Option<u32>,
+        /// Show the sweep's progress on stderr.
+        progress: bool,
+    },
+    /// `--svg`, `--dot`, `--svg-load`, `--trace`: files of one run.
+    Export(Request, Exports),
+    /// `--explore`: serve the model in stateright's Explorer.
+    Explore(Request, String),
+    /// A check, or one per K or l of a sweep, printed as text or JSON.
+    Check(Vec<Request>, bool),
+}
+
+/// The files `--svg`, `--dot`, `--svg-load` and `--trace` ask for.
+#[derive(Default)]
+pub struct Exports {
+    /// `--svg FILE [--slot K]`.
+    pub svg: Option<(PathBuf, Option<u32>)>,
+    /// `--dot FILE`.
+    pub dot: Option<PathBuf>,
+    /// `--svg-load FILE`.
+    pub svg_load: Option<PathBuf>,
+    /// `--trace FILE`.
+    pub trace: Option<PathBuf>,
+}
+
+/// Broadcasts the lecture notes name but describe too thinly to encode:
+/// the names, what they are, why not, and the errata item.
+const UNENCODED: [(&[&str], &str, &str, u32); 2] = [
+    (
+        &["eds"],
+        "the extended-dominating-set broadcast",
+        "its dominating nodes and paths are in a figure, not in the text",
+        17,
+    ),
+    (
+        &["recursive-tiling", "tiling"],
+        "the recursive-tiling broadcast",
+        "its tiles' sources and paths are in a figure, not in the text",
+        18,
+    ),
+];
+
+/// Resolves the command line into what to do; every refusal is one line.
+pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
+    let no_more = |what: &str| -> anyhow::Result<()> {
+        match &cli.arg {
+            Some(extra) => bail!("`check {what}` takes no argument; got '{extra}'"),
+            None => Ok(()),
+        }
+    };
+    let table = (cli.target == "table").then(|| cli.arg.as_deref().map(Table::parse));
+    if cli.max_side.is_some() && !matches!(table, Some(Some(Some(Table::Fujita)))) {
+        bail!("--max-side is for `check table fujita`");
+    }
+    if cli.format.is_some() && table.is_none() {
+        bail!("--format is for `check table NAME`; a check's report takes --json");
+    }
+    match cli.target.as_str() {
+        "list" => {
+            no_more("list")?;
+            return Ok(Command::List);
+        }
+        "help" => {
+            let name = cli
+                .arg
+                .as_deref()
+                .ok_or_else(|| anyhow!("`check help` names an algorithm: `check help nob`"))?;
+            return Ok(Command::Help(Algorithm::parse(name)?));
+        }
+        "table" => {
+            let format = match (cli.format, cli.json) {
+                (None, false) => table::Format::Text,
+                (None, true) | (Some(table::Format::Json), _) => table::Format::Json,
+                (Some(f), false) => f,
+                (Some(f), true) => {
+                    bail!("--json prints the table as JSON; it does not take --format {f}")
+                }
+            };
+            let table = match cli.arg.as_deref().map(Table::parse) {
+                Some(Some(table)) => table,
+                other => bail!(
+                    "unknown table {}; accepted: {}",
+                    match other {
+                        None => "(none given)".to_string(),
+                        Some(_) => format!("'{}'", cli.arg.as_deref().unwrap_or_default()),
+                    },
+                    Table::NAMES.join(", ")
+                ),
+            };
+            return Ok(Command::Table {
+                table,
+                format,
+                max_side: cli.max_side,
+                progress: std::io::stderr().is_terminal() && !cli.quiet,
+            });
+        }
+        _ => {}
+    }
+    if let Some((_, what, why, item)) = UNENCODED
+        .iter()
+        .find(|(names, ..)| names.contains(&cli.target.as_str()))
+    {
+        bail!(
+            "{what} is not encoded: the lecture notes give its round counts, but {why} \
+             (docs/errata.md, item {item})"
+        );
+    }
+    let algorithm =
+        Algorithm::parse(&cli.target).map_err(|e| match help::suggest(&cli.target) {
+            Some(s) => anyhow!("{e} (did you mean '{s}'?)"),
+            None => e.into(),
+        })?;
+    let req = request(&cli, algorithm)?;
+    let exports = Exports {
+        svg: cli.svg.clone().map(|f| (f, cli.slot)),
+        dot: cli.dot.clone(),
+        svg_load: cli.svg_load.clone(),
+        trace: cli.trace.clone(),
+    };
+    if cli.slot.is_some() && cli.svg.is_none() {
+        bail!("--slot picks the slot --svg draws; give --svg FILE too");
+    }
+    let engine = req.options.engine;
+    if exports.svg.is_some()
+        || exports.dot.is_some()
+        || exports.svg_load.is_some()
+        || exports.trace.is_some()
+    {
+        if cli.json {
+            bail!(
+                "--svg, --dot, --svg-load and --trace write files; they do not print a --json report"
+            );
+        }
+        if matches!(engine, Some(Engine::Actor | Engine::Exhaustive)) || cli.explore.is_some() {
+            bail!(
+                "--svg, --dot, --svg-load and --trace show the executor's run; they take neither \
+                 --explore nor --engine {}",
+                engine.map_or("", Engine::name)
+            );
+        }
+        return Ok(Command::Export(req, exports));
+    }
+    if let Some(addr) = &cli.explore {
+        if engine == Some(Engine::Executor) {
+            bail!(
+                "--explore serves the lock-step model (or with --engine actor the actor \
+                 model); it does not take --engine executor"
+            );
+        }
+        if cli.json {
+            bail!("--explore serves a web page; it does not print a --json report");
+        }
+        return Ok(Command::Explore(req, addr.clone()));
+    }
+    Ok(Command::Check(sweep(&cli, req)?, cli.json))
+}
+
+/// The request the command line names for `algorithm`, validated by the
+/// request's own constructors.
+fn request(cli: &Cli, algorithm: Algorithm) -> anyhow::Result<Request> {
+    let shape = algorithm.shape();
+    let ((min, max), word) = (shape.sizes(), shape.size_word());
+    let size = cli.arg.as_deref().ok_or_else(|| match shape {
+        Shape::Grid { .. } => anyhow!(
+            "missing the sides: `check {} 5x7` (each side at least {min}; 16 alone is the line \
+             M(16))",
+            cli.target
+        ),
+        _ => anyhow!(
+            "missing the {word} n: `check {} N` with N in {min}..={max}",
+            cli.target
+        ),
+    })?;
+    let sides = match shape {
+        Shape::Grid { torus } => {
+            let sides = models::topology::grid::parse_sides(size, torus || cli.torus)
+                .map_err(|why| anyhow!("{}: {why}", algorithm.name()))?;
+            if algorithm == Algorithm::DilatedDiagonal {
+                if let Some(why) = models::lecture_notes::dilated_diagonal::check_sides(&sides) {
+                    bail!("{why}");
+                }
+            }
+            Some(sides)
+        }
+        _ => None,
+    };
+    let n: u64 = match &sides {
+        Some(sides) => *sides.iter().max().expect("at least one side") as u64,
+        None => size.parse().map_err(|_| {
+            if !size.is_empty() && size.bytes().all(|b| b.is_ascii_digit()) {
+                anyhow!(
+                    "{word} {size} is out of range for {}: accepted {min}..={max}",
+                    algorithm.name()
+                )
+            } else {
+                anyhow!("{word} '{size}' is not a number: accepted {min}..={max}")
+            }
+        })?,
+    };
+    let params = Params {
+        k: cli.k,
+        ell: cli.ell,
+        broadcasters: cli.broadcasters.clone().map(|b| b.0),
+        multiset: cli.multiset,
+        sides,
+        torus: cli.torus,
+        source: None,
+    };
+    let mut req = Request::new(
+        algorithm,
+        n,
+        cli.switching.map(Into::into),
+        cli.ports.map(Into::into),
+    )?
+    .with_params(params)?;
+    req.options = Options {
+        all_sources: cli.all_sources,
+        engine: cli.engine.map(Into::into),
+        threads: cli.threads.unwrap_or(req.options.threads),
+        max_states: cli.max_states,
+        timeout: cli.timeout.map(Duration::from_secs),
+        max_memory: cli.max_memory,
+        progress: !cli.json && !cli.quiet && std::io::stderr().is_terminal(),
+        announce: !cli.json && !cli.quiet,
+        distribution: cli.distribution,
+        source: None,
+    };
+    match &cli.source {
+        None => Ok(req),
+        Some(text) => {
+            let source = match req.grid() {
+                Some(grid) => grid_node(&grid, text)?,
+                None => cube_node(&req, text)?,
+            };
+            Ok(req.with_source(source)?)
+        }
+    }
+}
+
+/// A `--source` on a cube (or a network without coordinates): one number.
+fn cube_node(req: &Request, text: &NodeText) -> anyhow::Result<u64> {
+    match text {
+        NodeText::Bits(v) => Ok(*v),
+        NodeText::Numbers(n) if n.len() == 1 => Ok(n[0]),
+        NodeText::Numbers(_) | NodeText::Neither(_) => {
+            let typed = match text {
+                NodeText::Neither(t) => t.clone(),
+                _ => format!("{text:?}"),
+            };
+            match req.algorithm.shape() {
+                Shape::Cube => bail!(
+                    "source '{typed}' is not a node number: accepted 0..={} (or 0b followed by \
+                     bits)",
+                    (1u64 << req.config.n) - 1
+                ),
+                _ => bail!(
+                    "{} gossips from every node: it has no single source, so --source does not \
+                     apply",
+                    req.algorithm.name()
+                ),
+            }
+        }
+    }
+}
+
+/// A `--source` on a mesh or torus: coordinates counted from 0 (`2,3`)
+/// or a node id.
+fn grid_node(grid: &Grid, text: &NodeText) -> anyhow::Result<u64> {
+    let name = grid.name();
+    let numbers = match text {
+        NodeText::Numbers(n) => n,
+        NodeText::Bits(_) | NodeText::Neither(_) => bail!(
+            "source '{}' is neither coordinates (such as {}) nor a node id of {name}",
+            match text {
+                NodeText::Neither(t) => t.clone(),
+                _ => format!("{text:?}"),
+            },
+            vec!["0"; grid.dims()].join(",")
+        ),
+    };
+    let typed = numbers
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    match numbers.len() {
+        1 if grid.dims() > 1 || numbers[0] < grid.nodes() as u64 => Ok(numbers[0]),
+        k if k == grid.dims() => {
+            for (i, (&a, &z)) in numbers.iter().zip(grid.sides()).enumerate() {
+                if a >= z as u64 {
+                    bail!(
+                        "source ({typed}) is outside {name}: coordinate {} is {a}, accepted \
+                         0..={}",
+                        i + 1,
+                        z - 1
+                    );
+                }
+            }
+            let coords: Vec<u32> = numbers.iter().map(|&a| a as u32).collect();
+            Ok(grid.node(&coords) as u64)
+        }
+        k => bail!(
+            "source '{typed}' has {k} coordinates; {name} has {}",
+            grid.dims()
+        ),
+    }
+}
+
+/// `--all-k`, `--all-ell`: one request per value in the algorithm's range,
+/// in order; else the one request.
+fn sweep(cli: &Cli, req: Request) -> anyhow::Result<Vec<Request>> {
+    let algorithm = req.algorithm;
+    let values = |flag: &str, all: &str| -> anyhow::Result<std::ops::RangeInclusive<u64>> {
+        let Some(p) = algorithm.info().params.iter().find(|p| p.flag == flag) else {
+            bail!("{} does not take {flag}, so not {all}", algorithm.name());
+        };
+        let (lo, hi) = (p.range)(req.config.n);
+        Ok(lo..=hi)
+    };
+    let with = |k: Option<u64>, ell: Option<u64>| -> anyhow::Result<Request> {
+        let params = Params {
+            k: k.or(req.config.params.k),
+            ell: ell.or(req.config.params.ell),
+            ..req.config.params.clone()
+        };
+        Ok(req.clone().with_params(params)?)
+    };
+    match (cli.all_k, cli.all_ell) {
+        (true, true) => bail!("--all-k and --all-ell exclude each other"),
+        (true, false) => {
+            if cli.k.is_some() || cli.broadcasters.is_some() {
+                bail!("--all-k checks every K: it excludes --k and --broadcasters");
+            }
+            values("--k", "--all-k")?
+                .map(|k| with(Some(k), None))
+                .collect()
+        }
+        (false, true) => {
+            if cli.ell.is_some() {
+                bail!("--all-ell checks every l: it excludes --ell");
+            }
+            values("--ell", "--all-ell")?
+                .map(|l| with(None, Some(l)))
+                .collect()
+        }
+        (false, false) => Ok(vec![req]),
+    }
+}

@@ -1,0 +1,336 @@
+//! Assembling a report: what the engines found, per property, with its
+//! counterexample in the paper's words, the engine that found it and the
+//! command that reproduces it; the time, counts, coverage and notes.
+
+use super::{
+    counterexample, Counterexample, Coverage, Distribution, Finder, NamedBound, Outcome, Params,
+    PropertyReport, Time, TimeRow, ValueRow, LISTED,
+};
+use crate::check::run::Results;
+use crate::check::{Options, Subject};
+use crate::engine::exhaustive::{Finding, Search};
+use crate::engine::search::Cut;
+use models::catalog::{Ports, Switching};
+use models::{Protocol, Topology};
+use properties::{PropertyName, Status};
+use std::time::Instant;
+
+/// Turns what the engines found into the report.
+pub fn assemble<P: Protocol>(
+    p: &P,
+    subject: &Subject,
+    options: &Options,
+    inputs: &[P::Input],
+    results: Results,
+    notes: Vec<String>,
+    start: Instant,
+) -> Outcome {
+    let claims = p.claims();
+    let topology = p.topology();
+    let Results {
+        lock,
+        actors,
+        executed,
+        label,
+        ..
+    } = results;
+    let describe_finding = |f: &Finding, by: Finder| -> Option<Counterexample> {
+        let v = f.violation.as_ref()?;
+        let input = &inputs[f.input.unwrap_or(0)];
+        let order = match by {
+            Finder::ActorModel => " (some delivery order)",
+            _ => "",
+        };
+        Some(counterexample(
+            topology,
+            &p.task(input),
+            p.describe_input(input),
+            order,
+            v,
+        ))
+    };
+    let mut reports = Vec::new();
+    let mut reproduce = None;
+    for (i, &prop) in PropertyName::ALL.iter().enumerate() {
+        let claimed = claims.claims(prop);
+        let mut report = PropertyReport {
+            name: prop.as_str(),
+            claimed,
+            status: Status::Holds,
+            counterexample: None,
+            found_by: None,
+            explorer_path: None,
+        };
+        if let Some(run) = &executed {
+            let ev = &run.record.evidence(&claims)[i];
+            report.status = ev.status;
+            report.counterexample = ev.violation.map(|v| {
+                let input = &inputs[0];
+                counterexample(topology, &p.task(input), p.describe_input(input), "", &v)
+            });
+            report.found_by = ev.violation.map(|_| Finder::Executor);
+        }
+        let mut unknown = false;
+        let searches = [
+            (lock.as_ref(), Finder::LockStep),
+            (actors.as_ref(), Finder::ActorModel),
+        ];
+        for (search, by) in searches {
+            let Some(f) = search.map(|s| &s.findings[i]) else {
+                continue;
+            };
+            let judged = !(by == Finder::ActorModel && prop == PropertyName::ContentionFreedom);
+            if !judged {
+                unknown |= lock.is_none();
+                continue;
+            }
+            match f.status {
+                Status::Violated if report.counterexample.is_none() => {
+                    report.status = Status::Violated;
+                    report.counterexample = describe_finding(f, by);
+                    report.found_by = Some(by);
+                    report.explorer_path = f.path.clone();
+                    if claimed && reproduce.is_none() {
+                        let src = f.input.map(|ix| source_of(p, &inputs[ix]));
+                        reproduce = subject.command(src.flatten());
+                    }
+                }
+                Status::Unknown => unknown = true,
+                _ => {}
+            }
+        }
+        if unknown && report.counterexample.is_none() {
+            report.status = Status::Unknown;
+        }
+        if claimed && report.found_by == Some(Finder::Executor) && reproduce.is_none() {
+            reproduce = subject.command(source_of(p, &inputs[0]));
+        }
+        reports.push(report);
+    }
+
+    if let Some(forced) = p.forced() {
+        reports.push(forced_report(p, inputs, forced, lock.as_ref()));
+    }
+    let (measured, tx) = match (&executed, &lock) {
+        // A run cut short measured neither.
+        (Some(run), _) if run.cut.is_some() => (None, None),
+        (Some(run), _) => (
+            Some(run.record.last_delivery),
+            Some((run.record.transmissions, run.record.transmissions)),
+        ),
+        (None, Some(s)) => (s.worst_time, s.transmissions),
+        _ => (None, None),
+    };
+    let coverage = |s: &Search| Coverage {
+        generated: s.generated,
+        unique: s.unique_states,
+        depth: s.depth as u64,
+        inputs_done: s.inputs_done,
+        inputs_total: s.inputs_total,
+        cut: s.cut.map(Cut::name),
+    };
+    let mesh = matches!(subject.shape, models::Shape::MeshBus { .. });
+    let utilized = utilization(topology, mesh, measured, tx.map(|t| t.1).filter(|&t| t > 0));
+    let optimal = claims.transmissions.unwrap_or_else(|| {
+        inputs
+            .first()
+            .map_or(0, |i| p.task(i).least_transmissions())
+    });
+    Outcome {
+        algorithm: subject.name.clone(),
+        params: Params {
+            n: subject.config.n,
+            source: options.source.map(|s| topology.node_label(s)),
+            switching: switching_name(subject.config.switching).into(),
+            ports: ports_name(subject.config.ports).into(),
+            k: subject.config.params.k,
+            ell: subject.config.params.ell.or(mesh.then(|| {
+                inputs
+                    .first()
+                    .and_then(|i| p.task(i).message_limit())
+                    .map_or(0, u64::from)
+            })),
+            network: topology.network().or_else(|| {
+                mesh.then(|| {
+                    models::Shape::MeshBus { min: 0 }
+                        .network(subject.config.n)
+                        .trim_start_matches("the ")
+                        .to_string()
+                })
+            }),
+        },
+        engine: label,
+        properties: reports,
+        worst_input: lock
+            .as_ref()
+            .filter(|_| inputs.len() > 1)
+            .and_then(|s| s.worst_input)
+            .map(|ix| p.describe_input(&inputs[ix])),
+        time: Time {
+            measured,
+            bound: claims.bound,
+            lower_bound: claims.lower_bound,
+            lower_bounds: p
+                .lower_bounds()
+                .into_iter()
+                .map(|(name, steps)| NamedBound { name, steps })
+                .collect(),
+        },
+        // A store-and-forward transmission is one link-slot (a worm is more);
+        // a bus write one bus-step.
+        bus_utilization: utilized.filter(|_| mesh),
+        link_utilization: utilized.filter(|_| !mesh && subject.config.switching == Switching::Sf),
+        transmissions: tx.map(|t| t.1),
+        transmissions_min: tx.map(|t| t.0),
+        optimal_transmissions: optimal,
+        distribution: lock
+            .as_ref()
+            .filter(|_| options.distribution)
+            .map(|s| distribution(&*p, inputs, s)),
+        control_messages: match (&executed, &lock) {
+            (Some(run), _) => Some(run.record.control),
+            (None, Some(s)) => Some(s.control),
+            _ => None,
+        }
+        .filter(|&c| c > 0),
+        states: lock.as_ref().map(|s| s.unique_states),
+        actor_states: actors.as_ref().map(|s| s.unique_states),
+        search: lock.as_ref().map(coverage),
+        actor_search: actors.as_ref().map(coverage),
+        sources_total: topology.nodes(),
+        inputs_total: p.inputs_total(),
+        sourced: p.source_input(0).is_some(),
+        inputs_checked: inputs.len(),
+        inputs: inputs
+            .iter()
+            .take(LISTED)
+            .map(|i| p.describe_input(i))
+            .collect(),
+        elapsed_ms: start.elapsed().as_millis(),
+        notes,
+        reproduce,
+    }
+}
+
+/// The report of a sometimes claim ([`Protocol::forced`]): the lowest
+/// input each of whose runs takes at least `forced` slots, if the search
+/// found one.
+fn forced_report<P: Protocol>(
+    p: &P,
+    inputs: &[P::Input],
+    (forced, claimed): (properties::Slot, bool),
+    lock: Option<&Search>,
+) -> PropertyReport {
+    let witness = lock.and_then(|s| s.by_input.iter().find(|(_, (lo, _))| *lo >= forced));
+    let finished = lock.is_some_and(|s| s.cut.is_none());
+    PropertyReport {
+        name: "forced-slots",
+        claimed,
+        status: match (witness, finished) {
+            (Some(_), _) => Status::Holds,
+            (None, true) => Status::Violated,
+            (None, false) => Status::Unknown,
+        },
+        counterexample: match witness {
+            Some((ix, (lo, _))) => Some(Counterexample {
+                input: Some(p.describe_input(&inputs[*ix])),
+                ..Counterexample::text(format!(
+                    "witness: {} takes at least {lo} slots in every run (>= {forced})",
+                    p.describe_input(&inputs[*ix])
+                ))
+            }),
+            None if finished => Some(Counterexample::text(format!(
+                "no input checked forces {forced} slots in every run"
+            ))),
+            None => None,
+        },
+        found_by: None,
+        explorer_path: None,
+    }
+}
+
+/// The distribution of the drawn quantity and of the completion time over
+/// the inputs a search covered, each weighted alike.
+fn distribution<P: Protocol>(p: &P, inputs: &[P::Input], s: &Search) -> Distribution {
+    use std::collections::BTreeMap;
+    let total = s.by_input.len() as u64;
+    let share = |c: u64| c as f64 / total.max(1) as f64;
+    let mut values: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut times: BTreeMap<properties::Slot, u64> = BTreeMap::new();
+    for &(ix, (_, t)) in &s.by_input {
+        *values.entry(p.drawn(&inputs[ix]).unwrap_or(0)).or_default() += 1;
+        *times.entry(t).or_default() += 1;
+    }
+    let mut above = total;
+    let quantity = p.drawn_tail(0).0;
+    let values = values
+        .into_iter()
+        .map(|(value, n)| {
+            let row = ValueRow {
+                value,
+                inputs: n,
+                p: share(n),
+                p_at_least: share(above),
+                bound: p.drawn_tail(value).1,
+            };
+            above -= n;
+            row
+        })
+        .collect();
+    let mut upto = 0;
+    let times = times
+        .into_iter()
+        .map(|(slots, n)| {
+            upto += n;
+            TimeRow {
+                slots,
+                inputs: n,
+                p: share(n),
+                p_at_most: share(upto),
+            }
+        })
+        .collect();
+    Distribution {
+        inputs: total,
+        exact: total == p.inputs_total(),
+        quantity,
+        values,
+        times,
+    }
+}
+
+/// The source node of an input, found by asking which source gives it
+/// (a check covers few inputs; the executor's is source 0 or --source).
+fn source_of<P: Protocol>(p: &P, input: &P::Input) -> Option<u32> {
+    if p.source_input(0).as_ref() == Some(input) {
+        return Some(0);
+    }
+    (0..p.topology().nodes()).find(|&s| p.source_input(s).as_ref() == Some(input))
+}
+
+fn switching_name(s: Switching) -> &'static str {
+    match s {
+        Switching::Wh => "wormhole",
+        Switching::Sf => "store-and-forward",
+    }
+}
+
+fn ports_name(p: Ports) -> &'static str {
+    match p {
+        Ports::All => "all",
+        Ports::One => "one",
+    }
+}
+
+/// Transmissions per directed link-slot of the run, or per bus-step on a
+/// mesh-bus (see `Outcome::link_utilization`, `Outcome::bus_utilization`).
+fn utilization<T: Topology>(t: &T, buses: bool, time: Option<u32>, tx: Option<u64>) -> Option<f64> {
+    let mut links = 0u64;
+    match buses {
+        // A mesh-bus's resources are its buses.
+        true => links = t.resources(),
+        false => t.links(|_, _| links += 2),
+    }
+    let slots = time.filter(|&s| s > 0)? as u64;
+    Some(tx? as f64 / (slots * links) as f64).filter(|_| links > 0)
+}
