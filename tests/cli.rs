@@ -509,7 +509,10 @@ fn table_wang_ku_prints_every_printed_value_next_to_the_checked_one() {
 fn readme_states_the_commands_ci_and_people_run() {
     let readme = include_str!("../README.md");
     let ci = include_str!("../.ci/run");
-    let test_command = "cargo test --workspace --release --all-targets";
+    // Every target (the examples among them), then the doc-tests, which
+    // `--all-targets` leaves out.
+    let test_command =
+        "cargo test --workspace --release --all-targets && cargo test --workspace --release --doc";
     assert!(
         readme.contains(&format!("\n    {test_command}\n")),
         "README states the test command"
@@ -800,4 +803,91 @@ fn tables_print_the_same_cells_in_every_format() {
         &["nob", "3", "--format", "csv"],
         &["--format is for `check table"],
     );
+}
+
+/// Every reproduce line reproduces: for violations of every kind of
+/// network, input and engine the suite and the docs print (a cube's
+/// source, a mesh's sides and coordinates, a torus, a mesh-bus's l, a
+/// K-set, an executor run past the exhaustive reach), the printed
+/// command checks the same network and input and reaches the same
+/// verdicts.
+#[test]
+fn every_reproduce_line_reproduces_network_input_and_verdict() {
+    let cases: &[&[&str]] = &[
+        &["naive-tree", "3"],
+        &["nob-appendix", "3"],
+        &["nob-appendix", "4", "--source", "5"],
+        &["dt", "2"],
+        &["mnb-sbt", "3"],
+        &["kbcast", "3", "--k", "1"],
+        &["kbcast-ranked", "3", "--k", "3"],
+        &["partition", "5", "--ell", "5"],
+        &["centralize", "3"],
+        &["mesh-sf", "4x4", "--ports", "one", "--source", "0,1"],
+        &["mesh-sf", "3x5", "--ports", "one"],
+        &["recursive-doubling", "3x5"],
+        &["recursive-doubling", "3x5", "--torus"],
+        &["mesh-flood", "5x5", "--torus"],
+        &["dilated-diagonal", "5x5"],
+        &["nob-appendix", "12"],
+    ];
+    let json = |args: &[&str]| -> (Option<i32>, serde_json::Value) {
+        let mut with = args.to_vec();
+        with.push("--json");
+        let o = check(&with);
+        let v = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stderr(&o)));
+        (o.status.code(), v)
+    };
+    let verdicts = |v: &serde_json::Value| -> Vec<(String, String, String)> {
+        v["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let input = p["counterexample"]["input"].as_str().unwrap_or("");
+                (
+                    p["name"].as_str().unwrap().to_string(),
+                    p["status"].as_str().unwrap().to_string(),
+                    input.to_string(),
+                )
+            })
+            .collect()
+    };
+    let mut reproduced = 0;
+    for args in cases {
+        let (code, first) = json(args);
+        assert_eq!(code, Some(1), "{args:?} violates a claim");
+        let line = first["reproduce"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{args:?} prints a reproduce line"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[0], "check", "{line}");
+        let (code, again) = json(&words[1..]);
+        assert_eq!(code, Some(1), "{line} violates a claim again");
+        assert_eq!(again["params"]["n"], first["params"]["n"], "{line}");
+        assert_eq!(
+            again["params"]["network"], first["params"]["network"],
+            "{line}: the same network"
+        );
+        for field in ["switching", "ports", "k", "ell"] {
+            assert_eq!(again["params"][field], first["params"][field], "{line}: {field}");
+        }
+        // The reproduction checks the input of the violation: its
+        // verdicts are those of that input, which the first check found.
+        let violated: Vec<_> = verdicts(&first)
+            .into_iter()
+            .filter(|(_, status, _)| status == "violated")
+            .collect();
+        for (name, _, input) in &violated {
+            let (_, status, again_input) = verdicts(&again)
+                .into_iter()
+                .find(|(n, ..)| n == name)
+                .unwrap();
+            assert_eq!(status, "violated", "{line}: {name}");
+            assert_eq!(&again_input, input, "{line}: {name} from the same input");
+        }
+        reproduced += 1;
+    }
+    assert_eq!(reproduced, cases.len());
 }

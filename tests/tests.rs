@@ -33,6 +33,8 @@ mod kbcast;
 /// source, against times computed from coordinates), Ho-Kao on the cube;
 /// the notes' errata.
 mod lecture;
+/// Imports between files go one way, in every crate.
+mod layout;
 /// Every property catches a seeded bug (a mutant protocol).
 mod mutants;
 /// naive-tree: the checker finds and shows the contention of Fig. 4(a).

@@ -3,7 +3,9 @@
 //! past an engine's reach without a budget, a source where there is none,
 //! and an executor run past the memory allowance (one cost model decides).
 
-use super::{CheckError, Options, Subject};
+use super::error::CheckError;
+use super::request::Options;
+use super::subject::Subject;
 use crate::engine::{memory, Engine};
 use models::{Protocol, Shape, Symmetry, Topology};
 

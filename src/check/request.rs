@@ -4,7 +4,7 @@
 //! the network), each refusing in one line; nothing downstream checks
 //! them again.
 
-use super::CheckError;
+use super::error::CheckError;
 use crate::engine::Engine;
 use models::catalog::{check_source, Algorithm, Config, ModelError, Params, Ports, Switching};
 use models::{Grid, Shape, Topology};

@@ -2,10 +2,13 @@
 //! stderr where asked, each bounded by the budgets; what they found goes
 //! to `report::assemble`.
 
+use super::error::CheckError;
 use super::plan::{plan, Plan};
-use super::{CheckError, Options, Subject};
-use crate::engine::executor::{self, Run};
-use crate::engine::exhaustive::{self, Budget, Search};
+use super::request::Options;
+use super::results::Results;
+use super::subject::Subject;
+use crate::engine::executor;
+use crate::engine::exhaustive::{self, Budget};
 use crate::engine::memory::{self, Allowance};
 use crate::engine::search::Progress;
 use crate::engine::Engine;
@@ -14,21 +17,6 @@ use models::Protocol;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
-
-/// What the engines of one check found.
-pub struct Results {
-    /// The lock-step search, where it ran.
-    pub lock: Option<Search>,
-    /// The actor-model search, where it ran.
-    pub actors: Option<Search>,
-    /// The executor's run, where it ran.
-    pub executed: Option<Run>,
-    /// The engines that ran, in words for the report.
-    pub label: String,
-    /// What the report says about an engine not run or a property not
-    /// judged.
-    pub notes: Vec<String>,
-}
 
 /// Plans, runs and reports the check of `p`.
 pub fn check_with<P: Protocol + 'static>(

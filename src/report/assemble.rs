@@ -6,8 +6,9 @@ use super::{
     counterexample, Counterexample, Coverage, Distribution, Finder, NamedBound, Outcome, Params,
     PropertyReport, Time, TimeRow, ValueRow, LISTED,
 };
-use crate::check::run::Results;
-use crate::check::{Options, Subject};
+use crate::check::request::Options;
+use crate::check::results::Results;
+use crate::check::subject::Subject;
 use crate::engine::exhaustive::{Finding, Search};
 use crate::engine::search::Cut;
 use models::catalog::{Ports, Switching};

@@ -1,0 +1,62 @@
+//! What a check is about: a catalogued algorithm at a configuration, or a
+//! protocol of the user's own.
+
+use super::request::Request;
+use models::catalog::{Config, Reach};
+use models::Shape;
+
+/// What a check is about, as plans and reports name it: a catalogued
+/// algorithm at a configuration ([`Subject::of`]), or a protocol of the
+/// user's own ([`Subject::own`]).
+#[derive(Clone, Debug)]
+pub struct Subject {
+    /// The name in reports (`nob`).
+    pub name: String,
+    /// How far each engine finishes without a budget: past it a check
+    /// asks for one, and the default engine is the executor.
+    pub reach: Reach,
+    /// The network family and what the size means.
+    pub shape: Shape,
+    /// The size, modes and parameters.
+    pub config: Config,
+    /// The catalogued request, where there is one: it names the command
+    /// that reproduces a violation and the cost model that refuses an
+    /// executor run before anything is built.
+    pub request: Option<Request>,
+}
+
+impl Subject {
+    /// The subject of a catalogued request.
+    pub fn of(req: &Request) -> Subject {
+        Subject {
+            name: req.algorithm.name().to_string(),
+            reach: req.algorithm.reach(),
+            shape: req.algorithm.shape(),
+            config: req.config.clone(),
+            request: Some(req.clone()),
+        }
+    }
+
+    /// A protocol of the user's own called `name`, on `shape` at
+    /// `config`: every engine within reach (the user picks the engine and
+    /// the budgets in [`Options`]).
+    pub fn own(name: &str, shape: Shape, config: Config) -> Subject {
+        Subject {
+            name: name.to_string(),
+            reach: Reach {
+                lockstep: u32::MAX,
+                actor: u32::MAX,
+                actor_auto: u32::MAX,
+            },
+            shape,
+            config,
+            request: None,
+        }
+    }
+
+    /// The command that reproduces a run from `source`, where the subject
+    /// is catalogued.
+    pub fn command(&self, source: Option<u32>) -> Option<String> {
+        self.request.as_ref().map(|r| r.command(source))
+    }
+}

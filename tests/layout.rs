@@ -1,0 +1,161 @@
+//! The tree shows the architecture: inside each crate, imports between
+//! files go one way. A file's imports are the `crate::` and `super::`
+//! paths in its code (not its comments), each resolved to the file of
+//! the deepest module it names; a circle among files fails the test, with
+//! the files named.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`.
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module path of a file under `src` (`["check", "plan"]`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The code of a file without its comments.
+fn code(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The module paths `code` names from `module` (absolute, before
+/// resolution to files): `crate::a::b::{c, d}` gives a::b::c and a::b::d.
+fn named(module: &[String], code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (prefix, base) in [
+        ("crate::", Vec::new()),
+        ("super::", {
+            let mut m = module.to_vec();
+            m.pop();
+            m
+        }),
+    ] {
+        let mut rest = code;
+        while let Some(i) = rest.find(prefix) {
+            // Not part of a longer word (`$crate::` is a macro's, of the crate).
+            let before = rest[..i].chars().last();
+            rest = &rest[i + prefix.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let path: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':' || *c == '{')
+                .collect();
+            let mut parts = base.clone();
+            for p in path.split("::") {
+                if p.starts_with('{') || p.is_empty() {
+                    // A group: each member may be a module of its own.
+                    let group: String = rest[rest.find('{').unwrap_or(0) + 1..]
+                        .chars()
+                        .take_while(|&c| c != '}')
+                        .collect();
+                    for member in group.split(',') {
+                        let member = member.trim().split("::").next().unwrap_or("").trim();
+                        if !member.is_empty() && member != "self" {
+                            let mut m = parts.clone();
+                            m.push(member.to_string());
+                            out.push(m);
+                        }
+                    }
+                    break;
+                }
+                parts.push(p.to_string());
+            }
+            out.push(parts);
+        }
+    }
+    out
+}
+
+/// The circles among the files of the crate rooted at `src`.
+fn circles(src: &Path) -> Vec<Vec<String>> {
+    let mut all = Vec::new();
+    files(src, &mut all);
+    let modules: BTreeMap<Vec<String>, String> = all
+        .iter()
+        .map(|f| (module_of(src, f), f.display().to_string()))
+        .collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &all {
+        let module = module_of(src, f);
+        let from = f.display().to_string();
+        let text = code(&std::fs::read_to_string(f).unwrap());
+        for mut path in named(&module, &text) {
+            // The deepest module the path names is the file it imports.
+            while !path.is_empty() && !modules.contains_key(&path) {
+                path.pop();
+            }
+            let to = &modules[&path];
+            // A folder's mod.rs declares its children; naming the crate
+            // root (lib.rs) is naming the crate.
+            if *to != from && !path.is_empty() {
+                edges.entry(from.clone()).or_default().insert(to.clone());
+            }
+        }
+    }
+    // Files that reach each other: the strongly connected groups.
+    let reach = |from: &String| -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(at) = stack.pop() {
+            for next in edges.get(&at).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    stack.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&String, BTreeSet<String>> =
+        edges.keys().map(|f| (f, reach(f))).collect();
+    let mut groups = BTreeSet::new();
+    for (&f, r) in &reaches {
+        let group: Vec<String> = r
+            .iter()
+            .filter(|g| reaches.get(g).is_some_and(|back| back.contains(f)))
+            .cloned()
+            .collect();
+        if !group.is_empty() {
+            groups.insert(group);
+        }
+    }
+    groups.into_iter().collect()
+}
+
+#[test]
+fn imports_between_files_go_one_way() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for krate in ["src", "models/src", "properties/src"] {
+        let found = circles(&root.join(krate));
+        assert!(found.is_empty(), "{krate}: import circles: {found:#?}");
+    }
+}
