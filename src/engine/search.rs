@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 /// A state space: initial states (one per input) and lazily indexed
 /// successors, each state carrying its run's record.
 pub trait Space: Sync {
+    /// A state: hashed into the visited set, handed between workers.
     type State: Clone + Hash + Send + Sync;
     /// Per-worker scratch space for making successors.
     type Scratch: Send;
@@ -121,6 +122,7 @@ impl Cut {
 /// What a search may spend.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Worker threads.
     pub threads: usize,
     /// Generated states after which the search stops.
     pub max_states: Option<u64>,
@@ -138,10 +140,15 @@ pub struct Limits {
 /// run without a budget of its own (the executor's) must stop.
 #[derive(Debug, Default)]
 pub struct Progress {
+    /// States generated (node steps for the executor).
     pub generated: AtomicU64,
+    /// Distinct states seen.
     pub unique: AtomicU64,
+    /// The deepest state reached (the slot for the executor).
     pub depth: AtomicUsize,
+    /// Inputs explored to the end.
     pub inputs_done: AtomicUsize,
+    /// Inputs to explore.
     pub inputs_total: AtomicUsize,
     /// The executor's expected last slot: the claimed bound, else the
     /// horizon (0: not known yet).
@@ -171,6 +178,7 @@ pub struct Discovery {
     /// Successor indices from the initial state (stateright action indices
     /// for the lock-step model).
     pub path: Vec<u64>,
+    /// What the state at the path's end violates.
     pub violation: Violation,
 }
 
@@ -181,7 +189,9 @@ pub struct Found {
     pub discoveries: [Option<Discovery>; 7],
     /// Some run ended (the model is not vacuous).
     pub run_ends: bool,
+    /// Distinct states seen.
     pub unique: u64,
+    /// States generated (repeats included).
     pub generated: u64,
     /// The deepest state reached (slots for the lock-step model).
     pub depth: usize,
@@ -203,6 +213,9 @@ pub struct Found {
 }
 
 impl Found {
+    /// Notes what a state's `record` shows: the first discovery of each
+    /// property it violates (with the path, made only if needed), and,
+    /// for an ended run, its completion time and counts.
     fn judge(&mut self, record: &Record, input: usize, path: impl FnOnce() -> Vec<u64>) {
         let (mut path, mut made) = (Some(path), None::<Vec<u64>>);
         for p in PropertyName::ALL {
@@ -240,6 +253,8 @@ impl Found {
         }
     }
 
+    /// Folds in what another worker found, independent of which finished
+    /// first.
     fn merge(&mut self, other: Found) {
         // The lowest input's: inputs run side by side, and which worker
         // finishes first should not pick the report's counterexample.
@@ -272,7 +287,9 @@ impl Found {
 /// Memory the search may still take: what it has taken since `base` (the
 /// larger of resident and address-space growth) against the allowance.
 struct MemoryGuard {
+    /// Resident and virtual size when the search started.
     base: (u64, u64),
+    /// What the search may add (None: no limit known).
     allowance: Option<Allowance>,
     /// Bytes promised to set growths since the last probe.
     promised: AtomicU64,
@@ -281,6 +298,7 @@ struct MemoryGuard {
 }
 
 impl MemoryGuard {
+    /// Measures the growth now, and forgets the promises it covers.
     fn probe(&self) {
         let (rss, vm) = process_memory();
         let mut grown = rss.saturating_sub(self.base.0);
@@ -304,8 +322,12 @@ const AHEAD: u64 = 16;
 
 /// A state with the successors still to explore.
 struct Frame<S> {
+    /// The state.
     state: S,
+    /// Its next successor index to explore.
     next: u64,
+    /// One past its last successor index this frame explores (a split
+    /// frame explores part of them).
     end: u64,
     /// The successor index that led here from the frame below.
     via: u64,
@@ -315,37 +337,54 @@ struct Frame<S> {
 
 /// Work for an idle worker: a frame split off a busy one, with its path.
 struct Job<S> {
+    /// The input the frame's run starts from.
     input: usize,
     /// Path from the initial state to `frame.state`.
     path: Vec<u64>,
+    /// The split-off frame.
     frame: Frame<S>,
 }
 
 /// Jobs, how many workers are idle, the next input to start and, per
 /// input under way, its jobs not yet finished.
 struct Pool<S> {
+    /// Jobs waiting for a worker.
     jobs: Vec<Job<S>>,
+    /// Workers waiting for a job.
     idle: usize,
+    /// The next input to start.
     next: usize,
+    /// Per input under way, its jobs not yet finished.
     live: HashMap<usize, usize>,
 }
 
 /// What all workers share while searching.
 struct Shared<'a, Sp: Space> {
+    /// The state space searched.
     space: &'a Sp,
+    /// What the search may spend.
     limits: Limits,
+    /// Counters for the display, and the stop signal.
     progress: &'a Progress,
+    /// Fingerprints states (one hasher, so workers agree).
     hasher: RandomState,
+    /// Fingerprints of the states seen.
     visited: Visited,
+    /// What memory the search may still take.
     memory: MemoryGuard,
     /// The inputs to search, in order.
     inputs: usize,
+    /// Jobs and inputs to hand out.
     pool: Mutex<Pool<Sp::State>>,
     /// Idle workers with no job to take (a hint for splitting).
     waiting: AtomicUsize,
+    /// Wakes idle workers when a job is posted or the search ends.
     wake: Condvar,
+    /// Why the search stopped early, once it has.
     stop: Mutex<Option<Cut>>,
+    /// Set with `stop`, read without its lock in the hot loop.
     stopping: AtomicBool,
+    /// What the workers found, folded in as each ends.
     found: Mutex<Found>,
 }
 
@@ -407,6 +446,7 @@ impl<Sp: Space> Shared<'_, Sp> {
         Ok(())
     }
 
+    /// Stops the search for `why` (the first reason stays).
     fn cut(&self, why: Cut) {
         let mut stop = self.stop.lock().expect("stop lock");
         stop.get_or_insert(why);
@@ -536,6 +576,8 @@ impl<Sp: Space> Shared<'_, Sp> {
         self.limits.threads > 1 && self.waiting.load(Relaxed) > 0
     }
 
+    /// Worker `w`: takes jobs (or starts inputs) and explores them depth
+    /// first until the search ends.
     fn worker(&self, w: usize) {
         let mut found = Found::default();
         let mut buf = Vec::new();
