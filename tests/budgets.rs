@@ -299,3 +299,48 @@ fn ctrl_c_stops_a_trace_and_leaves_no_file() {
     assert!(!file.exists(), "the partial trace is removed");
     assert!(stopping < Duration::from_secs(5), "{stopping:?}");
 }
+
+/// One cost model refuses executor runs, the catalogue's, before anything
+/// is built: it must never promise less than a built run takes. For every
+/// algorithm at sizes 1..=6 (where each builds fast), the catalogue's
+/// bytes are at least the built run's (`executor::memory_needed`: states,
+/// inboxes, holdings, busy bits).
+#[test]
+fn the_catalogue_cost_model_covers_what_a_built_run_needs() {
+    use commcheck::engine::executor;
+    use models::catalog::Algorithm;
+    use models::with_protocol;
+    for &algorithm in Algorithm::ALL {
+        let (lo, hi) = algorithm.shape().sizes();
+        for n in lo.max(1)..=hi.min(6) {
+            let Ok(config) = algorithm.config(n as u64, None, None) else {
+                continue;
+            };
+            let config = match algorithm.shape() {
+                models::Shape::Grid { .. } => Config {
+                    params: models::catalog::Params {
+                        sides: Some(vec![n, n]),
+                        ..config.params.clone()
+                    },
+                    ..config
+                },
+                _ => config,
+            };
+            if matches!(algorithm, Algorithm::DilatedDiagonal) && n != 5 {
+                continue;
+            }
+            let (built, promised) = with_protocol!(algorithm, config, |p| {
+                let input = p.first_input();
+                (
+                    executor::memory_needed(&p, &p.task(&input)),
+                    algorithm.executor_bytes(n),
+                )
+            });
+            assert!(
+                promised >= built,
+                "{} n = {n}: the catalogue says {promised} bytes, a built run needs {built}",
+                algorithm.name()
+            );
+        }
+    }
+}
