@@ -17,7 +17,7 @@
 //! the interleaving (as stateright timers would) multiplies the states
 //! without adding a behaviour. The delivery order stays fully explored.
 
-use super::{horizon, receive, transmit, NoLedger};
+use super::{horizon, receive, transmit, Judge, NoLedger};
 use models::{Arrival, Protocol};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::actor::{Actor, ActorModel, ActorModelState, Id, Network, Out};
@@ -135,19 +135,17 @@ pub fn advance<P: Protocol>(
         // Only broadcast tasks run here (see `RunCfg::new`): nothing is
         // relayed, so nothing is released.
         let mut released = Vec::new();
-        transmit(
-            p,
+        let judge = &mut Judge {
+            protocol: p,
             slot,
-            &cfg.task,
-            node,
-            out,
+            task: &cfg.task,
             holdings,
             record,
-            &mut NoLedger,
-            &mut released,
-            |_, _| false,
-            |to, a| send(to, Wire { slot, msg: a.msg }),
-        );
+            ledger: &mut NoLedger,
+            released: &mut released,
+        };
+        let post = |to, a: Arrival<P::Msg>| send(to, Wire { slot, msg: a.msg });
+        transmit(judge, node, out, post);
         if !busy {
             return None;
         }

@@ -10,7 +10,7 @@
 //! replayed, watching that one resource.
 
 use super::search::{Cut, Progress};
-use super::{horizon, judge_results, receive, release, transmit, Ledger};
+use super::{horizon, judge_results, receive, release, transmit, Judge, Ledger, Post};
 use models::{Arrival, Protocol, Topology};
 use properties::{
     Holdings, NodeId, PacketId, Part, PropertyName, Record, ResourceId, Route, Slot, Task,
@@ -357,25 +357,22 @@ fn execute<P: Protocol>(
                     w => calendar.push(Reverse((w, node))),
                 }
             }
-            transmit(
+            let judge = &mut Judge {
                 protocol,
                 slot,
-                &task,
-                node,
-                &out,
-                &holdings,
-                &mut record,
-                &mut ledger,
-                &mut released,
-                |_, _| false,
-                |to, a| match &mut next_inbox[to as usize] {
-                    entry @ None => {
-                        receivers.push(to);
-                        *entry = Some(a)
-                    }
-                    Some(_) => next_overflow.push((to, a)),
-                },
-            );
+                task: &task,
+                holdings: &holdings,
+                record: &mut record,
+                ledger: &mut ledger,
+                released: &mut released,
+            };
+            transmit(judge, node, &out, |to, a| match &mut next_inbox[to as usize] {
+                entry @ None => {
+                    receivers.push(to);
+                    *entry = Some(a)
+                }
+                Some(_) => next_overflow.push((to, a)),
+            });
         }
         release(&mut holdings, &mut released);
         // Deliveries of this slot, node by node (the overflow in order).
@@ -666,6 +663,45 @@ type Judging<'a, M> = (
     ),
 );
 
+/// Where one thread's senders post their transmissions: deliveries and
+/// bus writes into its buckets by receiver range, each delivery tallied
+/// per receiver for a protocol that reads its arrivals.
+struct Outbox<'a, T, M> {
+    topology: &'a T,
+    buckets: &'a mut [Vec<(NodeId, Arrival<M>)>],
+    writes: &'a mut [Vec<(Route, Arrival<M>)>],
+    tally: &'a mut [u32],
+    reads: bool,
+    shift: u32,
+}
+
+impl<T: Topology, M: Copy> Post<M> for Outbox<'_, T, M> {
+    #[inline]
+    fn whole(&mut self, route: &Route, a: Arrival<M>) -> bool {
+        // A protocol that reads its arrivals needs them one by one.
+        let Some((first, step, count)) = (!self.reads)
+            .then(|| self.topology.receivers_run(route))
+            .flatten()
+        else {
+            return false;
+        };
+        let last = first + step * (count - 1);
+        let shift = self.shift;
+        for part in &mut self.writes[(first >> shift) as usize..=(last >> shift) as usize] {
+            part.push((*route, a));
+        }
+        true
+    }
+
+    #[inline]
+    fn deliver(&mut self, to: NodeId, a: Arrival<M>) {
+        self.buckets[(to >> self.shift) as usize].push((to, a));
+        if self.reads {
+            self.tally[to as usize] += 1;
+        }
+    }
+}
+
 /// What one thread's share of the senders did in a slot.
 struct Share<M> {
     record: Record,
@@ -817,40 +853,24 @@ fn execute_schedule<P: Protocol>(
                         w => share.later.push((w, node)),
                     }
                 }
-                let (buckets, writes) = (&mut share.buckets, &mut share.writes);
-                transmit(
+                let judge = &mut Judge {
                     protocol,
                     slot,
-                    &task,
-                    node,
-                    &share.out,
-                    &holdings,
-                    &mut share.record,
-                    &mut share.ledger,
-                    &mut share.released,
-                    |route, a| {
-                        // A protocol that reads its arrivals needs them
-                        // one by one.
-                        let Some((first, step, count)) =
-                            (!reads).then(|| topology.receivers_run(route)).flatten()
-                        else {
-                            return false;
-                        };
-                        let last = first + step * (count - 1);
-                        for part in
-                            &mut writes[(first >> shift) as usize..=(last >> shift) as usize]
-                        {
-                            part.push((*route, a));
-                        }
-                        true
-                    },
-                    |to, a| {
-                        buckets[(to >> shift) as usize].push((to, a));
-                        if reads {
-                            tally[to as usize] += 1;
-                        }
-                    },
-                );
+                    task: &task,
+                    holdings: &holdings,
+                    record: &mut share.record,
+                    ledger: &mut share.ledger,
+                    released: &mut share.released,
+                };
+                let outbox = Outbox {
+                    topology,
+                    buckets: &mut share.buckets,
+                    writes: &mut share.writes,
+                    tally,
+                    reads,
+                    shift,
+                };
+                transmit(judge, node, &share.out, outbox);
             }
         };
         on_threads(work, send);

@@ -9,7 +9,7 @@
 //! transmissions of the last slot, for the Explorer's picture.
 
 use super::search::Space;
-use super::{horizon, judge_results, receive, release, transmit, MapLedger};
+use super::{horizon, judge_results, receive, release, transmit, Judge, MapLedger};
 use models::{Arrival, Protocol};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::{Model, Path, Property};
@@ -262,19 +262,16 @@ impl<P: Protocol> LockStep<P> {
             }
             // Judged against what was held before this slot's deliveries.
             let (holdings, record) = (&state.holdings, &mut next.record);
-            transmit(
-                p,
+            let judge = &mut Judge {
+                protocol: p,
                 slot,
                 task,
-                node,
-                &out,
                 holdings,
                 record,
-                &mut ledger,
-                &mut released,
-                |_, _| false,
-                |to, a| inbox.push((to, a)),
-            );
+                ledger: &mut ledger,
+                released: &mut released,
+            };
+            transmit(judge, node, &out, |to, a| inbox.push((to, a)));
             next.sent.extend(out.iter().copied());
         }
         release(&mut next.holdings, &mut released);

@@ -113,25 +113,75 @@ pub fn horizon<P: Protocol>(protocol: &P, claims: &Claims) -> Slot {
     guard.max(protocol.last_step().map_or(0, |s| 2 * s + 16))
 }
 
-/// Judges the transmissions `node` made in `slot` (causality, counts,
-/// resources) against what it held before the slot, hands each receiver its
-/// arrival (or the whole transmission to `whole`, where it takes it: the
-/// executor judges a bus write's receivers together), and lists in `released` the packets it relayed on (the engine
-/// releases them once every node has sent, before the deliveries).
-#[allow(clippy::too_many_arguments)]
+/// What judging a slot's transmissions needs besides the transmissions:
+/// the run's protocol and task, the slot, what every node held before it,
+/// and where the verdicts go. [`transmit`] borrows it, so every engine
+/// hands the one judge the same context (built once a slot, or at the
+/// call) rather than a long list of arguments.
+pub struct Judge<'a, P: Protocol, L: Ledger> {
+    /// The algorithm: its topology, and what its messages carry.
+    pub protocol: &'a P,
+    /// The slot whose transmissions are judged.
+    pub slot: Slot,
+    /// What the run must achieve: whether a sent packet is kept (a
+    /// broadcast) or released by its relay.
+    pub task: &'a Task,
+    /// What every node held before the slot: causality is judged against
+    /// it, not against this slot's deliveries.
+    pub holdings: &'a Holdings,
+    /// Where violations and counts go.
+    pub record: &'a mut Record,
+    /// Who holds which resource this slot (contention).
+    pub ledger: &'a mut L,
+    /// The packets relays sent on: the engine releases them once every
+    /// node has sent, before the deliveries ([`release`]).
+    pub released: &'a mut Vec<(NodeId, PacketId)>,
+}
+
+/// Where [`transmit`] hands a judged transmission's message: to each
+/// receiver ([`Post::deliver`]), or whole to an engine that judges a bus
+/// write's receivers together (the executor, [`Post::whole`]). A closure
+/// over (receiver, arrival) posts receiver by receiver.
+pub trait Post<M> {
+    /// Takes the whole transmission over `route` and returns true, or
+    /// returns false to have it handed receiver by receiver.
+    fn whole(&mut self, route: &Route, arrival: Arrival<M>) -> bool {
+        let _ = (route, arrival);
+        false
+    }
+
+    /// Hands receiver `to` its arrival.
+    fn deliver(&mut self, to: NodeId, arrival: Arrival<M>);
+}
+
+/// Every arrival to the closure, receiver by receiver.
+impl<M, F: FnMut(NodeId, Arrival<M>)> Post<M> for F {
+    #[inline]
+    fn deliver(&mut self, to: NodeId, arrival: Arrival<M>) {
+        self(to, arrival)
+    }
+}
+
+/// Judges the transmissions `node` made in the judge's slot (causality,
+/// counts, resources) against what it held before the slot, and posts each
+/// message to its receivers ([`Post`]); the packets it relayed on go to
+/// the judge's `released`.
 pub fn transmit<P: Protocol>(
-    protocol: &P,
-    slot: Slot,
-    task: &Task,
+    judge: &mut Judge<'_, P, impl Ledger>,
     node: NodeId,
     out: &[Transmission<P::Msg>],
-    holdings: &Holdings,
-    record: &mut Record,
-    ledger: &mut impl Ledger,
-    released: &mut Vec<(NodeId, PacketId)>,
-    mut whole: impl FnMut(&Route, Arrival<P::Msg>) -> bool,
-    mut deliver: impl FnMut(NodeId, Arrival<P::Msg>),
+    mut post: impl Post<P::Msg>,
 ) {
+    let Judge {
+        protocol,
+        slot,
+        task,
+        holdings,
+        record,
+        ledger,
+        released,
+    } = judge;
+    let (protocol, slot, task, holdings) = (*protocol, *slot, *task, *holdings);
     let topology = protocol.topology();
     let keeps = task.is_broadcast();
     for tx in out {
@@ -161,8 +211,8 @@ pub fn transmit<P: Protocol>(
             from: node,
             msg: tx.msg,
         };
-        if !whole(&tx.route, arrival) {
-            topology.receivers(&tx.route, |to| deliver(to, arrival));
+        if !post.whole(&tx.route, arrival) {
+            topology.receivers(&tx.route, |to| post.deliver(to, arrival));
         }
     }
 }
