@@ -1,0 +1,269 @@
+//! Judging, in the scheduled drive: once every thread has sent, each
+//! slot's deliveries are judged by [`receive`] at their receivers, each
+//! receiver's in sender order. For a broadcast each range of receivers is
+//! judged on its own with its part of the holdings (on several threads
+//! where the slot is busy), grouping the arrivals for the next slot as it
+//! goes ([`Arrived::group`]); for a personalised task (where two receivers
+//! of one packet interact) all on one thread in receiver order.
+
+use super::arrived::{Arrived, Bucket};
+use super::on_threads;
+use super::sending::Share;
+use super::set_bit;
+use crate::engine::receive;
+use models::{Arrival, Protocol, Topology};
+use properties::{Claims, Holdings, Keep, NodeId, Part, Record, Slot, Task};
+
+/// What every judging thread reads in a slot: the run's protocol, task
+/// and claims, the slot, what the threads sent, and how receivers are
+/// split into ranges.
+pub(super) struct Judging<'a, P: Protocol> {
+    /// The algorithm.
+    pub(super) protocol: &'a P,
+    /// The slot whose deliveries are judged.
+    pub(super) slot: Slot,
+    /// What the run must achieve.
+    pub(super) task: &'a Task,
+    /// What each range's record starts from.
+    pub(super) claims: &'a Claims,
+    /// What each sending thread sent, in node order of the threads.
+    pub(super) shares: &'a [Share<P::Msg>],
+    /// Whether the protocol reads its arrivals (then they are grouped
+    /// for the next slot and their receivers stepped).
+    pub(super) reads: bool,
+    /// Receivers per range (a power of two).
+    pub(super) per: usize,
+}
+
+/// What judging updates for the next slot besides the holdings.
+pub(super) struct Next<'a, M> {
+    /// A bit per node to step next slot: the receivers, for a protocol
+    /// that reads its arrivals.
+    pub(super) step: &'a mut [u64],
+    /// The arrivals the next slot's senders read, per receiver range.
+    pub(super) arrived: &'a mut [Arrived<M>],
+    /// Per sending thread, its deliveries per receiver (zeroed here).
+    pub(super) tallies: &'a mut [Vec<u32>],
+}
+
+/// One range of receivers to judge on its own: its index, its part of the
+/// holdings, its bits of the nodes to step next, its grouped arrivals and
+/// every sending thread's tallies for it.
+struct Range<'a, M> {
+    /// Which range (receivers `index * per..`).
+    index: usize,
+    /// What its receivers hold.
+    holdings: Part<'a>,
+    /// Its nodes' bits of [`Next::step`].
+    step: &'a mut [u64],
+    /// Its arrivals, grouped for the next slot.
+    arrived: &'a mut Arrived<M>,
+    /// Each sending thread's tallies of its receivers.
+    tallies: Vec<&'a mut [u32]>,
+}
+
+/// Deliveries up to this many (a bus write counting 64) are judged on the
+/// calling thread: a spawn costs more (CENTRALIZE at l = 1 has 2 x 10^5
+/// such slots).
+const SPAWN: usize = 1 << 14;
+
+impl<P: Protocol> Judging<'_, P> {
+    /// True if no thread sent anything this slot.
+    pub(super) fn quiet(&self) -> bool {
+        self.shares.iter().all(Share::quiet)
+    }
+
+    /// Judges a broadcast's deliveries range by range, each with its
+    /// `parts` of the holdings, on up to `threads` threads (consecutive
+    /// ranges, as many groups as threads); returns each range's record,
+    /// in range order.
+    pub(super) fn in_ranges(
+        &self,
+        parts: Vec<Part<'_>>,
+        next: Next<'_, P::Msg>,
+        threads: usize,
+    ) -> Vec<Record> {
+        let ranges = next.arrived.len();
+        let mut parted: Vec<Vec<&mut [u32]>> = (0..ranges).map(|_| Vec::new()).collect();
+        for tally in next.tallies.iter_mut() {
+            for (p, part) in tally.chunks_mut(self.per).enumerate() {
+                parted[p].push(part);
+            }
+        }
+        let work = parts
+            .into_iter()
+            .zip(next.step.chunks_mut(self.per / 64))
+            .zip(next.arrived.iter_mut())
+            .zip(parted)
+            .enumerate()
+            .map(|(index, (((holdings, step), arrived), tallies))| Range {
+                index,
+                holdings,
+                step,
+                arrived,
+                tallies,
+            });
+        let load: usize = self.shares.iter().map(Share::load).sum();
+        if load < SPAWN {
+            return work.map(|r| self.range(r)).collect();
+        }
+        let mut work = work.peekable();
+        let mut groups = Vec::new();
+        let size = ranges.div_ceil(threads);
+        while work.peek().is_some() {
+            groups.push(work.by_ref().take(size).collect::<Vec<_>>());
+        }
+        let judged: Vec<Vec<Record>> =
+            on_threads(groups, |g| g.into_iter().map(|r| self.range(r)).collect());
+        judged.into_iter().flatten().collect()
+    }
+
+    /// Judges one range's deliveries in sender order (grouping them for
+    /// the next slot where the protocol reads them), then its bus writes;
+    /// returns what they broke and counted.
+    fn range(&self, range: Range<'_, P::Msg>) -> Record {
+        let Range {
+            index,
+            mut holdings,
+            step,
+            arrived,
+            mut tallies,
+        } = range;
+        let (protocol, slot, task) = (self.protocol, self.slot, self.task);
+        let mut record = Record::new(self.claims);
+        let sources: Vec<&Bucket<P::Msg>> =
+            self.shares.iter().map(|s| &s.buckets[index][..]).collect();
+        let lo = (index * self.per) as NodeId;
+        let mut each = |to: NodeId, a: &Arrival<P::Msg>| {
+            receive(protocol, slot, task, to, a, &mut holdings, &mut record);
+        };
+        if self.reads {
+            arrived.group(&sources, &mut tallies, lo, self.per, step, &mut each);
+        } else {
+            for source in &sources {
+                source.iter().for_each(|(to, a)| each(*to, a));
+            }
+        }
+        let reads = self.reads;
+        let mark = |to: NodeId| {
+            if reads {
+                set_bit(step, (to - lo) as usize)
+            }
+        };
+        self.writes(index, &mut holdings, &mut record, mark);
+        record
+    }
+
+    /// Judges a personalised task's deliveries (or a slot whose holdings
+    /// do not split) on this thread, in receiver order, each receiver's
+    /// in sender order; then the bus writes range by range. `deliveries`
+    /// is scratch.
+    pub(super) fn together(
+        &self,
+        holdings: &mut Holdings,
+        record: &mut Record,
+        next: Next<'_, P::Msg>,
+        deliveries: &mut Vec<(NodeId, Arrival<P::Msg>)>,
+    ) {
+        let (protocol, slot, task, reads) = (self.protocol, self.slot, self.task, self.reads);
+        let Next {
+            step,
+            arrived,
+            tallies,
+        } = next;
+        let shift = self.per.trailing_zeros();
+        for part in arrived.iter_mut() {
+            part.clear();
+        }
+        for (share, tally) in self.shares.iter().zip(tallies.iter_mut()).filter(|_| reads) {
+            for (to, _) in share.buckets.iter().flatten() {
+                tally[*to as usize] = 0;
+            }
+        }
+        deliveries.extend(
+            self.shares
+                .iter()
+                .flat_map(|s| s.buckets.iter().flat_map(|b| b.iter().copied())),
+        );
+        deliveries.sort_by_key(|(to, _)| *to);
+        for (to, a) in deliveries.iter() {
+            receive(protocol, slot, task, *to, a, holdings, record);
+            if reads {
+                set_bit(step, *to as usize);
+                let part = &mut arrived[(*to >> shift) as usize];
+                part.to.push(*to);
+                part.msg.push(*a);
+            }
+        }
+        deliveries.clear();
+        for p in 0..arrived.len() {
+            let mark = |to: NodeId| {
+                if reads {
+                    set_bit(step, to as usize)
+                }
+            };
+            self.writes(p, holdings, record, mark);
+        }
+    }
+
+    /// Judges the bus writes that reach range `index` (in sender order)
+    /// at their receivers in the range, as `receive` would judge one
+    /// arrival per receiver, each receiver's in sender order, but decoding
+    /// each write's packets once and without an entry per receiver.
+    /// `mark` hears each receiver.
+    pub(super) fn writes(
+        &self,
+        index: usize,
+        holdings: &mut impl Keep,
+        record: &mut Record,
+        mut mark: impl FnMut(NodeId),
+    ) {
+        let (protocol, slot, task) = (self.protocol, self.slot, self.task);
+        let topology = protocol.topology();
+        let lo = (index * self.per) as NodeId;
+        let range = lo..lo + self.per as NodeId;
+        let writes = self.shares.iter().flat_map(|s| &s.writes[index]);
+        let mut packets = Vec::new();
+        for (route, a) in writes {
+            let (first, step, count) = topology.receivers_run(route).expect("a bus write");
+            // The receivers in range, in order.
+            let mut receivers = (0..count)
+                .map(|k| first + k * step)
+                .filter(|to| range.contains(to) && *to != a.from)
+                .peekable();
+            let Some(&lowest) = receivers.peek() else {
+                continue;
+            };
+            let receivers: Vec<NodeId> = receivers.collect();
+            if protocol.control(&a.msg) {
+                receivers
+                    .iter()
+                    .for_each(|&to| record.control_delivery(slot, to));
+            } else {
+                // Packet by packet: a receiver's violations are noted in
+                // the order its one-by-one deliveries would note them (the
+                // record keeps the earliest by slot and node), with one
+                // bookkeeping call per packet rather than per reception.
+                packets.clear();
+                protocol.packets(&a.msg, |p| packets.push(p));
+                for &p in &packets {
+                    let origin = task.origin(p);
+                    let mut run = properties::Run {
+                        count: receivers.len() as u64,
+                        lowest,
+                        ..Default::default()
+                    };
+                    for &to in &receivers {
+                        if to == origin {
+                            run.own = Some(to);
+                        } else if !holdings.insert(to, p) && run.again.is_none() {
+                            run.again = Some(to);
+                        }
+                    }
+                    record.delivery_run(slot, run, p, a.from);
+                }
+            }
+            receivers.into_iter().for_each(&mut mark);
+        }
+    }
+}
