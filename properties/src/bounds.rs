@@ -150,10 +150,6 @@ pub mod stamoulis {
     }
 }
 
-/// Fujita, "Gossiping in Mesh-Bus Computers by Packets with Bounded
-/// Length": gossip on the n x n mesh-bus, messages of at most l tokens.
-/// The theorems' bounds are real numbers; a count of steps meets a bound
-/// b iff it is at most floor(b), and a lower bound b forces ceil(b).
 /// Lecture notes, section 11, the Lemma: lower bounds on rounds and
 /// transmissions of the four basic operations in the all-port full-duplex
 /// store-and-forward non-combining Q_n. The formulas are Bertsekas et
@@ -182,6 +178,10 @@ pub mod lecture {
     }
 }
 
+/// Fujita, "Gossiping in Mesh-Bus Computers by Packets with Bounded
+/// Length": gossip on the n x n mesh-bus, messages of at most l tokens.
+/// The theorems' bounds are real numbers; a count of steps meets a bound
+/// b iff it is at most floor(b), and a lower bound b forces ceil(b).
 pub mod fujita {
     /// tau = ceil(n/2): the most writers a bus has in phase 1.
     pub fn tau(n: u64) -> u64 {

@@ -6,6 +6,8 @@
 //! is written here once and evaluated by the exhaustive checker and by the
 //! executor alike, which is what lets the two be compared.
 
+#![warn(missing_docs)]
+
 pub mod bounds;
 pub mod holdings;
 pub mod record;

@@ -106,7 +106,9 @@ impl Claims {
 /// The verdict of one property.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// Every run covered keeps the property.
     Holds,
+    /// Some run breaks it (the violation says how).
     Violated,
     /// The budget (states, time) ran out before a verdict.
     Unknown,
@@ -127,63 +129,104 @@ impl Status {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Violation {
     /// completeness: the run ended with `node` lacking `packet`.
-    Missing { node: NodeId, packet: PacketId },
+    Missing {
+        /// The node.
+        node: NodeId,
+        /// The packet it lacks.
+        packet: PacketId,
+    },
     /// completeness: the run ended with `node`'s computed result wrong (a
     /// prefix sum).
-    WrongResult { node: NodeId },
+    WrongResult {
+        /// The node.
+        node: NodeId,
+    },
     /// completeness: the run was still active when the engine's horizon
     /// (a generous multiple of any claimed bound) was reached.
-    NotTerminated { slot: Slot },
+    NotTerminated {
+        /// The horizon.
+        slot: Slot,
+    },
     /// no-duplication (NODUP): `node` received `packet` again in `slot`.
     Duplicate {
+        /// When.
         slot: Slot,
+        /// The receiver.
         node: NodeId,
+        /// The packet it held already.
         packet: PacketId,
+        /// The sender of the second copy.
         from: NodeId,
     },
     /// no-duplication (NOHO): `node` received its own `packet` in `slot`.
     OwnPacket {
+        /// When.
         slot: Slot,
+        /// The receiver, the packet's origin.
         node: NodeId,
+        /// Its packet.
         packet: PacketId,
+        /// The sender.
         from: NodeId,
     },
     /// contention-freedom: two transmissions of `slot` share `resource`
     /// (`first` is None where an engine keeps no owner per resource; the
     /// executor then finds it by replaying the run).
     Conflict {
+        /// When.
         slot: Slot,
+        /// The resource taken twice.
         resource: ResourceId,
+        /// The transmission that took it first, where known.
         first: Option<Route>,
+        /// The one that took it again.
         second: Route,
     },
     /// causality: `node` sent `packet` in `slot` without holding it.
     NotHeld {
+        /// When.
         slot: Slot,
+        /// The sender.
         node: NodeId,
+        /// The packet it did not hold.
         packet: PacketId,
     },
     /// causality: `node` sent `packets` packets as one transmission in
     /// `slot`, where the task does not combine packets (or none at all).
     Bundled {
+        /// When.
         slot: Slot,
+        /// The sender.
         node: NodeId,
+        /// How many packets the transmission carried.
         packets: u32,
     },
     /// time-bound: a delivery in `slot`, after the claimed `bound`.
     Late {
+        /// The slot of the late delivery.
         slot: Slot,
+        /// The claimed completion time.
         bound: Slot,
+        /// The receiver.
         node: NodeId,
     },
     /// transmissions: `count` transmissions where `optimum` suffice.
-    NotOptimal { count: u64, optimum: u64 },
+    NotOptimal {
+        /// The transmissions of the run.
+        count: u64,
+        /// The optimum claimed.
+        optimum: u64,
+    },
     /// message-length: `node` sent `tokens` tokens in one message in
     /// `slot`, where at most `limit` fit.
     TooLong {
+        /// When.
         slot: Slot,
+        /// The sender.
         node: NodeId,
+        /// The tokens the message carried.
         tokens: u32,
+        /// The most a message may carry (l).
         limit: u32,
     },
 }
@@ -246,9 +289,13 @@ pub struct Run {
 /// Evidence for one property after a run or a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evidence {
+    /// The property.
     pub property: PropertyName,
+    /// True if the paper claims it (else it is an observation).
     pub claimed: bool,
+    /// The verdict.
     pub status: Status,
+    /// The first violation, if any.
     pub violation: Option<Violation>,
 }
 

@@ -19,25 +19,43 @@ pub type ResourceId = u64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Route {
     /// A store-and-forward hop over the one directed arc `from -> to`.
-    Link { from: NodeId, to: NodeId },
+    Link {
+        /// The sender.
+        from: NodeId,
+        /// The neighbour it sends to.
+        to: NodeId,
+    },
     /// A wormhole worm from `from` to `to`; when `first` is set the worm is
     /// forced over that dimension first (Wang-Ku rule 3), and otherwise
     /// follows the topology's deterministic routing (e-cube on hypercubes).
     Worm {
+        /// The sender.
         from: NodeId,
+        /// The destination.
         to: NodeId,
+        /// The dimension forced first, if any.
         first: Option<u8>,
     },
     /// A write by `from` on bus `bus` (CREW mesh-bus; read by every other
     /// node on the bus).
-    Bus { from: NodeId, bus: u32 },
+    Bus {
+        /// The writer.
+        from: NodeId,
+        /// The bus (the topology's resource id).
+        bus: u32,
+    },
     /// One message over several store-and-forward links out of `from` in
     /// one slot, one link per set bit of `ports` (on the hypercube bit i is
     /// dimension i): it stands for those `Link`s, sent in increasing port
     /// order, and is judged as they would be. A node forwarding a packet to
     /// its children in a tree says so once, and the executor checks once
     /// that it holds the packet.
-    Fan { from: NodeId, ports: u32 },
+    Fan {
+        /// The sender.
+        from: NodeId,
+        /// The links, one bit a port.
+        ports: u32,
+    },
 }
 
 impl Route {
@@ -65,7 +83,9 @@ impl Route {
 /// One transmission of one slot: a route and the message it carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Transmission<M> {
+    /// Where it goes.
     pub route: Route,
+    /// What it carries.
     pub msg: M,
 }
 
@@ -84,26 +104,54 @@ pub enum Task {
     /// node's id; its (m+1)-th has id m x nodes + node (Stamoulis and
     /// Tsitsiklis's nodes with several packets), so the origin is the id
     /// mod nodes.
-    Broadcast { nodes: u32, sources: Vec<NodeId> },
+    Broadcast {
+        /// The number of nodes.
+        nodes: u32,
+        /// The packets broadcast (each named as above).
+        sources: Vec<NodeId>,
+    },
     /// Single node scatter: `root` sends a distinct packet to every other
     /// node (packet id = the destination).
-    Scatter { nodes: u32, root: NodeId },
+    Scatter {
+        /// The number of nodes.
+        nodes: u32,
+        /// The sender of every packet.
+        root: NodeId,
+    },
     /// Single node gather: every other node sends its packet (id = the
     /// origin) to `root`.
-    Gather { nodes: u32, root: NodeId },
+    Gather {
+        /// The number of nodes.
+        nodes: u32,
+        /// The receiver of every packet.
+        root: NodeId,
+    },
     /// Total exchange: every node sends a distinct packet to every other
     /// (packet id = origin x nodes + destination).
-    TotalExchange { nodes: u32 },
+    TotalExchange {
+        /// The number of nodes.
+        nodes: u32,
+    },
     /// Accumulation at every listed root of one term from every other node,
     /// terms combinable into one transmission (the papers' "combined"
     /// packets): single node accumulation (one root), multinode
     /// accumulation (every node). The term of node u for the root at index
     /// r of `roots` is packet u x roots.len() + r.
-    Accumulate { nodes: u32, roots: Vec<NodeId> },
+    Accumulate {
+        /// The number of nodes.
+        nodes: u32,
+        /// The roots, each accumulating a term from every other node.
+        roots: Vec<NodeId>,
+    },
     /// Gossip: every node's token (packet id = the node) to every node, a
     /// message carrying at most `per_message` of them (Fujita's mesh-bus
     /// gossip with l-token messages).
-    Gossip { nodes: u32, per_message: u32 },
+    Gossip {
+        /// The number of nodes.
+        nodes: u32,
+        /// The most tokens a message carries (l).
+        per_message: u32,
+    },
 }
 
 impl Task {
