@@ -1,208 +1,97 @@
-//! The algorithms commcheck knows, their names, papers and the switching and
-//! port models each is defined for; input validation worded for the user.
+//! The algorithms commcheck knows: the registry of their entries (one line
+//! each), the [`Algorithm`] enum generated from it, and input validation
+//! worded for the user. What an entry says is `entry`'s vocabulary, and a
+//! run's configuration `config`'s; both are re-exported here.
 
 pub use crate::config::{Config, Param, Params, Ports, Switching};
+pub use crate::entry::{
+    count_words, every_packet_bytes, one_packet_bytes, one_packet_bytes_grid, pair_packet_bytes,
+    personal_packet_bytes, variant_label, Entry, Info, Reach, Shape, ENUMERATED_UP_TO,
+};
 use crate::protocol::{Arrival, Protocol};
-use crate::topology::hypercube::Hypercube;
-use crate::topology::mesh_bus::MeshBus;
-
-/// The network an algorithm runs on, and what its size n means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Shape {
-    /// The n-cube: n is the dimension, 2^n nodes.
-    Cube,
-    /// The n x n mesh-bus: n is the side, n^2 nodes; the algorithm needs
-    /// at least `min` (a side of 1 has no bus to use).
-    MeshBus { min: u32 },
-    /// A mesh or torus of any sides (`5x7` on the command line); n alone
-    /// is the n x n one. `torus`: always a torus (else a mesh, or a torus
-    /// with `--torus` where the algorithm takes it).
-    Grid { torus: bool },
-}
-
-impl Shape {
-    /// The sizes n accepted.
-    pub fn sizes(self) -> (u32, u32) {
-        match self {
-            Shape::Cube => (1, Hypercube::MAX_DIM),
-            Shape::MeshBus { min } => (min, MeshBus::MAX_SIDE),
-            Shape::Grid { torus } => (2 + torus as u32, 4096),
-        }
-    }
-
-    /// What n is called ("dimension", "side").
-    pub fn size_word(self) -> &'static str {
-        match self {
-            Shape::Cube => "dimension",
-            Shape::MeshBus { .. } | Shape::Grid { .. } => "side",
-        }
-    }
-
-    /// The number of nodes at size n (saturating).
-    pub fn nodes(self, n: u32) -> u64 {
-        match self {
-            Shape::Cube => 1u64.checked_shl(n).unwrap_or(u64::MAX),
-            Shape::MeshBus { .. } | Shape::Grid { .. } => n as u64 * n as u64,
-        }
-    }
-
-    /// The network in words (`the 4-cube`, `the 4x4 mesh-bus`).
-    pub fn network(self, n: u32) -> String {
-        match self {
-            Shape::Cube => format!("the {n}-cube"),
-            Shape::MeshBus { .. } => format!("the {n}x{n} mesh-bus"),
-            Shape::Grid { torus: false } => format!("M({n},{n})"),
-            Shape::Grid { torus: true } => format!("T({n},{n})"),
-        }
-    }
-}
 
 /// Input the catalog refuses, worded for the person who typed it.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ModelError {
+    /// No algorithm has this name.
     #[error("unknown algorithm '{0}'; `check list` shows the accepted names")]
     UnknownAlgorithm(String),
+    /// The size is out of the algorithm's range.
     #[error("{word} {n} is out of range for {algorithm}: accepted {min}..={max}{beyond}")]
     Dimension {
+        /// The algorithm's name.
         algorithm: &'static str,
+        /// What its size is called ("dimension", "side").
         word: &'static str,
+        /// The size given.
         n: u64,
+        /// The least size accepted.
         min: u32,
+        /// The largest.
         max: u32,
         /// Past the top: what the executor would need there.
         beyond: String,
     },
+    /// The paper does not define the algorithm in this mode.
     #[error(
         "{algorithm} is defined for {supported}; not for --switching {switching} --ports {ports}"
     )]
     Mode {
+        /// The algorithm's name.
         algorithm: &'static str,
+        /// The switching asked for.
         switching: Switching,
+        /// The port model asked for.
         ports: Ports,
+        /// The modes it is defined for, as flags.
         supported: String,
     },
+    /// The source is not a node of the cube.
     #[error("source {node} is not a node of the {n}-cube: accepted 0..={max}")]
-    Source { node: u64, n: u32, max: u64 },
+    Source {
+        /// The source given.
+        node: u64,
+        /// The dimension.
+        n: u32,
+        /// The largest node.
+        max: u64,
+    },
+    /// The algorithm does not take this flag.
     #[error("{algorithm} does not take {flag}: it takes {takes}")]
     NotTaken {
+        /// The algorithm's name.
         algorithm: &'static str,
+        /// The flag given.
         flag: &'static str,
+        /// The flags it takes, in words.
         takes: String,
     },
+    /// A parameter's value is out of its range at this size.
     #[error(
         "{flag} {value} is out of range for {algorithm} at n = {n}: accepted {lo}..={hi}{why}"
     )]
     ParamRange {
+        /// The algorithm's name.
         algorithm: &'static str,
+        /// The flag.
         flag: &'static str,
+        /// The value given.
         value: u64,
+        /// The size.
         n: u32,
+        /// The least value accepted.
         lo: u64,
+        /// The largest.
         hi: u64,
         /// The precondition that fails, where the algorithm gives one.
         why: String,
     },
+    /// The broadcasting nodes given do not fit.
     #[error("--broadcasters: {why}")]
-    Broadcasters { why: String },
-}
-
-/// How far each engine finishes without a budget on the reference
-/// machine (2 cores; BENCHMARKS.md has the measurements): past `lockstep`
-/// the default engine is the executor, past `actor` the actor model asks
-/// for a budget, and up to `actor_auto` the default check runs the actor
-/// model beside the lock-step one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Reach {
-    pub lockstep: u32,
-    pub actor: u32,
-    pub actor_auto: u32,
-}
-
-/// What an algorithm module says about itself: the one place its name,
-/// paper, claim, modes and reach are written.
-#[derive(Clone, Copy, Debug)]
-pub struct Info {
-    /// The CLI token and report label.
-    pub name: &'static str,
-    /// One line on what it is.
-    pub summary: &'static str,
-    /// Where it comes from (paper, section).
-    pub reference: &'static str,
-    /// The paper's claim, in its words and formulas.
-    pub claim: &'static str,
-    /// The (switching, ports) combinations the paper defines it for; the
-    /// first is the default.
-    pub modes: &'static [(Switching, Ports)],
-    /// Where each engine finishes without a budget (see [`Reach`]).
-    pub reach: Reach,
-    /// The parameters it takes beyond the size (K, l, broadcasters, a
-    /// shape), each a command-line flag with its range and default.
-    pub params: &'static [Param],
-    /// What the executor's holdings and the algorithm's own tables take
-    /// at dimension d, in bytes (the per-node state and inboxes are added
-    /// from the types): known before anything is built, so that a check
-    /// too big for the machine is refused before it allocates (the cost
-    /// model of BENCHMARKS.md).
-    pub memory: fn(u32) -> u64,
-    /// The network, and what its size n means.
-    pub shape: Shape,
-}
-
-/// A count of variants, a saturated total read as "more than 10^19".
-pub fn count_words(total: u64) -> String {
-    match total {
-        u64::MAX => "more than 10^19".to_string(),
-        total => total.to_string(),
-    }
-}
-
-/// "`what` variant v of total" (a construction's variants, in reports).
-pub fn variant_label(what: &str, v: u32, total: u64) -> String {
-    format!("{what} variant {v} of {}", count_words(total))
-}
-
-/// The largest dimension at which a construction's open choices are
-/// enumerated (past every lock-step reach of those algorithms); larger
-/// sizes run the executor, which uses the first variant only.
-pub const ENUMERATED_UP_TO: u32 = 6;
-
-/// Holdings of one broadcast packet: a bit per node.
-pub fn one_packet_bytes(d: u32) -> u64 {
-    (1u64 << d.min(63)).div_ceil(8)
-}
-
-/// Holdings of one packet on a grid of side at most n: a bit per node
-/// (n x n; the catalog caps every grid at 2^24 nodes).
-pub fn one_packet_bytes_grid(n: u32) -> u64 {
-    (n as u64 * n as u64)
-        .min(crate::topology::grid::Grid::MAX_NODES)
-        .div_ceil(8)
-}
-
-/// Holdings of a packet per node (multinode broadcast): a bit per node and
-/// packet.
-pub fn every_packet_bytes(d: u32) -> u64 {
-    1u64.checked_shl(2 * d)
-        .filter(|_| 2 * d < 64)
-        .map_or(u64::MAX, |b| b.div_ceil(8))
-}
-
-/// Holdings of a personalised packet per node (gather, accumulation): a
-/// delivery bit and a relay word per packet.
-pub fn personal_packet_bytes(d: u32) -> u64 {
-    let ids = 1u64 << d.min(60);
-    ids.div_ceil(8) + 4 * ids
-}
-
-/// Holdings of a personalised packet per pair of nodes (total exchange,
-/// multinode accumulation): a delivery bit and a relay word per packet;
-/// packet ids are 32-bit, so past d = 15 nothing fits.
-pub fn pair_packet_bytes(d: u32) -> u64 {
-    if 2 * d >= 32 {
-        return u64::MAX;
-    }
-    let ids = 1u64 << (2 * d);
-    ids.div_ceil(8) + 4 * ids
+    Broadcasters {
+        /// Why, in words.
+        why: String,
+    },
 }
 
 /// A lower bound on the executor's memory at dimension d for `algorithm`:
@@ -224,21 +113,14 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
     let per_node =
         std::mem::size_of::<P::State>() + 2 * std::mem::size_of::<Option<Arrival<P::Msg>>>();
     // Two busy bits a node, and a bit per resource (a cube's d arcs a
-    // node; a mesh-bus's 2n buses).
+    // node and, under one-port, its two ports; a mesh-bus's 2n buses).
     let bits = match shape {
-        Shape::Cube => (2 + d as u64) * nodes,
+        Shape::Cube => (4 + d as u64) * nodes,
         Shape::MeshBus { .. } => 2 * nodes + 2 * d as u64,
         // Up to four dimensions' arcs both ways and the ports.
         Shape::Grid { .. } => 10 * nodes,
     };
     (entry.info.memory)(d).saturating_add(nodes.saturating_mul(per_node as u64) + bits / 8)
-}
-
-/// An algorithm's registry entry: what it says about itself and how to
-/// build its protocol at a configuration.
-pub struct Entry<P> {
-    pub info: Info,
-    pub build: fn(Config) -> P,
 }
 
 /// The registry: one line per algorithm, `Variant => entry`, in `check list`
@@ -296,7 +178,10 @@ macro_rules! define_algorithms {
         /// Every algorithm, by the paper's name (generated from [`registry!`]).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Algorithm {
-            $($variant,)*
+            $(
+                #[doc = concat!("The algorithm of `", stringify!($entry), "`.")]
+                $variant,
+            )*
         }
 
         impl Algorithm {

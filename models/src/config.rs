@@ -46,9 +46,11 @@ impl fmt::Display for Ports {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     /// The size: the hypercube's dimension, the mesh-bus's side (see
-    /// [`Shape`](crate::catalog::Shape)).
+    /// [`Shape`](crate::entry::Shape)).
     pub n: u32,
+    /// The switching technique.
     pub switching: Switching,
+    /// The port model.
     pub ports: Ports,
     /// The parameters beyond the size, as given (checked against what the
     /// algorithm declares by [`Algorithm::with_params`](crate::catalog::Algorithm::with_params)).

@@ -6,20 +6,26 @@
 //! * `config`: a run's configuration (switching, ports, size, parameters),
 //!   the vocabulary the networks, the algorithms and the catalog share.
 //! * `protocol`: the [`Protocol`] trait, the node logic an algorithm
-//!   writes; `catalog`: the registry of algorithms (name, paper, claim,
-//!   modes, reach, cost model).
+//!   writes; `entry`: what an algorithm says about itself (name, paper,
+//!   claim, modes, reach, cost model); `catalog`: the registry of the
+//!   algorithms' entries; `mutant`: a protocol with a bug seeded
+//!   into it ([`Mutant`]), for tests and examples.
 //! * `blocks`: what several algorithms share.
 //! * one folder per paper, one file per algorithm: `wang_ku`,
 //!   `bertsekas`, `stamoulis`, `fujita`, `lecture_notes`. Every algorithm
 //!   file opens with the paper, section and claim it encodes, then reads
 //!   top to bottom as that paper describes it.
 
+#![warn(missing_docs)]
+
 pub mod bertsekas;
 pub mod blocks;
 pub mod catalog;
 pub mod config;
+pub mod entry;
 pub mod fujita;
 pub mod lecture_notes;
+pub mod mutant;
 pub mod protocol;
 pub mod stamoulis;
 pub mod topology;
@@ -27,6 +33,7 @@ pub mod wang_ku;
 
 pub use catalog::{Algorithm, ModelError, Shape};
 pub use config::{Config, Ports, Switching};
+pub use mutant::{Mutant, MutantState, Mutation};
 pub use protocol::{Arrival, Protocol, Symmetry};
 pub use topology::grid::Grid;
 pub use topology::hypercube::Hypercube;

@@ -17,7 +17,7 @@
 //!   carrying several packets (`packets` lists them).
 //!
 //! A protocol with a bug seeded into it, for a test or an example, is a
-//! `Mutant` (`crate::mutant`).
+//! [`Mutant`](crate::mutant::Mutant).
 
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};

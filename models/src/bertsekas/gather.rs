@@ -25,14 +25,13 @@
 //! As scatter: MLA ceil((2^d - 1)/d), SLA 2^d - 1 slots; d 2^(d-1)
 //! transmissions.
 
-use crate::bertsekas::scatter::{balanced_trees, Parcel, Tree, MAX_TREES};
-use crate::catalog::{Entry, Info, Reach};
+use crate::bertsekas::scatter::{self, balanced_trees, Parcel, Tree, MAX_TREES};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
-use properties::bounds::bertsekas;
 use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 
 /// The registry entry.
@@ -44,14 +43,10 @@ pub const ENTRY: Entry<Gather> = Entry {
         claim: "MLA: ceil((2^d-1)/d) slots, SLA: 2^d-1 slots; d 2^(d-1) transmissions; \
                 every packet delivered once, contention-free",
         modes: &[(Sf, All), (Sf, One)],
-        reach: Reach {
-            lockstep: 4,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(4),
         params: &[],
         memory,
-        shape: crate::catalog::Shape::Cube,
+        shape: crate::entry::Shape::Cube,
     },
     build: Gather::new,
 };
@@ -60,7 +55,7 @@ pub const ENTRY: Entry<Gather> = Entry {
 /// (8) and the block (4), with the sort that builds them (8), and the
 /// executor's calendar entry while it waits for its send (8).
 fn memory(d: u32) -> u64 {
-    crate::catalog::personal_packet_bytes(d).saturating_add(32u64 << d.min(40))
+    crate::entry::personal_packet_bytes(d).saturating_add(32u64 << d.min(40))
 }
 
 /// Schedules past this many are not enumerated (the executor runs the
@@ -174,12 +169,13 @@ impl Orders {
 }
 
 impl Gather {
+    /// Gather at `cfg`: its trees and their farthest-first schedules.
     pub fn new(cfg: Config) -> Self {
         let d = cfg.n;
         let (trees, complete) = match cfg.ports {
             Ports::All if d >= 2 => balanced_trees(
                 d,
-                if d <= crate::catalog::ENUMERATED_UP_TO {
+                if d <= crate::entry::ENUMERATED_UP_TO {
                     MAX_TREES
                 } else {
                     1
@@ -220,9 +216,13 @@ impl Gather {
 /// own packet.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GatherState {
+    /// The root.
     pub root: NodeId,
+    /// The schedule (an index into the enumerated ones).
     pub schedule: u32,
+    /// Where this node sends what it gathers.
     pub parent: NodeId,
+    /// The slot in which it sends its own packet.
     pub own: Slot,
 }
 
@@ -266,14 +266,9 @@ impl Protocol for Gather {
         }
     }
 
+    /// Scatter's, by duality (section 1).
     fn claims(&self) -> Claims {
-        // Scatter's, by duality (section 1).
-        let d = self.cube.dim();
-        let time = match self.cube.ports() {
-            Ports::All => bertsekas::scatter_time_mla(d),
-            Ports::One => bertsekas::scatter_time_sla(d),
-        };
-        Claims::optimal(time, bertsekas::scatter_transmissions(d))
+        scatter::claims(&self.cube)
     }
 
     fn init(&self, &(root, schedule): &(NodeId, u32), node: NodeId) -> GatherState {

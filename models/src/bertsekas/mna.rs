@@ -22,9 +22,9 @@
 //! transmissions, each a combined sum.
 
 use crate::bertsekas::mnb::Mnb;
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -40,14 +40,10 @@ pub const ENTRY: Entry<Mna> = Entry {
         claim: "MLA: ceil((2^d-1)/d) slots, SLA: 2^d-1 slots; 2^d(2^d-1) transmissions; \
                 every term reaches its root once",
         modes: &[(Sf, All), (Sf, One)],
-        reach: Reach {
-            lockstep: 6,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(6),
         params: &[],
-        memory: crate::catalog::pair_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::pair_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Mna::new,
 };
@@ -65,12 +61,16 @@ pub struct Mna {
 /// relative node `below` in the tree of `variant`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sum {
+    /// The variant of the construction.
     pub variant: u32,
+    /// The root the terms are for.
     pub root: NodeId,
+    /// The relative node whose subtree's terms are summed.
     pub below: NodeId,
 }
 
 impl Mna {
+    /// Multinode accumulation at `cfg`: every variant's subtrees.
     pub fn new(cfg: Config) -> Self {
         let mnb = Mnb::new(cfg.clone());
         let nodes = 1usize << cfg.n;

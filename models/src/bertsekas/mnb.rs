@@ -24,9 +24,9 @@
 
 use crate::bertsekas::rotation::{binomial_links, Choices, Construction};
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -42,14 +42,10 @@ pub const ENTRY: Entry<Mnb> = Entry {
         claim: "MLA: ceil((2^d-1)/d) slots, SLA: 2^d-1 slots; 2^d(2^d-1) transmissions; \
                 complete, one copy per node, contention-free",
         modes: &[(Sf, All), (Sf, One)],
-        reach: Reach {
-            lockstep: 6,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(6),
         params: &[],
-        memory: crate::catalog::every_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::every_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Mnb::new,
 };
@@ -102,7 +98,7 @@ impl Mnb {
         let cube = Hypercube::new(d, cfg.switching, cfg.ports);
         let choices = Choices::new(d.max(2));
         let variants = if d < 2 { 1 } else { choices.count() };
-        let built = if d <= crate::catalog::ENUMERATED_UP_TO {
+        let built = if d <= crate::entry::ENUMERATED_UP_TO {
             MAX_VARIANTS
         } else {
             1
@@ -178,7 +174,7 @@ impl Protocol for Mnb {
     }
 
     fn describe_input(&self, v: &u32) -> String {
-        crate::catalog::variant_label("construction", *v, self.variants)
+        crate::entry::variant_label("construction", *v, self.variants)
     }
 
     fn task(&self, _: &u32) -> Task {

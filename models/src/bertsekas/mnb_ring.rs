@@ -19,9 +19,9 @@
 //! 2^d - 1 slots; 2^d (2^d - 1) transmissions.
 
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -37,14 +37,10 @@ pub const ENTRY: Entry<MnbRing> = Entry {
         claim: "2^d-1 slots; 2^d(2^d-1) transmissions; complete, one copy per node, \
                 contention-free",
         modes: &[(Sf, One)],
-        reach: Reach {
-            lockstep: 9,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(9),
         params: &[],
-        memory: crate::catalog::every_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::every_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: MnbRing::new,
 };
@@ -72,6 +68,7 @@ fn position(v: NodeId) -> u32 {
 }
 
 impl MnbRing {
+    /// The Gray-code ring at `cfg`.
     pub fn new(cfg: Config) -> Self {
         MnbRing {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),

@@ -9,8 +9,8 @@
 //! contention-free.
 
 use crate::bertsekas::mnb::Mnb;
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 
 /// The registry entry.
 pub const ENTRY: Entry<Mnb> = Entry {
@@ -21,14 +21,10 @@ pub const ENTRY: Entry<Mnb> = Entry {
         claim: "claimed as mnb's (the paper shows it contends): ceil((2^d-1)/d) slots, \
                 contention-free",
         modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 8,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(8),
         params: &[],
-        memory: crate::catalog::every_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::every_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Mnb::binomial,
 };

@@ -36,9 +36,9 @@
 //! transmissions (every packet on a shortest path).
 
 use crate::bertsekas::rotation::{rotate, Choices};
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -54,14 +54,10 @@ pub const ENTRY: Entry<Scatter> = Entry {
         claim: "MLA: ceil((2^d-1)/d) slots, SLA: 2^d-1 slots; d 2^(d-1) transmissions; \
                 every packet delivered once, contention-free",
         modes: &[(Sf, All), (Sf, One)],
-        reach: Reach {
-            lockstep: 5,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(5),
         params: &[],
-        memory: crate::catalog::personal_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::personal_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Scatter::new,
 };
@@ -263,8 +259,11 @@ pub struct Scatter {
 /// are the last block (its length is the number of ties).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ScatterState {
+    /// The root.
     pub root: NodeId,
+    /// The tree (an index into the balanced ones).
     pub tree: u32,
+    /// At the root, the packets not yet sent: groups of blocks of one distance.
     pub remaining: Vec<Vec<Vec<NodeId>>>,
 }
 
@@ -272,16 +271,18 @@ pub struct ScatterState {
 /// gather (the node it is personal to).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Parcel {
+    /// The packet's id.
     pub packet: NodeId,
 }
 
 impl Scatter {
+    /// Scatter at `cfg`: its balanced trees (every one where they are few).
     pub fn new(cfg: Config) -> Self {
         let d = cfg.n;
         let (trees, complete) = match cfg.ports {
             Ports::All if d >= 2 => balanced_trees(
                 d,
-                if d <= crate::catalog::ENUMERATED_UP_TO {
+                if d <= crate::entry::ENUMERATED_UP_TO {
                     MAX_TREES
                 } else {
                     1
@@ -295,6 +296,18 @@ impl Scatter {
             complete,
         }
     }
+}
+
+/// Tables 1 and 2's single node scatter: optimal in time (MLA ceil((2^d -
+/// 1)/d) slots, SLA 2^d - 1) and in transmissions (d 2^(d-1)); gather's
+/// too, by duality (section 1).
+pub fn claims(cube: &Hypercube) -> Claims {
+    let d = cube.dim();
+    let time = match cube.ports() {
+        Ports::All => bertsekas::scatter_time_mla(d),
+        Ports::One => bertsekas::scatter_time_sla(d),
+    };
+    Claims::optimal(time, bertsekas::scatter_transmissions(d))
 }
 
 impl Protocol for Scatter {
@@ -337,12 +350,7 @@ impl Protocol for Scatter {
     }
 
     fn claims(&self) -> Claims {
-        let d = self.cube.dim();
-        let time = match self.cube.ports() {
-            Ports::All => bertsekas::scatter_time_mla(d),
-            Ports::One => bertsekas::scatter_time_sla(d),
-        };
-        Claims::optimal(time, bertsekas::scatter_transmissions(d))
+        claims(&self.cube)
     }
 
     fn init(&self, &(root, tree): &(NodeId, u32), node: NodeId) -> ScatterState {

@@ -21,9 +21,9 @@
 //! d slots under MLA and SLA; 2^d - 1 transmissions.
 
 use crate::bertsekas::snb::reached;
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -38,14 +38,10 @@ pub const ENTRY: Entry<Sna> = Entry {
         reference: "Bertsekas et al. 1991, section 1, Fig. 2",
         claim: "d slots (MLA and SLA); 2^d-1 transmissions; every term reaches the root once",
         modes: &[(Sf, All), (Sf, One)],
-        reach: Reach {
-            lockstep: 14,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(14),
         params: &[],
-        memory: crate::catalog::personal_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::personal_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Sna::new,
 };
@@ -60,11 +56,14 @@ pub struct Sna {
 /// (relative to `root`) for `root`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sum {
+    /// The root the terms are for.
     pub root: NodeId,
+    /// The relative node whose subtree's terms are summed.
     pub below: NodeId,
 }
 
 impl Sna {
+    /// Single node accumulation at `cfg`.
     pub fn new(cfg: Config) -> Self {
         Sna {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),

@@ -18,9 +18,9 @@
 //! d slots under MLA and SLA; 2^d - 1 transmissions.
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use properties::bounds::bertsekas;
@@ -35,14 +35,10 @@ pub const ENTRY: Entry<Snb> = Entry {
         claim: "d slots (MLA and SLA); 2^d-1 transmissions; complete, one copy per node, \
                 contention-free",
         modes: &[(Sf, All), (Sf, One)],
-        reach: Reach {
-            lockstep: 16,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(16),
         params: &[],
-        memory: crate::catalog::one_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::one_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Snb::new,
 };
@@ -85,6 +81,7 @@ pub fn children(x: NodeId, d: u32) -> impl Iterator<Item = NodeId> {
 }
 
 impl Snb {
+    /// Single node broadcast at `cfg`.
     pub fn new(cfg: Config) -> Self {
         Snb {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),

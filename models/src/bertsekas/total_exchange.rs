@@ -53,9 +53,9 @@
 //! # Bounds (Tables 1 and 2)
 //! MLA: 2^(d-1) slots; SLA: d 2^(d-1) slots; d 2^(2d-1) transmissions.
 
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -71,14 +71,10 @@ pub const ENTRY: Entry<TotalExchange> = Entry {
         claim: "MLA: 2^(d-1) slots, every link busy both ways every slot; SLA: d 2^(d-1) \
                 slots; d 2^(2d-1) transmissions; every packet delivered once",
         modes: &[(Sf, All), (Sf, One)],
-        reach: Reach {
-            lockstep: 5,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(5),
         params: &[],
         memory,
-        shape: crate::catalog::Shape::Cube,
+        shape: crate::entry::Shape::Cube,
     },
     build: TotalExchange::new,
 };
@@ -313,7 +309,9 @@ pub struct TotalExchange {
 /// A packet of the exchange, by origin and destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Letter {
+    /// The node it starts at.
     pub origin: NodeId,
+    /// The node it is for.
     pub dest: NodeId,
 }
 
@@ -323,7 +321,7 @@ impl TotalExchange {
     /// where the exhaustive check can reach; past that variant 0 alone.
     pub fn new(cfg: Config) -> Self {
         let (first, variants) = schedule(cfg.n, cfg.ports, Tying::Numbered(0));
-        let reach = cfg.n <= crate::catalog::ENUMERATED_UP_TO.min(5);
+        let reach = cfg.n <= crate::entry::ENUMERATED_UP_TO.min(5);
         let tying = |v| match variants <= MAX_VARIANTS {
             true => Tying::Numbered(v),
             false => Tying::Drawn(v),
@@ -364,11 +362,11 @@ impl Protocol for TotalExchange {
         match *v {
             0 => "the recursive construction, every tie by destination".into(),
             v if self.variants <= MAX_VARIANTS => {
-                crate::catalog::variant_label("tie-breaking", v, self.variants)
+                crate::entry::variant_label("tie-breaking", v, self.variants)
             }
             v => format!(
                 "every tie drawn at random, seed {v} (of {} tie-breakings)",
-                crate::catalog::count_words(self.variants)
+                crate::entry::count_words(self.variants)
             ),
         }
     }

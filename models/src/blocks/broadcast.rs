@@ -12,7 +12,9 @@ use properties::{bounds, Claims, NodeId, PropertyName, Route, Slot, Task};
 /// index are carried in the header", Wang-Ku section 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Packet {
+    /// The source, which names the packet.
     pub source: NodeId,
+    /// The step index in the header.
     pub step: u8,
 }
 

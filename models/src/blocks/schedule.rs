@@ -15,6 +15,7 @@ pub struct Schedule {
 }
 
 impl Schedule {
+    /// The schedule of `worms`, each (round, from, to) relative to the source.
     pub fn new(worms: impl IntoIterator<Item = (Slot, NodeId, NodeId)>) -> Self {
         let mut by_sender: Vec<(NodeId, Slot, NodeId)> = worms
             .into_iter()

@@ -37,13 +37,12 @@
 //! reports the exact count and judges no time bound. Lower bounds:
 //! Theorems 1 and 2, printed beside.
 
-use crate::catalog::{Entry, Info, Reach, Shape};
 use crate::config::{Config, Param};
-use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info};
+use crate::fujita::gossip::{self, mesh_bus_gossip};
 use crate::protocol::{Arrival, Protocol};
-use crate::topology::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders};
-use crate::topology::Topology;
-use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task, Transmission};
+use crate::topology::mesh_bus::{Bus, LineTokens, MeshBus, Orders};
+use properties::{Claims, NodeId, PacketId, Slot, Transmission};
 use std::collections::HashMap;
 
 /// `--ell` for CENTRALIZE (any l works; Theorem 7 is about l =
@@ -61,15 +60,8 @@ const INFO: Info = Info {
     reference: "Fujita, Gossiping in Mesh-Bus Computers, section 5.2 (Theorem 7)",
     claim: "n/2 + O(log n) steps (no constant: the exact count is reported); complete, \
             one writer per bus, at most l tokens a message (default l = n^2)",
-    modes: &[(Sf, All)],
-    reach: Reach {
-        lockstep: 16,
-        actor: 0,
-        actor_auto: 0,
-    },
     params: &[ELL],
-    memory: mesh_bus::gossip_bytes,
-    shape: Shape::MeshBus { min: 2 },
+    ..gossip::INFO
 };
 
 /// The registry entry of CENTRALIZE as printed.
@@ -99,9 +91,13 @@ pub enum Msg {
     /// lo..hi in token order (every token when lo..hi is 0..n), `take`
     /// tokens after the first `skip`.
     Crosses {
+        /// The first diagonal index of the range.
         lo: u32,
+        /// One past its last.
         hi: u32,
+        /// The tokens before this message's.
         skip: u32,
+        /// The tokens it carries.
         take: u32,
     },
 }
@@ -127,17 +123,22 @@ pub type Plan = Vec<Turn>;
 /// message: at l = 1 a turn is thousands of steps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Turn {
+    /// The step of its first message.
     pub at: Slot,
+    /// How many messages.
     pub parts: u32,
+    /// The bus written.
     pub bus: Bus,
+    /// The tokens, all of the turn's.
     pub msg: Msg,
 }
 
 impl Centralize {
+    /// CENTRALIZE at `cfg`, as printed or (`fixed`) carrying the odd member of U.
     pub fn new(cfg: Config, fixed: bool) -> Self {
         let mesh = MeshBus::new(cfg.n);
         let n = cfg.n;
-        let l = mesh_bus::ell(&cfg, n as u64 * n as u64);
+        let l = gossip::ell(&cfg, n as u64 * n as u64);
         let mut c = Centralize {
             mesh: mesh.clone(),
             l,
@@ -292,51 +293,13 @@ fn crosses(n: u32, lo: u32, hi: u32, mut skip: u32, mut take: u32, mut f: impl F
 }
 
 impl Protocol for Centralize {
-    type Topo = MeshBus;
-    /// The order of phase 1's writers (`mesh_bus::Orders`).
-    type Input = u32;
+    mesh_bus_gossip!();
     type State = Plan;
     type Msg = Msg;
 
-    fn topology(&self) -> &MeshBus {
-        &self.mesh
-    }
-
-    fn inputs(&self) -> Vec<u32> {
-        self.orders.inputs()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.orders.total()
-    }
-
-    fn covered_inputs(&self) -> &'static str {
-        self.orders.covered()
-    }
-
-    fn describe_input(&self, &v: &u32) -> String {
-        self.orders.describe(v)
-    }
-
-    fn task(&self, _: &u32) -> Task {
-        Task::Gossip {
-            nodes: self.mesh.nodes(),
-            per_message: self.l,
-        }
-    }
-
+    /// Theorem 7's O(log2 n) has no constant: no time is claimed.
     fn claims(&self) -> Claims {
-        Claims {
-            claimed: vec![
-                PropertyName::Completeness,
-                PropertyName::ContentionFreedom,
-                PropertyName::Causality,
-                PropertyName::MessageLength,
-            ],
-            bound: None,
-            lower_bound: self.lower_bounds().iter().map(|b| b.1).max(),
-            transmissions: None,
-        }
+        gossip::claims(self.n(), self.l, None)
     }
 
     fn last_step(&self) -> Option<Slot> {
@@ -345,10 +308,6 @@ impl Protocol for Centralize {
             .flatten()
             .map(|t| t.at + t.parts - 1)
             .max()
-    }
-
-    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
-        mesh_bus::lower_bounds(self.n(), self.l)
     }
 
     fn init(&self, &variant: &u32, node: NodeId) -> Plan {
@@ -426,16 +385,6 @@ impl Protocol for Centralize {
             .map(|t| t.at.max(slot + 1))
             .min()
             .unwrap_or(slot + 1)
-    }
-
-    fn reads_arrivals(&self) -> bool {
-        false
-    }
-
-    fn holdings_by_packet(&self) -> bool {
-        // A write delivers its tokens to a line of nodes: a token's row of
-        // bits is touched along the line.
-        true
     }
 }
 

@@ -38,14 +38,13 @@
 //! m, phase 3 sigma), for l >= ceil(n/2) (m >= 1). Lower bounds: Theorems
 //! 1 and 2, printed beside.
 
-use crate::catalog::{Entry, Info, Reach, Shape};
 use crate::config::{Config, Param};
-use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info};
+use crate::fujita::gossip::{self, mesh_bus_gossip};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders, Stripe};
-use crate::topology::Topology;
 use properties::bounds::fujita;
-use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Slot, Transmission};
 
 /// `--ell` for PARTITION: m = floor(2l/n) must be at least 1.
 const ELL: Param = Param {
@@ -62,15 +61,8 @@ const INFO: Info = Info {
     reference: "Fujita, Gossiping in Mesh-Bus Computers, sections 5.1 and 6 (Theorems 5, 6, 8)",
     claim: "tau + m + sigma steps, tau = ceil(n/2), m = floor(2l/n), sigma = ceil(n/m); \
             complete, one writer per bus, at most l tokens a message (default l = n)",
-    modes: &[(Sf, All)],
-    reach: Reach {
-        lockstep: 16,
-        actor: 0,
-        actor_auto: 0,
-    },
     params: &[ELL],
-    memory: mesh_bus::gossip_bytes,
-    shape: Shape::MeshBus { min: 2 },
+    ..gossip::INFO
 };
 
 /// The registry entry of PARTITION as printed.
@@ -105,7 +97,9 @@ pub struct Partition {
 /// block's (phase 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Msg {
+    /// One line's tokens (phases 1 and 2).
     Line(LineTokens),
+    /// A block's (phase 3).
     Stripe(Stripe),
 }
 
@@ -113,11 +107,12 @@ pub enum Msg {
 pub type Plan = Vec<(Slot, Bus, Msg)>;
 
 impl Partition {
+    /// PARTITION at `cfg`, as printed or (`fixed`) with a phase-3 writer in the short last block for every line.
     pub fn new(cfg: Config, fixed: bool) -> Self {
         let n = cfg.n;
         let mut p = Partition {
             mesh: MeshBus::new(n),
-            l: mesh_bus::ell(&cfg, n as u64),
+            l: gossip::ell(&cfg, n as u64),
             fixed,
             orders: Orders::new(&MeshBus::new(1), []),
         };
@@ -194,58 +189,14 @@ impl Partition {
 }
 
 impl Protocol for Partition {
-    type Topo = MeshBus;
-    /// The order of every bus's writers (`mesh_bus::Orders`).
-    type Input = u32;
+    mesh_bus_gossip!();
     type State = Plan;
     type Msg = Msg;
-
-    fn topology(&self) -> &MeshBus {
-        &self.mesh
-    }
-
-    fn inputs(&self) -> Vec<u32> {
-        self.orders.inputs()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.orders.total()
-    }
-
-    fn covered_inputs(&self) -> &'static str {
-        self.orders.covered()
-    }
-
-    fn describe_input(&self, &v: &u32) -> String {
-        self.orders.describe(v)
-    }
-
-    fn task(&self, _: &u32) -> Task {
-        Task::Gossip {
-            nodes: self.mesh.nodes(),
-            per_message: self.l,
-        }
-    }
 
     fn claims(&self) -> Claims {
         let bound = fujita::theorem6(self.n() as u64, self.l as u64)
             .expect("PARTITION is built only where m = floor(2l/n) >= 1");
-        Claims {
-            claimed: vec![
-                PropertyName::Completeness,
-                PropertyName::ContentionFreedom,
-                PropertyName::Causality,
-                PropertyName::TimeBound,
-                PropertyName::MessageLength,
-            ],
-            bound: Some(bound as Slot),
-            lower_bound: self.lower_bounds().iter().map(|b| b.1).max(),
-            transmissions: None,
-        }
-    }
-
-    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
-        mesh_bus::lower_bounds(self.n(), self.l)
+        gossip::claims(self.n(), self.l, Some(bound as Slot))
     }
 
     fn init(&self, &variant: &u32, node: NodeId) -> Plan {
@@ -349,15 +300,5 @@ impl Protocol for Partition {
             .map(|w| w.0)
             .find(|&at| at > slot)
             .unwrap_or(slot + 1)
-    }
-
-    fn reads_arrivals(&self) -> bool {
-        false
-    }
-
-    fn holdings_by_packet(&self) -> bool {
-        // A write delivers its tokens to a line of nodes: a token's row of
-        // bits is touched along the line.
-        true
     }
 }

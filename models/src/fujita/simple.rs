@@ -47,14 +47,13 @@
 //! * Lower bounds, printed beside: Theorem 1, floor(n/2) + ceil(log2 n) - 1
 //!   (l unbounded); Theorem 2, n^2/2l + n/2l.
 
-use crate::catalog::{Entry, Info, Reach, Shape};
 use crate::config::Config;
-use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info};
+use crate::fujita::gossip::{self, mesh_bus_gossip};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders};
-use crate::topology::Topology;
 use properties::bounds::fujita;
-use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Slot, Transmission};
 
 const INFO: Info = Info {
     name: "simple",
@@ -63,15 +62,7 @@ const INFO: Info = Info {
     claim: "n^2/2l - n/2l + ceil(3n/2) steps (n^2/2l + n/2l + ceil(n/2) if l divides \
             ceil(n/2)); complete, one writer per bus, at most l tokens a message \
             (default l = 1)",
-    modes: &[(Sf, All)],
-    reach: Reach {
-        lockstep: 16,
-        actor: 0,
-        actor_auto: 0,
-    },
-    params: &[mesh_bus::ELL],
-    memory: mesh_bus::gossip_bytes,
-    shape: Shape::MeshBus { min: 2 },
+    ..gossip::INFO
 };
 
 /// The registry entry of SIMPLE.
@@ -118,6 +109,7 @@ pub struct Plan {
 }
 
 impl Simple {
+    /// SIMPLE at `cfg`, with phase-1 packing where `packed` (section 4.2).
     pub fn new(cfg: Config, packed: bool) -> Self {
         let (mesh, n) = (MeshBus::new(cfg.n), cfg.n);
         // Phase 1: a row's writers are those of even i + j, a column's
@@ -132,7 +124,7 @@ impl Simple {
         let orders = Orders::new(&mesh, first.chain(second));
         Simple {
             mesh,
-            l: mesh_bus::ell(&cfg, 1),
+            l: gossip::ell(&cfg, 1),
             packed,
             orders,
         }
@@ -200,38 +192,9 @@ impl Simple {
 }
 
 impl Protocol for Simple {
-    type Topo = MeshBus;
-    /// The order of every bus's writers (`mesh_bus::Orders`).
-    type Input = u32;
+    mesh_bus_gossip!();
     type State = Plan;
     type Msg = LineTokens;
-
-    fn topology(&self) -> &MeshBus {
-        &self.mesh
-    }
-
-    fn inputs(&self) -> Vec<u32> {
-        self.orders.inputs()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.orders.total()
-    }
-
-    fn covered_inputs(&self) -> &'static str {
-        self.orders.covered()
-    }
-
-    fn describe_input(&self, &v: &u32) -> String {
-        self.orders.describe(v)
-    }
-
-    fn task(&self, _: &u32) -> Task {
-        Task::Gossip {
-            nodes: self.mesh.nodes(),
-            per_message: self.l,
-        }
-    }
 
     fn claims(&self) -> Claims {
         let (n, l) = (self.n() as u64, self.l as u64);
@@ -242,26 +205,7 @@ impl Protocol for Simple {
             ),
             true => fujita::theorem4(n, l),
         };
-        let mut claimed = vec![
-            PropertyName::Completeness,
-            PropertyName::ContentionFreedom,
-            PropertyName::Causality,
-            PropertyName::MessageLength,
-        ];
-        if bound.is_some() {
-            claimed.push(PropertyName::TimeBound);
-        }
-        let lower = mesh_bus::lower_bounds(self.n(), self.l);
-        Claims {
-            claimed,
-            bound: bound.map(|b| b as Slot),
-            lower_bound: lower.iter().map(|b| b.1).max(),
-            transmissions: None,
-        }
-    }
-
-    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
-        mesh_bus::lower_bounds(self.n(), self.l)
+        gossip::claims(self.n(), self.l, bound.map(|b| b as Slot))
     }
 
     fn init(&self, &variant: &u32, node: NodeId) -> Plan {
@@ -384,16 +328,6 @@ impl Protocol for Simple {
             Slot::MAX => slot + 1,
             next => next,
         }
-    }
-
-    fn reads_arrivals(&self) -> bool {
-        false
-    }
-
-    fn holdings_by_packet(&self) -> bool {
-        // A write delivers its tokens to a line of nodes: a token's row of
-        // bits is touched along the line.
-        true
     }
 }
 

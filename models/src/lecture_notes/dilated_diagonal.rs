@@ -48,9 +48,9 @@
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
 use crate::blocks::schedule::Schedule;
-use crate::catalog::{Entry, Info, Reach, Shape};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach, Shape};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::Grid;
 use properties::{Claims, NodeId, PropertyName, Slot, Transmission};
@@ -63,13 +63,9 @@ pub const ENTRY: Entry<DilatedDiagonal> = Entry {
         reference: "lecture notes, section 11, All-port WH tori, dilated-diagonal approach",
         claim: "optimal on T(5^k,5^k): log_5 N = 2k rounds; complete, contention-free",
         modes: &[(Wh, All)],
-        reach: Reach {
-            lockstep: 25,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(25),
         params: &[],
-        memory: crate::catalog::one_packet_bytes_grid,
+        memory: crate::entry::one_packet_bytes_grid,
         shape: Shape::Grid { torus: true },
     },
     build: DilatedDiagonal::new,
@@ -115,6 +111,7 @@ pub type State = (NodeId, NodeId);
 type At = (i64, i64);
 
 impl DilatedDiagonal {
+    /// The dilated-diagonal broadcast at `cfg`.
     pub fn new(cfg: Config) -> Self {
         let grid = Grid::of(&cfg, true);
         let n = grid.sides()[0];

@@ -40,9 +40,9 @@
 //! ```
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -75,13 +75,14 @@ pub const ENTRY: Entry<Dt> = Entry {
             actor_auto: 4,
         },
         params: &[],
-        memory: crate::catalog::one_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::one_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Dt::new,
 };
 
 impl Dt {
+    /// DTA at `cfg`.
     pub fn new(cfg: Config) -> Self {
         Dt {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),

@@ -5,7 +5,9 @@
 //! "The source sends the packet to all its neighbors, which make a copy of
 //! it and forward it to all its remaining neighbors." A node forwards once,
 //! in the slot after it is first informed, to every neighbour it did not
-//! receive the packet from in that slot; later copies are dropped.
+//! receive the packet from in that slot; later copies are dropped. The
+//! rule is `blocks::flood`'s, shared with `mesh-flood`; on the cube a
+//! node's neighbours are across its n dimensions.
 //!
 //! # Claims
 //! * rounds = the diameter n, in all-port store-and-forward networks
@@ -17,9 +19,10 @@
 //!   packet d times, all in slot d.
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach};
+pub use crate::blocks::flood::FloodState;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use properties::{bounds, Claims, NodeId, PropertyName, Slot, Transmission};
@@ -30,13 +33,6 @@ pub struct Flood {
     cube: Hypercube,
 }
 
-/// Whether the node has forwarded already (the source forwards in slot 1).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FloodState {
-    pending: bool,
-    forwarded: bool,
-}
-
 /// The registry entry.
 pub const ENTRY: Entry<Flood> = Entry {
     info: Info {
@@ -45,19 +41,16 @@ pub const ENTRY: Entry<Flood> = Entry {
         reference: "lecture notes, Store-and-forward OAB",
         claim: "n steps (the diameter); complete",
         modes: &[(Sf, All), (Wh, All)],
-        reach: Reach {
-            lockstep: 19,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(19),
         params: &[],
-        memory: crate::catalog::one_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::one_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Flood::new,
 };
 
 impl Flood {
+    /// Flooding at `cfg`.
     pub fn new(cfg: Config) -> Self {
         Flood {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
@@ -79,10 +72,7 @@ impl Protocol for Flood {
     }
 
     fn init(&self, source: &NodeId, node: NodeId) -> FloodState {
-        FloodState {
-            pending: node == *source,
-            forwarded: false,
-        }
+        FloodState::new(node == *source)
     }
 
     fn step(
@@ -94,28 +84,12 @@ impl Protocol for Flood {
         _choice: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        if state.forwarded {
-            return false;
-        }
-        let msg = match arrivals.first() {
-            Some(a) => a.msg,
-            None if state.pending => Packet {
-                source: node,
-                step: 0,
-            },
-            None => return false,
-        };
-        for d in 0..self.cube.dim() {
+        let cube = &self.cube;
+        let links = (0..cube.dim()).map(|d| {
             let to = node ^ (1 << d);
-            if arrivals.iter().all(|a| a.from != to) {
-                out.push(Transmission {
-                    route: broadcast::hop(&self.cube, node, to),
-                    msg,
-                });
-            }
-        }
-        state.pending = false;
-        state.forwarded = true;
+            (to, broadcast::hop(cube, node, to))
+        });
+        state.step(node, arrivals, links, out);
         false
     }
 }

@@ -40,9 +40,9 @@
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
 use crate::blocks::schedule::Schedule;
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use properties::{Claims, NodeId, PropertyName, Slot, Transmission};
@@ -59,14 +59,10 @@ pub const ENTRY: Entry<Hka> = Entry {
         claim: "complete, one copy per node, contention-free (no exact step count claimed: \
                 optimal up to a small constant factor)",
         modes: &[(Wh, All)],
-        reach: Reach {
-            lockstep: 16,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(16),
         params: &[],
-        memory: crate::catalog::one_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::one_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Hka::new,
 };
@@ -170,6 +166,7 @@ fn split(root: NodeId, free: &[u32], start: Slot, out: &mut Vec<(Slot, NodeId, N
 }
 
 impl Hka {
+    /// HKA at `cfg`: its subcubes and their schedule.
     pub fn new(cfg: Config) -> Self {
         let free: Vec<u32> = (0..cfg.n).collect();
         let mut worms = Vec::new();

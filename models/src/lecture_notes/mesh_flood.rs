@@ -8,7 +8,8 @@
 //! neighbors, which make a copy of it and forward it to all its remaining
 //! neighbors." As on the cube (`flood`): a node forwards once, in the slot
 //! after it is first informed, to every neighbour it did not get the packet
-//! from in that slot; later copies are dropped.
+//! from in that slot; later copies are dropped (one rule, `blocks::flood`;
+//! here a node's neighbours are along each dimension, down and up).
 //!
 //! # Claims
 //! * Rounds: the diameter at most; from a source s, its eccentricity
@@ -21,9 +22,10 @@
 //!   does for the cube.
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach, Shape};
+pub use crate::blocks::flood::FloodState;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach, Shape};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Dir, Grid, TORUS};
 use crate::topology::Topology;
@@ -38,13 +40,9 @@ pub const ENTRY: Entry<MeshFlood> = Entry {
         claim: "the source's eccentricity (at most the diameter); complete, contention-free \
                 (duplicates on every square: observed)",
         modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 16,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(16),
         params: &[TORUS],
-        memory: crate::catalog::one_packet_bytes_grid,
+        memory: crate::entry::one_packet_bytes_grid,
         shape: Shape::Grid { torus: false },
     },
     build: MeshFlood::new,
@@ -58,15 +56,8 @@ pub struct MeshFlood {
     source: Option<NodeId>,
 }
 
-/// Whether the node is to forward (the source in slot 1) and whether it
-/// has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct State {
-    pending: bool,
-    forwarded: bool,
-}
-
 impl MeshFlood {
+    /// Flooding on the mesh or torus of `cfg`.
     pub fn new(cfg: Config) -> Self {
         MeshFlood {
             grid: Grid::of(&cfg, false),
@@ -81,7 +72,7 @@ impl MeshFlood {
 }
 
 impl Protocol for MeshFlood {
-    type State = State;
+    type State = FloodState;
     grid_broadcast!();
 
     fn claims(&self) -> Claims {
@@ -101,49 +92,25 @@ impl Protocol for MeshFlood {
         }
     }
 
-    fn init(&self, &source: &NodeId, node: NodeId) -> State {
-        State {
-            pending: node == source,
-            forwarded: false,
-        }
+    fn init(&self, &source: &NodeId, node: NodeId) -> FloodState {
+        FloodState::new(node == source)
     }
 
     fn step(
         &self,
         node: NodeId,
-        state: &mut State,
+        state: &mut FloodState,
         _: Slot,
         arrivals: &[Arrival<Packet>],
         _: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        if state.forwarded {
-            return false;
-        }
-        let msg = match arrivals.first() {
-            Some(a) => a.msg,
-            None if state.pending => Packet {
-                source: node,
-                step: 0,
-            },
-            None => return false,
-        };
         let g = &self.grid;
-        for i in 0..g.dims() {
-            for dir in [Dir::Down, Dir::Up] {
-                let Some(to) = g.neighbour(node, i, dir) else {
-                    continue;
-                };
-                if arrivals.iter().all(|a| a.from != to) {
-                    out.push(Transmission {
-                        route: Route::Link { from: node, to },
-                        msg,
-                    });
-                }
-            }
-        }
-        state.pending = false;
-        state.forwarded = true;
+        let links = (0..g.dims())
+            .flat_map(|i| [Dir::Down, Dir::Up].map(|dir| (i, dir)))
+            .filter_map(|(i, dir)| g.neighbour(node, i, dir))
+            .map(|to| (to, Route::Link { from: node, to }));
+        state.step(node, arrivals, links, out);
         false
     }
 }

@@ -77,9 +77,9 @@
 //!   tie at every source), the lower bound is printed.
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach, Shape};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach, Shape};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Dir, Grid};
 use crate::topology::Topology;
@@ -93,13 +93,9 @@ const INFO: Info = Info {
             max(ecc, ceil(log2 N)) unless the first side is odd with the source in its \
             middle; one copy per node, N - 1 transmissions, contention-free",
     modes: &[(Sf, All), (Sf, One)],
-    reach: Reach {
-        lockstep: 16,
-        actor: 0,
-        actor_auto: 0,
-    },
+    reach: Reach::lockstep_only(16),
     params: &[],
-    memory: crate::catalog::one_packet_bytes_grid,
+    memory: crate::entry::one_packet_bytes_grid,
     shape: Shape::Grid { torus: false },
 };
 
@@ -182,15 +178,21 @@ pub struct MeshSf {
 /// the node's first send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
+    /// Not informed yet.
     Waiting,
+    /// Informed.
     Informed {
+        /// The packet.
         packet: NodeId,
+        /// The slot of the node's first send.
         from: Slot,
+        /// The dimension and direction it came along (None at the source).
         via: Option<(u8, Dir)>,
     },
 }
 
 impl MeshSf {
+    /// The broadcast of `kind` on the mesh or torus of `cfg`.
     pub fn new(cfg: Config, kind: Kind) -> Self {
         MeshSf {
             grid: Grid::of(&cfg, kind.torus()),

@@ -41,9 +41,9 @@
 //! hops long: `halving` gives those lengths.
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach, Shape};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach, Shape};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Grid, TORUS};
 use crate::topology::Topology;
@@ -58,13 +58,9 @@ pub const ENTRY: Entry<RecursiveDoubling> = Entry {
         claim: "ceil(log2 N) rounds; one copy per node, contention-free (arcs and ports), \
                 N - 1 transmissions",
         modes: &[(Wh, One)],
-        reach: Reach {
-            lockstep: 16,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(16),
         params: &[TORUS],
-        memory: crate::catalog::one_packet_bytes_grid,
+        memory: crate::entry::one_packet_bytes_grid,
         shape: Shape::Grid { torus: false },
     },
     build: RecursiveDoubling::new,
@@ -80,7 +76,9 @@ pub struct RecursiveDoubling {
 /// order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Plan {
+    /// The source.
     pub source: NodeId,
+    /// (slot, destination) of each send.
     pub sends: Vec<(Slot, NodeId)>,
 }
 
@@ -109,6 +107,7 @@ pub fn halving(z: u32, holder: u32, mut f: impl FnMut(u32, u32, u32)) {
 }
 
 impl RecursiveDoubling {
+    /// Recursive doubling on the mesh or torus of `cfg`.
     pub fn new(cfg: Config) -> Self {
         RecursiveDoubling {
             grid: Grid::of(&cfg, false),

@@ -31,12 +31,12 @@
 //! ```
 
 use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Config, Ports};
 use crate::config::{
     Ports::{All, One},
     Switching::{Sf, Wh},
 };
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use properties::{bounds, Claims, NodeId, PropertyName, Slot, Transmission};
@@ -69,13 +69,14 @@ pub const ENTRY: Entry<Sbt> = Entry {
             actor_auto: 4,
         },
         params: &[],
-        memory: crate::catalog::one_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::one_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Sbt::new,
 };
 
 impl Sbt {
+    /// SBT at `cfg`.
     pub fn new(cfg: Config) -> Self {
         Sbt {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),

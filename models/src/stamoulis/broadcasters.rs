@@ -1,12 +1,38 @@
 //! What the K-broadcast algorithms (Stamoulis and Tsitsiklis 1993) share:
 //! their input is a set of broadcasting nodes, and the claims quantify over
-//! every K-set.
+//! every K-set. An algorithm holds the sets it checks ([`Sets`]), takes
+//! `--k` and `--broadcasters`, and writes its `Protocol`'s inputs with
+//! `k_set_inputs!`.
 
-use crate::config::{Config, Param};
+use crate::config::{Config, Param, Ports::All, Switching::Sf};
+use crate::entry::{Info, Reach, Shape};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::stamoulis;
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task};
+
+/// What the K-broadcast entries say alike: the paper's model
+/// (store-and-forward, all-port), the lock-step model to d = 4, a bit of
+/// holdings per node and packet, on the cube. Each entry fills in its
+/// name, summary, reference, claim and parameters (`..broadcasters::INFO`).
+pub const INFO: Info = Info::family(
+    &[(Sf, All)],
+    Reach::lockstep_only(4),
+    &[],
+    crate::entry::every_packet_bytes,
+    Shape::Cube,
+);
+
+/// `--k` for algorithms that check every K-set of any size, 1..=2^d;
+/// `meaning` says the default and how the sets are covered.
+pub const fn k_param(meaning: &'static str) -> Param {
+    Param {
+        flag: "--k",
+        meaning,
+        range: |d| (1, 1 << d),
+        below: "",
+    }
+}
 
 /// `--broadcasters` for algorithms that check one given set of any size.
 pub const ONE_SET: Param = Param {
@@ -125,9 +151,13 @@ pub fn k_sets(d: u32, k: u64, orbits: bool) -> Vec<Vec<NodeId>> {
 /// `orbits`), up to [`MAX_SETS`].
 #[derive(Clone, Debug)]
 pub struct Sets {
+    /// The dimension.
     pub d: u32,
+    /// K.
     pub k: u64,
+    /// `--broadcasters`, sorted, if given.
     pub given: Option<Vec<NodeId>>,
+    /// One set per xor-translation orbit (where the trees are translates).
     pub orbits: bool,
     /// K-multisets (`--multiset`): a node may have several packets.
     pub multiset: bool,
@@ -178,6 +208,42 @@ impl Sets {
         }
     }
 }
+
+/// The `Protocol` items every K-broadcast over [`Sets`] writes the same
+/// way (fields `cube: Hypercube` and `sets: Sets`): the input is a sorted
+/// set of broadcasting nodes, every node gets every packet of it.
+macro_rules! k_set_inputs {
+    () => {
+        type Topo = $crate::topology::hypercube::Hypercube;
+        /// The broadcasting nodes, in increasing order.
+        type Input = Vec<properties::NodeId>;
+
+        fn topology(&self) -> &$crate::topology::hypercube::Hypercube {
+            &self.cube
+        }
+
+        fn inputs(&self) -> Vec<Vec<properties::NodeId>> {
+            self.sets.all()
+        }
+
+        fn first_input(&self) -> Vec<properties::NodeId> {
+            self.sets.first()
+        }
+
+        fn inputs_total(&self) -> u64 {
+            self.sets.total()
+        }
+
+        fn describe_input(&self, set: &Vec<properties::NodeId>) -> String {
+            $crate::stamoulis::broadcasters::describe(&self.cube, set)
+        }
+
+        fn task(&self, set: &Vec<properties::NodeId>) -> properties::Task {
+            $crate::stamoulis::broadcasters::task(&self.cube, set)
+        }
+    };
+}
+pub(crate) use k_set_inputs;
 
 /// The packets of `set` (sorted; a node listed m times has m packets):
 /// node x's i-th packet (from 0) has id i x 2^d + x (see [`Task`]).

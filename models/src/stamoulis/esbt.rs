@@ -24,9 +24,9 @@
 //!   reversed), which phases 2 and 3 of `kbcast` rely on.
 
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;
@@ -41,14 +41,10 @@ pub const ENTRY: Entry<Esbt> = Entry {
         claim: "each T(j) spans by shortest paths in its index order: d slots, every node \
                 gets each root's packet once; the trees are arc-disjoint",
         modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 12,
-            actor: 0,
-            actor_auto: 0,
-        },
+        reach: Reach::lockstep_only(12),
         params: &[],
-        memory: crate::catalog::every_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::every_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: Esbt::new,
 };
@@ -60,6 +56,7 @@ pub struct Esbt {
 }
 
 impl Esbt {
+    /// ESBT at `cfg`.
     pub fn new(cfg: Config) -> Self {
         Esbt {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),

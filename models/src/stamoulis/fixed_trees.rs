@@ -33,9 +33,8 @@
 //! 2^d)} for d >= 3. Completeness, one
 //! copy and contention-freedom are the trees' and are checked as well.
 
-use crate::catalog::{Entry, Info, Reach};
-use crate::config::{Config, Param};
-use crate::config::{Ports::*, Switching::*};
+use crate::config::Config;
+use crate::entry::{Entry, Info};
 use crate::protocol::Protocol;
 use crate::stamoulis::broadcasters;
 use crate::stamoulis::kbcast_small::{Judge, KbcastSmall};
@@ -48,24 +47,14 @@ pub const ENTRY: Entry<KbcastSmall> = Entry {
         summary: "each node bound to its own prespecified tree: the adversary of section 3.1",
         reference: "Stamoulis and Tsitsiklis 1993, section 3.1",
         claim: "some K-tuple of broadcasters forces at least K slots (found by the checker)",
-        modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 4,
-            actor: 0,
-            actor_auto: 0,
-        },
         params: &[
-            Param {
-                flag: "--k",
-                meaning: "the number of broadcasting nodes, 1..=2^d (default 2^(d-1)); every \
-                          K-set is searched, one per xor-translation orbit",
-                range: |d| (1, 1 << d),
-                below: "",
-            },
+            broadcasters::k_param(
+                "the number of broadcasting nodes, 1..=2^d (default 2^(d-1)); every K-set \
+                 is searched, one per xor-translation orbit",
+            ),
             broadcasters::ONE_SET,
         ],
-        memory: crate::catalog::every_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        ..broadcasters::INFO
     },
     build: new,
 };

@@ -65,9 +65,8 @@
 //! the distribution of max N_j and of the completion time beside the
 //! Chernoff bound (1). No time is claimed for every draw.
 
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Config, Param};
-use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::stamoulis::esbt;
@@ -92,12 +91,7 @@ pub enum Variant {
 }
 
 const PARAMS: &[Param] = &[
-    Param {
-        flag: "--k",
-        meaning: "the number of packets broadcast (default d)",
-        range: |d| (1, 1 << d),
-        below: "",
-    },
+    broadcasters::k_param("the number of packets broadcast (default d)"),
     Param {
         flag: "--broadcasters",
         meaning: "one set of broadcasting nodes, comma-separated (default: every K-set)",
@@ -114,15 +108,8 @@ pub const ENTRY: Entry<Kbcast> = Entry {
         summary: "K simultaneous broadcasts: prefix, packets up to d roots, broadcast on d trees",
         reference: "Stamoulis and Tsitsiklis 1993, section 3.2",
         claim: "2 floor(K/d) + 4d slots for every K-tuple; complete and contention-free",
-        modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 4,
-            actor: 0,
-            actor_auto: 0,
-        },
         params: PARAMS,
-        memory: crate::catalog::every_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        ..broadcasters::INFO
     },
     build: |cfg| Kbcast::new(cfg, Variant::Prefixed),
 };
@@ -179,7 +166,9 @@ pub const MAX_DRAWS: u64 = 1 << 17;
 #[derive(Clone, Debug)]
 pub struct Kbcast {
     cube: Hypercube,
+    /// Which of the section's algorithms.
     pub variant: Variant,
+    /// The broadcasting sets checked.
     pub sets: broadcasters::Sets,
     /// kbcast-random: phase-3 packets go first on a shared arc (the
     /// paper's rule; false only in the test that shows why it is needed).
@@ -187,6 +176,7 @@ pub struct Kbcast {
 }
 
 impl Kbcast {
+    /// The `variant` at `cfg`.
     pub fn new(cfg: Config, variant: Variant) -> Self {
         let d = cfg.n;
         let default_k = match variant {
@@ -292,7 +282,9 @@ pub fn draw(seed: u64, k: usize, d: u64) -> Vec<u8> {
 /// packet) and, in the random variant, the tree each packet drew.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Draw {
+    /// The broadcasting nodes.
     pub set: Vec<NodeId>,
+    /// Each packet's tree (kbcast-random; empty otherwise).
     pub trees: Vec<u8>,
 }
 
@@ -304,11 +296,24 @@ pub enum Msg {
     /// Phase 1's last slot: K, from node 0 to the roots (control).
     Count(u32),
     /// Phase 2: a packet on its way up reversed T(tree).
-    Up { packet: PacketId, tree: u8 },
+    Up {
+        /// The packet.
+        packet: PacketId,
+        /// Its tree j.
+        tree: u8,
+    },
     /// Phase 3: a packet broadcast down T(tree).
-    Down { packet: PacketId, tree: u8 },
+    Down {
+        /// The packet.
+        packet: PacketId,
+        /// Its tree j.
+        tree: u8,
+    },
     /// The termination packet of T(tree) (control).
-    End { tree: u8 },
+    End {
+        /// The tree j.
+        tree: u8,
+    },
 }
 
 /// A node's state.
@@ -326,10 +331,11 @@ pub struct Node {
     pub up: Vec<Vec<PacketId>>,
     /// Bit j - 1 set while tree j's queue is not empty.
     pub queued: u32,
-    /// At a root: the packets it got, in order, how many it has sent, and
-    /// whether its termination packet is out.
+    /// At a root: the packets it got, in order.
     pub got: Vec<PacketId>,
+    /// How many of them it has sent.
     pub sent: u32,
+    /// Whether its termination packet is out.
     pub ended: bool,
 }
 

@@ -32,13 +32,12 @@
 //! transmissions (observed).
 
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Config, Param};
-use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info};
 use crate::protocol::{Arrival, Protocol};
-use crate::stamoulis::broadcasters;
+use crate::stamoulis::broadcasters::{self, k_set_inputs};
 use crate::topology::hypercube::Hypercube;
-use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Transmission};
 
 /// Which slot permits which dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,15 +70,8 @@ pub const TEXT: Entry<KbcastRanked> = Entry {
         summary: "K = d broadcasts with known ranks, one dimension per slot (as printed)",
         reference: "Stamoulis and Tsitsiklis 1993, section 3.3.2",
         claim: "d slots for every d-tuple of broadcasters; copies never collide",
-        modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 4,
-            actor: 0,
-            actor_auto: 0,
-        },
         params: PARAMS,
-        memory: crate::catalog::every_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        ..broadcasters::INFO
     },
     build: |cfg| KbcastRanked::new(cfg, Reading::Text),
 };
@@ -104,6 +96,7 @@ pub struct KbcastRanked {
 }
 
 impl KbcastRanked {
+    /// Section 3.3.2 at `cfg`, in one `reading`.
     pub fn new(cfg: Config, reading: Reading) -> Self {
         KbcastRanked {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
@@ -133,7 +126,9 @@ pub fn position(r: u32, j: u32, d: u32) -> u32 {
 /// the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Ranked {
+    /// The packet.
     pub packet: Packet,
+    /// Its broadcaster's rank r_x.
     pub rank: u32,
 }
 
@@ -145,38 +140,12 @@ pub struct Ranked {
 pub struct Held(pub Vec<(NodeId, u32, Slot)>);
 
 impl Protocol for KbcastRanked {
-    type Topo = Hypercube;
-    /// The broadcasting nodes, in increasing order.
-    type Input = Vec<NodeId>;
+    k_set_inputs!();
     type State = Held;
     type Msg = Ranked;
 
-    fn topology(&self) -> &Hypercube {
-        &self.cube
-    }
-
-    fn inputs(&self) -> Vec<Vec<NodeId>> {
-        self.sets.all()
-    }
-
-    fn first_input(&self) -> Vec<NodeId> {
-        self.sets.first()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.sets.total()
-    }
-
     fn covered_inputs(&self) -> &'static str {
         "the first 65,536 d-sets in increasing order"
-    }
-
-    fn describe_input(&self, set: &Vec<NodeId>) -> String {
-        broadcasters::describe(&self.cube, set)
-    }
-
-    fn task(&self, set: &Vec<NodeId>) -> Task {
-        broadcasters::task(&self.cube, set)
     }
 
     fn claims(&self) -> Claims {

@@ -43,14 +43,13 @@
 //! tree once: K (2^d - 1) transmissions (observed, not claimed).
 
 use crate::blocks::broadcast::Packet;
-use crate::catalog::{Entry, Info, Reach};
-use crate::config::{Config, Param};
-use crate::config::{Ports::*, Switching::*};
+use crate::config::Config;
+use crate::entry::{Entry, Info};
 use crate::protocol::{Arrival, Protocol};
-use crate::stamoulis::broadcasters;
+use crate::stamoulis::broadcasters::{self, k_set_inputs};
 use crate::topology::hypercube::Hypercube;
 use properties::bounds::stamoulis;
-use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<KbcastSmall> = Entry {
@@ -60,24 +59,14 @@ pub const ENTRY: Entry<KbcastSmall> = Entry {
         reference: "Stamoulis and Tsitsiklis 1993, section 3.3.1",
         claim: "at most d + K - 1 slots for every K-tuple of broadcasters and every order \
                 of waiting packets; complete, one copy per node",
-        modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 4,
-            actor: 0,
-            actor_auto: 0,
-        },
         params: &[
-            Param {
-                flag: "--k",
-                meaning: "the number of broadcasting nodes, 1..=2^d (default d); every \
-                          K-set is checked, one per xor-translation orbit",
-                range: |d| (1, 1 << d),
-                below: "",
-            },
+            broadcasters::k_param(
+                "the number of broadcasting nodes, 1..=2^d (default d); every K-set \
+                 is checked, one per xor-translation orbit",
+            ),
             broadcasters::ONE_SET,
         ],
-        memory: crate::catalog::every_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        ..broadcasters::INFO
     },
     build: KbcastSmall::new,
 };
@@ -117,6 +106,7 @@ pub fn onward(origin: NodeId, node: NodeId, d: u32) -> std::ops::Range<u32> {
 }
 
 impl KbcastSmall {
+    /// Same-order trees at `cfg` (default K = d).
     pub fn new(cfg: Config) -> Self {
         KbcastSmall {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
@@ -148,39 +138,13 @@ impl Queues {
 }
 
 impl Protocol for KbcastSmall {
-    type Topo = Hypercube;
-    /// The broadcasting nodes, in increasing order.
-    type Input = Vec<NodeId>;
+    k_set_inputs!();
     type State = Queues;
     type Msg = Packet;
-
-    fn topology(&self) -> &Hypercube {
-        &self.cube
-    }
-
-    fn inputs(&self) -> Vec<Vec<NodeId>> {
-        self.sets.all()
-    }
-
-    fn first_input(&self) -> Vec<NodeId> {
-        self.sets.first()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.sets.total()
-    }
 
     fn covered_inputs(&self) -> &'static str {
         "one per xor-translation orbit, the first of them where there are more than 65,536: \
          the trees are translates, so every set's run is a relabelled run of one checked"
-    }
-
-    fn describe_input(&self, set: &Vec<NodeId>) -> String {
-        broadcasters::describe(&self.cube, set)
-    }
-
-    fn task(&self, set: &Vec<NodeId>) -> Task {
-        broadcasters::task(&self.cube, set)
     }
 
     fn claims(&self) -> Claims {

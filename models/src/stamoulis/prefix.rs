@@ -27,9 +27,8 @@
 //! with `--multiset` for inputs a_x >= 2 (`kbcast`'s nodes with several
 //! packets).
 
-use crate::catalog::{Entry, Info, Reach};
 use crate::config::{Config, Param};
-use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;
@@ -43,12 +42,6 @@ pub const ENTRY: Entry<Prefix> = Entry {
         summary: "the parallel prefix r_x = sum of a_y over y >= x, by a tree embedded in the cube",
         reference: "Stamoulis and Tsitsiklis 1993, section 2.4",
         claim: "2d slots; every node x ends knowing r_x, for every input",
-        modes: &[(Sf, All)],
-        reach: Reach {
-            lockstep: 4,
-            actor: 0,
-            actor_auto: 0,
-        },
         params: &[
             Param {
                 flag: "--broadcasters",
@@ -59,7 +52,7 @@ pub const ENTRY: Entry<Prefix> = Entry {
             broadcasters::MULTISET,
         ],
         memory: |_| 0,
-        shape: crate::catalog::Shape::Cube,
+        ..broadcasters::INFO
     },
     build: Prefix::new,
 };
@@ -72,6 +65,7 @@ pub struct Prefix {
 }
 
 impl Prefix {
+    /// The prefix at `cfg`.
     pub fn new(cfg: Config) -> Self {
         Prefix {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),

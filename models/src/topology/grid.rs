@@ -35,7 +35,9 @@ pub struct Grid {
 /// A direction along a dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
+    /// Towards coordinate 0.
     Down,
+    /// Away from it.
     Up,
 }
 
@@ -64,22 +66,27 @@ impl Grid {
         }
     }
 
+    /// The sides.
     pub fn sides(&self) -> &[u32] {
         &self.sides
     }
 
+    /// The number of dimensions.
     pub fn dims(&self) -> usize {
         self.sides.len()
     }
 
+    /// True on a torus.
     pub fn torus(&self) -> bool {
         self.torus
     }
 
+    /// The switching technique.
     pub fn switching(&self) -> Switching {
         self.switching
     }
 
+    /// The port model.
     pub fn ports(&self) -> Ports {
         self.ports
     }

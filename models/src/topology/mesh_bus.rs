@@ -10,10 +10,8 @@
 //! (the CR: everyone eavesdrops). A node may write on both its buses in
 //! one step ("can send a message ... through the two buses").
 
-use crate::config::{Config, Param};
 use crate::topology::Topology;
-use properties::bounds::fujita;
-use properties::{NodeId, PacketId, ResourceId, Route, Slot};
+use properties::{NodeId, PacketId, ResourceId, Route};
 
 /// An n x n mesh with row and column buses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +22,9 @@ pub struct MeshBus {
 /// A bus: a row's or a column's (0-based index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Bus {
+    /// Row bus R_i (0-based i).
     Row(u32),
+    /// Column bus C_j (0-based j).
     Col(u32),
 }
 
@@ -34,6 +34,7 @@ impl MeshBus {
     /// (65 536 nodes, 512 MB of holdings).
     pub const MAX_SIDE: u32 = 256;
 
+    /// The n x n mesh-bus.
     pub fn new(n: u32) -> Self {
         assert!((1..=Self::MAX_SIDE).contains(&n), "side {n} out of range");
         MeshBus { n }
@@ -229,7 +230,9 @@ pub type Mask = [u64; 4];
 /// (causality) and that there are at most l (message-length).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LineTokens {
+    /// The line whose tokens it carries.
     pub line: Bus,
+    /// Which positions along it.
     pub mask: Mask,
 }
 
@@ -271,9 +274,13 @@ impl LineTokens {
 /// columns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Stripe {
+    /// Rows (else columns).
     pub rows: bool,
+    /// The first line.
     pub lo: u32,
+    /// One past the last.
     pub hi: u32,
+    /// The parity of i + j of the tokens.
     pub odd: bool,
 }
 
@@ -303,41 +310,6 @@ pub fn parity_line(line: Bus, n: u32, odd: bool) -> LineTokens {
     s
 }
 
-/// `--ell`: tokens per message, 1..=n^2.
-pub const ELL: Param = Param {
-    flag: "--ell",
-    meaning: "tokens per message, 1..=n^2 (default: the algorithm's own, said in its claim)",
-    range: |n| (1, n as u64 * n as u64),
-    below: "",
-};
-
-/// l from the configuration, or `default` where --ell was not given.
-pub fn ell(cfg: &Config, default: u64) -> u32 {
-    cfg.params.ell.unwrap_or(default) as u32
-}
-
-/// Holdings of a gossip: a bit per node and token, n^4 bits.
-pub fn gossip_bytes(n: u32) -> u64 {
-    (n as u64)
-        .checked_pow(4)
-        .map_or(u64::MAX, |b| b.div_ceil(8))
-}
-
-/// The two lower bounds every mesh-bus gossip report prints (Theorems 1
-/// and 2), the larger first in `Claims::lower_bound`.
-pub fn lower_bounds(n: u32, l: u32) -> Vec<(&'static str, Slot)> {
-    vec![
-        (
-            "Theorem 1 (l unbounded)",
-            fujita::theorem1(n as u64) as Slot,
-        ),
-        (
-            "Theorem 2 (bus capacity)",
-            fujita::theorem2(n as u64, l as u64) as Slot,
-        ),
-    ]
-}
-
 /// Checks list every writer order where there are at most this many.
 pub const EVERY_ORDER: u64 = 4096;
 
@@ -345,6 +317,7 @@ pub const EVERY_ORDER: u64 = 4096;
 /// every bus among them, up to side [`SAMPLED_SIDE`]; past that side a
 /// check runs the order along every bus alone.
 pub const SAMPLED_ORDERS: u32 = 64;
+/// See [`SAMPLED_ORDERS`].
 pub const SAMPLED_SIDE: u32 = 6;
 
 /// The writer orders a mesh-bus algorithm leaves open: for each phase and

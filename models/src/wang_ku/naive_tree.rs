@@ -15,29 +15,21 @@
 //! directed towards 000001 or 000010". The checker finds that contention
 //! from n = 3 on (p = 2): the worms to 110 and 100 share arc 000->100.
 
-use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach};
+use crate::blocks::broadcast::Packet;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::wang_ku::nob::{levels, Levels};
-use properties::{bounds, Claims, NodeId, PropertyName, Route, Slot, Transmission};
+use crate::wang_ku::subcube_tree::{subcube_tree_broadcast, Partition, TreeState};
+use properties::{NodeId, Route, Slot, Transmission};
 
 /// The naive tree at one configuration.
 #[derive(Clone, Debug)]
 pub struct NaiveTree {
     cube: Hypercube,
     levels: Vec<u32>,
-}
-
-/// The step a node performs in the next slot, if any, and for which
-/// source's packet: a source of step i stays the source of its own child
-/// subcube in step i+1 ("each recipient will turn into the next-step's
-/// source node in each child subcube", and so does the sender).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct NaiveState {
-    next: Option<Packet>,
 }
 
 /// The registry entry.
@@ -54,13 +46,14 @@ pub const ENTRY: Entry<NaiveTree> = Entry {
             actor_auto: 4,
         },
         params: &[],
-        memory: crate::catalog::one_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::one_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: NaiveTree::new,
 };
 
 impl NaiveTree {
+    /// The naive tree at `cfg` (NOB's levels).
     pub fn new(cfg: Config) -> Self {
         NaiveTree {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
@@ -69,18 +62,16 @@ impl NaiveTree {
     }
 
     fn send_step(&self, node: NodeId, source: NodeId, i: u8, out: &mut Vec<Transmission<Packet>>) {
-        let i = i as usize;
-        if i == 0 || i > self.levels.len() {
-            return;
-        }
-        let a: u32 = self.levels[..i - 1].iter().sum();
-        let p = self.levels[i - 1];
-        let r = self.cube.dim() - a - p;
         let x = node ^ source;
-        let own = (x >> r) & ((1 << p) - 1);
+        let Some(Partition { p, r, big_p, .. }) =
+            Partition::of(&self.levels, self.cube.dim(), x, i)
+        else {
+            return;
+        };
+        let own = big_p as u32;
         let msg = Packet {
             source,
-            step: i as u8 + 1,
+            step: i + 1,
         };
         for q in (0..1u32 << p).filter(|&q| q != own) {
             let to = (x & !(((1 << p) - 1) << r)) | (q << r);
@@ -97,47 +88,20 @@ impl NaiveTree {
 }
 
 impl Protocol for NaiveTree {
-    type State = NaiveState;
-    single_source_broadcast!();
-
-    fn claims(&self) -> Claims {
-        use PropertyName::*;
-        let claimed = [Completeness, NoDuplication, ContentionFreedom, TimeBound];
-        broadcast::claims(&self.cube, &claimed, Some(bounds::nob(self.cube.dim())))
-    }
-
-    fn init(&self, source: &NodeId, node: NodeId) -> NaiveState {
-        NaiveState {
-            next: (node == *source).then_some(Packet {
-                source: node,
-                step: 1,
-            }),
-        }
-    }
+    // Held to what Wang-Ku require of a broadcasting tree (it fails).
+    subcube_tree_broadcast!();
 
     fn step(
         &self,
         node: NodeId,
-        state: &mut NaiveState,
+        state: &mut TreeState,
         _slot: Slot,
         arrivals: &[Arrival<Packet>],
         _choice: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        let tasks = state
-            .next
-            .take()
-            .into_iter()
-            .chain(arrivals.iter().map(|a| a.msg));
-        for task in tasks {
-            self.send_step(node, task.source, task.step, out);
-            if (task.step as usize) < self.levels.len() {
-                state.next = Some(Packet {
-                    step: task.step + 1,
-                    ..task
-                });
-            }
-        }
-        state.next.is_some()
+        state.step(arrivals, self.levels.len(), |_, task| {
+            self.send_step(node, task.source, task.step, out)
+        })
     }
 }

@@ -53,14 +53,15 @@
 //! step 2 (00-subcube): rule 1  00|00 => 00|01, 00|10; rule 2  01|11 => 00|11
 //! ```
 
-use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
-use crate::catalog::{Entry, Info, Reach};
+use crate::blocks::broadcast::Packet;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::wang_ku::hamming::{capacity, position, recursive_syndrome};
-use properties::{bounds, Claims, NodeId, PropertyName, Route, Slot, Transmission};
+use crate::wang_ku::subcube_tree::{subcube_tree_broadcast, Partition, TreeState};
+use properties::{bounds, NodeId, Route, Slot, Transmission};
 
 /// How the levels of the broadcasting tree are cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,24 +91,6 @@ pub struct Nob {
     levels: Vec<u32>,
 }
 
-/// The step a node performs in the next slot, if any, and for which
-/// source's packet: a source of step i stays the source of its own child
-/// subcube in step i+1 ("each recipient will turn into the next-step's
-/// source node in each child subcube", and so does the sender).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct NobState {
-    next: Option<Packet>,
-}
-
-/// One step of one source: the partitions of its (relative) address.
-struct Partition {
-    a: u32,
-    p: u32,
-    r: u32,
-    big_a: u64,
-    big_p: u64,
-}
-
 /// The claim of both readings (Theorems 1-3).
 const CLAIM: &str = "ceil(n / floor(log2(n+1))) steps (Theorem 3); one copy per node (Theorem 1), \
                      contention-free (Theorem 2)";
@@ -126,8 +109,8 @@ pub const TEXT: Entry<Nob> = Entry {
             actor_auto: 4,
         },
         params: &[],
-        memory: crate::catalog::one_packet_bytes,
-        shape: crate::catalog::Shape::Cube,
+        memory: crate::entry::one_packet_bytes,
+        shape: crate::entry::Shape::Cube,
     },
     build: |cfg| Nob::new(cfg, Levels::Text),
 };
@@ -144,32 +127,12 @@ pub const APPENDIX: Entry<Nob> = Entry {
 };
 
 impl Nob {
+    /// NOB at `cfg`, its levels cut as `reading` says.
     pub fn new(cfg: Config, reading: Levels) -> Self {
         Nob {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
             levels: levels(cfg.n, reading),
         }
-    }
-
-    /// The partition of relative address `x` in step `i` (from 1), if the
-    /// broadcast has such a step.
-    fn partition(&self, x: NodeId, i: u8) -> Option<Partition> {
-        let i = i as usize;
-        if i == 0 || i > self.levels.len() {
-            return None;
-        }
-        let n = self.cube.dim();
-        let a: u32 = self.levels[..i - 1].iter().sum();
-        let p = self.levels[i - 1];
-        let r = n - a - p;
-        let x = x as u64;
-        Some(Partition {
-            a,
-            p,
-            r,
-            big_a: if a == 0 { 0 } else { x >> (n - a) },
-            big_p: (x >> r) & ((1 << p) - 1),
-        })
     }
 
     /// The source of child subcube A'P' in step i+1: A' P' eta-syndrome.
@@ -188,12 +151,6 @@ impl Nob {
         capacity(part.p).saturating_sub(part.a)
     }
 
-    /// The step a node performs now, if any: the one carried by its first
-    /// arrival, or the next one of a subcube it is already the source of.
-    fn task(state: &NobState, arrivals: &[Arrival<Packet>]) -> Option<Packet> {
-        arrivals.first().map(|a| a.msg).or(state.next)
-    }
-
     /// Emits the 2^p - 1 worms of step `i` from `node` for `source`.
     fn send_step(
         &self,
@@ -204,7 +161,7 @@ impl Nob {
         out: &mut Vec<Transmission<Packet>>,
     ) {
         let x = node ^ source;
-        let Some(part) = self.partition(x, i) else {
+        let Some(part) = Partition::of(&self.levels, self.cube.dim(), x, i) else {
             return;
         };
         let msg = Packet {
@@ -266,35 +223,20 @@ pub fn injections(m: u32, r: u32) -> u32 {
 }
 
 impl Protocol for Nob {
-    type State = NobState;
-    single_source_broadcast!();
-
-    fn claims(&self) -> Claims {
-        use PropertyName::*;
-        let claimed = [Completeness, NoDuplication, ContentionFreedom, TimeBound];
-        broadcast::claims(&self.cube, &claimed, Some(bounds::nob(self.cube.dim())))
-    }
-
-    fn init(&self, source: &NodeId, node: NodeId) -> NobState {
-        NobState {
-            next: (node == *source).then_some(Packet {
-                source: node,
-                step: 1,
-            }),
-        }
-    }
+    // Held to what Wang-Ku require of a broadcasting tree.
+    subcube_tree_broadcast!();
 
     fn choices(
         &self,
         node: NodeId,
-        state: &NobState,
+        state: &TreeState,
         _slot: Slot,
         arrivals: &[Arrival<Packet>],
     ) -> u32 {
-        let Some(task) = Self::task(state, arrivals) else {
+        let Some(task) = state.task(arrivals) else {
             return 1;
         };
-        match self.partition(node ^ task.source, task.step) {
+        match Partition::of(&self.levels, self.cube.dim(), node ^ task.source, task.step) {
             Some(part) => {
                 let count = Self::rule3_count(&part);
                 injections(count.min(part.r), part.r)
@@ -306,30 +248,18 @@ impl Protocol for Nob {
     fn step(
         &self,
         node: NodeId,
-        state: &mut NobState,
+        state: &mut TreeState,
         _slot: Slot,
         arrivals: &[Arrival<Packet>],
         choice: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        // A node informed in step i acts from step i+1 on; a second task in
-        // one slot (already a violation of Theorem 1) takes the first choice.
-        let tasks = state
-            .next
-            .take()
-            .into_iter()
-            .chain(arrivals.iter().map(|a| a.msg));
-        for (j, task) in tasks.enumerate() {
+        // A second task in one slot (already a violation of Theorem 1)
+        // takes the first choice.
+        state.step(arrivals, self.levels.len(), |j, task| {
             let choice = if j == 0 { choice } else { 0 };
             self.send_step(node, task.source, task.step, choice, out);
-            if (task.step as usize) < self.levels.len() {
-                state.next = Some(Packet {
-                    step: task.step + 1,
-                    ..task
-                });
-            }
-        }
-        state.next.is_some()
+        })
     }
 }
 

@@ -1,0 +1,346 @@
+//! Seeding a bug into a protocol: a [`Mutant`] is a protocol run with a
+//! [`Mutation`], which changes some of what it does and leaves the rest
+//! to it.
+//!
+//! The checker is only as good as the bugs it catches. To see that a
+//! property catches what it should, write the bug that breaks it, wrap
+//! the protocol in a `Mutant` with that bug, and run the mutant through
+//! the engines as you would the protocol: the property must be violated
+//! (and must hold for the protocol without the bug). The project's tests
+//! do this for every property (tests/mutants.rs), and so can an example
+//! with a protocol of its own.
+//!
+//! A `Mutation` overrides only what its bug changes; every method of
+//! [`Protocol`] is delegated once, here, to the bug's method where the
+//! bug may change it, and to the protocol's otherwise:
+//!
+//! | the bug may change | by overriding | by default |
+//! |---|---|---|
+//! | what a node does in a slot | [`Mutation::step`] | the protocol's step |
+//! | a node's state before slot 1, and what the bug remembers beside it | [`Mutation::init`] | the protocol's, and `Memory::default()` |
+//! | the open choices of a node in a slot | [`Mutation::choices`] | the protocol's |
+//! | when a sleeping node is next stepped | [`Mutation::wake`] | the protocol's |
+//! | the inputs a check of the mutant covers | [`Mutation::inputs`] | the protocol's |
+//! | what a run must achieve | [`Mutation::task`] | the protocol's |
+//! | what is claimed | [`Mutation::claims`] | the protocol's |
+//! | the symmetry declared | [`Mutation::symmetry`] | the protocol's |
+//!
+//! Everything else (the topology, the packets of a message, the engine
+//! hints, the other inputs' methods, control messages and results, lower
+//! bounds, ...) is the protocol's. Among the engine hints, a protocol that
+//! does not read its arrivals ([`Protocol::reads_arrivals`]) is handed
+//! none by the executor: a bug seeded into it must not read them either.
+//!
+//! # Example
+//!
+//! SBT whose source never sends its first transmission: completeness must
+//! catch it.
+//!
+//! ```
+//! use models::blocks::broadcast::Packet;
+//! use models::lecture_notes::sbt::{Sbt, SbtState};
+//! use models::mutant::{Mutant, MutantState, Mutation};
+//! use models::{Algorithm, Arrival, Protocol};
+//! use properties::{NodeId, Slot, Transmission};
+//!
+//! /// The source drops its first transmission.
+//! struct DropFirst;
+//!
+//! impl Mutation<Sbt> for DropFirst {
+//!     type Memory = (); // nothing to remember
+//!
+//!     fn step(
+//!         &self,
+//!         sbt: &Sbt,
+//!         node: NodeId,
+//!         state: &mut MutantState<SbtState, ()>,
+//!         slot: Slot,
+//!         arrivals: &[Arrival<Packet>],
+//!         choice: u32,
+//!         out: &mut Vec<Transmission<Packet>>,
+//!     ) -> bool {
+//!         let busy = sbt.step(node, &mut state.inner, slot, arrivals, choice, out);
+//!         if slot == 1 && !out.is_empty() {
+//!             out.remove(0); // only the source sends in slot 1
+//!         }
+//!         busy
+//!     }
+//! }
+//!
+//! let sbt = Sbt::new(Algorithm::Sbt.config(3, None, None).unwrap());
+//! let mutant = Mutant::new(sbt, DropFirst);
+//! // Any engine takes the mutant as it takes SBT (commcheck's
+//! // `engine::executor::run(&mutant, &0)`, `engine::exhaustive::lockstep`).
+//! let mut source = mutant.init(&0, 0);
+//! let mut out = Vec::new();
+//! mutant.step(0, &mut source, 1, &[], 0, &mut out);
+//! assert_eq!(out.len(), 2, "three dimensions, the first dropped");
+//! ```
+//!
+//! A bug that remembers something between slots (a transmission to send
+//! again, arrivals held back) names it as its `Memory` and sets it in
+//! [`Mutation::init`]. A bug that sends in a slot in which the protocol's
+//! node would sleep (see [`Protocol::wake`]) overrides
+//! [`Mutation::wake`], or the executor never steps the node then.
+
+use crate::protocol::{Arrival, Protocol, Symmetry};
+use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A protocol with a bug seeded into it: `inner`'s node logic, changed
+/// where `bug` (a [`Mutation`] of it) says. It is a [`Protocol`], and
+/// every engine runs it as one.
+#[derive(Clone, Debug)]
+pub struct Mutant<P, B> {
+    /// The protocol.
+    pub inner: P,
+    /// The bug seeded into it.
+    pub bug: B,
+}
+
+impl<P, B> Mutant<P, B> {
+    /// `inner` with `bug` seeded into it.
+    pub fn new(inner: P, bug: B) -> Self {
+        Mutant { inner, bug }
+    }
+}
+
+/// A node's state in a mutant: the protocol's state, and what the bug
+/// remembers beside it (`()` for most bugs, which hashes to nothing: the
+/// mutant's states are then told apart exactly as the protocol's).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MutantState<S, M> {
+    /// The protocol's state of the node.
+    pub inner: S,
+    /// What the bug remembers of the node.
+    pub memory: M,
+}
+
+/// A bug seeded into protocol `P`: each method is one thing the bug may
+/// change, and defaults to what `P` does. Override [`Mutation::step`] for
+/// a bug in the node logic; the others where the bug changes the initial
+/// state, the choices, the inputs, the task, the claims or the symmetry.
+pub trait Mutation<P: Protocol>: Send + Sync {
+    /// What the bug remembers of a node between slots, beside the
+    /// protocol's state (`()` if nothing).
+    type Memory: Clone + Debug + Default + Eq + Hash + Send + Sync;
+
+    /// A node's state before slot 1 (default: the protocol's, and
+    /// `Memory::default()`).
+    fn init(
+        &self,
+        inner: &P,
+        input: &P::Input,
+        node: NodeId,
+    ) -> MutantState<P::State, Self::Memory> {
+        MutantState {
+            inner: inner.init(input, node),
+            memory: Self::Memory::default(),
+        }
+    }
+
+    /// What `node` does in `slot` ([`Protocol::step`]; default: what the
+    /// protocol's node does). The usual bug runs the protocol's step on
+    /// `state.inner` and then changes what it appended to `out`.
+    #[allow(clippy::too_many_arguments)] // Protocol::step's, and the protocol
+    fn step(
+        &self,
+        inner: &P,
+        node: NodeId,
+        state: &mut MutantState<P::State, Self::Memory>,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+        choice: u32,
+        out: &mut Vec<Transmission<P::Msg>>,
+    ) -> bool {
+        inner.step(node, &mut state.inner, slot, arrivals, choice, out)
+    }
+
+    /// How many ways `node` may act this slot ([`Protocol::choices`];
+    /// default: the protocol's).
+    fn choices(
+        &self,
+        inner: &P,
+        node: NodeId,
+        state: &MutantState<P::State, Self::Memory>,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+    ) -> u32 {
+        inner.choices(node, &state.inner, slot, arrivals)
+    }
+
+    /// The slot in which a node that asked to be stepped again is next
+    /// stepped ([`Protocol::wake`]; default: the protocol's). A bug that
+    /// sends in slots the protocol's node sleeps through returns `slot +
+    /// 1` here.
+    fn wake(&self, inner: &P, state: &MutantState<P::State, Self::Memory>, slot: Slot) -> Slot {
+        inner.wake(&state.inner, slot)
+    }
+
+    /// The inputs a check of the mutant covers ([`Protocol::inputs`];
+    /// default: the protocol's). A test may take fewer, to be quick.
+    fn inputs(&self, inner: &P) -> Vec<P::Input> {
+        inner.inputs()
+    }
+
+    /// What a run from `input` must achieve ([`Protocol::task`]; default:
+    /// the protocol's).
+    fn task(&self, inner: &P, input: &P::Input) -> Task {
+        inner.task(input)
+    }
+
+    /// What is claimed ([`Protocol::claims`]; default: the protocol's).
+    fn claims(&self, inner: &P) -> Claims {
+        inner.claims()
+    }
+
+    /// The symmetry declared ([`Protocol::symmetry`]; default: the
+    /// protocol's). A bug may keep a declaration its node logic breaks:
+    /// the symmetry test must catch that.
+    fn symmetry(&self, inner: &P) -> Option<Symmetry> {
+        inner.symmetry()
+    }
+}
+
+/// Every method of [`Protocol`], delegated once: to the bug where it may
+/// change it, to the protocol otherwise.
+impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
+    type Topo = P::Topo;
+    type Input = P::Input;
+    type State = MutantState<P::State, B::Memory>;
+    type Msg = P::Msg;
+
+    // ===== The node logic =================================================
+
+    fn topology(&self) -> &P::Topo {
+        self.inner.topology()
+    }
+
+    fn init(&self, input: &P::Input, node: NodeId) -> Self::State {
+        self.bug.init(&self.inner, input, node)
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        state: &mut Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+        choice: u32,
+        out: &mut Vec<Transmission<P::Msg>>,
+    ) -> bool {
+        self.bug
+            .step(&self.inner, node, state, slot, arrivals, choice, out)
+    }
+
+    fn packets(&self, msg: &P::Msg, f: impl FnMut(PacketId)) {
+        self.inner.packets(msg, f)
+    }
+
+    // ===== The claim ======================================================
+
+    fn task(&self, input: &P::Input) -> Task {
+        self.bug.task(&self.inner, input)
+    }
+
+    fn claims(&self) -> Claims {
+        self.bug.claims(&self.inner)
+    }
+
+    // ===== The inputs =====================================================
+
+    fn source_input(&self, source: NodeId) -> Option<P::Input> {
+        self.inner.source_input(source)
+    }
+
+    fn inputs(&self) -> Vec<P::Input> {
+        self.bug.inputs(&self.inner)
+    }
+
+    fn sourced_inputs(&self, source: NodeId) -> Vec<P::Input> {
+        self.inner.sourced_inputs(source)
+    }
+
+    fn first_input(&self) -> P::Input {
+        self.inner.first_input()
+    }
+
+    fn inputs_total(&self) -> u64 {
+        self.inner.inputs_total()
+    }
+
+    fn covered_inputs(&self) -> &'static str {
+        self.inner.covered_inputs()
+    }
+
+    fn describe_input(&self, input: &P::Input) -> String {
+        self.inner.describe_input(input)
+    }
+
+    // ===== Open choices and scheduled sends ===============================
+
+    fn choices(
+        &self,
+        node: NodeId,
+        state: &Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+    ) -> u32 {
+        self.bug.choices(&self.inner, node, state, slot, arrivals)
+    }
+
+    fn wake(&self, state: &Self::State, slot: Slot) -> Slot {
+        self.bug.wake(&self.inner, state, slot)
+    }
+
+    // ===== More of the claim ==============================================
+
+    fn control(&self, msg: &P::Msg) -> bool {
+        self.inner.control(msg)
+    }
+
+    fn result_ok(&self, input: &P::Input, node: NodeId, state: &Self::State) -> bool {
+        self.inner.result_ok(input, node, &state.inner)
+    }
+
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        self.inner.lower_bounds()
+    }
+
+    fn last_step(&self) -> Option<Slot> {
+        self.inner.last_step()
+    }
+
+    fn forced(&self) -> Option<(Slot, bool)> {
+        self.inner.forced()
+    }
+
+    fn drawn(&self, input: &P::Input) -> Option<u64> {
+        self.inner.drawn(input)
+    }
+
+    fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
+        self.inner.drawn_tail(v)
+    }
+
+    // ===== Symmetry =======================================================
+
+    fn symmetry(&self) -> Option<Symmetry> {
+        self.bug.symmetry(&self.inner)
+    }
+
+    // ===== Engine hints ===================================================
+
+    fn event_driven(&self) -> bool {
+        self.inner.event_driven()
+    }
+
+    fn holdings_by_packet(&self) -> bool {
+        self.inner.holdings_by_packet()
+    }
+
+    fn reads_arrivals(&self) -> bool {
+        self.inner.reads_arrivals()
+    }
+}
