@@ -257,10 +257,7 @@ fn every_drive_reports_the_same_violations() {
     for ports in [Ports::All, Ports::One] {
         for bug in [ScheduleBug::Resend, ScheduleBug::Forge] {
             let cfg = Algorithm::Mnb.config(7, None, Some(ports)).unwrap();
-            let p = Scheduled {
-                inner: Mnb::new(cfg),
-                bug,
-            };
+            let p = models::Mutant::new(Mnb::new(cfg), bug);
             let inbox = executor::drive(&p, &0, &Progress::default(), Drive::Inbox);
             let property = match bug {
                 ScheduleBug::Resend => PropertyName::NoDuplication,
@@ -296,55 +293,24 @@ enum ScheduleBug {
     Forge,
 }
 
-/// A schedule protocol with a bug.
-struct Scheduled<P> {
-    inner: P,
-    bug: ScheduleBug,
-}
+/// A bug seeded into a schedule protocol.
+impl<P: Protocol<Msg = models::blocks::broadcast::Packet>> models::Mutation<P> for ScheduleBug {
+    type Memory = ();
 
-impl<P: Protocol<Msg = models::blocks::broadcast::Packet>> Protocol for Scheduled<P> {
-    type Topo = P::Topo;
-    type Input = P::Input;
-    type State = P::State;
-    type Msg = P::Msg;
-
-    fn topology(&self) -> &P::Topo {
-        self.inner.topology()
-    }
-    fn inputs(&self) -> Vec<P::Input> {
-        self.inner.inputs()
-    }
-    fn source_input(&self, s: properties::NodeId) -> Option<P::Input> {
-        self.inner.source_input(s)
-    }
-    fn describe_input(&self, input: &P::Input) -> String {
-        self.inner.describe_input(input)
-    }
-    fn task(&self, input: &P::Input) -> properties::Task {
-        self.inner.task(input)
-    }
-    fn claims(&self) -> properties::Claims {
-        self.inner.claims()
-    }
-    fn init(&self, input: &P::Input, node: properties::NodeId) -> P::State {
-        self.inner.init(input, node)
-    }
-    fn packets(&self, msg: &P::Msg, f: impl FnMut(properties::PacketId)) {
-        self.inner.packets(msg, f)
-    }
     fn step(
         &self,
+        inner: &P,
         node: properties::NodeId,
-        state: &mut P::State,
+        state: &mut models::MutantState<P::State, ()>,
         slot: properties::Slot,
         arrivals: &[models::Arrival<P::Msg>],
         choice: u32,
         out: &mut Vec<properties::Transmission<P::Msg>>,
     ) -> bool {
-        let again = self.inner.step(node, state, slot, arrivals, choice, out);
-        let nodes = self.topology().nodes();
-        let last = self.claims().bound.unwrap();
-        let (send, packet, to) = match self.bug {
+        let again = inner.step(node, &mut state.inner, slot, arrivals, choice, out);
+        let nodes = inner.topology().nodes();
+        let last = inner.claims().bound.unwrap();
+        let (send, packet, to) = match self {
             ScheduleBug::Resend => (
                 slot == last && node == nodes / 2 - 1,
                 node,
@@ -362,11 +328,5 @@ impl<P: Protocol<Msg = models::blocks::broadcast::Packet>> Protocol for Schedule
             });
         }
         again
-    }
-    fn event_driven(&self) -> bool {
-        false
-    }
-    fn reads_arrivals(&self) -> bool {
-        false
     }
 }

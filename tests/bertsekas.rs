@@ -5,10 +5,11 @@
 
 use crate::support::*;
 use models::bertsekas::mnb::Mnb;
+use models::bertsekas::scatter::{Parcel, Scatter, ScatterState};
 use models::bertsekas::sna::{Sna, Sum};
 use models::catalog::{Algorithm, Ports, Switching};
-use models::{with_protocol, Arrival, Protocol, Topology};
-use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
+use models::{with_protocol, Arrival, Mutant, MutantState, Mutation, Protocol, Topology};
+use properties::{NodeId, PropertyName, Slot, Status, Task, Transmission};
 
 /// Tables 1 and 2 at d = 1..5, by hand: (d, MLA time, SLA time) for the
 /// single node problems and the multinode and scatter problems, and the
@@ -136,59 +137,32 @@ enum Bug {
     Bundle,
 }
 
-struct Mutant {
-    inner: Sna,
-    bug: Bug,
-}
+impl Mutation<Sna> for Bug {
+    type Memory = ();
 
-impl Protocol for Mutant {
-    type Topo = <Sna as Protocol>::Topo;
-    type Input = NodeId;
-    type State = NodeId;
-    type Msg = Sum;
-
-    fn topology(&self) -> &Self::Topo {
-        self.inner.topology()
-    }
-    fn inputs(&self) -> Vec<NodeId> {
-        self.inner.inputs()
-    }
-    fn source_input(&self, s: NodeId) -> Option<NodeId> {
-        self.inner.source_input(s)
-    }
-    fn describe_input(&self, i: &NodeId) -> String {
-        self.inner.describe_input(i)
-    }
-    fn task(&self, root: &NodeId) -> Task {
-        match self.bug {
+    fn task(&self, inner: &Sna, root: &NodeId) -> Task {
+        match self {
             Bug::Bundle => Task::Gather {
-                nodes: self.inner.topology().nodes(),
+                nodes: inner.topology().nodes(),
                 root: *root,
             },
-            _ => self.inner.task(root),
+            _ => inner.task(root),
         }
     }
-    fn claims(&self) -> Claims {
-        self.inner.claims()
-    }
-    fn init(&self, i: &NodeId, v: NodeId) -> NodeId {
-        self.inner.init(i, v)
-    }
-    fn packets(&self, m: &Sum, f: impl FnMut(PacketId)) {
-        self.inner.packets(m, f)
-    }
+
     fn step(
         &self,
+        inner: &Sna,
         node: NodeId,
-        root: &mut NodeId,
+        root: &mut MutantState<NodeId, ()>,
         slot: Slot,
         arrivals: &[Arrival<Sum>],
         choice: u32,
         out: &mut Vec<Transmission<Sum>>,
     ) -> bool {
-        let busy = self.inner.step(node, root, slot, arrivals, choice, out);
-        let x = node ^ *root;
-        match self.bug {
+        let busy = inner.step(node, &mut root.inner, slot, arrivals, choice, out);
+        let x = node ^ root.inner;
+        match self {
             Bug::SumTwice if x == 0b111 && slot == 1 => {
                 out.push(out[0]);
             }
@@ -200,9 +174,6 @@ impl Protocol for Mutant {
             _ => {}
         }
         busy
-    }
-    fn event_driven(&self) -> bool {
-        false
     }
 }
 
@@ -263,79 +234,39 @@ enum RelayBug {
     Again,
 }
 
-struct RelayMutant {
-    inner: models::bertsekas::scatter::Scatter,
-    bug: RelayBug,
-}
+/// What a relay bug remembers: the transmission to send again.
+type Last = Option<Transmission<Parcel>>;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct RelayState {
-    inner: models::bertsekas::scatter::ScatterState,
-    last: Option<Transmission<models::bertsekas::scatter::Parcel>>,
-}
+impl Mutation<Scatter> for RelayBug {
+    type Memory = Last;
 
-impl Protocol for RelayMutant {
-    type Topo = <models::bertsekas::scatter::Scatter as Protocol>::Topo;
-    type Input = (NodeId, u32);
-    type State = RelayState;
-    type Msg = models::bertsekas::scatter::Parcel;
+    /// From source 0 alone (every tree).
+    fn inputs(&self, inner: &Scatter) -> Vec<(NodeId, u32)> {
+        inner.sourced_inputs(0)
+    }
 
-    fn topology(&self) -> &Self::Topo {
-        self.inner.topology()
-    }
-    fn inputs(&self) -> Vec<(NodeId, u32)> {
-        self.inner.sourced_inputs(0)
-    }
-    fn source_input(&self, s: NodeId) -> Option<(NodeId, u32)> {
-        self.inner.source_input(s)
-    }
-    fn describe_input(&self, i: &(NodeId, u32)) -> String {
-        self.inner.describe_input(i)
-    }
-    fn task(&self, i: &(NodeId, u32)) -> Task {
-        self.inner.task(i)
-    }
-    fn claims(&self) -> Claims {
-        self.inner.claims()
-    }
-    fn init(&self, i: &(NodeId, u32), v: NodeId) -> RelayState {
-        RelayState {
-            inner: self.inner.init(i, v),
-            last: None,
-        }
-    }
-    fn packets(&self, m: &Self::Msg, f: impl FnMut(PacketId)) {
-        self.inner.packets(m, f)
-    }
-    fn choices(&self, v: NodeId, s: &RelayState, t: Slot, a: &[Arrival<Self::Msg>]) -> u32 {
-        self.inner.choices(v, &s.inner, t, a)
-    }
     fn step(
         &self,
+        inner: &Scatter,
         node: NodeId,
-        s: &mut RelayState,
+        s: &mut MutantState<ScatterState, Last>,
         slot: Slot,
-        arrivals: &[Arrival<Self::Msg>],
+        arrivals: &[Arrival<Parcel>],
         choice: u32,
-        out: &mut Vec<Transmission<Self::Msg>>,
+        out: &mut Vec<Transmission<Parcel>>,
     ) -> bool {
-        let busy = self
-            .inner
-            .step(node, &mut s.inner, slot, arrivals, choice, out);
+        let busy = inner.step(node, &mut s.inner, slot, arrivals, choice, out);
         let relay = node != s.inner.root && !out.is_empty();
-        let again = s.last.take();
-        match self.bug {
+        let again = s.memory.take();
+        match self {
             RelayBug::Twice if relay => out.push(out[0]),
-            RelayBug::Again if relay => s.last = Some(out[0]),
+            RelayBug::Again if relay => s.memory = Some(out[0]),
             _ => {}
         }
         if let Some(t) = again {
             out.push(t);
         }
-        busy || s.last.is_some()
-    }
-    fn event_driven(&self) -> bool {
-        false
+        busy || s.memory.is_some()
     }
 }
 
@@ -346,9 +277,8 @@ fn relay_mutants_are_caught() {
         (RelayBug::Again, PropertyName::Causality),
     ] {
         for ports in [Ports::All, Ports::One] {
-            let inner =
-                models::bertsekas::scatter::Scatter::new(config(Algorithm::Scatter, 3, ports));
-            let search = lockstep(RelayMutant { inner, bug });
+            let inner = Scatter::new(config(Algorithm::Scatter, 3, ports));
+            let search = lockstep(Mutant { inner, bug });
             assert_eq!(
                 status(&search, property),
                 Status::Violated,

@@ -8,8 +8,8 @@ use models::blocks::broadcast::Packet;
 use models::catalog::Algorithm;
 use models::lecture_notes::sbt::Sbt;
 use models::wang_ku::nob::{Levels, Nob};
-use models::{Arrival, Protocol};
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Task, Transmission};
+use models::{Arrival, Mutant, MutantState, Mutation, Protocol};
+use properties::{NodeId, PropertyName, Route, Slot, Status, Transmission};
 
 /// The bug seeded into a protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,96 +35,60 @@ enum Bug {
     Asymmetric,
 }
 
-/// A protocol with a bug.
-struct Mutant<P> {
-    inner: P,
-    bug: Bug,
-}
-
-/// The inner state, plus what the bug remembers.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct MutantState<S> {
-    inner: S,
+/// What a bug remembers of a node: the source (the bugs' "first" and
+/// "farthest" are the source's), a transmission to send again, the
+/// arrivals held back a slot.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Memory {
     source: NodeId,
     again: Option<Transmission<Packet>>,
     held: Vec<Arrival<Packet>>,
 }
 
-impl<P: Protocol<Input = NodeId, Msg = Packet>> Protocol for Mutant<P> {
-    type Topo = P::Topo;
-    type Input = NodeId;
-    type State = MutantState<P::State>;
-    type Msg = Packet;
+type State<P> = MutantState<<P as Protocol>::State, Memory>;
 
-    fn topology(&self) -> &P::Topo {
-        self.inner.topology()
-    }
-    fn inputs(&self) -> Vec<NodeId> {
-        self.inner.inputs()
-    }
-    fn source_input(&self, source: NodeId) -> Option<NodeId> {
-        self.inner.source_input(source)
-    }
-    fn describe_input(&self, input: &NodeId) -> String {
-        self.inner.describe_input(input)
-    }
-    fn task(&self, input: &NodeId) -> Task {
-        self.inner.task(input)
-    }
-    fn claims(&self) -> Claims {
-        self.inner.claims()
-    }
-    fn init(&self, input: &NodeId, node: NodeId) -> Self::State {
+impl<P: Protocol<Input = NodeId, Msg = Packet>> Mutation<P> for Bug {
+    type Memory = Memory;
+
+    fn init(&self, inner: &P, input: &NodeId, node: NodeId) -> State<P> {
         MutantState {
-            inner: self.inner.init(input, node),
-            source: *input,
-            again: None,
-            held: Vec::new(),
+            inner: inner.init(input, node),
+            memory: Memory {
+                source: *input,
+                ..Memory::default()
+            },
         }
     }
-    fn packets(&self, msg: &Packet, f: impl FnMut(PacketId)) {
-        self.inner.packets(msg, f)
-    }
-    fn choices(
-        &self,
-        node: NodeId,
-        state: &Self::State,
-        slot: Slot,
-        arrivals: &[Arrival<Packet>],
-    ) -> u32 {
-        self.inner.choices(node, &state.inner, slot, arrivals)
-    }
+
     fn step(
         &self,
+        inner: &P,
         node: NodeId,
-        state: &mut Self::State,
+        state: &mut State<P>,
         slot: Slot,
         arrivals: &[Arrival<Packet>],
         choice: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        let source = state.source;
+        let memory = &mut state.memory;
+        let source = memory.source;
         let mut busy = false;
-        if self.bug == Bug::Dawdle && slot > 1 {
+        if *self == Bug::Dawdle && slot > 1 {
             // Act on last slot's arrivals now; keep this slot's for the next.
-            let now = std::mem::replace(&mut state.held, arrivals.to_vec());
-            busy |= self
-                .inner
-                .step(node, &mut state.inner, slot, &now, choice, out);
-            return busy || !state.held.is_empty();
+            let now = std::mem::replace(&mut memory.held, arrivals.to_vec());
+            busy |= inner.step(node, &mut state.inner, slot, &now, choice, out);
+            return busy || !memory.held.is_empty();
         }
-        busy |= self
-            .inner
-            .step(node, &mut state.inner, slot, arrivals, choice, out);
-        match self.bug {
+        busy |= inner.step(node, &mut state.inner, slot, arrivals, choice, out);
+        match self {
             Bug::DropFirst if slot == 1 && node == source => {
                 out.remove(0);
             }
             Bug::SendAgain => {
-                if let Some(t) = state.again.take() {
+                if let Some(t) = memory.again.take() {
                     out.push(t);
                 } else if slot == 1 && node == source {
-                    state.again = out.first().copied();
+                    memory.again = out.first().copied();
                     busy = true;
                 }
             }
@@ -149,7 +113,7 @@ impl<P: Protocol<Input = NodeId, Msg = Packet>> Protocol for Mutant<P> {
             }
             Bug::Asymmetric if node == 1 => out.clear(),
             Bug::Forge if slot == 1 => {
-                let far = source ^ (self.topology_nodes() - 1);
+                let far = source ^ (models::Topology::nodes(inner.topology()) - 1);
                 if node == far {
                     out.push(Transmission {
                         route: Route::Worm {
@@ -165,17 +129,11 @@ impl<P: Protocol<Input = NodeId, Msg = Packet>> Protocol for Mutant<P> {
         }
         busy
     }
-    fn event_driven(&self) -> bool {
-        self.inner.event_driven()
-    }
-    fn symmetry(&self) -> Option<models::Symmetry> {
-        self.inner.symmetry()
-    }
-}
 
-impl<P: Protocol> Mutant<P> {
-    fn topology_nodes(&self) -> NodeId {
-        models::Topology::nodes(self.inner.topology())
+    /// A resend and held arrivals come in slots the protocol's node may
+    /// sleep through: every slot is stepped.
+    fn wake(&self, _: &P, _: &State<P>, slot: Slot) -> Slot {
+        slot + 1
     }
 }
 

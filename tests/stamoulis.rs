@@ -9,8 +9,8 @@ use commcheck::engine::exhaustive;
 use models::blocks::broadcast::Packet;
 use models::catalog::{Algorithm, Params};
 use models::stamoulis::kbcast_small::{KbcastSmall, Queues};
-use models::{Arrival, Protocol};
-use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Status, Task, Transmission};
+use models::{Arrival, Mutant, MutantState, Mutation, Protocol};
+use properties::{NodeId, PropertyName, Slot, Status, Transmission};
 use std::sync::Arc;
 
 fn kbcast_small(d: u32, k: u64, every_set: bool) -> KbcastSmall {
@@ -116,61 +116,38 @@ enum Bug {
     Late,
 }
 
-struct Mutant {
-    inner: KbcastSmall,
-    bug: Bug,
-}
+impl Mutation<KbcastSmall> for Bug {
+    type Memory = ();
 
-impl Protocol for Mutant {
-    type Topo = <KbcastSmall as Protocol>::Topo;
-    type Input = Vec<NodeId>;
-    type State = Queues;
-    type Msg = Packet;
-
-    fn topology(&self) -> &Self::Topo {
-        self.inner.topology()
-    }
-    fn inputs(&self) -> Vec<Vec<NodeId>> {
-        self.inner.inputs()
-    }
-    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
-        None
-    }
-    fn describe_input(&self, i: &Vec<NodeId>) -> String {
-        self.inner.describe_input(i)
-    }
-    fn task(&self, i: &Vec<NodeId>) -> Task {
-        self.inner.task(i)
-    }
-    fn claims(&self) -> Claims {
-        self.inner.claims()
-    }
-    fn init(&self, i: &Vec<NodeId>, v: NodeId) -> Queues {
-        self.inner.init(i, v)
-    }
-    fn packets(&self, m: &Packet, f: impl FnMut(PacketId)) {
-        self.inner.packets(m, f)
-    }
-    fn choices(&self, v: NodeId, q: &Queues, slot: Slot, a: &[Arrival<Packet>]) -> u32 {
-        match self.bug {
+    fn choices(
+        &self,
+        inner: &KbcastSmall,
+        v: NodeId,
+        q: &MutantState<Queues, ()>,
+        slot: Slot,
+        a: &[Arrival<Packet>],
+    ) -> u32 {
+        match self {
             Bug::Late if slot == 1 => 1,
-            _ => self.inner.choices(v, q, slot, a),
+            _ => inner.choices(v, &q.inner, slot, a),
         }
     }
+
     fn step(
         &self,
+        inner: &KbcastSmall,
         node: NodeId,
-        q: &mut Queues,
+        q: &mut MutantState<Queues, ()>,
         slot: Slot,
         arrivals: &[Arrival<Packet>],
         choice: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        if self.bug == Bug::Late && slot == 1 {
-            return q.0.iter().any(|w| !w.is_empty());
+        if *self == Bug::Late && slot == 1 {
+            return q.inner.0.iter().any(|w| !w.is_empty());
         }
-        let busy = self.inner.step(node, q, slot, arrivals, choice, out);
-        match self.bug {
+        let busy = inner.step(node, &mut q.inner, slot, arrivals, choice, out);
+        match self {
             Bug::Backwards if node == 0b001 => {
                 for a in arrivals {
                     out.push(Transmission {
@@ -190,9 +167,6 @@ impl Protocol for Mutant {
             _ => {}
         }
         busy
-    }
-    fn event_driven(&self) -> bool {
-        false
     }
 }
 
@@ -302,60 +276,29 @@ fn ranked_broadcasts_take_d_slots_only_when_shifted() {
 /// told rank 1, copies collide (contention-freedom catches it).
 #[test]
 fn equal_ranks_collide() {
-    use models::stamoulis::kbcast_ranked::{Held, KbcastRanked, Ranked, Reading};
-    struct OneRank(KbcastRanked);
-    impl Protocol for OneRank {
-        type Topo = <KbcastRanked as Protocol>::Topo;
-        type Input = Vec<NodeId>;
-        type State = Held;
-        type Msg = Ranked;
-        fn topology(&self) -> &Self::Topo {
-            self.0.topology()
-        }
-        fn inputs(&self) -> Vec<Vec<NodeId>> {
-            self.0.inputs()
-        }
-        fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
-            None
-        }
-        fn describe_input(&self, i: &Vec<NodeId>) -> String {
-            self.0.describe_input(i)
-        }
-        fn task(&self, i: &Vec<NodeId>) -> Task {
-            self.0.task(i)
-        }
-        fn claims(&self) -> Claims {
-            self.0.claims()
-        }
-        fn init(&self, i: &Vec<NodeId>, v: NodeId) -> Held {
-            let mut h = self.0.init(i, v);
+    use models::stamoulis::kbcast_ranked::{Held, KbcastRanked, Reading};
+    /// Every broadcaster told rank 1.
+    struct OneRank;
+    impl Mutation<KbcastRanked> for OneRank {
+        type Memory = ();
+        fn init(&self, p: &KbcastRanked, i: &Vec<NodeId>, v: NodeId) -> MutantState<Held, ()> {
+            let mut h = p.init(i, v);
             for e in &mut h.0 {
                 e.1 = 1;
             }
-            h
-        }
-        fn packets(&self, m: &Ranked, f: impl FnMut(PacketId)) {
-            self.0.packets(m, f)
-        }
-        fn step(
-            &self,
-            node: NodeId,
-            h: &mut Held,
-            slot: Slot,
-            a: &[Arrival<Ranked>],
-            c: u32,
-            out: &mut Vec<Transmission<Ranked>>,
-        ) -> bool {
-            self.0.step(node, h, slot, a, c, out)
-        }
-        fn event_driven(&self) -> bool {
-            false
+            MutantState {
+                inner: h,
+                memory: (),
+            }
         }
     }
     let cfg = Algorithm::KbcastRankedShifted
         .config(3, None, None)
         .unwrap();
-    let s = search(OneRank(KbcastRanked::new(cfg, Reading::Shifted)));
+    let s = search(Mutant::new(
+        KbcastRanked::new(cfg, Reading::Shifted),
+        OneRank,
+    ));
     assert_eq!(
         status(&s, PropertyName::ContentionFreedom),
         Status::Violated

@@ -82,6 +82,15 @@ pub fn assert_holds(search: &Search, holding: &[PropertyName], what: &str) {
     }
 }
 
+/// Every property but those in `left_out`, in [`PropertyName::ALL`]'s
+/// order.
+pub fn all_but(left_out: &[PropertyName]) -> Vec<PropertyName> {
+    PropertyName::ALL
+        .into_iter()
+        .filter(|p| !left_out.contains(p))
+        .collect()
+}
+
 /// The properties the actor model judges (it has no global slot, so not
 /// contention-freedom; transmissions is added where it is claimed).
 pub const ACTOR_JUDGED: [PropertyName; 4] = [
