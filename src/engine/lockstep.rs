@@ -131,7 +131,8 @@ impl<P: Protocol> LockStep<P> {
 
     /// A state in the paper's words (the Explorer's state pane): the input,
     /// the slot's transmissions, who holds what it must, what has been
-    /// violated so far and whether the run has ended.
+    /// violated so far (claims) and observed so far (what the paper does
+    /// not claim), and whether the run has ended.
     pub fn describe(&self, s: &State<P>) -> String {
         let p = &*self.protocol;
         let t = p.topology();
@@ -163,20 +164,26 @@ impl<P: Protocol> LockStep<P> {
             }
             out += "\n";
         }
-        out += "\nviolated so far:";
-        let mut none = true;
-        for q in PropertyName::ALL {
-            if let Some(v) = s.record.violation(q) {
-                out += &format!(
-                    "\n  {}: {}",
-                    q.as_str(),
-                    crate::report::describe(t, task, &v)
-                );
-                none = false;
+        // What the paper claims and the run broke; then what it does not
+        // claim and the run shows: an observation, never a counterexample.
+        for (claimed, heading) in [(true, "violated so far"), (false, "observed so far")] {
+            let found: Vec<String> = PropertyName::ALL
+                .into_iter()
+                .filter(|&q| self.claims.claims(q) == claimed)
+                .filter_map(|q| {
+                    let v = s.record.violation(q)?;
+                    Some(format!(
+                        "\n  {}: {}",
+                        q.as_str(),
+                        crate::report::describe(t, task, &v)
+                    ))
+                })
+                .collect();
+            match (claimed, found.is_empty()) {
+                (true, true) => out += &format!("\n{heading}: nothing"),
+                (false, true) => {}
+                _ => out += &format!("\n{heading}:{}", found.concat()),
             }
-        }
-        if none {
-            out += " nothing";
         }
         out += match s.record.ended {
             true => "\n\nthe run has ended",
@@ -407,6 +414,32 @@ fn holds<P: Protocol, const I: usize>(_: &LockStep<P>, s: &State<P>) -> bool {
     }
 }
 
+/// Property `I` of [`PropertyName::ALL`] was violated in the slot that
+/// led to `s` (not [`holds`]): where the paper does not claim it, the
+/// state where the observation shows.
+fn shows<P: Protocol, const I: usize>(m: &LockStep<P>, s: &State<P>) -> bool {
+    !holds::<P, I>(m, s)
+}
+
+/// The Explorer's name of property `p`: its own name where the paper
+/// claims it (an `always` property, whose discovery is a counterexample);
+/// otherwise what a run shows when it breaks it, as an observation
+/// (`observed: duplicate receptions`), never a counterexample.
+pub fn explorer_name(claims: &Claims, p: PropertyName) -> &'static str {
+    if claims.claims(p) {
+        return p.as_str();
+    }
+    match p {
+        PropertyName::Completeness => "observed: nodes left without a packet",
+        PropertyName::NoDuplication => "observed: duplicate receptions",
+        PropertyName::ContentionFreedom => "observed: contended resources",
+        PropertyName::Causality => "observed: packets sent before they are held",
+        PropertyName::TimeBound => "observed: deliveries after the bound",
+        PropertyName::Transmissions => "observed: transmissions above the optimum",
+        PropertyName::MessageLength => "observed: messages over the length limit",
+    }
+}
+
 /// Name of the `sometimes` property that keeps a vacuous model honest.
 pub const RUN_ENDS: &str = "a run ends";
 
@@ -463,10 +496,23 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
         Some(self.describe(&next))
     }
 
+    /// A claimed property is an `always` property (a discovery is a
+    /// counterexample); one the paper does not claim is a `sometimes`
+    /// property named as an observation ([`explorer_name`]), whose
+    /// discovery is the run where it shows. One per property, in
+    /// [`PropertyName::ALL`] order, then [`RUN_ENDS`].
     fn properties(&self) -> Vec<Property<Self>> {
+        let observed = super::per_property!(shows, P);
         let mut properties: Vec<Property<Self>> = super::per_property!(holds, P)
             .into_iter()
-            .map(|(name, holds)| Property::always(name, holds))
+            .zip(observed)
+            .zip(PropertyName::ALL)
+            .map(
+                |(((name, holds), (_, shows)), q)| match self.claims.claims(q) {
+                    true => Property::always(name, holds),
+                    false => Property::sometimes(explorer_name(&self.claims, q), shows),
+                },
+            )
             .collect();
         properties.push(Property::sometimes(RUN_ENDS, |_, s: &State<P>| {
             s.record.ended
