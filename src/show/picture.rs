@@ -2,12 +2,14 @@
 //! with the nodes that hold what they must (and, where a node must hold
 //! several packets, how many it holds), the transmissions of the last
 //! slot, and in red what broke a claim: a contended resource, a node that
-//! received a packet twice, a node the run left without a packet.
+//! received a packet twice, a node the run left without a packet (in
+//! orange, as an observation, where the paper claims nothing there). No
+//! two texts overlap (a headless-Chromium test measures them).
 
 use crate::engine::lockstep::{LockStep, RunState, State};
 use models::Protocol;
 use models::Topology;
-use properties::{NodeId, PropertyName, Task, Violation};
+use properties::{Claims, NodeId, PropertyName, Task, Violation};
 use std::fmt::Write;
 
 /// Largest network drawn; past it the picture says so.
@@ -18,16 +20,185 @@ const WORM_COLOURS: [&str; 6] = [
     "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 ];
 
+/// Text metrics of the pictures' font (monospace at 11 px), a little over
+/// the real ones (DejaVu Sans Mono and Liberation Mono advance 6.6 px a
+/// character), so that boxes laid out apart are drawn apart.
+const CHAR_WIDTH: f32 = 6.7;
+/// Height of a text's box above its baseline.
+const ASCENT: f32 = 10.5;
+/// Depth of a text's box below its baseline.
+const DESCENT: f32 = 3.0;
+/// Distance between the baselines of two lines of text.
+const LINE: f32 = 15.0;
+/// Node spacings tried in turn, until every label finds a free place.
+const UNITS: [f32; 5] = [60.0, 76.0, 96.0, 122.0, 156.0];
+
+/// A text's box (x0, y0) to (x1, y1).
+#[derive(Clone, Copy, Debug)]
+struct Rect {
+    x0: f32,
+    y0: f32,
+    x1: f32,
+    y1: f32,
+}
+
+impl Rect {
+    /// The box of `text` written at (x, y) (its baseline's start).
+    fn text(x: f32, y: f32, text: &str) -> Rect {
+        Rect {
+            x0: x,
+            y0: y - ASCENT,
+            x1: x + CHAR_WIDTH * text.chars().count() as f32,
+            y1: y + DESCENT,
+        }
+    }
+
+    /// True if the two boxes share more than a line.
+    fn overlaps(&self, o: &Rect) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+
+    /// True if the box comes within `r` of (cx, cy) (a node's circle).
+    fn near(&self, (cx, cy): (f32, f32), r: f32) -> bool {
+        let dx = cx.clamp(self.x0, self.x1) - cx;
+        let dy = cy.clamp(self.y0, self.y1) - cy;
+        dx * dx + dy * dy < r * r
+    }
+}
+
+/// Where the texts beside the nodes go: each node's label and, where a
+/// node must hold several packets, its count, each at the first place
+/// around its node that meets no other text and no node's circle.
+struct Placed {
+    /// Pixels between neighbours one unit apart.
+    unit: f32,
+    /// Each node's label's baseline start.
+    labels: Vec<(f32, f32)>,
+    /// Each node's count's baseline start (empty without counts).
+    counts: Vec<(f32, f32)>,
+    /// Every box placed, the caption's included.
+    boxes: Vec<Rect>,
+}
+
+/// Places `labels` (and `counts`, if any) around nodes at `centres`
+/// (circles of `radius`, `unit` pixels apart), clear of `taken`; None if
+/// some text finds no free place.
+fn place(
+    unit: f32,
+    centres: &[(f32, f32)],
+    radius: &[f32],
+    labels: &[String],
+    counts: &[String],
+    taken: &[Rect],
+) -> Option<Placed> {
+    let mut boxes = taken.to_vec();
+    let floor = taken.iter().map(|r| r.y1).fold(0.0, f32::max) + 2.0;
+    let mut put = |v: usize, text: &str, below_first: bool| -> Option<(f32, f32)> {
+        let (x, y) = centres[v];
+        let w = CHAR_WIDTH * text.chars().count() as f32;
+        let r = radius[v];
+        let mut spots = Vec::new();
+        for d in [0.0, 3.0, 6.0] {
+            // Beside the circle, a little above or below its centre.
+            let (ne, se) = (
+                (x + r + d, y - DESCENT - 6.0 - d),
+                (x + r + d, y + ASCENT + 6.0 + d),
+            );
+            let (nw, sw) = ((x - r - d - w, ne.1), (x - r - d - w, se.1));
+            let (n, s) = (
+                (x - w / 2.0, y - r - DESCENT - 1.0 - d),
+                (x - w / 2.0, y + r + ASCENT + 1.0 + d),
+            );
+            let (e, west) = ((x + r + 2.0 + d, y + 4.0), (x - r - 2.0 - d - w, y + 4.0));
+            match below_first {
+                false => spots.extend([ne, nw, n, e, west, se, sw, s]),
+                true => spots.extend([se, sw, s, e, west, ne, nw, n]),
+            }
+        }
+        spots.into_iter().find_map(|(tx, ty)| {
+            let b = Rect::text(tx, ty, text);
+            let free = b.x0 >= 2.0
+                && b.y0 >= floor
+                && !boxes.iter().any(|o| o.overlaps(&b))
+                && !centres
+                    .iter()
+                    .zip(radius)
+                    .any(|(&c, &rc)| b.near(c, rc + 1.0));
+            free.then(|| {
+                boxes.push(b);
+                (tx, ty)
+            })
+        })
+    };
+    let mut at_labels = Vec::new();
+    for (v, text) in labels.iter().enumerate() {
+        at_labels.push(put(v, text, false)?);
+    }
+    let mut at_counts = Vec::new();
+    for (v, text) in counts.iter().enumerate() {
+        at_counts.push(put(v, text, true)?);
+    }
+    Some(Placed {
+        unit,
+        labels: at_labels,
+        counts: at_counts,
+        boxes,
+    })
+}
+
+/// The caption's count in the task's own words: nodes informed (a
+/// broadcast of one packet), nodes holding all packets or tokens (several
+/// packets to every node), packets or terms delivered (a personalised
+/// task).
+fn progress<S, M>(topology: &impl Topology, task: &Task, state: &RunState<S, M>) -> String {
+    let nodes = topology.nodes();
+    let complete = (0..nodes).filter(|&v| holds_all(state, v)).count();
+    if task.is_broadcast() {
+        return match task.broadcast_packets().len() {
+            1 => format!("{complete} of {nodes} nodes informed"),
+            k => {
+                let what = match task.message_limit() {
+                    Some(_) => "tokens",
+                    None => "packets",
+                };
+                format!("{complete} of {nodes} nodes hold all {k} {what}")
+            }
+        };
+    }
+    let packets: Vec<u32> = (0..task.packet_ids() as u32)
+        .filter(|&p| task.is_packet(p))
+        .collect();
+    let delivered = packets
+        .iter()
+        .filter(|&&p| {
+            task.destination(p)
+                .is_some_and(|d| state.holdings.holds(d, p))
+        })
+        .count();
+    let what = match task.combining() {
+        true => "terms",
+        false => "packets",
+    };
+    format!("{delivered} of {} {what} delivered", packets.len())
+}
+
 /// The SVG of `state`: nodes (filled when they hold every packet the task
 /// requires), links, the transmissions of the last slot as arrows along
-/// their paths, and the first conflict of this slot in red.
+/// their paths, and the first conflict of this slot in red; what the
+/// paper does not claim but the run shows (`claims`) in orange, as an
+/// observation.
 ///
 /// A bus write (mesh-bus) is drawn as its bus, thick in the writer's
-/// colour, the writer ringed, and the tokens it carries (`tokens` of its
-/// message) written beside the writer.
+/// colour, the writer ringed, and listed under the picture in that colour
+/// with the tokens it carries (`tokens` of its message).
+///
+/// No two texts overlap: each node's label (and count) takes the first
+/// free place around its node, the nodes spread further apart until every
+/// one finds one, and the lines under the picture are stacked.
 pub fn svg<T: Topology, S, M>(
     topology: &T,
     task: &Task,
+    claims: &Claims,
     state: &RunState<S, M>,
     tokens: impl Fn(&M) -> Vec<u32>,
 ) -> String {
@@ -41,21 +212,16 @@ pub fn svg<T: Topology, S, M>(
         );
         return out;
     }
-    let unit = 60.0;
+    let nodes = topology.nodes();
     let margin = 40.0;
+    let top = 64.0;
     let (mut lo, mut hi) = ((f32::MAX, f32::MAX), (f32::MIN, f32::MIN));
-    for v in 0..topology.nodes() {
+    for v in 0..nodes {
         let (x, y) = topology.position(v);
         (lo, hi) = ((lo.0.min(x), lo.1.min(y)), (hi.0.max(x), hi.1.max(y)));
     }
-    let at = |v| {
-        let (x, y) = topology.position(v);
-        (
-            margin + (x - lo.0) * unit,
-            margin + 20.0 + (y - lo.1) * unit,
-        )
-    };
-    // What broke a claim, a red line each under the picture.
+    // What broke a claim (red) or shows where nothing is claimed (orange),
+    // a line each under the picture.
     let broken: Vec<Violation> = [
         PropertyName::ContentionFreedom,
         PropertyName::NoDuplication,
@@ -64,28 +230,156 @@ pub fn svg<T: Topology, S, M>(
     .into_iter()
     .filter_map(|q| state.record.violation(q))
     .collect();
-    // Wide enough for the longest line of text (about 6.7 px a character).
-    let text = broken
+    let claimed = |v: &Violation| claims.claims(v.property());
+    // A duplicate delivery or a node left without a packet: the node
+    // ringed.
+    let mut ringed: Vec<(NodeId, String, bool)> = Vec::new();
+    for v in &broken {
+        match *v {
+            Violation::Duplicate { slot, node, .. } | Violation::OwnPacket { slot, node, .. } => {
+                ringed.push((node, format!("received again in step {slot}"), claimed(v)))
+            }
+            Violation::Missing { node, .. } => {
+                ringed.push((node, "left without a packet".to_string(), claimed(v)))
+            }
+            _ => {}
+        }
+    }
+    let writers: Vec<NodeId> = state
+        .sent
         .iter()
-        .map(|v| crate::report::describe(topology, task, v).len() + 20)
-        .chain([80])
-        .max()
-        .unwrap_or(80);
-    let (width, height) = (
-        ((hi.0 - lo.0) * unit + 2.0 * margin).max(20.0 + 6.7 * text as f32),
-        (hi.1 - lo.1) * unit + 2.0 * margin + 26.0 + 14.0 * broken.len() as f32,
+        .filter_map(|tx| match tx.route {
+            properties::Route::Bus { from, .. } => Some(from),
+            _ => None,
+        })
+        .collect();
+    // Where a node must hold several packets, how many it holds.
+    let required = |v: NodeId| {
+        (0..task.packet_ids()).filter(move |&p| {
+            task.is_packet(p as u32)
+                && (task.is_broadcast() || task.destination(p as u32) == Some(v))
+        })
+    };
+    let several = (0..nodes).any(|v| required(v).nth(1).is_some());
+    let labels: Vec<String> = (0..nodes).map(|v| topology.node_label(v)).collect();
+    let counts: Vec<String> = match several {
+        false => Vec::new(),
+        true => (0..nodes)
+            .map(|v| {
+                let need: Vec<u64> = required(v).collect();
+                let held = need
+                    .iter()
+                    .filter(|&&p| state.holdings.holds(v, p as u32))
+                    .count();
+                format!("{held}/{}", need.len())
+            })
+            .collect(),
+    };
+    let radius: Vec<f32> = (0..nodes)
+        .map(
+            |v| match writers.contains(&v) || ringed.iter().any(|(u, ..)| *u == v) {
+                true => 13.5,
+                false => 8.0,
+            },
+        )
+        .collect();
+    let caption = format!(
+        "after step {}: {} transmissions in this step; {}",
+        state.slot,
+        state.sent.len(),
+        progress(topology, task, state)
     );
+    let caption_box = Rect::text(10.0, 16.0, &caption);
+    // The closest spacing at which every text finds a free place (else the
+    // widest, each text where it fits best).
+    let centres_at = |unit: f32| -> Vec<(f32, f32)> {
+        (0..nodes)
+            .map(|v| {
+                let (x, y) = topology.position(v);
+                (margin + (x - lo.0) * unit, top + (y - lo.1) * unit)
+            })
+            .collect()
+    };
+    let placed = UNITS
+        .iter()
+        .find_map(|&unit| {
+            let centres = centres_at(unit);
+            place(unit, &centres, &radius, &labels, &counts, &[caption_box])
+        })
+        .unwrap_or_else(|| {
+            let unit = UNITS[UNITS.len() - 1];
+            let centres = centres_at(unit);
+            let beside = |(x, y): (f32, f32), dy: f32| (x + 9.0, y + dy);
+            Placed {
+                unit,
+                labels: centres.iter().map(|&c| beside(c, -6.0)).collect(),
+                counts: match several {
+                    true => centres.iter().map(|&c| beside(c, 14.0)).collect(),
+                    false => Vec::new(),
+                },
+                boxes: vec![caption_box],
+            }
+        });
+    let unit = placed.unit;
+    let at = |v: NodeId| {
+        let (x, y) = topology.position(v);
+        (margin + (x - lo.0) * unit, top + (y - lo.1) * unit)
+    };
+    // The lines under the picture: each bus write with its tokens, then
+    // what broke a claim or shows.
+    let mut lines: Vec<(String, &str, String)> = Vec::new();
+    for (i, tx) in state.sent.iter().enumerate() {
+        let colour = WORM_COLOURS[i % WORM_COLOURS.len()];
+        if let properties::Route::Bus { .. } = tx.route {
+            let carried: Vec<String> = tokens(&tx.msg)
+                .into_iter()
+                .map(|t| format!("t{}", topology.node_label(t)))
+                .collect();
+            let carried = match carried.len() {
+                0..=12 => carried.join(" "),
+                n => format!("{} ... ({n} tokens)", carried[..8].join(" ")),
+            };
+            let text = format!("{}: {carried}", topology.route_label(&tx.route));
+            lines.push((text, "carried", colour.to_string()));
+        }
+    }
+    for v in &broken {
+        let words = crate::report::describe(topology, task, v);
+        let (text, class, colour) = match claimed(v) {
+            true => (
+                format!("{}: {words}", v.property().as_str()),
+                "violation",
+                "red",
+            ),
+            false => (
+                format!("observed (not claimed) {}: {words}", v.property().as_str()),
+                "observation",
+                OBSERVED,
+            ),
+        };
+        lines.push((text, class, colour.to_string()));
+    }
+    let lowest = (0..nodes).map(|v| at(v).1).fold(top, f32::max) + 24.0;
+    let below = placed.boxes.iter().map(|b| b.y1).fold(lowest, f32::max);
+    let first_line = below + ASCENT + 6.0;
+    let rightmost = (0..nodes).map(|v| at(v).0).fold(0.0, f32::max) + margin;
+    let width = placed
+        .boxes
+        .iter()
+        .map(|b| b.x1)
+        .chain(lines.iter().map(|(t, ..)| Rect::text(10.0, 0.0, t).x1))
+        .fold(rightmost, f32::max)
+        + 10.0;
+    let height = first_line + LINE * lines.len() as f32 - LINE + DESCENT + 8.0;
+    let height = height.max(lowest + 8.0);
     let _ = write!(
         out,
         "<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' \
          font-family='monospace' font-size='11'>\
          <defs><marker id='arrow' viewBox='0 0 10 10' refX='9' refY='5' markerWidth='6' \
          markerHeight='6' orient='auto-start-reverse'><path d='M0,0 L10,5 L0,10 z'/></marker></defs>\
-         <rect width='100%' height='100%' fill='white'/><text x='10' y='16'>after step {}: {} transmissions in this step; {} of {} nodes informed</text>",
-        state.slot,
-        state.sent.len(),
-        (0..topology.nodes()).filter(|&v| holds_all(state, v)).count(),
-        topology.nodes()
+         <rect width='100%' height='100%' fill='white'/><text class='caption' x='10' y='16'>{}</text>",
+        escape(&caption)
     );
     topology.links(|u, v| {
         let ((x1, y1), (x2, y2)) = (at(u), at(v));
@@ -137,131 +431,113 @@ pub fn svg<T: Topology, S, M>(
             .into_iter()
             .map(|t| format!("t{}", topology.node_label(t)))
             .collect();
-        let carried = match carried.len() {
-            0..=6 => carried.join(" "),
-            n => format!("{} ... ({n} tokens)", carried[..4].join(" ")),
-        };
         let path = topology.path(&tx.route);
         let (first, last) = (at(path[0]), at(*path.last().expect("a bus has nodes")));
         let (x, y) = at(from);
         let _ = write!(
             out,
             "<line class='bus' x1='{}' y1='{}' x2='{}' y2='{}' stroke='{colour}' stroke-width='5' \
-             opacity='0.45'><title>{}: {carried}</title></line>\
+             opacity='0.45'><title>{}: {}</title></line>\
              <circle class='writer' cx='{x}' cy='{y}' r='11' fill='none' stroke='{colour}' \
-             stroke-width='3'/><text class='carried' x='{}' y='{}' fill='{colour}'>{carried}</text>",
+             stroke-width='3'/>",
             first.0,
             first.1,
             last.0,
             last.1,
             topology.route_label(&tx.route),
-            x + 8.0,
-            y + 16.0,
+            carried.join(" "),
         );
     }
     // The first conflict of the run, whenever it happened: its two
-    // transmissions dashed, the shared resource in red.
-    if let Some(Violation::Conflict {
-        slot,
-        resource,
-        first,
-        second,
-    }) = state.record.violation(PropertyName::ContentionFreedom)
+    // transmissions dashed, the shared resource in red (orange where
+    // contention-freedom is not claimed).
+    if let Some(
+        conflict @ Violation::Conflict {
+            slot,
+            resource,
+            first,
+            second,
+        },
+    ) = state.record.violation(PropertyName::ContentionFreedom)
     {
+        let colour = match claimed(&conflict) {
+            true => "#d62728",
+            false => OBSERVED,
+        };
         for route in first.iter().chain([&second]) {
-            let style = "stroke='#d62728' stroke-dasharray='6 3'";
+            let style = format!("stroke='{colour}' stroke-dasharray='6 3'");
             arrow(
                 &mut out,
                 route,
                 "conflicting",
-                style,
+                &style,
                 &format!("step {slot}: "),
             );
         }
         if let Some((u, v)) = topology.arc_ends(resource) {
             let ((x1, y1), (x2, y2)) = (at(u), at(v));
+            let colour = match claimed(&conflict) {
+                true => "red",
+                false => OBSERVED,
+            };
             let _ = write!(
                 out,
-                "<line class='contended' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='red' \
+                "<line class='contended' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{colour}' \
                  stroke-width='6' opacity='0.7'><title>contended in step {slot}: {}</title></line>",
                 topology.resource_label(resource)
             );
         }
     }
-    // A duplicate delivery or a node left without a packet: the node
-    // ringed in red.
-    let mut red_nodes: Vec<(NodeId, String)> = Vec::new();
-    for v in &broken {
-        match *v {
-            Violation::Duplicate { slot, node, .. } | Violation::OwnPacket { slot, node, .. } => {
-                red_nodes.push((node, format!("received again in step {slot}")))
-            }
-            Violation::Missing { node, .. } => {
-                red_nodes.push((node, "left without a packet".to_string()))
-            }
-            _ => {}
-        }
-    }
-    for (node, why) in &red_nodes {
+    for (node, why, claimed) in &ringed {
         let (x, y) = at(*node);
+        let colour = match claimed {
+            true => "red",
+            false => OBSERVED,
+        };
         let _ = write!(
             out,
-            "<circle class='broken' cx='{x}' cy='{y}' r='12' fill='none' stroke='red' \
+            "<circle class='broken' cx='{x}' cy='{y}' r='12' fill='none' stroke='{colour}' \
              stroke-width='3'><title>{} {why}</title></circle>",
             topology.node_label(*node)
         );
     }
-    for (i, v) in broken.iter().enumerate() {
+    for (i, (text, class, colour)) in lines.iter().enumerate() {
         let _ = write!(
             out,
-            "<text class='violation' x='10' y='{}' fill='red'>{}: {}</text>",
-            height - 8.0 - 14.0 * (broken.len() - 1 - i) as f32,
-            v.property().as_str(),
-            escape(&crate::report::describe(topology, task, v))
+            "<text class='{class}' x='10' y='{}' fill='{colour}'>{}</text>",
+            first_line + LINE * i as f32,
+            escape(text)
         );
     }
-    // Where a node must hold several packets, how many it holds.
-    let required = |v: NodeId| {
-        (0..task.packet_ids()).filter(move |&p| {
-            task.is_packet(p as u32)
-                && (task.is_broadcast() || task.destination(p as u32) == Some(v))
-        })
-    };
-    let several = topology.nodes() <= MAX_DRAWN
-        && (0..topology.nodes()).any(|v| required(v).nth(1).is_some());
-    for v in 0..topology.nodes() {
+    for v in 0..nodes {
         let (x, y) = at(v);
         let fill = if holds_all(state, v) {
             "#ffd54f"
         } else {
             "white"
         };
+        let (lx, ly) = placed.labels[v as usize];
         let _ = write!(
             out,
             "<circle class='node' cx='{x}' cy='{y}' r='7' fill='{fill}' stroke='black'/>\
-             <text x='{}' y='{}'>{}</text>",
-            x + 8.0,
-            y - 6.0,
-            topology.node_label(v)
+             <text class='label' x='{lx}' y='{ly}'>{}</text>",
+            escape(&labels[v as usize])
         );
         if several {
-            let need: Vec<u64> = required(v).collect();
-            let held = need
-                .iter()
-                .filter(|&&p| state.holdings.holds(v, p as u32))
-                .count();
+            let (cx, cy) = placed.counts[v as usize];
             let _ = write!(
                 out,
-                "<text class='held' x='{}' y='{}' fill='#555'>{held}/{}</text>",
-                x + 8.0,
-                y + 14.0,
-                need.len()
+                "<text class='held' x='{cx}' y='{cy}' fill='#555'>{}</text>",
+                counts[v as usize]
             );
         }
     }
     out.push_str("</svg>");
     out
 }
+
+/// The colour of what a run shows where the paper claims nothing.
+const OBSERVED: &str = "#c05800";
 
 /// `text` with XML's special characters escaped.
 fn escape(text: &str) -> String {
@@ -283,5 +559,11 @@ pub fn draw<P: Protocol>(model: &LockStep<P>, state: &State<P>) -> String {
         p.packets(m, |x| t.push(x));
         t
     };
-    svg(p.topology(), model.task(state), state, tokens)
+    svg(
+        p.topology(),
+        model.task(state),
+        &model.claims,
+        state,
+        tokens,
+    )
 }
