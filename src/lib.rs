@@ -24,6 +24,8 @@
 //! [`check::Request`]. `examples/` holds complete programs, and
 //! docs/extending.md walks through writing one.
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod engine;
 pub mod report;

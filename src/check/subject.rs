@@ -39,7 +39,7 @@ impl Subject {
 
     /// A protocol of the user's own called `name`, on `shape` at
     /// `config`: every engine within reach (the user picks the engine and
-    /// the budgets in [`Options`]).
+    /// the budgets in [`Options`](crate::check::Options)).
     pub fn own(name: &str, shape: Shape, config: Config) -> Subject {
         Subject {
             name: name.to_string(),

@@ -35,8 +35,11 @@ pub struct NodeActor<P: Protocol> {
 
 /// What every node of a run shares.
 pub struct RunCfg {
+    /// What the run must achieve.
     pub task: Task,
+    /// What the paper claims.
     pub claims: Claims,
+    /// The slot past which a run counts as not terminating.
     pub horizon: Slot,
 }
 
@@ -60,17 +63,22 @@ impl RunCfg {
 /// A message on the network, with the slot of its delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Wire<M> {
+    /// The logical slot of its delivery.
     pub slot: Slot,
+    /// What it carries.
     pub msg: M,
 }
 
 /// A node's protocol state plus what the properties need of it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NodeState<S, M> {
+    /// The protocol's own state of the node.
     pub state: S,
     /// The last slot the node acted in.
     pub clock: Slot,
+    /// What every node holds (the ground truth, shared by the actors' record).
     pub holdings: Holdings,
+    /// The run's record of the properties.
     pub record: Record,
     /// A step waiting for its random choice: its slot and arrival.
     pub pending: Option<(Slot, Option<Arrival<M>>)>,
@@ -187,6 +195,12 @@ impl<P: Protocol> Actor for NodeActor<P> {
     type Timer = NoTimer;
     type Random = u32;
     type Storage = ();
+
+    /// The node as the paper writes it (`011`): its timeline's label in
+    /// the Explorer's sequence diagram.
+    fn name(&self) -> String {
+        models::Topology::node_label(self.protocol.topology(), self.node)
+    }
 
     fn on_start(&self, _id: Id, _storage: &Option<()>, o: &mut Out<Self>) -> Node<P> {
         let mut st = NodeState {

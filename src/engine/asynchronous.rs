@@ -21,7 +21,7 @@
 //! a violation are one state here. stateright's `ActorModel` clones and
 //! hashes every actor behind an `Arc` and a hash-map network per
 //! successor, about 1.4 us each on `sbt 5`; here a successor seen before
-//! costs its one node's step (see [`Async::local`] and `probe`).
+//! costs its one node's step (see `Async::local` and `probe`).
 
 use super::actor::{advance, RunCfg, Step, Wire};
 use super::search::{Collect, Space};
@@ -36,6 +36,7 @@ pub type Envelope<M> = (NodeId, NodeId, Wire<M>);
 /// The whole system between two transitions.
 #[derive(Debug)]
 pub struct System<S, M> {
+    /// Index of the input this run started from.
     pub input: usize,
     /// The sum (wrapping) of a strong hash of every node (id, state,
     /// clock), pending choice and envelope in flight: kept up to date by
@@ -43,6 +44,7 @@ pub struct System<S, M> {
     /// changed rather than a pass over all of it (Zobrist hashing; a sum
     /// also makes the network an unordered multiset).
     pub parts: u64,
+    /// Every node's protocol state.
     pub nodes: Vec<S>,
     /// The last slot each node acted in.
     pub clocks: Vec<Slot>,
@@ -52,7 +54,9 @@ pub struct System<S, M> {
     /// Messages in flight: a multiset, as distinct envelopes (sorted) with
     /// their counts, so that successor k < net.len() delivers entry k.
     pub net: Vec<(Envelope<M>, u32)>,
+    /// What every node holds.
     pub holdings: Holdings,
+    /// The run's record of the properties.
     pub record: Record,
 }
 
@@ -113,12 +117,15 @@ type Sys<P> = System<<P as Protocol>::State, <P as Protocol>::Msg>;
 
 /// The asynchronous model of `protocol` over a set of inputs.
 pub struct Async<'a, P: Protocol> {
+    /// The protocol.
     pub protocol: &'a P,
+    /// The inputs, each an initial state.
     pub inputs: &'a [P::Input],
     cfgs: Vec<RunCfg>,
 }
 
 impl<'a, P: Protocol> Async<'a, P> {
+    /// The asynchronous model of `protocol` from each of `inputs`.
     pub fn new(protocol: &'a P, inputs: &'a [P::Input]) -> Self {
         let cfgs = inputs.iter().map(|i| RunCfg::new(&*protocol, i)).collect();
         Async {
@@ -284,7 +291,7 @@ enum Transition {
     Start(NodeId),
 }
 
-/// One transition's effect on its node (see [`Async::local`]); reused
+/// One transition's effect on its node (see `Async::local`); reused
 /// from one successor to the next.
 pub struct Local<S, M> {
     node: NodeId,

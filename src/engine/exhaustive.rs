@@ -18,10 +18,12 @@ use std::time::Duration;
 /// How much an exhaustive check may spend.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
+    /// Search workers.
     pub threads: usize,
     /// Generated states after which the search stops (verdicts not yet
     /// reached become `unknown`).
     pub max_states: Option<u64>,
+    /// Time the search may take (`--timeout`).
     pub timeout: Option<Duration>,
     /// Memory the search may add to the process.
     pub memory: Option<Allowance>,
@@ -57,8 +59,11 @@ impl Budget {
 /// A property's verdict from one exhaustive engine.
 #[derive(Clone, Debug)]
 pub struct Finding {
+    /// The property.
     pub property: PropertyName,
+    /// Its verdict over everything searched.
     pub status: Status,
+    /// The first violation found, where one was.
     pub violation: Option<Violation>,
     /// Index of the input of the counterexample.
     pub input: Option<usize>,
@@ -69,8 +74,11 @@ pub struct Finding {
 /// What one exhaustive engine found.
 #[derive(Clone, Debug)]
 pub struct Search {
+    /// One finding per property, in report order.
     pub findings: Vec<Finding>,
+    /// Distinct states visited.
     pub unique_states: u64,
+    /// States generated.
     pub generated: u64,
     /// Why the search stopped before it was done, if it did.
     pub cut: Option<Cut>,
@@ -78,6 +86,7 @@ pub struct Search {
     pub depth: usize,
     /// Inputs explored to the end, of how many.
     pub inputs_done: usize,
+    /// Inputs the search was given.
     pub inputs_total: usize,
     /// Worst completion time over every ended run.
     pub worst_time: Option<Slot>,

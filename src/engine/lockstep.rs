@@ -17,9 +17,12 @@ use std::sync::Arc;
 
 /// The lock-step model of a protocol over a set of inputs.
 pub struct LockStep<P: Protocol> {
+    /// The protocol.
     pub protocol: Arc<P>,
+    /// The inputs, each an initial state.
     pub inputs: Vec<P::Input>,
     tasks: Vec<Task>,
+    /// What the paper claims.
     pub claims: Claims,
     horizon: Slot,
     /// Label each action with its slot's transmissions (the Explorer's
@@ -42,12 +45,15 @@ pub struct RunState<S, M> {
     pub input: usize,
     /// The last slot run (0 before the first).
     pub slot: Slot,
+    /// Every node's protocol state.
     pub nodes: Vec<S>,
     /// Nodes to step in the next slot even without arrivals.
     pub busy: Vec<NodeId>,
     /// Arrivals of `slot`, by receiving node.
     pub inbox: Vec<(NodeId, Arrival<M>)>,
+    /// What every node holds.
     pub holdings: Holdings,
+    /// The run's record of the properties.
     pub record: Record,
     /// The transmissions of `slot`, for pictures.
     pub sent: Vec<Transmission<M>>,
@@ -56,7 +62,9 @@ pub struct RunState<S, M> {
 /// One slot, with the choice of every node that had more than one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SlotAction {
+    /// The slot run.
     pub slot: Slot,
+    /// The choice of each node that had several.
     pub choices: Vec<(NodeId, u32)>,
     /// What the slot sends, in the paper's words, where the model labels
     /// its actions (the Explorer); empty otherwise.
@@ -435,7 +443,7 @@ pub fn explorer_name(claims: &Claims, p: PropertyName) -> &'static str {
         PropertyName::ContentionFreedom => "observed: contended resources",
         PropertyName::Causality => "observed: packets sent before they are held",
         PropertyName::TimeBound => "observed: deliveries after the bound",
-        PropertyName::Transmissions => "observed: transmissions above the optimum",
+        PropertyName::Transmissions => "observed: transmissions other than the optimum",
         PropertyName::MessageLength => "observed: messages over the length limit",
     }
 }

@@ -22,6 +22,7 @@ struct Flag(AtomicBool);
 #[derive(Debug, PartialEq, Eq)]
 pub struct Full;
 
+/// The set of visited states' fingerprints, shared by the search's workers.
 pub struct Visited {
     /// Replaced only while `resizing` is up and every flag is down.
     table: UnsafeCell<Vec<AtomicU64>>,

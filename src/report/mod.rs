@@ -16,10 +16,15 @@ pub const LISTED: usize = 32;
 /// The outcome of one check, engine-independent.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
+    /// The algorithm checked, by its paper's name.
     pub algorithm: String,
+    /// Its size, source, modes and parameters.
     pub params: Params,
+    /// The engines that ran, in words.
     pub engine: String,
+    /// One verdict per property, in report order.
     pub properties: Vec<PropertyReport>,
+    /// Measured time beside the claimed bound and the lower bounds.
     pub time: Time,
     /// The input whose run took the measured (worst) time, where a search
     /// covered several.
@@ -70,6 +75,7 @@ pub struct Outcome {
     pub inputs_checked: usize,
     /// The first [`LISTED`] of the inputs covered, described.
     pub inputs: Vec<String>,
+    /// Wall time of the check.
     pub elapsed_ms: u128,
     /// Things a reader must know: what was not checked, and why.
     pub notes: Vec<String>,
@@ -97,20 +103,31 @@ pub struct Distribution {
 }
 
 #[derive(Clone, Debug, Serialize)]
+/// One value of the drawn quantity, how often it was drawn, and the paper's bound on its tail.
 pub struct ValueRow {
+    /// The value.
     pub value: u64,
+    /// Inputs (draws) with this value.
     pub inputs: u64,
+    /// Their share of all inputs.
     pub p: f64,
+    /// The share with this value or more.
     pub p_at_least: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The paper's bound on Pr(quantity >= value), where it gives one.
     pub bound: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
+/// One completion time, and how often the draws took it.
 pub struct TimeRow {
+    /// The completion time, in slots.
     pub slots: Slot,
+    /// Inputs (draws) that took it.
     pub inputs: u64,
+    /// Their share of all inputs.
     pub p: f64,
+    /// The share that took at most this long.
     pub p_at_most: f64,
 }
 
@@ -156,12 +173,16 @@ impl Distribution {
 /// How far an exhaustive search got.
 #[derive(Clone, Debug, Serialize)]
 pub struct Coverage {
+    /// States generated.
     pub generated: u64,
+    /// Distinct states.
     pub unique: u64,
     /// The deepest state reached (slots for the lock-step model,
     /// deliveries for the actor model).
     pub depth: u64,
+    /// Inputs whose search finished.
     pub inputs_done: usize,
+    /// Inputs the search was given.
     pub inputs_total: usize,
     /// What stopped the search early (`max-states`, `timeout`,
     /// `max-memory`, `interrupted`), absent if it finished.
@@ -172,9 +193,13 @@ pub struct Coverage {
 /// The parameters checked.
 #[derive(Clone, Debug, Serialize)]
 pub struct Params {
+    /// The size: a cube's dimension, a mesh-bus's side, a mesh's largest side.
     pub n: u32,
+    /// The one source checked, in the paper's words, if one was given.
     pub source: Option<String>,
+    /// The switching technique, in words.
     pub switching: String,
+    /// The port model (`all`, `one`).
     pub ports: String,
     /// `--k`, where given (or set by `--all-k`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -191,8 +216,11 @@ pub struct Params {
 /// best possible.
 #[derive(Clone, Debug, Serialize)]
 pub struct Time {
+    /// The worst completion time over everything checked (none if a run was cut short).
     pub measured: Option<Slot>,
+    /// The bound the paper claims.
     pub bound: Option<Slot>,
+    /// The largest lower bound for the network model.
     pub lower_bound: Option<Slot>,
     /// The paper's lower bounds by name, where it proves several.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -202,7 +230,9 @@ pub struct Time {
 /// A lower bound with the theorem that proves it.
 #[derive(Clone, Debug, Serialize)]
 pub struct NamedBound {
+    /// The theorem (or lemma) that proves it.
     pub name: &'static str,
+    /// The bound, in slots.
     pub steps: Slot,
 }
 
@@ -252,16 +282,19 @@ fn status_name<S: serde::Serializer>(status: &Status, s: S) -> Result<S::Ok, S::
 /// resources and routes in the paper's words).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Counterexample {
+    /// The sentence the text report prints.
     pub text: String,
     /// The input of the run (`source 0000`, a K-set, a writer order).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The slot of the violation.
     pub slot: Option<Slot>,
     /// The node that lacks, receives, sends or is reached.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The packet concerned, in the paper's words.
     pub packet: Option<String>,
     /// The sender of a duplicate.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -279,6 +312,7 @@ pub struct Counterexample {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The optimum they are held against.
     pub optimum: Option<u64>,
 }
 

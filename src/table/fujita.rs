@@ -31,8 +31,11 @@ pub const EXHAUSTIVE_SIDE: u32 = 6;
 /// A family of l: its name, the regime it falls in, and its value at n.
 #[derive(Clone, Copy, Debug)]
 pub struct Family {
+    /// The family's name (`n/2`, `sqrt n`).
     pub name: &'static str,
+    /// The section of the paper that treats it.
     pub regime: Regime,
+    /// Its value of l at side n.
     pub at: fn(u32) -> u32,
 }
 
@@ -50,6 +53,7 @@ pub enum Regime {
 }
 
 impl Regime {
+    /// The regime as the table's header names it.
     pub fn as_str(self) -> &'static str {
         match self {
             Regime::Short => "o(n)",
@@ -123,9 +127,13 @@ pub const FAMILIES: [Family; 9] = [
 /// packs), PARTITION wherever its precondition l >= n/2 holds, CENTRALIZE
 /// where l = omega(n).
 pub struct Column {
+    /// The algorithm.
     pub algorithm: Algorithm,
+    /// The theorem that bounds it.
     pub theorem: &'static str,
+    /// The families of l it runs on.
     pub families: &'static [&'static str],
+    /// Its theorem's bound at (n, l), where the theorem gives one.
     pub bound: fn(u64, u64) -> Option<u64>,
 }
 
@@ -135,6 +143,7 @@ impl Column {
     }
 }
 
+/// The table's columns, in order.
 pub const COLUMNS: [Column; 4] = [
     Column {
         algorithm: Algorithm::Simple,

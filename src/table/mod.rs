@@ -88,8 +88,11 @@ const PRINTED: [(&str, [Slot; 16]); 4] = [
 /// One cell: printed, checked, and the claims the run broke.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cell {
+    /// The value the paper prints.
     pub printed: Slot,
+    /// The value the checker measures.
     pub checked: Slot,
+    /// The claims the checked run broke.
     pub broken: Vec<&'static str>,
 }
 

@@ -12,11 +12,14 @@ use std::fmt::Write;
 /// How `check table` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// Aligned text, as the papers print tables.
     Text,
+    /// A Markdown table per grid.
     Markdown,
     /// One line per cell: grid, row, column, value, mark (notes as rows
     /// of their own), for scripts and spreadsheets.
     Csv,
+    /// One JSON object: title, legend, grids, notes.
     Json,
 }
 
@@ -49,9 +52,11 @@ impl std::fmt::Display for Format {
 /// A whole table.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Sheet {
+    /// The table's title.
     pub title: String,
     /// How to read a cell.
     pub legend: Vec<String>,
+    /// The grids, each a header and rows.
     pub grids: Vec<Grid>,
     /// What the checks found beyond the cells: how they were measured,
     /// each difference and broken claim.
@@ -61,10 +66,14 @@ pub struct Sheet {
 /// One grid: a header and rows; the first `labels` columns name the row.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Grid {
+    /// The grid's own title, where a table has several.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// How many leading columns name the row.
     pub labels: usize,
+    /// The column headers.
     pub columns: Vec<String>,
+    /// The rows, each a cell per column.
     pub rows: Vec<Vec<String>>,
     /// Lines printed under the grid (a key to its cells).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -164,6 +173,7 @@ fn csv(field: &str) -> String {
 }
 
 impl Sheet {
+    /// The table in `format`.
     pub fn render(&self, format: Format) -> String {
         match format {
             Format::Text => self.text(),
