@@ -310,6 +310,7 @@ fn the_catalogue_cost_model_covers_what_a_built_run_needs() {
     use commcheck::engine::executor;
     use models::catalog::Algorithm;
     use models::with_protocol;
+    let mut short = Vec::new();
     for &algorithm in Algorithm::ALL {
         let (lo, hi) = algorithm.shape().sizes();
         for n in lo.max(1)..=hi.min(6) {
@@ -336,11 +337,13 @@ fn the_catalogue_cost_model_covers_what_a_built_run_needs() {
                     algorithm.executor_bytes(n),
                 )
             });
-            assert!(
-                promised >= built,
-                "{} n = {n}: the catalogue says {promised} bytes, a built run needs {built}",
-                algorithm.name()
-            );
+            if promised < built {
+                short.push(format!(
+                    "{} n = {n}: the catalogue says {promised} bytes, a built run needs {built}",
+                    algorithm.name()
+                ));
+            }
         }
     }
+    assert!(short.is_empty(), "{short:#?}");
 }

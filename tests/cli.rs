@@ -871,7 +871,10 @@ fn every_reproduce_line_reproduces_network_input_and_verdict() {
             "{line}: the same network"
         );
         for field in ["switching", "ports", "k", "ell"] {
-            assert_eq!(again["params"][field], first["params"][field], "{line}: {field}");
+            assert_eq!(
+                again["params"][field], first["params"][field],
+                "{line}: {field}"
+            );
         }
         // The reproduction checks the input of the violation: its
         // verdicts are those of that input, which the first check found.

@@ -29,12 +29,12 @@ mod fujita;
 /// Stamoulis-Tsitsiklis section 3.2: prefix, kbcast and its variants over
 /// every K-set and every order at small d; their errata; mutants.
 mod kbcast;
+/// Imports between files go one way, in every crate.
+mod layout;
 /// Lecture notes, section 11: broadcast on meshes and tori (every
 /// source, against times computed from coordinates), Ho-Kao on the cube;
 /// the notes' errata.
 mod lecture;
-/// Imports between files go one way, in every crate.
-mod layout;
 /// Every property catches a seeded bug (a mutant protocol).
 mod mutants;
 /// naive-tree: the checker finds and shows the contention of Fig. 4(a).
