@@ -17,6 +17,9 @@ mod budgets;
 mod cli;
 /// dt: exhaustive n <= 5; its bound fails at n = 2 only.
 mod dt;
+/// The examples a user would write (examples/): each run as its `main`
+/// runs it, held against times and counts computed here.
+mod examples;
 /// The Explorer serves the model with a picture of each state.
 mod explorer;
 /// --dot, --svg-load and --trace, read back and held against each other.
