@@ -237,12 +237,7 @@ fn ctrl_c_ends_a_check_with_its_report_and_exit_3() {
     let v = json(&o);
     assert_eq!(v["search"]["cut"], "interrupted");
     assert!(v["notes"].to_string().contains("interrupted (Ctrl-C)"));
-    let statuses: Vec<&str> = v["properties"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["status"].as_str().unwrap())
-        .collect();
+    let statuses = crate::support::statuses(&v);
     assert!(statuses.contains(&"unknown"), "{statuses:?}");
 }
 

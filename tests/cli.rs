@@ -463,12 +463,7 @@ fn a_budget_that_runs_out_reports_unknown() {
     ]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let statuses: Vec<&str> = v["properties"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["status"].as_str().unwrap())
-        .collect();
+    let statuses = crate::support::statuses(&v);
     assert!(statuses.contains(&"unknown"), "{statuses:?}");
     assert!(
         !statuses.contains(&"holds"),

@@ -33,6 +33,20 @@ fn http(addr: &str, method: &str, path: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Waits up to 20 s for the Explorer's page on `addr`: `check` probes the
+/// address before stateright binds it, so a first connection may meet the
+/// probe.
+fn wait_for_page(addr: &str) {
+    let start = Instant::now();
+    while !page(addr).contains("<html") {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the Explorer never served its page"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The Explorer's page, or nothing while it is not up.
 fn page(addr: &str) -> String {
     let Ok(mut s) = TcpStream::connect(addr) else {
@@ -63,16 +77,7 @@ pub fn serve(args: &[&str]) -> (Server, String) {
         .spawn()
         .unwrap();
     let server = Server(child);
-    let start = Instant::now();
-    // `check` probes the address before stateright binds it, so a first
-    // connection may meet the probe: wait for the page itself.
-    while !page(&addr).contains("<html") {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the Explorer never served its page"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_page(&addr);
     (server, addr)
 }
 
@@ -236,14 +241,7 @@ fn serve_saying(args: &[&str]) -> (Server, String, String) {
             break;
         }
     }
-    let start = Instant::now();
-    while !page(&addr).contains("<html") {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the Explorer never served its page"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_page(&addr);
     (server, addr, said.join("\n"))
 }
 

@@ -119,3 +119,13 @@ pub fn outcome(
 pub fn reported<'a>(o: &'a Outcome, property: &str) -> &'a commcheck::report::PropertyReport {
     o.properties.iter().find(|p| p.name == property).unwrap()
 }
+
+/// The statuses of a JSON report's properties, in its order.
+pub fn statuses(report: &serde_json::Value) -> Vec<&str> {
+    report["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["status"].as_str().unwrap())
+        .collect()
+}

@@ -106,24 +106,7 @@ impl<P: Protocol> LockStep<P> {
     /// `msg` in the paper's words: the packets it carries, or that it is a
     /// control message.
     pub fn message_words(&self, state: &State<P>, msg: &P::Msg) -> String {
-        let p = &*self.protocol;
-        if p.control(msg) {
-            // The protocol's own name for it (`Prefix(3)`, `End { tree: 2 }`).
-            return format!("control {msg:?}");
-        }
-        let mut packets = Vec::new();
-        p.packets(msg, |x| packets.push(x));
-        let task = self.task(state);
-        match packets[..] {
-            [] => "nothing".to_string(),
-            [x] => crate::report::packet_words(p.topology(), task, x),
-            [x, y] => format!(
-                "{} and {}",
-                crate::report::packet_words(p.topology(), task, x),
-                crate::report::packet_words(p.topology(), task, y)
-            ),
-            _ => format!("{} packets", packets.len()),
-        }
+        crate::report::pane::message(&*self.protocol, self.task(state), msg)
     }
 
     /// A transmission in the paper's words (`0000->0011: the packet of
@@ -155,44 +138,9 @@ impl<P: Protocol> LockStep<P> {
         for tx in &s.sent {
             out += &format!("  {}\n", self.transmission_words(s, tx));
         }
-        let nodes = models::Topology::nodes(t);
-        let lacking: Vec<String> = (0..nodes)
-            .filter(|&v| !s.holdings.complete_at(v))
-            .map(|v| models::Topology::node_label(t, v))
-            .collect();
-        out += &format!(
-            "\nholding all they must: {} of {nodes} nodes\n",
-            nodes as usize - lacking.len()
-        );
-        if !lacking.is_empty() {
-            let shown = lacking.len().min(32);
-            out += &format!("  not yet: {}", lacking[..shown].join(" "));
-            if shown < lacking.len() {
-                out += &format!(" and {} more", lacking.len() - shown);
-            }
-            out += "\n";
-        }
-        // What the paper claims and the run broke; then what it does not
-        // claim and the run shows: an observation, never a counterexample.
-        for (claimed, heading) in [(true, "violated so far"), (false, "observed so far")] {
-            let found: Vec<String> = PropertyName::ALL
-                .into_iter()
-                .filter(|&q| self.claims.claims(q) == claimed)
-                .filter_map(|q| {
-                    let v = s.record.violation(q)?;
-                    Some(format!(
-                        "\n  {}: {}",
-                        q.as_str(),
-                        crate::report::describe(t, task, &v)
-                    ))
-                })
-                .collect();
-            match (claimed, found.is_empty()) {
-                (true, true) => out += &format!("\n{heading}: nothing"),
-                (false, true) => {}
-                _ => out += &format!("\n{heading}:{}", found.concat()),
-            }
-        }
+        out += "\n";
+        out += &crate::report::pane::holdings(t, &s.holdings);
+        out += &crate::report::pane::record(t, task, &self.claims, &s.record);
         out += match s.record.ended {
             true => "\n\nthe run has ended",
             false => "\n\nthe run goes on",

@@ -4,6 +4,7 @@
 
 use models::Topology;
 pub mod assemble;
+pub mod pane;
 
 use properties::{Slot, Status, Task, Violation};
 use serde::Serialize;

@@ -427,20 +427,7 @@ impl<P: Protocol + 'static> ActorModelPage<P> {
     /// `msg` in the paper's words: the packets it carries, or that it is a
     /// control message.
     fn words(&self, msg: &P::Msg) -> String {
-        let p = &*self.protocol;
-        if p.control(msg) {
-            return format!("control {msg:?}");
-        }
-        let mut packets = Vec::new();
-        p.packets(msg, |x| packets.push(x));
-        let task = &self.model.cfg.task;
-        let one = |x| crate::report::packet_words(p.topology(), task, x);
-        match packets[..] {
-            [] => "nothing".to_string(),
-            [x] => one(x),
-            [x, y] => format!("{} and {}", one(x), one(y)),
-            _ => format!("{} packets", packets.len()),
-        }
+        crate::report::pane::message(&*self.protocol, &self.model.cfg.task, msg)
     }
 
     /// A state in the paper's words (the state pane): what every node
@@ -455,20 +442,11 @@ impl<P: Protocol + 'static> ActorModelPage<P> {
         for a in &s.actor_states {
             holdings.union_with(&a.holdings);
         }
-        let nodes = t.nodes();
-        let lacking: Vec<String> = (0..nodes)
-            .filter(|&v| !holdings.complete_at(v))
-            .map(|v| t.node_label(v))
-            .collect();
         let mut out = format!(
-            "{}, asynchronous (every delivery order)\n\nholding all they must: {} of {nodes} \
-             nodes\n",
+            "{}, asynchronous (every delivery order)\n\n{}",
             self.input,
-            nodes as usize - lacking.len()
+            crate::report::pane::holdings(t, &holdings)
         );
-        if !lacking.is_empty() {
-            out += &format!("  not yet: {}\n", shortened(&lacking, 32));
-        }
         let flying: Vec<String> = s
             .network
             .iter_deliverable()
@@ -489,25 +467,7 @@ impl<P: Protocol + 'static> ActorModelPage<P> {
         if flying.len() > 16 {
             out += &format!("  and {} more\n", flying.len() - 16);
         }
-        for (claimed, heading) in [(true, "violated so far"), (false, "observed so far")] {
-            let found: Vec<String> = PropertyName::ALL
-                .into_iter()
-                .filter(|&q| claims.claims(q) == claimed)
-                .filter_map(|q| {
-                    let v = record.violation(q)?;
-                    Some(format!(
-                        "\n  {}: {}",
-                        q.as_str(),
-                        crate::report::describe(t, task, &v)
-                    ))
-                })
-                .collect();
-            match (claimed, found.is_empty()) {
-                (true, true) => out += &format!("\n{heading}: nothing"),
-                (false, true) => {}
-                _ => out += &format!("\n{heading}:{}", found.concat()),
-            }
-        }
+        out += &crate::report::pane::record(t, task, claims, &record);
         out += "\n(contention-freedom is not judged here: there is no global slot)";
         out += match record.ended {
             true => "\n\nthe run has ended: nothing in flight",
@@ -515,16 +475,6 @@ impl<P: Protocol + 'static> ActorModelPage<P> {
         };
         out
     }
-}
-
-/// The first `most` of `items`, and how many more.
-fn shortened(items: &[String], most: usize) -> String {
-    let shown = items.len().min(most);
-    let mut s = items[..shown].join(" ");
-    if shown < items.len() {
-        s += &format!(" and {} more", items.len() - shown);
-    }
-    s
 }
 
 /// Property `I` of [`PropertyName::ALL`] has not been violated so far (the

@@ -1,25 +1,50 @@
-//! When a run is over, for both drives: quiet with nobody left to step,
-//! or at the horizon; then the results, completeness and the counts are
+//! The slot loop and the end of a run, for both drives: slots run until
+//! the run is quiet with nobody left to step, reaches the horizon, or a
+//! budget stops it; then the results, completeness and the counts are
 //! judged once.
 
+use crate::engine::horizon;
 use crate::engine::judge_results;
+use crate::engine::search::{Cut, Progress};
 use models::Protocol;
-use properties::{Holdings, Record, Slot, Task};
+use properties::{Claims, Holdings, Record, Slot, Task};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// What ending a run needs besides its state: the protocol, its input and
 /// task, and the horizon.
 pub(super) struct Ending<'a, P: Protocol> {
     /// The algorithm, which judges its nodes' results.
-    pub(super) protocol: &'a P,
+    protocol: &'a P,
     /// The run's input (the results depend on it).
-    pub(super) input: &'a P::Input,
+    input: &'a P::Input,
     /// What the run must achieve (completeness).
-    pub(super) task: &'a Task,
+    task: &'a Task,
     /// The last slot run before the run counts as not terminating.
-    pub(super) horizon: Slot,
+    horizon: Slot,
 }
 
-impl<P: Protocol> Ending<'_, P> {
+impl<'a, P: Protocol> Ending<'a, P> {
+    /// The end of a run of `protocol` from `input`, which must achieve
+    /// `task` under `claims`; `progress` is told how many slots to expect
+    /// (the claimed bound, else the horizon).
+    pub(super) fn new(
+        protocol: &'a P,
+        input: &'a P::Input,
+        task: &'a Task,
+        claims: &Claims,
+        progress: &Progress,
+    ) -> Self {
+        let horizon = horizon(protocol, claims);
+        let expected = claims.bound.unwrap_or(horizon);
+        progress.slots.store(expected as usize, Relaxed);
+        Ending {
+            protocol,
+            input,
+            task,
+            horizon,
+        }
+    }
+
     /// Ends the run after `slot` if it is over: quiet with nobody left to
     /// step, or at the horizon (judging the results, completeness and the
     /// counts).
@@ -37,5 +62,26 @@ impl<P: Protocol> Ending<'_, P> {
             record.end(self.task, holdings, (!idle).then_some(slot));
         }
         over
+    }
+}
+
+/// Runs slot 1, 2, ... by `one(slot)`, which says whether the run is over
+/// after it (or `None`: the drive gives the run up), until it is over or a
+/// budget stops it. Returns the last slot run and the budget's cut, if
+/// any.
+pub(super) fn run_slots(
+    progress: &Progress,
+    mut one: impl FnMut(Slot) -> Option<bool>,
+) -> Option<(Slot, Option<Cut>)> {
+    let mut slot = 0;
+    loop {
+        if let Some(why) = progress.stop() {
+            return Some((slot, Some(why)));
+        }
+        slot += 1;
+        progress.depth.store(slot as usize, Relaxed);
+        if one(slot)? {
+            return Some((slot, None));
+        }
     }
 }

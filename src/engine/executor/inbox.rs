@@ -3,11 +3,11 @@
 //! thread. The drive for protocols that read their arrivals node by node
 //! (a multinode broadcast's holdings by xor offset).
 
-use super::ending::Ending;
+use super::ending::{run_slots, Ending};
 use super::ledger::BitLedger;
 use super::{set_bit, Run, Watch, Watched};
 use crate::engine::search::Progress;
-use crate::engine::{horizon, receive, release, transmit, Judge, Post};
+use crate::engine::{receive, release, transmit, Judge, Post};
 use models::{Arrival, Protocol, Topology};
 use properties::{Holdings, NodeId, Record, Slot, Task};
 use std::cmp::Reverse;
@@ -116,14 +116,7 @@ pub(super) fn execute<P: Protocol>(
     let nodes = topology.nodes() as usize;
     let task = protocol.task(input);
     let claims = protocol.claims();
-    let ending = Ending {
-        protocol,
-        input,
-        task: &task,
-        horizon: horizon(protocol, &claims),
-    };
-    let expected = claims.bound.unwrap_or(ending.horizon);
-    progress.slots.store(expected as usize, Relaxed);
+    let ending = Ending::new(protocol, input, &task, &claims, progress);
 
     let mut states: Vec<P::State> = (0..nodes as NodeId)
         .map(|v| protocol.init(input, v))
@@ -157,16 +150,8 @@ pub(super) fn execute<P: Protocol>(
     let mut out = Vec::new();
     let mut released = Vec::new();
     let mut arrivals = Vec::new();
-    let mut slot = 0;
-    let mut cut = None;
     let mut stepped = 0u64;
-    loop {
-        if let Some(why) = progress.stop() {
-            cut = Some(why);
-            break;
-        }
-        slot += 1;
-        progress.depth.store(slot as usize, Relaxed);
+    let (slot, cut) = run_slots(progress, |slot| {
         ledger.begin(slot);
         let judge = &mut Judge {
             protocol,
@@ -237,10 +222,9 @@ pub(super) fn execute<P: Protocol>(
         next_active.clear();
         receivers.clear();
         let idle = quiet && active.is_empty() && calendar.is_empty();
-        if ending.ended(&states, &mut record, &holdings, slot, idle) {
-            break;
-        }
-    }
+        Some(ending.ended(&states, &mut record, &holdings, slot, idle))
+    })
+    .expect("the inbox drive never gives a run up");
     (
         Run {
             record,

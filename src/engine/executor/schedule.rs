@@ -18,13 +18,13 @@
 //! hands them over, and the record is the same.
 
 use super::arrived::Arrived;
-use super::ending::Ending;
+use super::ending::{run_slots, Ending};
 use super::judging::{Judging, Next};
 use super::ledger::BitLedger;
 use super::sending::{split, Sending, Share};
 use super::{on_threads, set_bit, Run, Watch, Watched};
+use crate::engine::release;
 use crate::engine::search::Progress;
-use crate::engine::{horizon, release};
 use models::{Arrival, Protocol, Topology};
 use properties::{Claims, Holdings, NodeId, PacketId, Record, Slot, Task};
 use std::cmp::Reverse;
@@ -291,34 +291,15 @@ pub(super) fn execute<P: Protocol>(
     range: usize,
 ) -> Option<Watched> {
     let plan = Plan::new(protocol, input, threads, range);
-    let ending = Ending {
-        protocol,
-        input,
-        task: &plan.task,
-        horizon: horizon(protocol, &plan.claims),
-    };
-    let expected = plan.claims.bound.unwrap_or(ending.horizon);
-    progress.slots.store(expected as usize, Relaxed);
+    let ending = Ending::new(protocol, input, &plan.task, &plan.claims, progress);
     let mut run = plan.start(watch);
-    let mut slot = 0;
-    let mut cut = None;
-    loop {
-        if let Some(why) = progress.stop() {
-            cut = Some(why);
-            break;
-        }
-        slot += 1;
-        progress.depth.store(slot as usize, Relaxed);
+    let (slot, cut) = run_slots(progress, |slot| {
         plan.send(&mut run, slot);
-        if plan.fold(&mut run, progress).is_err() {
-            return None;
-        }
+        plan.fold(&mut run, progress).ok()?;
         let quiet = plan.judge(&mut run, slot);
         let idle = run.advance(slot) && quiet;
-        if ending.ended(&run.states, &mut run.record, &run.holdings, slot, idle) {
-            break;
-        }
-    }
+        Some(ending.ended(&run.states, &mut run.record, &run.holdings, slot, idle))
+    })?;
     let holder = run.shares.iter_mut().find_map(|s| s.ledger.holder.take());
     Some((
         Run {
