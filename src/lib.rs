@@ -28,6 +28,7 @@
 
 pub mod check;
 pub mod engine;
+pub mod import;
 pub mod report;
 pub mod show;
 pub mod table;

@@ -61,7 +61,10 @@ fn usage(msg: impl std::fmt::Display) -> ExitCode {
 
 /// Runs a resolved command.
 fn run(command: Command) -> anyhow::Result<ExitCode> {
-    if matches!(command, Command::Check(..) | Command::Export(..)) {
+    if matches!(
+        command,
+        Command::Check(..) | Command::Export(..) | Command::Schedule(..)
+    ) {
         // Ctrl-C: stop at the next budget check (a search, an executor
         // slot, a trace line) and report; a second one ends at once. The
         // Explorer stops at the first.
@@ -94,6 +97,13 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Export(req, exports) => write_exports(&req, &exports)?,
         Command::Explore(req, addr) => explore::serve(&req, &addr)?,
         Command::Check(requests, json) => return check_all(&requests, json),
+        Command::Schedule(request, json) => {
+            let outcome = check::schedule::check_schedule(&request)?;
+            if !json {
+                print!("{}", outcome.text());
+            }
+            return report(&[outcome], json);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -112,8 +122,14 @@ fn check_all(requests: &[Request], json: bool) -> anyhow::Result<ExitCode> {
             break;
         }
     }
+    report(&outcomes, json)
+}
+
+/// Prints the reports as JSON (the text was printed as each came) and
+/// gives the exit code: the worst verdict.
+fn report(outcomes: &[commcheck::report::Outcome], json: bool) -> anyhow::Result<ExitCode> {
     if json {
-        match outcomes.as_slice() {
+        match outcomes {
             [one] => println!("{}", serde_json::to_string_pretty(one)?),
             all => println!("{}", serde_json::to_string_pretty(all)?),
         }

@@ -48,6 +48,9 @@ mod nob;
 mod nob_appendix;
 /// sbt: exhaustive in every switching and port model, n <= 5.
 mod sbt;
+/// `check schedule FILE`: schedules and graph files written here, what
+/// only some interleavings show, bad files refused in one line.
+mod schedules;
 /// Stamoulis-Tsitsiklis: K broadcasts over every K-set at small d.
 mod stamoulis;
 /// The xor symmetry that lets a check cover one source holds.

@@ -117,8 +117,9 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
     let bits = match shape {
         Shape::Cube => (4 + d as u64) * nodes,
         Shape::MeshBus { .. } => 2 * nodes + 2 * d as u64,
-        // Up to four dimensions' arcs both ways and the ports.
-        Shape::Grid { .. } => 10 * nodes,
+        // Up to four dimensions' arcs both ways and the ports (a graph
+        // is no catalogued algorithm's network: as a grid's).
+        Shape::Grid { .. } | Shape::Graph => 10 * nodes,
     };
     (entry.info.memory)(d).saturating_add(nodes.saturating_mul(per_node as u64) + bits / 8)
 }

@@ -26,6 +26,9 @@ pub enum Shape {
         /// Always a torus.
         torus: bool,
     },
+    /// A graph a user describes: n is its number of nodes (a schedule's
+    /// network, never a catalogued algorithm's).
+    Graph,
 }
 
 impl Shape {
@@ -35,6 +38,7 @@ impl Shape {
             Shape::Cube => (1, Hypercube::MAX_DIM),
             Shape::MeshBus { min } => (min, MeshBus::MAX_SIDE),
             Shape::Grid { torus } => (2 + torus as u32, 4096),
+            Shape::Graph => (1, crate::topology::graph::MAX_NODES),
         }
     }
 
@@ -43,6 +47,7 @@ impl Shape {
         match self {
             Shape::Cube => "dimension",
             Shape::MeshBus { .. } | Shape::Grid { .. } => "side",
+            Shape::Graph => "number of nodes",
         }
     }
 
@@ -51,6 +56,7 @@ impl Shape {
         match self {
             Shape::Cube => 1u64.checked_shl(n).unwrap_or(u64::MAX),
             Shape::MeshBus { .. } | Shape::Grid { .. } => n as u64 * n as u64,
+            Shape::Graph => n as u64,
         }
     }
 
@@ -61,6 +67,7 @@ impl Shape {
             Shape::MeshBus { .. } => format!("the {n}x{n} mesh-bus"),
             Shape::Grid { torus: false } => format!("M({n},{n})"),
             Shape::Grid { torus: true } => format!("T({n},{n})"),
+            Shape::Graph => format!("a graph of {n} nodes"),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! algorithms of five papers.
 //!
 //! * `topology`: the [`Topology`] trait and one file per network
-//!   (hypercube, meshes and tori, mesh-bus).
+//!   (hypercube, meshes and tori, mesh-bus, a graph a user describes).
 //! * `config`: a run's configuration (switching, ports, size, parameters),
 //!   the vocabulary the networks, the algorithms and the catalog share.
 //! * `protocol`: the [`Protocol`] trait, the node logic an algorithm
@@ -11,6 +11,8 @@
 //!   algorithms' entries; `mutant`: a protocol with a bug seeded
 //!   into it ([`Mutant`]), for tests and examples.
 //! * `blocks`: what several algorithms share.
+//! * `schedule`: a schedule a user brings (ranks, operations, a partial
+//!   order, a collective), run as a protocol (docs/schedules.md).
 //! * one folder per paper, one file per algorithm: `wang_ku`,
 //!   `bertsekas`, `stamoulis`, `fujita`, `lecture_notes`. Every algorithm
 //!   file opens with the paper, section and claim it encodes, then reads
@@ -27,6 +29,7 @@ pub mod fujita;
 pub mod lecture_notes;
 pub mod mutant;
 pub mod protocol;
+pub mod schedule;
 pub mod stamoulis;
 pub mod topology;
 pub mod wang_ku;
@@ -35,6 +38,7 @@ pub use catalog::{Algorithm, ModelError, Shape};
 pub use config::{Config, Ports, Switching};
 pub use mutant::{Mutant, MutantState, Mutation};
 pub use protocol::{Arrival, Protocol, Symmetry};
+pub use topology::graph::Graph;
 pub use topology::grid::Grid;
 pub use topology::hypercube::Hypercube;
 pub use topology::mesh_bus::MeshBus;

@@ -425,6 +425,7 @@ impl Holdings {
                 .clear_bits()
                 .filter(|&i| i < cells)
                 .map(|i| self.cell(i))
+                .filter(|&(node, packet)| task.requires(node, packet))
                 .min();
         }
         let ids = task.packet_ids();
@@ -453,7 +454,10 @@ impl Holdings {
     /// pictures; a scan of every packet of a personalised task).
     pub fn complete_at(&self, node: NodeId) -> bool {
         if !self.personal() {
-            return self.columns.iter().all(|&p| self.holds(node, p));
+            return self
+                .columns
+                .iter()
+                .all(|&p| !self.task.requires(node, p) || self.holds(node, p));
         }
         (0..self.task.packet_ids() as PacketId)
             .filter(|&p| self.task.is_packet(p) && self.task.destination(p) == Some(node))
@@ -465,8 +469,8 @@ impl Holdings {
     /// packet.
     pub fn bytes(task: &Task) -> u64 {
         match task {
-            Task::Broadcast { nodes, .. } | Task::Gossip { nodes, .. } => {
-                (*nodes as u64 * task.broadcast_packets().len() as u64).div_ceil(8)
+            Task::Broadcast { .. } | Task::Gossip { .. } | Task::Schedule(_) => {
+                (task.nodes() as u64 * task.broadcast_packets().len() as u64).div_ceil(8)
             }
             _ => task.packet_ids().div_ceil(8) + 4 * task.packet_ids(),
         }

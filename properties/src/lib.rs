@@ -15,4 +15,4 @@ pub mod vocabulary;
 
 pub use holdings::{Holdings, Keep, Part};
 pub use record::{Claims, Evidence, PropertyName, Record, Run, Status, Violation};
-pub use vocabulary::{NodeId, PacketId, ResourceId, Route, Slot, Task, Transmission};
+pub use vocabulary::{Need, Needs, NodeId, PacketId, ResourceId, Route, Slot, Task, Transmission};

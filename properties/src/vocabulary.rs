@@ -1,6 +1,8 @@
 //! Slots, nodes, packets, resources, routes and transmissions: the words of
 //! the one run semantics (docs/architecture.md).
 
+use std::sync::Arc;
+
 /// A time slot; the first slot is 1 (the papers' step, round or slot).
 pub type Slot = u32;
 
@@ -152,6 +154,51 @@ pub enum Task {
         /// The most tokens a message carries (l).
         per_message: u32,
     },
+    /// A schedule's collective (docs/schedules.md): each packet (a chunk,
+    /// or one rank's contribution to a reduced chunk) has its origin and
+    /// the nodes that must end holding it; a message may carry several
+    /// (a partial sum, several chunks). Nodes keep what they receive.
+    Schedule(Arc<Needs>),
+}
+
+/// The packets of a [`Task::Schedule`]: where each starts and who needs it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Needs {
+    /// The number of nodes.
+    pub nodes: u32,
+    /// Per packet, the node it starts at.
+    pub origin: Vec<NodeId>,
+    /// Per packet, the nodes that must hold it when the run ends.
+    pub need: Vec<Need>,
+}
+
+/// Who must end holding one packet of a schedule.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Need {
+    /// Every node (a broadcast's, an allgather's chunk).
+    Everyone,
+    /// The nodes listed, in increasing order (a gather's root, a reduced
+    /// chunk's result holders; none for a barrier's contribution to
+    /// nobody).
+    Nodes(Box<[NodeId]>),
+}
+
+impl Need {
+    /// True if `node` must end holding the packet.
+    pub fn includes(&self, node: NodeId) -> bool {
+        match self {
+            Need::Everyone => true,
+            Need::Nodes(nodes) => nodes.binary_search(&node).is_ok(),
+        }
+    }
+
+    /// How many of `nodes` nodes must end holding the packet.
+    pub fn count(&self, nodes: u32) -> u64 {
+        match self {
+            Need::Everyone => nodes as u64,
+            Need::Nodes(list) => list.len() as u64,
+        }
+    }
 }
 
 impl Task {
@@ -172,6 +219,7 @@ impl Task {
             | Task::TotalExchange { nodes }
             | Task::Accumulate { nodes, .. }
             | Task::Gossip { nodes, .. } => *nodes,
+            Task::Schedule(needs) => needs.nodes,
         }
     }
 
@@ -184,6 +232,7 @@ impl Task {
             Task::Scatter { .. } | Task::Gather { .. } | Task::Gossip { .. } => n,
             Task::TotalExchange { .. } => n * n,
             Task::Accumulate { roots, .. } => n * roots.len() as u64,
+            Task::Schedule(needs) => needs.origin.len() as u64,
         }
     }
 
@@ -198,6 +247,7 @@ impl Task {
                 p
             }
             Task::Gossip { nodes, .. } => (0..*nodes).collect(),
+            Task::Schedule(needs) => (0..needs.origin.len() as PacketId).collect(),
             _ => Vec::new(),
         }
     }
@@ -212,6 +262,7 @@ impl Task {
             Task::Scatter { root, .. } => *root,
             Task::TotalExchange { nodes } => packet / nodes,
             Task::Accumulate { roots, .. } => packet / roots.len() as u32,
+            Task::Schedule(needs) => needs.origin[packet as usize],
         }
     }
 
@@ -219,7 +270,7 @@ impl Task {
     /// node's).
     pub fn destination(&self, packet: PacketId) -> Option<NodeId> {
         match self {
-            Task::Broadcast { .. } | Task::Gossip { .. } => None,
+            Task::Broadcast { .. } | Task::Gossip { .. } | Task::Schedule(_) => None,
             Task::Scatter { .. } => Some(packet),
             Task::Gather { root, .. } => Some(*root),
             Task::TotalExchange { nodes } => Some(packet % nodes),
@@ -233,6 +284,7 @@ impl Task {
         match self {
             Task::Broadcast { sources, .. } => sources.contains(&packet),
             Task::Gossip { nodes, .. } => packet < *nodes,
+            Task::Schedule(needs) => (packet as usize) < needs.origin.len(),
             _ => {
                 (packet as u64) < self.packet_ids()
                     && self.destination(packet) != Some(self.origin(packet))
@@ -240,16 +292,31 @@ impl Task {
         }
     }
 
+    /// True if `node` must end holding `packet`: every node a broadcast
+    /// packet, its destination another, the nodes a schedule names.
+    pub fn requires(&self, node: NodeId, packet: PacketId) -> bool {
+        match self {
+            Task::Schedule(needs) => needs.need[packet as usize].includes(node),
+            _ => self.destination(packet).is_none_or(|d| d == node),
+        }
+    }
+
     /// True if every packet is required by every node, so that a node
     /// keeps what it relays (nothing is released).
     pub fn is_broadcast(&self) -> bool {
-        matches!(self, Task::Broadcast { .. } | Task::Gossip { .. })
+        matches!(
+            self,
+            Task::Broadcast { .. } | Task::Gossip { .. } | Task::Schedule(_)
+        )
     }
 
     /// True if several packets may travel as one transmission (terms of a
     /// sum); otherwise a transmission carries one packet.
     pub fn combining(&self) -> bool {
-        matches!(self, Task::Accumulate { .. } | Task::Gossip { .. })
+        matches!(
+            self,
+            Task::Accumulate { .. } | Task::Gossip { .. } | Task::Schedule(_)
+        )
     }
 
     /// The most packets one message may carry, where a combining task
@@ -286,6 +353,12 @@ impl Task {
             Task::Scatter { .. } | Task::Gather { .. } => n - 1,
             Task::TotalExchange { .. } => n * (n - 1),
             Task::Accumulate { roots, .. } => roots.len() as u64 * (n - 1),
+            Task::Schedule(needs) => needs
+                .need
+                .iter()
+                .zip(&needs.origin)
+                .map(|(need, &o)| need.count(needs.nodes) - need.includes(o) as u64)
+                .sum(),
         }
     }
 }

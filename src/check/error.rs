@@ -9,6 +9,9 @@ pub enum CheckError {
     /// The catalogue refused the configuration.
     #[error(transparent)]
     Model(#[from] ModelError),
+    /// A schedule, network or mapping file that cannot be read.
+    #[error(transparent)]
+    Import(#[from] crate::import::ImportError),
     /// Bad input that only the check can judge (a source of the network).
     #[error("{0}")]
     Usage(String),

@@ -10,6 +10,7 @@ pub mod progress;
 pub mod request;
 pub mod results;
 pub mod run;
+pub mod schedule;
 pub mod subject;
 
 pub use crate::engine::Engine;

@@ -7,6 +7,7 @@
 //! mesh's sides), a table's name, or the algorithm `help` describes.
 
 use clap::{Parser, ValueEnum};
+use commcheck::check::schedule::{Format as ScheduleFormat, Map};
 use commcheck::engine::{memory, Engine};
 use commcheck::table;
 use models::catalog::{Ports, Switching};
@@ -27,11 +28,12 @@ use std::path::PathBuf;
                   3 unknown (budget, Ctrl-C, or a property the engine cannot judge)."
 )]
 pub struct Cli {
-    /// An algorithm (`check list` names them), `list`, `help` or `table`
+    /// An algorithm (`check list` names them), `list`, `help`, `table` or
+    /// `schedule`
     pub target: String,
     /// The size: a hypercube's dimension n, a mesh-bus's side, a mesh's
     /// sides (5x7; 16 alone is the line M(16)); for `table`: the table's
-    /// name; for `help`: an algorithm
+    /// name; for `help`: an algorithm; for `schedule`: the schedule file
     pub arg: Option<String>,
     /// Source node: on a cube decimal, or binary with 0b; on a mesh or
     /// torus coordinates counted from 0 (2,3) or a node id; default: one
@@ -103,9 +105,18 @@ pub struct Cli {
     #[arg(long, value_name = "N", value_parser = max_side)]
     pub max_side: Option<u32>,
     /// For `table`: text (the default), markdown, csv (one line per cell)
-    /// or json (--json is the same)
+    /// or json (--json is the same); for `schedule`: the file's format,
+    /// commcheck (the default)
     #[arg(long, value_name = "FORMAT", value_parser = format)]
-    pub format: Option<table::Format>,
+    pub format: Option<FormatArg>,
+    /// For `schedule`: the network, hypercube:N, mesh:AxB, torus:AxB,
+    /// mesh-bus:N or graph:FILE
+    #[arg(long, value_name = "NETWORK")]
+    pub network: Option<String>,
+    /// For `schedule`: where ranks go, identity (rank r on node r), gray
+    /// (the cube's Gray code) or a JSON file listing each rank's node
+    #[arg(long, value_name = "MAP", value_parser = map)]
+    pub map: Option<Map>,
     /// The torus of the given sides rather than the mesh (algorithms that
     /// take it)
     #[arg(long)]
@@ -293,11 +304,35 @@ fn max_side(text: &str) -> Result<u32, String> {
     }
 }
 
-fn format(text: &str) -> Result<table::Format, String> {
-    table::Format::parse(text).ok_or_else(|| {
-        format!(
-            "--format '{text}' is not a table format: accepted {}",
+fn format(text: &str) -> Result<FormatArg, String> {
+    if let Some(f) = table::Format::parse(text) {
+        return Ok(FormatArg::Table(f));
+    }
+    match text {
+        "commcheck" => Ok(FormatArg::Schedule(ScheduleFormat::Commcheck)),
+        _ => Err(format!(
+            "--format '{text}' is neither a table format ({}) nor a schedule format \
+             (commcheck)",
             table::Format::NAMES.join(", ")
-        )
+        )),
+    }
+}
+
+/// `--format`: a table's (`check table`) or a schedule file's (`check
+/// schedule`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatArg {
+    /// How a table is printed.
+    Table(table::Format),
+    /// What a schedule file is written in.
+    Schedule(ScheduleFormat),
+}
+
+/// `--map`.
+fn map(text: &str) -> Result<Map, String> {
+    Ok(match text {
+        "identity" => Map::Identity,
+        "gray" => Map::Gray,
+        file => Map::File(PathBuf::from(file)),
     })
 }

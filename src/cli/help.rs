@@ -66,6 +66,7 @@ pub fn algorithm_help(a: Algorithm) -> String {
             Shape::MeshBus { .. } => "the mesh's side (n x n nodes)",
             Shape::Grid { .. } =>
                 "the sides, e.g. 5x7, 4x4x4 or 16 (the line M(16)), up to 2^24 nodes; each side",
+            Shape::Graph => "the number of nodes",
         },
         min = a.shape().sizes().0,
         max = a.shape().sizes().1,
@@ -73,7 +74,7 @@ pub fn algorithm_help(a: Algorithm) -> String {
             Shape::Cube =>
                 "; --source S where it has a source (default: one source \
                  per symmetry orbit, --all-sources for every one)",
-            Shape::MeshBus { .. } => "",
+            Shape::MeshBus { .. } | Shape::Graph => "",
             Shape::Grid { .. } =>
                 "; --source as coordinates (2,3 counted from 0) or a node id (default: \
                  every source)",

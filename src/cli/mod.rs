@@ -7,12 +7,13 @@ pub mod args;
 pub mod help;
 
 use anyhow::{anyhow, bail};
-use args::{Cli, NodeText};
+use args::{Cli, FormatArg, NodeText};
+use commcheck::check::schedule::{Map, ScheduleRequest};
 use commcheck::check::{Options, Request};
 use commcheck::engine::Engine;
 use commcheck::table::{self, Table};
 use models::catalog::{Algorithm, Params};
-use models::{Grid, Shape, Topology};
+use models::{Grid, Ports, Shape, Switching, Topology};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -40,6 +41,8 @@ pub enum Command {
     Explore(Request, String),
     /// A check, or one per K or l of a sweep, printed as text or JSON.
     Check(Vec<Request>, bool),
+    /// `check schedule FILE`, printed as text or JSON.
+    Schedule(ScheduleRequest, bool),
 }
 
 /// The files `--svg`, `--dot`, `--svg-load` and `--trace` ask for.
@@ -81,8 +84,20 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
         }
     };
     let table = (cli.target == "table").then(|| cli.arg.as_deref().map(Table::parse));
+    if cli.target == "schedule" {
+        return schedule(&cli);
+    }
+    if cli.network.is_some() || cli.map.is_some() {
+        bail!("--network and --map are for `check schedule FILE`");
+    }
     if cli.max_side.is_some() && !matches!(table, Some(Some(Some(Table::Fujita)))) {
         bail!("--max-side is for `check table fujita`");
+    }
+    if matches!(cli.format, Some(FormatArg::Schedule(_))) {
+        bail!(
+            "--format {} is a schedule's format: for `check schedule FILE`",
+            "commcheck"
+        );
     }
     if cli.format.is_some() && table.is_none() {
         bail!("--format is for `check table NAME`; a check's report takes --json");
@@ -100,7 +115,13 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
             return Ok(Command::Help(Algorithm::parse(name)?));
         }
         "table" => {
-            let format = match (cli.format, cli.json) {
+            let format = match (
+                cli.format.map(|f| match f {
+                    FormatArg::Table(t) => t,
+                    FormatArg::Schedule(_) => table::Format::Text,
+                }),
+                cli.json,
+            ) {
                 (None, false) => table::Format::Text,
                 (None, true) | (Some(table::Format::Json), _) => table::Format::Json,
                 (Some(f), false) => f,
@@ -245,18 +266,7 @@ fn request(cli: &Cli, algorithm: Algorithm) -> anyhow::Result<Request> {
         cli.ports.map(Into::into),
     )?
     .with_params(params)?;
-    req.options = Options {
-        all_sources: cli.all_sources,
-        engine: cli.engine.map(Into::into),
-        threads: cli.threads.unwrap_or(req.options.threads),
-        max_states: cli.max_states,
-        timeout: cli.timeout.map(Duration::from_secs),
-        max_memory: cli.max_memory,
-        progress: !cli.json && !cli.quiet && std::io::stderr().is_terminal(),
-        announce: !cli.json && !cli.quiet,
-        distribution: cli.distribution,
-        source: None,
-    };
+    req.options = options(cli, req.options.threads);
     match &cli.source {
         None => Ok(req),
         Some(text) => {
@@ -377,4 +387,76 @@ fn sweep(cli: &Cli, req: Request) -> anyhow::Result<Vec<Request>> {
         }
         (false, false) => Ok(vec![req]),
     }
+}
+
+/// The engines, budgets and output the command line asks for.
+fn options(cli: &Cli, threads: usize) -> Options {
+    Options {
+        all_sources: cli.all_sources,
+        engine: cli.engine.map(Into::into),
+        threads: cli.threads.unwrap_or(threads),
+        max_states: cli.max_states,
+        timeout: cli.timeout.map(Duration::from_secs),
+        max_memory: cli.max_memory,
+        progress: !cli.json && !cli.quiet && std::io::stderr().is_terminal(),
+        announce: !cli.json && !cli.quiet,
+        distribution: cli.distribution,
+        source: None,
+    }
+}
+
+/// `check schedule FILE --network NET`: what it takes, typed; what it
+/// does not take is refused by name.
+fn schedule(cli: &Cli) -> anyhow::Result<Command> {
+    let file = cli.arg.as_deref().ok_or_else(|| {
+        anyhow!("`check schedule` names a file: `check schedule FILE --network hypercube:3`")
+    })?;
+    let network = cli.network.clone().ok_or_else(|| {
+        anyhow!(
+            "`check schedule` runs on a network: --network hypercube:N, mesh:AxB, torus:AxB, \
+             mesh-bus:N or graph:FILE"
+        )
+    })?;
+    let format = match cli.format {
+        None => None,
+        Some(FormatArg::Schedule(f)) => Some(f),
+        Some(FormatArg::Table(t)) => bail!("--format {t} is a table's; a schedule's is commcheck"),
+    };
+    let refused = [
+        (cli.source.is_some(), "--source"),
+        (cli.all_sources, "--all-sources"),
+        (cli.all_k, "--all-k"),
+        (cli.all_ell, "--all-ell"),
+        (cli.k.is_some(), "--k"),
+        (cli.ell.is_some(), "--ell"),
+        (cli.broadcasters.is_some(), "--broadcasters"),
+        (cli.multiset, "--multiset"),
+        (cli.distribution, "--distribution"),
+        (cli.max_side.is_some(), "--max-side"),
+        (cli.torus, "--torus"),
+        (cli.explore.is_some(), "--explore"),
+        (cli.svg.is_some(), "--svg"),
+        (cli.dot.is_some(), "--dot"),
+        (cli.svg_load.is_some(), "--svg-load"),
+        (cli.trace.is_some(), "--trace"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        bail!("`check schedule` does not take {flag} yet");
+    }
+    if matches!(cli.engine.map(Into::into), Some(Engine::Actor)) {
+        bail!(
+            "a schedule runs in lock-step slots (docs/schedules.md): --engine exhaustive, \
+             lockstep or executor"
+        );
+    }
+    let request = ScheduleRequest {
+        file: file.into(),
+        format,
+        network,
+        map: cli.map.clone().unwrap_or(Map::Identity),
+        switching: cli.switching.map_or(Switching::Sf, Into::into),
+        ports: cli.ports.map_or(Ports::All, Into::into),
+        options: options(cli, Options::default().threads),
+    };
+    Ok(Command::Schedule(request, cli.json))
 }

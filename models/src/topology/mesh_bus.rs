@@ -166,6 +166,17 @@ impl Topology for MeshBus {
     }
 
     #[inline]
+    /// The write on the row or column bus `from` shares with `to` (a
+    /// node elsewhere is no bus's reader: an arc, which is refused).
+    fn message_route(&self, from: NodeId, to: NodeId, _: bool) -> Route {
+        let ((r, c), (r2, c2)) = (self.at(from), self.at(to));
+        match (r == r2, c == c2) {
+            (true, _) => self.write(from, Bus::Row(r)),
+            (_, true) => self.write(from, Bus::Col(c)),
+            _ => Route::Link { from, to },
+        }
+    }
+
     fn invalid(&self, route: &Route) -> Option<String> {
         self.why_invalid(route)
     }

@@ -1,9 +1,10 @@
 //! Topologies: nodes and the resources transmissions occupy
 //! (docs/architecture.md, "Runs"). One file per network: the hypercube,
-//! meshes and tori (`grid`), the mesh-bus; a network of another shape
-//! (one read from a file, say) is a new file here implementing
-//! [`Topology`].
+//! meshes and tori (`grid`), the mesh-bus, and a graph of any shape that a
+//! user describes (`graph`, read from a file by the front half); a new
+//! kind of network is a new file here implementing [`Topology`].
 
+pub mod graph;
 pub mod grid;
 pub mod hypercube;
 pub mod mesh_bus;
@@ -66,4 +67,18 @@ pub trait Topology: Send + Sync {
 
     /// A route in the paper's words (`0000->0011`, `0000->0011 first over dim 0`).
     fn route_label(&self, route: &Route) -> String;
+
+    /// The route of a message from `from` to `to` that names no path (a
+    /// schedule's send): one arc under store-and-forward, else the
+    /// topology's worm; on a mesh-bus, the write on the bus they share.
+    fn message_route(&self, from: NodeId, to: NodeId, wormhole: bool) -> Route {
+        match wormhole {
+            false => Route::Link { from, to },
+            true => Route::Worm {
+                from,
+                to,
+                first: None,
+            },
+        }
+    }
 }

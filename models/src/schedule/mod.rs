@@ -1,0 +1,329 @@
+//! A schedule a user brings (docs/schedules.md): ranks placed on the nodes
+//! of a network, each rank's operations (send, receive, copy, reduce,
+//! compute) and a partial order on them, and the collective's
+//! postcondition. The readers in the front half (commcheck's own format,
+//! GOAL, MSCCL-IR) build a [`Schedule`]; [`run::Scheduled`] runs it as a
+//! protocol, so every engine drives it and the one `Record` judges it.
+//!
+//! **Data.** Each rank has *positions* (a chunk's place: commcheck's
+//! format has one per chunk, MSCCL-IR one per buffer and offset), each
+//! holding a [`Value`]: nothing, a chunk that is not reduced, or a partial
+//! sum of a reduced chunk (the ranks whose contributions it combines). The
+//! run's packets are the contributions: a plain chunk is one packet, a
+//! reduced chunk one packet per rank ([`Schedule::packet`]).
+
+pub mod run;
+
+use properties::{Need, Needs, NodeId, PacketId, Slot, Task};
+use std::sync::Arc;
+
+/// A rank of the schedule (placed on a node by the mapping).
+pub type Rank = u32;
+
+/// An operation, by its index in [`Schedule::ops`].
+pub type OpId = u32;
+
+/// A rank's position (a place for one chunk).
+pub type Pos = u32;
+
+/// Most ranks a reduced chunk combines (a partial sum is a set of ranks,
+/// 128 bits).
+pub const MAX_REDUCED_RANKS: u32 = 128;
+
+/// Most chunks one message carries (a window of 128 chunk ids).
+pub const MAX_CHUNKS_A_MESSAGE: u32 = 128;
+
+/// What a position holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// Nothing yet.
+    Empty,
+    /// A chunk that is not reduced.
+    Chunk(u32),
+    /// A partial sum of reduced chunk `chunk`: bit r for rank r's
+    /// contribution.
+    Sum {
+        /// The chunk.
+        chunk: u32,
+        /// The ranks whose contributions it combines.
+        ranks: u128,
+    },
+}
+
+/// What a send carries, or where a receive puts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Data {
+    /// These positions (a send: their values; a receive: where the
+    /// message's values go, in order).
+    At(Vec<Pos>),
+    /// Everything the rank holds (a send: GOAL's messages, which name no
+    /// data; a receive: every chunk received is kept).
+    Everything,
+}
+
+/// One operation of a rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Send `data` to rank `to`.
+    Send {
+        /// The receiving rank.
+        to: Rank,
+        /// MPI's tag (0 where the format has none).
+        tag: u32,
+        /// What it sends.
+        data: Data,
+        /// The nodes its worm crosses, where the schedule gives them.
+        path: Option<Vec<NodeId>>,
+    },
+    /// Receive from rank `from` (None: any rank).
+    Recv {
+        /// The sending rank, or any.
+        from: Option<Rank>,
+        /// The tag (None: any).
+        tag: Option<u32>,
+        /// Where the data goes.
+        data: Data,
+        /// True: add the incoming partial sums to the positions' own
+        /// (each contribution must enter once); false: replace them.
+        reduce: bool,
+    },
+    /// Copy position `from` to `to`.
+    Copy {
+        /// The source position.
+        from: Pos,
+        /// The destination.
+        to: Pos,
+    },
+    /// Add position `from`'s partial sum to `to`'s.
+    Reduce {
+        /// The source position.
+        from: Pos,
+        /// The destination.
+        to: Pos,
+    },
+    /// A computation: nothing happens to the data.
+    Calc,
+}
+
+/// One operation with its place in the order and in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Op {
+    /// Its rank.
+    pub rank: Rank,
+    /// What it does.
+    pub kind: Kind,
+    /// Operations of its rank that must complete before it starts.
+    pub after: Vec<OpId>,
+    /// Operations of its rank that must start before it starts.
+    pub started_after: Vec<OpId>,
+    /// The slot the schedule fixes for it, if any (a time-triggered send).
+    pub slot: Option<Slot>,
+    /// Its name in the file's own terms (`l3`, `tb 2 step 5`).
+    pub label: String,
+    /// Its line in the file (0: not from a file).
+    pub line: u32,
+}
+
+/// A collective's data: the chunks, where they start, where they must end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunks {
+    /// Per chunk, true if it is reduced (a contribution from every rank).
+    pub reduced: Vec<bool>,
+    /// Positions each rank has.
+    pub positions: u32,
+    /// Per rank, the values its positions start with (others empty).
+    pub initial: Vec<Vec<(Pos, Value)>>,
+    /// Per rank, the values its positions must end with.
+    pub expect: Vec<Vec<(Pos, Value)>>,
+    /// Per chunk, the rank a plain chunk starts at (reduced: unused).
+    pub origin: Vec<Rank>,
+}
+
+/// A schedule: ranks, operations, order and data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// Its name in reports (the file's name).
+    pub name: String,
+    /// The number of ranks.
+    pub ranks: u32,
+    /// Every operation, rank by rank.
+    pub ops: Vec<Op>,
+    /// Rank r's operations are `first[r]..first[r + 1]`.
+    pub first: Vec<OpId>,
+    /// The collective's data.
+    pub chunks: Chunks,
+    /// The collective's name (`broadcast from 0`, `allgather`), for reports.
+    pub collective: String,
+}
+
+impl Schedule {
+    /// Rank `r`'s operations.
+    pub fn rank_ops(&self, r: Rank) -> std::ops::Range<OpId> {
+        self.first[r as usize]..self.first[r as usize + 1]
+    }
+
+    /// The packet of chunk `chunk`'s contribution from rank `rank` (a
+    /// plain chunk has one packet, whoever holds it).
+    pub fn packet(&self, chunk: u32, rank: Rank) -> PacketId {
+        let base = self.base(chunk);
+        match self.chunks.reduced[chunk as usize] {
+            true => base + rank,
+            false => base,
+        }
+    }
+
+    /// The first packet of `chunk`.
+    fn base(&self, chunk: u32) -> PacketId {
+        // Plain chunks first, then reduced ones a packet per rank: the
+        // common case (no reductions) is the identity.
+        let plain_before = self.chunks.reduced[..chunk as usize]
+            .iter()
+            .filter(|&&r| !r)
+            .count() as u32;
+        let reduced_before = chunk - plain_before;
+        match self.chunks.reduced[chunk as usize] {
+            false => plain_before,
+            true => self.plain_chunks() + reduced_before * self.ranks,
+        }
+    }
+
+    /// How many chunks are not reduced.
+    fn plain_chunks(&self) -> u32 {
+        self.chunks.reduced.iter().filter(|&&r| !r).count() as u32
+    }
+
+    /// The number of packets.
+    pub fn packets(&self) -> u32 {
+        let plain = self.plain_chunks();
+        plain + (self.chunks.reduced.len() as u32 - plain) * self.ranks
+    }
+
+    /// The packets a value carries.
+    pub fn value_packets(&self, value: Value, mut f: impl FnMut(PacketId)) {
+        match value {
+            Value::Empty => {}
+            Value::Chunk(c) => f(self.packet(c, 0)),
+            Value::Sum { chunk, mut ranks } => {
+                while ranks != 0 {
+                    f(self.packet(chunk, ranks.trailing_zeros()));
+                    ranks &= ranks - 1;
+                }
+            }
+        }
+    }
+
+    /// The task a run must achieve on `nodes` nodes, rank r on node
+    /// `place[r]`: each packet needed where an expected value contains it.
+    pub fn task(&self, nodes: u32, place: &[NodeId]) -> Task {
+        let packets = self.packets() as usize;
+        let mut origin = vec![0; packets];
+        for (c, &reduced) in self.chunks.reduced.iter().enumerate() {
+            match reduced {
+                false => {
+                    origin[self.packet(c as u32, 0) as usize] =
+                        place[self.chunks.origin[c] as usize]
+                }
+                true => {
+                    for r in 0..self.ranks {
+                        origin[self.packet(c as u32, r) as usize] = place[r as usize];
+                    }
+                }
+            }
+        }
+        let mut needed: Vec<Vec<NodeId>> = vec![Vec::new(); packets];
+        for (r, expect) in self.chunks.expect.iter().enumerate() {
+            for &(_, value) in expect {
+                self.value_packets(value, |p| needed[p as usize].push(place[r]));
+            }
+        }
+        let need = needed
+            .into_iter()
+            .map(|mut nodes_of| {
+                nodes_of.sort_unstable();
+                nodes_of.dedup();
+                match nodes_of.len() as u32 == nodes {
+                    true => Need::Everyone,
+                    false => Need::Nodes(nodes_of.into()),
+                }
+            })
+            .collect();
+        Task::Schedule(Arc::new(Needs {
+            nodes,
+            origin,
+            need,
+        }))
+    }
+
+    /// Why the schedule is not one that can run, if it is not: an order
+    /// that names another rank's operation or an operation out of range,
+    /// a peer out of range, a position out of range, a reduced chunk over
+    /// more than 128 ranks. (Cycles are found by the run: a deadlock.)
+    pub fn invalid(&self) -> Option<String> {
+        if self.first.len() != self.ranks as usize + 1 {
+            return Some("the operations are not grouped by rank".into());
+        }
+        let reduced = self.chunks.reduced.iter().any(|&r| r);
+        if reduced && self.ranks > MAX_REDUCED_RANKS {
+            return Some(format!(
+                "reduced chunks over {} ranks: commcheck combines at most {MAX_REDUCED_RANKS}",
+                self.ranks
+            ));
+        }
+        let positions = self.chunks.positions;
+        for (i, op) in self.ops.iter().enumerate() {
+            let at = |what: String| Some(format!("{}: {what}", self.where_is(i as OpId)));
+            let own = self.rank_ops(op.rank);
+            for &d in op.after.iter().chain(&op.started_after) {
+                if !own.contains(&d) {
+                    return at("it is ordered after an operation of another rank".into());
+                }
+                if d == i as OpId {
+                    return at("it is ordered after itself".into());
+                }
+            }
+            let peer = match &op.kind {
+                Kind::Send { to, .. } => Some(*to),
+                Kind::Recv { from, .. } => *from,
+                _ => None,
+            };
+            if let Some(p) = peer.filter(|&p| p >= self.ranks || p == op.rank) {
+                return at(format!(
+                    "peer rank {p}: ranks are 0 to {}, another rank",
+                    self.ranks - 1
+                ));
+            }
+            let mut used: Vec<Pos> = Vec::new();
+            match &op.kind {
+                Kind::Send { data, .. } | Kind::Recv { data, .. } => {
+                    if let Data::At(at_pos) = data {
+                        if at_pos.is_empty() {
+                            return at("it names no data".into());
+                        }
+                        if at_pos.len() as u32 > MAX_CHUNKS_A_MESSAGE {
+                            return at(format!(
+                                "{} chunks in one message: at most {MAX_CHUNKS_A_MESSAGE}",
+                                at_pos.len()
+                            ));
+                        }
+                        used.extend(at_pos);
+                    }
+                }
+                Kind::Copy { from, to } | Kind::Reduce { from, to } => used.extend([*from, *to]),
+                Kind::Calc => {}
+            }
+            if let Some(p) = used.iter().find(|&&p| p >= positions) {
+                return at(format!("position {p} of {positions}"));
+            }
+        }
+        None
+    }
+
+    /// Operation `op` in the file's terms: `rank 3, l5 (line 14)`.
+    pub fn where_is(&self, op: OpId) -> String {
+        let o = &self.ops[op as usize];
+        match o.line {
+            0 => format!("rank {}, {}", o.rank, o.label),
+            line => format!("rank {}, {} (line {line})", o.rank, o.label),
+        }
+    }
+}

@@ -1,0 +1,583 @@
+//! A schedule run as a protocol: the one semantics of docs/schedules.md
+//! ("One semantics").
+//!
+//! In each slot a rank first takes what arrived into its queue of
+//! unmatched messages, then does everything its order allows that needs
+//! no port: receives match the earliest queued message that fits (in the
+//! order the rank's receives are listed), copies, reductions and
+//! computations complete at once; this repeats until nothing more can
+//! happen. Then its ready sends go, as many as its ports take: all-port,
+//! one per outgoing arc; one-port, one. Where more are ready than go, the
+//! step's `choice` says which (every choice is explored by the exhaustive
+//! engines; the executor takes the first ready in file order). A send
+//! with an explicit slot goes in that slot whatever its order says.
+//!
+//! A send completes as it leaves (MPI's eager protocol); a receive when
+//! its message is matched.
+
+use super::{Data, Kind, OpId, Pos, Rank, Schedule, Value};
+use crate::config::{Ports, Switching};
+use crate::protocol::{Arrival, Protocol};
+use crate::topology::Topology;
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use std::sync::Arc;
+
+/// An operation that has not started.
+const WAITING: u8 = 0;
+/// A receive that is posted and unmatched.
+const POSTED: u8 = 1;
+/// A completed operation.
+const DONE: u8 = 2;
+
+/// What a message carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Payload {
+    /// Nothing: its positions were empty when it was sent.
+    Nothing,
+    /// Plain chunks `first + i`, one per set bit i of `mask`, in
+    /// increasing order (they land in the receiver's positions in that
+    /// order).
+    Chunks {
+        /// The lowest chunk.
+        first: u32,
+        /// The chunks, relative to it.
+        mask: u128,
+    },
+    /// One partial sum.
+    Sum {
+        /// The chunk.
+        chunk: u32,
+        /// The ranks it combines.
+        ranks: u128,
+    },
+}
+
+/// A message: the send that made it, and what it carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Message {
+    /// The send operation.
+    pub op: OpId,
+    /// Its data.
+    pub payload: Payload,
+}
+
+/// A rank's state (a node without a rank keeps an empty one).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RankState {
+    /// Per position, its value.
+    values: Box<[Value]>,
+    /// Per operation of the rank: waiting, posted, done.
+    status: Box<[u8]>,
+    /// Messages arrived and not yet matched, in arrival order.
+    queue: Vec<Message>,
+    /// The first contribution combined twice (position, chunk, rank).
+    twice: Option<(Pos, u32, Rank)>,
+}
+
+impl RankState {
+    /// True once every operation of the rank has completed.
+    pub fn finished(&self) -> bool {
+        self.status.iter().all(|&s| s == DONE)
+    }
+}
+
+/// A schedule on a network: ranks placed on nodes, run by every engine.
+pub struct Scheduled<T: Topology> {
+    schedule: Arc<Schedule>,
+    net: T,
+    /// Per rank, its node.
+    place: Vec<NodeId>,
+    /// Per node, its rank (`Rank::MAX`: none).
+    rank_at: Vec<Rank>,
+    switching: Switching,
+    ports: Ports,
+    task: Task,
+    claims: Claims,
+}
+
+impl<T: Topology> Scheduled<T> {
+    /// `schedule` on `net`, rank r on node `place[r]`, judged against
+    /// `claims`; or why it cannot run there (a rank placed outside the
+    /// network or two on one node, a send that is not a route of the
+    /// network: under store-and-forward a peer that is not a neighbour).
+    pub fn new(
+        schedule: Schedule,
+        net: T,
+        place: Vec<NodeId>,
+        switching: Switching,
+        ports: Ports,
+        claims: Claims,
+    ) -> Result<Self, String> {
+        if let Some(why) = schedule.invalid() {
+            return Err(why);
+        }
+        let nodes = net.nodes();
+        if place.len() != schedule.ranks as usize {
+            return Err(format!(
+                "the mapping places {} ranks; the schedule has {}",
+                place.len(),
+                schedule.ranks
+            ));
+        }
+        let mut rank_at = vec![Rank::MAX; nodes as usize];
+        for (r, &v) in place.iter().enumerate() {
+            if v >= nodes {
+                return Err(format!(
+                    "rank {r} is placed on node {v}; the network has {nodes} nodes"
+                ));
+            }
+            if rank_at[v as usize] != Rank::MAX {
+                return Err(format!(
+                    "ranks {} and {r} are placed on one node, {}",
+                    rank_at[v as usize],
+                    net.node_label(v)
+                ));
+            }
+            rank_at[v as usize] = r as Rank;
+        }
+        let task = schedule.task(nodes, &place);
+        let s = Scheduled {
+            schedule: Arc::new(schedule),
+            net,
+            place,
+            rank_at,
+            switching,
+            ports,
+            task,
+            claims,
+        };
+        for (i, op) in s.schedule.ops.iter().enumerate() {
+            if let Kind::Send { to, .. } = op.kind {
+                let route = s.route(op.rank, to);
+                if let Some(why) = s.net.invalid(&route) {
+                    return Err(format!("{}: {why}", s.schedule.where_is(i as OpId)));
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// The node of each rank.
+    pub fn place(&self) -> &[NodeId] {
+        &self.place
+    }
+
+    /// The route of a message from rank `from` to rank `to`.
+    fn route(&self, from: Rank, to: Rank) -> Route {
+        let (from, to) = (self.place[from as usize], self.place[to as usize]);
+        self.net
+            .message_route(from, to, self.switching == Switching::Wh)
+    }
+
+    /// True if operation `op` of `rank` may start in `st` (its order's
+    /// predecessors have completed or started).
+    fn ready(&self, st: &RankState, op: OpId, first: OpId) -> bool {
+        let o = &self.schedule.ops[op as usize];
+        o.after
+            .iter()
+            .all(|&d| st.status[(d - first) as usize] == DONE)
+            && o.started_after
+                .iter()
+                .all(|&d| st.status[(d - first) as usize] != WAITING)
+    }
+
+    /// The rank's work that needs no port, after `arrivals`: receives
+    /// matched, local operations done, until nothing more can happen.
+    fn settle(&self, r: Rank, st: &mut RankState, arrivals: &[Arrival<Message>]) {
+        // A bus write reaches every reader of the bus: a rank takes what
+        // is addressed to it.
+        let mine = |m: &Message| matches!(self.schedule.ops[m.op as usize].kind, Kind::Send { to, .. } if to == r);
+        st.queue
+            .extend(arrivals.iter().map(|a| a.msg).filter(|m| mine(m)));
+        let ops = self.schedule.rank_ops(r);
+        let first = ops.start;
+        loop {
+            let mut progressed = false;
+            for op in ops.clone() {
+                let i = (op - first) as usize;
+                if st.status[i] == DONE || !self.ready(st, op, first) {
+                    continue;
+                }
+                match &self.schedule.ops[op as usize].kind {
+                    Kind::Send { .. } => continue,
+                    Kind::Recv {
+                        from,
+                        tag,
+                        data,
+                        reduce,
+                    } => {
+                        let fits = |m: &Message| {
+                            let Kind::Send { tag: t, .. } = self.schedule.ops[m.op as usize].kind
+                            else {
+                                return false;
+                            };
+                            let sender = self.schedule.ops[m.op as usize].rank;
+                            from.is_none_or(|f| f == sender) && tag.is_none_or(|g| g == t)
+                        };
+                        match st.queue.iter().position(fits) {
+                            Some(k) => {
+                                let m = st.queue.remove(k);
+                                self.put(st, data, m.payload, *reduce);
+                                st.status[i] = DONE;
+                                progressed = true;
+                            }
+                            None if st.status[i] == WAITING => {
+                                st.status[i] = POSTED;
+                                progressed = true;
+                            }
+                            None => {}
+                        }
+                    }
+                    Kind::Copy { from, to } => {
+                        st.values[*to as usize] = st.values[*from as usize];
+                        st.status[i] = DONE;
+                        progressed = true;
+                    }
+                    Kind::Reduce { from, to } => {
+                        let v = st.values[*from as usize];
+                        add(st, *to, v);
+                        st.status[i] = DONE;
+                        progressed = true;
+                    }
+                    Kind::Calc => {
+                        st.status[i] = DONE;
+                        progressed = true;
+                    }
+                }
+            }
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    /// Puts a received payload into the positions `data` names (or, for
+    /// everything, each chunk at its own position), replacing or adding.
+    fn put(&self, st: &mut RankState, data: &Data, payload: Payload, reduce: bool) {
+        let mut values = Vec::new();
+        match payload {
+            Payload::Nothing => {}
+            Payload::Chunks { first, mut mask } => {
+                while mask != 0 {
+                    values.push(Value::Chunk(first + mask.trailing_zeros()));
+                    mask &= mask - 1;
+                }
+            }
+            Payload::Sum { chunk, ranks } => values.push(Value::Sum { chunk, ranks }),
+        }
+        let at: Vec<Pos> = match data {
+            Data::At(at) => at.clone(),
+            Data::Everything => values
+                .iter()
+                .map(|v| match *v {
+                    Value::Chunk(c) | Value::Sum { chunk: c, .. } => c,
+                    Value::Empty => 0,
+                })
+                .collect(),
+        };
+        for (&p, v) in at.iter().zip(values) {
+            if (p as usize) >= st.values.len() {
+                continue;
+            }
+            match reduce {
+                true => add(st, p, v),
+                false => st.values[p as usize] = v,
+            }
+        }
+    }
+
+    /// What a send of `data` by a rank in `st` carries.
+    fn payload(&self, st: &RankState, data: &Data) -> Payload {
+        let values: Vec<Value> = match data {
+            Data::At(at) => at.iter().map(|&p| st.values[p as usize]).collect(),
+            Data::Everything => st.values.to_vec(),
+        };
+        let mut chunks = Vec::new();
+        let mut sum = None;
+        for v in values {
+            match v {
+                Value::Empty => {}
+                Value::Chunk(c) => chunks.push(c),
+                Value::Sum { chunk, ranks } => sum = Some(Payload::Sum { chunk, ranks }),
+            }
+        }
+        if let Some(sum) = sum {
+            return sum;
+        }
+        let Some(&first) = chunks.iter().min() else {
+            return Payload::Nothing;
+        };
+        let mask = chunks
+            .iter()
+            .filter(|&&c| c - first < 128)
+            .fold(0u128, |m, &c| m | 1 << (c - first));
+        Payload::Chunks { first, mask }
+    }
+
+    /// The rank's sends that may go in `slot` after settling: those its
+    /// order allows and those fixed to this slot, grouped by the port they
+    /// compete for (one-port: one group; all-port: one per first arc).
+    fn ready_sends(&self, r: Rank, st: &RankState, slot: Slot) -> Vec<Vec<OpId>> {
+        let ops = self.schedule.rank_ops(r);
+        let first = ops.start;
+        let mut groups: Vec<(u64, Vec<OpId>)> = Vec::new();
+        for op in ops {
+            let o = &self.schedule.ops[op as usize];
+            let Kind::Send { to, .. } = o.kind else {
+                continue;
+            };
+            if st.status[(op - first) as usize] == DONE {
+                continue;
+            }
+            let go = match o.slot {
+                Some(s) => s == slot,
+                None => self.ready(st, op, first),
+            };
+            if !go {
+                continue;
+            }
+            let key = match self.ports {
+                Ports::One => 0,
+                Ports::All => {
+                    let mut arc = None;
+                    self.net.occupy(&self.route(r, to), |res| {
+                        arc.get_or_insert(res);
+                    });
+                    arc.unwrap_or(0)
+                }
+            };
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, g)) => g.push(op),
+                None => groups.push((key, vec![op])),
+            }
+        }
+        groups.into_iter().map(|(_, g)| g).collect()
+    }
+
+    /// The next slot after `slot` in which one of the rank's sends is
+    /// fixed to go.
+    fn next_fixed(&self, r: Rank, st: &RankState, slot: Slot) -> Option<Slot> {
+        let ops = self.schedule.rank_ops(r);
+        let first = ops.start;
+        ops.filter(|&op| st.status[(op - first) as usize] != DONE)
+            .filter_map(|op| self.schedule.ops[op as usize].slot)
+            .filter(|&s| s > slot)
+            .min()
+    }
+
+    /// The operations of node `node`'s rank that never completed, in file
+    /// order (matching: orphans and deadlocks).
+    pub fn unfinished(&self, node: NodeId, st: &RankState) -> Vec<OpId> {
+        let r = self.rank_at[node as usize];
+        if r == Rank::MAX {
+            return Vec::new();
+        }
+        let ops = self.schedule.rank_ops(r);
+        let first = ops.start;
+        ops.filter(|&op| st.status[(op - first) as usize] != DONE)
+            .collect()
+    }
+}
+
+/// Adds value `v` to position `p`: a partial sum takes in the other's
+/// contributions (noting the first contribution taken twice); a plain
+/// chunk or an empty position takes the value.
+fn add(st: &mut RankState, p: Pos, v: Value) {
+    let here = &mut st.values[p as usize];
+    match (*here, v) {
+        (
+            Value::Sum { chunk, ranks },
+            Value::Sum {
+                chunk: other,
+                ranks: more,
+            },
+        ) if chunk == other => {
+            if ranks & more != 0 && st.twice.is_none() {
+                st.twice = Some((p, chunk, (ranks & more).trailing_zeros()));
+            }
+            *here = Value::Sum {
+                chunk,
+                ranks: ranks | more,
+            };
+        }
+        (_, Value::Empty) => {}
+        _ => *here = v,
+    }
+}
+
+impl<T: Topology> Protocol for Scheduled<T> {
+    type Topo = T;
+    type Input = ();
+    type State = RankState;
+    type Msg = Message;
+
+    fn topology(&self) -> &T {
+        &self.net
+    }
+
+    fn init(&self, _: &(), node: NodeId) -> RankState {
+        let r = self.rank_at[node as usize];
+        if r == Rank::MAX {
+            return RankState::default();
+        }
+        let chunks = &self.schedule.chunks;
+        let mut values = vec![Value::Empty; chunks.positions as usize];
+        for &(p, v) in &chunks.initial[r as usize] {
+            values[p as usize] = v;
+        }
+        RankState {
+            values: values.into(),
+            status: vec![WAITING; self.schedule.rank_ops(r).len()].into(),
+            queue: Vec::new(),
+            twice: None,
+        }
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        st: &mut RankState,
+        slot: Slot,
+        arrivals: &[Arrival<Message>],
+        choice: u32,
+        out: &mut Vec<Transmission<Message>>,
+    ) -> bool {
+        let r = self.rank_at[node as usize];
+        if r == Rank::MAX {
+            return false;
+        }
+        let before = st.status.iter().filter(|&&s| s == DONE).count();
+        self.settle(r, st, arrivals);
+        let first = self.schedule.rank_ops(r).start;
+        let groups = self.ready_sends(r, st, slot);
+        let mut pick = choice;
+        let mut left = false;
+        for group in &groups {
+            // Fixed-slot sends all go (their slot says so); the others one
+            // per port, the choice's digit saying which.
+            let fixed: Vec<OpId> = group
+                .iter()
+                .copied()
+                .filter(|&op| self.schedule.ops[op as usize].slot.is_some())
+                .collect();
+            let free: Vec<OpId> = group
+                .iter()
+                .copied()
+                .filter(|&op| self.schedule.ops[op as usize].slot.is_none())
+                .collect();
+            let mut going = fixed;
+            if !free.is_empty() {
+                let k = free.len() as u32;
+                going.push(free[(pick % k) as usize]);
+                pick /= k;
+                left |= free.len() > 1;
+            }
+            for op in going {
+                let Kind::Send { to, data, .. } = &self.schedule.ops[op as usize].kind else {
+                    continue;
+                };
+                let payload = self.payload(st, data);
+                out.push(Transmission {
+                    route: self.route(r, *to),
+                    msg: Message { op, payload },
+                });
+                st.status[(op - first) as usize] = DONE;
+            }
+        }
+        let after = st.status.iter().filter(|&&s| s == DONE).count();
+        let unfinished = after < st.status.len();
+        unfinished && (after > before || left || self.next_fixed(r, st, slot).is_some())
+    }
+
+    fn packets(&self, msg: &Message, mut f: impl FnMut(PacketId)) {
+        match msg.payload {
+            Payload::Nothing => {}
+            Payload::Chunks { first, mut mask } => {
+                while mask != 0 {
+                    f(self.schedule.packet(first + mask.trailing_zeros(), 0));
+                    mask &= mask - 1;
+                }
+            }
+            Payload::Sum { chunk, ranks } => self
+                .schedule
+                .value_packets(Value::Sum { chunk, ranks }, &mut f),
+        }
+    }
+
+    fn task(&self, _: &()) -> Task {
+        self.task.clone()
+    }
+
+    fn claims(&self) -> Claims {
+        self.claims.clone()
+    }
+
+    fn inputs(&self) -> Vec<()> {
+        vec![()]
+    }
+
+    fn describe_input(&self, _: &()) -> String {
+        self.schedule.collective.clone()
+    }
+
+    fn choices(
+        &self,
+        node: NodeId,
+        st: &RankState,
+        slot: Slot,
+        arrivals: &[Arrival<Message>],
+    ) -> u32 {
+        let r = self.rank_at[node as usize];
+        if r == Rank::MAX {
+            return 1;
+        }
+        let mut settled = st.clone();
+        self.settle(r, &mut settled, arrivals);
+        self.ready_sends(r, &settled, slot)
+            .iter()
+            .map(|g| {
+                let free = g
+                    .iter()
+                    .filter(|&&op| self.schedule.ops[op as usize].slot.is_none())
+                    .count() as u32;
+                free.max(1)
+            })
+            .fold(1u32, |a, b| a.saturating_mul(b))
+    }
+
+    /// Judged at the end: each position holds what the collective
+    /// requires, combining each contribution once.
+    fn result_ok(&self, _: &(), node: NodeId, st: &RankState) -> bool {
+        let r = self.rank_at[node as usize];
+        if r == Rank::MAX {
+            return true;
+        }
+        st.twice.is_none()
+            && self.schedule.chunks.expect[r as usize]
+                .iter()
+                .all(|&(p, v)| st.values[p as usize] == v)
+    }
+}
+
+/// What a schedule claims by default: every property but the
+/// transmission count (a schedule states no optimum) and, where chunks
+/// are reduced, no-duplication (a rank receives its own contribution back
+/// inside every full sum).
+pub fn default_claims(schedule: &Schedule) -> Claims {
+    use PropertyName::*;
+    let mut claimed = vec![Completeness, ContentionFreedom, Causality];
+    if !schedule.chunks.reduced.iter().any(|&r| r) {
+        claimed.push(NoDuplication);
+    }
+    Claims {
+        claimed,
+        bound: None,
+        lower_bound: None,
+        transmissions: None,
+    }
+}

@@ -1,0 +1,526 @@
+//! A network a user describes: any nodes and directed arcs (a GPU server's
+//! links, a cube with a missing link), read from a file by the front half
+//! (docs/schedules.md, "Networks") and checked here.
+//!
+//! The arcs are the resources, numbered in (from, to) order; under
+//! one-port a node's out-port and in-port are resources too, as on the
+//! cube and the grids. A link written once in the file is two arcs.
+//!
+//! **Routing.** A store-and-forward transmission crosses one arc. A worm
+//! follows, unless the schedule gives its path, the *lowest-neighbour
+//! shortest path*: from each node it takes the arc to the lowest-numbered
+//! neighbour that is one hop nearer the destination. The rule is
+//! deterministic, and on the n-cube it is not the catalogue's e-cube
+//! (from 110 to 001 it goes 110, 010, 000, 001: bits cleared before bits
+//! set); give the cube as `hypercube:n` for e-cube. An explicit path for a pair of nodes
+//! ([`Graph::with_paths`]) replaces the rule for that pair.
+
+use crate::config::{Ports, Switching};
+use crate::topology::Topology;
+use properties::{NodeId, ResourceId, Route};
+use std::collections::{HashMap, VecDeque};
+
+/// Most nodes of a graph network.
+pub const MAX_NODES: u32 = 1 << 20;
+
+/// Most nodes for which worms are routed by the rule: it keeps the
+/// distance between every pair (two bytes each, 32 MB at the limit).
+pub const MAX_ROUTED: u32 = 4096;
+
+/// A network of any shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    nodes: u32,
+    /// Node names, where the file gives them (else the number).
+    names: Vec<String>,
+    /// The arcs, sorted and distinct.
+    arcs: Vec<(NodeId, NodeId)>,
+    /// Node u's arcs are `arcs[first[u]..first[u + 1]]`.
+    first: Vec<u32>,
+    /// Hops from u to v at `u * nodes + v` (u16::MAX: unreachable), where
+    /// worms are routed by the rule.
+    distance: Vec<u16>,
+    /// Paths given for pairs of nodes (from the source to the destination).
+    paths: HashMap<(NodeId, NodeId), Vec<NodeId>>,
+    switching: Switching,
+    ports: Ports,
+    /// The network's name in reports (`graph dgx1.json`).
+    name: String,
+}
+
+impl Graph {
+    /// The network of `nodes` nodes and `arcs` (each a directed arc; write
+    /// both directions for a link), named `name` in reports, or why it is
+    /// not one commcheck takes: a node out of range, an arc from a node to
+    /// itself, too many nodes. `names` is empty or one name a node.
+    pub fn new(
+        name: &str,
+        nodes: u32,
+        names: Vec<String>,
+        arcs: &[(NodeId, NodeId)],
+        switching: Switching,
+        ports: Ports,
+    ) -> Result<Graph, String> {
+        if nodes == 0 || nodes > MAX_NODES {
+            return Err(format!("a graph has 1 to {MAX_NODES} nodes, not {nodes}"));
+        }
+        if !names.is_empty() && names.len() != nodes as usize {
+            return Err(format!(
+                "{} names for {nodes} nodes: name every node or none",
+                names.len()
+            ));
+        }
+        let mut sorted = Vec::with_capacity(arcs.len());
+        for &(u, v) in arcs {
+            if u >= nodes || v >= nodes {
+                return Err(format!(
+                    "arc {u}->{v}: nodes are numbered 0 to {}",
+                    nodes - 1
+                ));
+            }
+            if u == v {
+                return Err(format!("arc {u}->{v} from a node to itself"));
+            }
+            sorted.push((u, v));
+        }
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut first = vec![0u32; nodes as usize + 1];
+        for &(u, _) in &sorted {
+            first[u as usize + 1] += 1;
+        }
+        for u in 0..nodes as usize {
+            first[u + 1] += first[u];
+        }
+        let mut graph = Graph {
+            nodes,
+            names,
+            arcs: sorted,
+            first,
+            distance: Vec::new(),
+            paths: HashMap::new(),
+            switching,
+            ports,
+            name: name.to_string(),
+        };
+        if switching == Switching::Wh && nodes <= MAX_ROUTED {
+            graph.distance = graph.all_distances();
+        }
+        Ok(graph)
+    }
+
+    /// The same network whose worms between the given pairs follow the
+    /// given paths (each from its first node to its last, over arcs of
+    /// the graph), or why a path is not one.
+    pub fn with_paths(mut self, paths: Vec<Vec<NodeId>>) -> Result<Graph, String> {
+        for path in paths {
+            let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+                return Err("an empty path".into());
+            };
+            if path.len() < 2 {
+                return Err(format!("the path {} has no arc", self.node_label(from)));
+            }
+            for w in path.windows(2) {
+                if self.arc_index(w[0], w[1]).is_none() {
+                    return Err(format!(
+                        "the path {} uses {}->{}, which is not an arc",
+                        self.path_label(&path),
+                        self.node_label(w[0]),
+                        self.node_label(w[1])
+                    ));
+                }
+            }
+            let mut seen = path.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            if seen.len() != path.len() {
+                return Err(format!(
+                    "the path {} visits a node twice",
+                    self.path_label(&path)
+                ));
+            }
+            self.paths.insert((from, to), path);
+        }
+        Ok(self)
+    }
+
+    /// `path` as `a->b->c`.
+    fn path_label(&self, path: &[NodeId]) -> String {
+        let names: Vec<String> = path.iter().map(|&v| self.node_label(v)).collect();
+        names.join("->")
+    }
+
+    /// The arcs, in resource order.
+    pub fn arcs(&self) -> &[(NodeId, NodeId)] {
+        &self.arcs
+    }
+
+    /// The switching technique.
+    pub fn switching(&self) -> Switching {
+        self.switching
+    }
+
+    /// The port model.
+    pub fn ports(&self) -> Ports {
+        self.ports
+    }
+
+    /// The neighbours `u` has an arc to, in increasing order.
+    pub fn out_neighbours(&self, u: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let (a, b) = (self.first[u as usize], self.first[u as usize + 1]);
+        self.arcs[a as usize..b as usize].iter().map(|&(_, v)| v)
+    }
+
+    /// The resource of arc u->v, if there is one.
+    pub fn arc_index(&self, u: NodeId, v: NodeId) -> Option<ResourceId> {
+        let (a, b) = (self.first[u as usize], self.first[u as usize + 1]);
+        let out = &self.arcs[a as usize..b as usize];
+        out.binary_search(&(u, v))
+            .ok()
+            .map(|i| (a as usize + i) as u64)
+    }
+
+    /// Hops from `u` to `v` by breadth-first search, None if unreachable.
+    pub fn distance(&self, u: NodeId, v: NodeId) -> Option<u32> {
+        if !self.distance.is_empty() {
+            let d = self.distance[u as usize * self.nodes as usize + v as usize];
+            return (d != u16::MAX).then_some(d as u32);
+        }
+        self.bfs(u)[v as usize]
+    }
+
+    /// Hops from `from` to every node (None: unreachable).
+    pub fn bfs(&self, from: NodeId) -> Vec<Option<u32>> {
+        let mut dist = vec![None; self.nodes as usize];
+        dist[from as usize] = Some(0);
+        let mut queue = VecDeque::from([from]);
+        while let Some(u) = queue.pop_front() {
+            let d = dist[u as usize].unwrap_or(0);
+            for v in self.out_neighbours(u) {
+                if dist[v as usize].is_none() {
+                    dist[v as usize] = Some(d + 1);
+                    queue.push_back(v);
+                }
+            }
+        }
+        dist
+    }
+
+    /// The largest distance between two nodes (None if some node cannot
+    /// reach another).
+    pub fn diameter(&self) -> Option<u32> {
+        let mut most = 0;
+        for u in 0..self.nodes {
+            for d in self.bfs(u) {
+                most = most.max(d?);
+            }
+        }
+        Some(most)
+    }
+
+    /// The most arcs out of one node.
+    pub fn max_degree(&self) -> u32 {
+        (0..self.nodes as usize)
+            .map(|u| self.first[u + 1] - self.first[u])
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn all_distances(&self) -> Vec<u16> {
+        let n = self.nodes as usize;
+        let mut all = vec![u16::MAX; n * n];
+        for u in 0..self.nodes {
+            for (v, d) in self.bfs(u).into_iter().enumerate() {
+                if let Some(d) = d {
+                    all[u as usize * n + v] = d as u16;
+                }
+            }
+        }
+        all
+    }
+
+    /// The nodes a worm from `from` to `to` visits, in order: the path
+    /// given for the pair, else the lowest-neighbour shortest path; None
+    /// if `to` cannot be reached (or worms are not routed on this graph).
+    pub fn worm_path(&self, from: NodeId, to: NodeId) -> Option<Vec<NodeId>> {
+        if let Some(path) = self.paths.get(&(from, to)) {
+            return Some(path.clone());
+        }
+        if self.distance.is_empty() {
+            return None;
+        }
+        let n = self.nodes as usize;
+        let left = |u: NodeId| self.distance[u as usize * n + to as usize];
+        if left(from) == u16::MAX {
+            return None;
+        }
+        let mut path = vec![from];
+        let mut u = from;
+        while u != to {
+            u = self.out_neighbours(u).find(|&v| left(v) + 1 == left(u))?;
+            path.push(u);
+        }
+        Some(path)
+    }
+
+    /// Calls `f` with every arc `route` crosses.
+    fn hops(&self, route: &Route, mut f: impl FnMut(ResourceId)) {
+        match *route {
+            Route::Link { from, to } => f(self.arc_index(from, to).expect("a valid link")),
+            Route::Worm { from, to, .. } => {
+                let path = self.worm_path(from, to).expect("a routed worm");
+                for w in path.windows(2) {
+                    f(self.arc_index(w[0], w[1]).expect("a path over arcs"));
+                }
+            }
+            Route::Bus { .. } | Route::Fan { .. } => {}
+        }
+    }
+}
+
+impl Topology for Graph {
+    fn nodes(&self) -> u32 {
+        self.nodes
+    }
+
+    fn resources(&self) -> ResourceId {
+        let arcs = self.arcs.len() as u64;
+        match self.ports {
+            Ports::All => arcs,
+            Ports::One => arcs + 2 * self.nodes as u64,
+        }
+    }
+
+    fn occupy(&self, route: &Route, mut f: impl FnMut(ResourceId)) {
+        self.hops(route, &mut f);
+        if self.ports == Ports::One {
+            let (arcs, nodes) = (self.arcs.len() as u64, self.nodes as u64);
+            self.receivers(route, |v| f(arcs + nodes + v as u64));
+            f(arcs + route.from() as u64);
+        }
+    }
+
+    fn receivers(&self, route: &Route, mut f: impl FnMut(NodeId)) {
+        match *route {
+            Route::Link { to, .. } | Route::Worm { to, .. } => f(to),
+            Route::Bus { .. } | Route::Fan { .. } => {}
+        }
+    }
+
+    fn invalid(&self, route: &Route) -> Option<String> {
+        let (from, to) = match *route {
+            Route::Link { from, to } => (from, to),
+            Route::Worm { from, to, first } => {
+                if first.is_some() {
+                    return Some("a worm on a graph takes no first dimension".into());
+                }
+                (from, to)
+            }
+            Route::Bus { .. } => return Some(format!("{} has no buses", self.name)),
+            Route::Fan { .. } => return Some(format!("{} has no fan-outs", self.name)),
+        };
+        if from >= self.nodes || to >= self.nodes {
+            return Some(format!("route {from}->{to} leaves {}", self.name));
+        }
+        if from == to {
+            return Some(format!("route from {} to itself", self.node_label(from)));
+        }
+        let single = matches!(route, Route::Link { .. }) || self.switching == Switching::Sf;
+        if single && self.arc_index(from, to).is_none() {
+            return Some(format!(
+                "{} -> {} is not an arc; store-and-forward moves a packet one arc per slot",
+                self.node_label(from),
+                self.node_label(to)
+            ));
+        }
+        if !single && self.worm_path(from, to).is_none() {
+            return Some(match self.distance.is_empty() && self.nodes > MAX_ROUTED {
+                true => format!(
+                    "worms are routed on graphs of at most {MAX_ROUTED} nodes (this has {}) \
+                     unless the schedule gives their paths",
+                    self.nodes
+                ),
+                false => format!(
+                    "{} cannot reach {}",
+                    self.node_label(from),
+                    self.node_label(to)
+                ),
+            });
+        }
+        None
+    }
+
+    fn path(&self, route: &Route) -> Vec<NodeId> {
+        match *route {
+            Route::Worm { from, to, .. } => self.worm_path(from, to).unwrap_or(vec![from, to]),
+            _ => {
+                let mut path = vec![route.from()];
+                self.receivers(route, |v| path.push(v));
+                path
+            }
+        }
+    }
+
+    /// Nodes on a circle, node 0 at the top, clockwise.
+    fn position(&self, node: NodeId) -> (f32, f32) {
+        let n = self.nodes as f32;
+        let r = (n / std::f32::consts::PI).max(1.0);
+        let a = 2.0 * std::f32::consts::PI * node as f32 / n;
+        (r + r * a.sin(), r - r * a.cos())
+    }
+
+    fn links(&self, mut f: impl FnMut(NodeId, NodeId)) {
+        for &(u, v) in &self.arcs {
+            // A link once; a one-way arc too.
+            if u < v || self.arc_index(v, u).is_none() {
+                f(u.min(v), u.max(v));
+            }
+        }
+    }
+
+    fn arc_ends(&self, r: ResourceId) -> Option<(NodeId, NodeId)> {
+        self.arcs.get(r as usize).copied()
+    }
+
+    fn network(&self) -> Option<String> {
+        Some(self.name.clone())
+    }
+
+    fn node_label(&self, node: NodeId) -> String {
+        match self.names.get(node as usize) {
+            Some(name) => name.clone(),
+            None => node.to_string(),
+        }
+    }
+
+    fn resource_label(&self, r: ResourceId) -> String {
+        let (arcs, nodes) = (self.arcs.len() as u64, self.nodes as u64);
+        if let Some((u, v)) = self.arc_ends(r) {
+            format!("arc {}->{}", self.node_label(u), self.node_label(v))
+        } else if r < arcs + nodes {
+            format!("out-port of {}", self.node_label((r - arcs) as NodeId))
+        } else {
+            format!(
+                "in-port of {}",
+                self.node_label((r - arcs - nodes) as NodeId)
+            )
+        }
+    }
+
+    fn route_label(&self, route: &Route) -> String {
+        match *route {
+            Route::Link { from, to } | Route::Worm { from, to, .. } => {
+                format!("{}->{}", self.node_label(from), self.node_label(to))
+            }
+            Route::Bus { from, .. } | Route::Fan { from, .. } => self.node_label(from),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 3-cube written as a graph file would write it: a link per
+    /// dimension and node.
+    fn cube3(switching: Switching, ports: Ports) -> Graph {
+        let mut arcs = Vec::new();
+        for u in 0..8u32 {
+            for d in 0..3 {
+                arcs.push((u, u ^ (1 << d)));
+            }
+        }
+        Graph::new("Q3", 8, Vec::new(), &arcs, switching, ports).unwrap()
+    }
+
+    /// Worms take the lowest neighbour one hop nearer (on the cube, bits
+    /// cleared before bits set); the cube's distances are Hamming's.
+    #[test]
+    fn worms_take_the_lowest_nearer_neighbour() {
+        let g = cube3(Switching::Wh, Ports::All);
+        let worm = |from, to| {
+            g.path(&Route::Worm {
+                from,
+                to,
+                first: None,
+            })
+        };
+        assert_eq!(worm(0, 7), [0, 1, 3, 7]);
+        assert_eq!(worm(6, 1), [6, 2, 0, 1]);
+        for u in 0..8 {
+            for v in 0..8 {
+                assert_eq!(g.distance(u, v), Some((u ^ v).count_ones()));
+            }
+        }
+        assert_eq!(g.diameter(), Some(3));
+        assert_eq!(g.max_degree(), 3);
+    }
+
+    /// A path given for a pair replaces the rule for that pair only, and
+    /// a path that is not one is refused with its reason.
+    #[test]
+    fn explicit_paths_replace_the_rule() {
+        let g = cube3(Switching::Wh, Ports::All)
+            .with_paths(vec![vec![0, 4, 6, 7]])
+            .unwrap();
+        let mut arcs = Vec::new();
+        g.occupy(
+            &Route::Worm {
+                from: 0,
+                to: 7,
+                first: None,
+            },
+            |r| arcs.push(g.resource_label(r)),
+        );
+        assert_eq!(arcs, ["arc 0->4", "arc 4->6", "arc 6->7"]);
+        assert_eq!(g.worm_path(1, 7), Some(vec![1, 3, 7]));
+        let bad = cube3(Switching::Wh, Ports::All).with_paths(vec![vec![0, 3]]);
+        assert!(bad.unwrap_err().contains("0->3, which is not an arc"));
+        let twice = cube3(Switching::Wh, Ports::All).with_paths(vec![vec![0, 1, 0, 2]]);
+        assert!(twice.unwrap_err().contains("twice"));
+    }
+
+    /// A one-way arc is one resource; under one-port the ports follow the
+    /// arcs; store-and-forward refuses a non-arc and a missing link.
+    #[test]
+    fn arcs_ports_and_invalid_routes() {
+        let names = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        let g = Graph::new(
+            "G",
+            3,
+            names,
+            &[(0, 1), (1, 0), (1, 2)],
+            Switching::Sf,
+            Ports::One,
+        )
+        .unwrap();
+        assert_eq!(g.resources(), 3 + 6);
+        let mut used = Vec::new();
+        g.occupy(&Route::Link { from: 1, to: 2 }, |r| {
+            used.push(g.resource_label(r))
+        });
+        assert_eq!(used, ["arc b->c", "in-port of c", "out-port of b"]);
+        assert!(g
+            .invalid(&Route::Link { from: 2, to: 1 })
+            .unwrap()
+            .contains("c -> b is not an arc"));
+        assert!(g.invalid(&Route::Link { from: 0, to: 1 }).is_none());
+        let mut links = Vec::new();
+        g.links(|u, v| links.push((u, v)));
+        assert_eq!(links, [(0, 1), (1, 2)]);
+        assert_eq!(g.diameter(), None, "c reaches nobody");
+    }
+
+    /// Bad graphs are refused in one line naming the fault.
+    #[test]
+    fn bad_graphs_are_named() {
+        let new = |n, arcs: &[(u32, u32)]| {
+            Graph::new("G", n, Vec::new(), arcs, Switching::Sf, Ports::All).unwrap_err()
+        };
+        assert!(new(0, &[]).contains("1 to"));
+        assert!(new(2, &[(0, 2)]).contains("numbered 0 to 1"));
+        assert!(new(2, &[(1, 1)]).contains("to itself"));
+        let names = Graph::new("G", 2, vec!["x".into()], &[], Switching::Sf, Ports::All);
+        assert!(names.unwrap_err().contains("name every node or none"));
+    }
+}

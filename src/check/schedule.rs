@@ -1,0 +1,144 @@
+//! `check schedule FILE`: a schedule from a file, on a network, checked by
+//! the same engines and judged by the same properties as the catalogue
+//! (docs/schedules.md).
+
+use super::{check_protocol, CheckError, Options, Subject};
+use crate::import::network::{network, Network};
+use crate::import::{self, ImportError};
+use crate::report::Outcome;
+use crate::with_network;
+use models::catalog::{Config, Params};
+use models::schedule::run::{default_claims, Scheduled};
+use models::schedule::{Kind, Schedule};
+use models::{Graph, Ports, Shape, Switching};
+use properties::NodeId;
+use std::path::PathBuf;
+
+/// The formats a schedule file may be in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// commcheck's own (JSON).
+    Commcheck,
+}
+
+/// Where ranks go on the network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Map {
+    /// Rank r on node r.
+    Identity,
+    /// Rank r on node r xor (r >> 1) of the cube.
+    Gray,
+    /// The nodes listed in a JSON file, one per rank.
+    File(PathBuf),
+}
+
+/// A schedule check as the command line asks for it.
+#[derive(Clone, Debug)]
+pub struct ScheduleRequest {
+    /// The schedule file.
+    pub file: PathBuf,
+    /// Its format (None: guessed from the file).
+    pub format: Option<Format>,
+    /// `--network`.
+    pub network: String,
+    /// `--map`.
+    pub map: Map,
+    /// The switching technique.
+    pub switching: Switching,
+    /// The port model.
+    pub ports: Ports,
+    /// Engines and budgets.
+    pub options: Options,
+}
+
+/// The schedule `req` names, read in its format.
+pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
+    let text = import::read(&req.file)?;
+    let file = req.file.display().to_string();
+    match req.format.unwrap_or(Format::Commcheck) {
+        Format::Commcheck => import::commcheck::read(&text, &file),
+    }
+}
+
+/// The node of each of `ranks` ranks on `net` under `map`.
+fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, ImportError> {
+    let nodes = net.nodes();
+    let place: Vec<NodeId> = match map {
+        Map::Identity => (0..ranks).collect(),
+        Map::Gray => {
+            if !matches!(net, Network::Cube(_)) {
+                return Err(ImportError::Usage(
+                    "--map gray places ranks on a hypercube's nodes; this network is not one"
+                        .into(),
+                ));
+            }
+            (0..ranks).map(|r| r ^ (r >> 1)).collect()
+        }
+        Map::File(path) => {
+            let text = import::read(path)?;
+            let file = path.display().to_string();
+            serde_json::from_str::<Vec<NodeId>>(&text).map_err(|e| import::at_line(&file, &e))?
+        }
+    };
+    if ranks > nodes {
+        return Err(ImportError::Usage(format!(
+            "{ranks} ranks on {} of {nodes} nodes: one rank a node",
+            net.name()
+        )));
+    }
+    Ok(place)
+}
+
+/// Checks the schedule `req` names on its network.
+pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
+    let schedule = read_schedule(req)?;
+    let mut net = network(&req.network, req.switching, req.ports)?;
+    let place = placement(&req.map, schedule.ranks, &net)?;
+    // Paths a schedule gives are a graph's: on a graph they join it.
+    let paths: Vec<Vec<NodeId>> = schedule
+        .ops
+        .iter()
+        .filter_map(|op| match &op.kind {
+            Kind::Send { path: Some(p), .. } => Some(p.clone()),
+            _ => None,
+        })
+        .collect();
+    if !paths.is_empty() {
+        let Network::Graph(g) = net else {
+            return Err(CheckError::Usage(
+                "the schedule gives paths: they are followed on a graph network \
+                 (--network graph:FILE)"
+                    .into(),
+            ));
+        };
+        let routed: Graph = g.with_paths(paths).map_err(CheckError::Usage)?;
+        net = Network::Graph(routed);
+    }
+    let claims = default_claims(&schedule);
+    let name = schedule.name.clone();
+    let (shape, n, sides) = match &net {
+        Network::Cube(c) => (Shape::Cube, c.dim(), None),
+        Network::Grid(g) => (
+            Shape::Grid { torus: g.torus() },
+            g.sides().iter().copied().max().unwrap_or(0),
+            Some(g.sides().to_vec()),
+        ),
+        Network::MeshBus(b) => (Shape::MeshBus { min: 2 }, b.side(), None),
+        Network::Graph(g) => (Shape::Graph, models::Topology::nodes(g), None),
+    };
+    let config = Config {
+        n,
+        switching: req.switching,
+        ports: req.ports,
+        params: Params {
+            sides,
+            ..Params::default()
+        },
+    };
+    let subject = Subject::own(&name, shape, config);
+    with_network!(net, |t| {
+        let scheduled = Scheduled::new(schedule, t, place, req.switching, req.ports, claims)
+            .map_err(CheckError::Usage)?;
+        check_protocol(scheduled, &subject, &req.options)
+    })
+}

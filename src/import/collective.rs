@@ -1,0 +1,175 @@
+//! The named collectives (docs/schedules.md, "Collectives"): each one's
+//! chunks, where they start and where they must end, on R ranks with one
+//! position per chunk (position c holds chunk c).
+
+use models::schedule::{Chunks, Rank, Value, MAX_REDUCED_RANKS};
+
+/// A collective by name, with its root and chunk count where it has them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Collective {
+    /// `chunks` chunks from `root` to every rank.
+    Broadcast {
+        /// The root.
+        root: Rank,
+        /// The chunks it broadcasts.
+        chunks: u32,
+    },
+    /// Every rank's contribution to each of `chunks` chunks, summed at `root`.
+    Reduce {
+        /// The root.
+        root: Rank,
+        /// The reduced chunks.
+        chunks: u32,
+    },
+    /// Chunk r from `root` to rank r.
+    Scatter {
+        /// The root.
+        root: Rank,
+    },
+    /// Chunk r from rank r to `root`.
+    Gather {
+        /// The root.
+        root: Rank,
+    },
+    /// Chunk r from rank r to every rank.
+    Allgather,
+    /// Chunk r summed over every rank, at rank r.
+    ReduceScatter,
+    /// Each of `chunks` chunks summed over every rank, at every rank.
+    Allreduce {
+        /// The reduced chunks.
+        chunks: u32,
+    },
+    /// Chunk s R + d from rank s to rank d.
+    Alltoall,
+    /// Every rank hears, directly or not, from every rank: rank r's token
+    /// (chunk r) reaches every rank; a message carries everything its
+    /// sender holds.
+    Barrier,
+}
+
+impl Collective {
+    /// Its name in reports.
+    pub fn name(&self) -> String {
+        match self {
+            Collective::Broadcast { root, chunks: 1 } => format!("broadcast from rank {root}"),
+            Collective::Broadcast { root, chunks } => {
+                format!("broadcast of {chunks} chunks from rank {root}")
+            }
+            Collective::Reduce { root, .. } => format!("reduce to rank {root}"),
+            Collective::Scatter { root } => format!("scatter from rank {root}"),
+            Collective::Gather { root } => format!("gather to rank {root}"),
+            Collective::Allgather => "allgather".into(),
+            Collective::ReduceScatter => "reduce-scatter".into(),
+            Collective::Allreduce { .. } => "allreduce".into(),
+            Collective::Alltoall => "alltoall".into(),
+            Collective::Barrier => "barrier".into(),
+        }
+    }
+
+    /// Its chunks on `ranks` ranks, or why it has none there (a root out
+    /// of range, a reduction over more than 128 ranks, too many chunks).
+    pub fn chunks(&self, ranks: u32) -> Result<Chunks, String> {
+        let root = match self {
+            Collective::Broadcast { root, .. }
+            | Collective::Reduce { root, .. }
+            | Collective::Scatter { root }
+            | Collective::Gather { root } => Some(*root),
+            _ => None,
+        };
+        if let Some(root) = root.filter(|&r| r >= ranks) {
+            return Err(format!(
+                "root rank {root}: ranks are 0 to {}",
+                ranks.saturating_sub(1)
+            ));
+        }
+        let reduced = matches!(
+            self,
+            Collective::Reduce { .. } | Collective::ReduceScatter | Collective::Allreduce { .. }
+        );
+        if reduced && ranks > MAX_REDUCED_RANKS {
+            return Err(format!(
+                "a {} over {ranks} ranks: commcheck combines at most {MAX_REDUCED_RANKS}",
+                self.name()
+            ));
+        }
+        let count: u64 = match self {
+            Collective::Broadcast { chunks, .. }
+            | Collective::Reduce { chunks, .. }
+            | Collective::Allreduce { chunks } => *chunks as u64,
+            Collective::Alltoall => ranks as u64 * ranks as u64,
+            _ => ranks as u64,
+        };
+        if count == 0 || count > 1 << 20 {
+            return Err(format!("{count} chunks: 1 to 2^20"));
+        }
+        let count = count as u32;
+        let r = ranks as usize;
+        let mut initial = vec![Vec::new(); r];
+        let mut expect = vec![Vec::new(); r];
+        let mut origin = vec![0; count as usize];
+        let all: u128 = match ranks {
+            128.. => u128::MAX,
+            _ => (1u128 << ranks) - 1,
+        };
+        let everyone = |expect: &mut Vec<Vec<(u32, Value)>>, c: u32, v: Value| {
+            for e in expect.iter_mut() {
+                e.push((c, v));
+            }
+        };
+        for c in 0..count {
+            match *self {
+                Collective::Broadcast { root, .. } => {
+                    origin[c as usize] = root;
+                    initial[root as usize].push((c, Value::Chunk(c)));
+                    everyone(&mut expect, c, Value::Chunk(c));
+                }
+                Collective::Scatter { root } => {
+                    origin[c as usize] = root;
+                    initial[root as usize].push((c, Value::Chunk(c)));
+                    expect[c as usize].push((c, Value::Chunk(c)));
+                }
+                Collective::Gather { root } => {
+                    origin[c as usize] = c;
+                    initial[c as usize].push((c, Value::Chunk(c)));
+                    expect[root as usize].push((c, Value::Chunk(c)));
+                }
+                Collective::Allgather | Collective::Barrier => {
+                    origin[c as usize] = c;
+                    initial[c as usize].push((c, Value::Chunk(c)));
+                    everyone(&mut expect, c, Value::Chunk(c));
+                }
+                Collective::Alltoall => {
+                    let (s, d) = (c / ranks, c % ranks);
+                    origin[c as usize] = s;
+                    initial[s as usize].push((c, Value::Chunk(c)));
+                    expect[d as usize].push((c, Value::Chunk(c)));
+                }
+                Collective::Reduce { .. }
+                | Collective::ReduceScatter
+                | Collective::Allreduce { .. } => {
+                    for (q, init) in initial.iter_mut().enumerate() {
+                        let ranks = 1u128 << q;
+                        init.push((c, Value::Sum { chunk: c, ranks }));
+                    }
+                    let total = Value::Sum {
+                        chunk: c,
+                        ranks: all,
+                    };
+                    match *self {
+                        Collective::Reduce { root, .. } => expect[root as usize].push((c, total)),
+                        Collective::ReduceScatter => expect[c as usize].push((c, total)),
+                        _ => everyone(&mut expect, c, total),
+                    }
+                }
+            }
+        }
+        Ok(Chunks {
+            reduced: vec![reduced; count as usize],
+            positions: count,
+            initial,
+            expect,
+            origin,
+        })
+    }
+}

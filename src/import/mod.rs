@@ -1,0 +1,110 @@
+//! Schedules and networks from files (docs/schedules.md): `--network`
+//! and graph files ([`network`]), commcheck's own schedule format
+//! ([`commcheck`]) and the named collectives it shares with the importers
+//! ([`collective`]).
+//!
+//! Every reader refuses bad input in one line, naming the file, the line
+//! and column where it knows them, and what was expected; none panics,
+//! and none allocates by a count it has not checked.
+
+pub mod collective;
+pub mod commcheck;
+pub mod network;
+
+use std::path::Path;
+
+/// Largest file a reader takes (a schedule of 2^16 ranks in GOAL is a
+/// few tens of megabytes).
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Why a file or a `--network` cannot be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ImportError {
+    /// A bad flag value.
+    #[error("{0}")]
+    Usage(String),
+    /// A file that cannot be read at all.
+    #[error("{file}: {why}")]
+    Unreadable {
+        /// The file.
+        file: String,
+        /// The system's reason.
+        why: String,
+    },
+    /// A file that is not what it should be: where, and what was expected.
+    #[error("{}", located(.file, *.line, *.column, .why))]
+    File {
+        /// The file.
+        file: String,
+        /// Its line, from 1 (0: the file as a whole).
+        line: u32,
+        /// Its column, from 1 (0: the line as a whole).
+        column: u32,
+        /// What is wrong, and what was expected.
+        why: String,
+    },
+}
+
+/// `file:line:column: why`, leaving out what is not known.
+fn located(file: &str, line: u32, column: u32, why: &str) -> String {
+    match (line, column) {
+        (0, _) => format!("{file}: {why}"),
+        (l, 0) => format!("{file}:{l}: {why}"),
+        (l, c) => format!("{file}:{l}:{c}: {why}"),
+    }
+}
+
+/// The text of `path`, refusing a file past [`MAX_FILE_BYTES`] before
+/// reading it.
+pub fn read(path: &Path) -> Result<String, ImportError> {
+    let file = path.display().to_string();
+    let unreadable = |why: String| ImportError::Unreadable {
+        file: file.clone(),
+        why,
+    };
+    let size = std::fs::metadata(path)
+        .map_err(|e| unreadable(e.to_string()))?
+        .len();
+    if size > MAX_FILE_BYTES {
+        return Err(unreadable(format!(
+            "{size} bytes: at most {MAX_FILE_BYTES} are read"
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u32;
+        ImportError::File {
+            file: file.clone(),
+            line,
+            column: 0,
+            why: "not UTF-8 text".into(),
+        }
+    })
+}
+
+/// A JSON reader's error at its line and column.
+pub fn at_line(file: &str, e: &serde_json::Error) -> ImportError {
+    let why = e.to_string();
+    // serde_json appends " at line L column C": the location is ours.
+    let why = match why.rfind(" at line ") {
+        Some(i) => why[..i].to_string(),
+        None => why,
+    };
+    ImportError::File {
+        file: file.to_string(),
+        line: e.line() as u32,
+        column: e.column() as u32,
+        why,
+    }
+}
+
+/// The line and column of byte `offset` of `text`, from 1.
+pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
+    let before = &text[..offset.min(text.len())];
+    let line = 1 + before.matches('\n').count() as u32;
+    let column = 1 + before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32;
+    (line, column)
+}

@@ -1,0 +1,280 @@
+//! `check schedule FILE`: schedules written here by hand for the format's
+//! corner cases (tests/schedules/), checked on built-in networks and
+//! graph files; what only some interleavings show; bad files refused in
+//! one line with where and what.
+
+use crate::cli::{check, stderr, stdout};
+use commcheck::check::schedule::{check_schedule, Map, ScheduleRequest};
+use commcheck::check::Options;
+use commcheck::engine::Engine;
+use commcheck::report::{Finder, Outcome};
+use models::{Ports, Switching};
+use properties::Status;
+
+/// The check of tests/schedules/`file` on `network`.
+fn run(file: &str, network: &str, ports: Ports, engine: Engine) -> Outcome {
+    let req = ScheduleRequest {
+        file: format!("tests/schedules/{file}").into(),
+        format: None,
+        network: network.into(),
+        map: Map::Identity,
+        switching: Switching::Sf,
+        ports,
+        options: Options {
+            engine: Some(engine),
+            ..Options::default()
+        },
+    };
+    check_schedule(&req).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn status(o: &Outcome, name: &str) -> Status {
+    o.properties
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{name} reported"))
+        .status
+}
+
+/// The binomial tree on the 3-cube, one link a slot: every rank informed
+/// once, in 3 slots under all-port, 3 under one-port (each rank's sends
+/// are ordered), 7 transmissions.
+#[test]
+fn a_binomial_broadcast_completes_in_n_slots_on_the_cube() {
+    for ports in [Ports::All, Ports::One] {
+        for engine in [Engine::Lockstep, Engine::Executor] {
+            let o = run("binomial_q3.json", "hypercube:3", ports, engine);
+            for name in [
+                "completeness",
+                "no-duplication",
+                "contention-freedom",
+                "causality",
+            ] {
+                assert_eq!(status(&o, name), Status::Holds, "{name}\n{}", o.text());
+            }
+            assert_eq!(o.time.measured, Some(3), "{}", o.text());
+            assert_eq!(o.transmissions, Some(7));
+        }
+    }
+}
+
+/// Rank 0 of the gather may send to rank 2 or to the root first (one
+/// port); rank 3 sends to the root in slot 1. Only the interleaving where
+/// rank 0 sends to the root first collides at the root's in-port: the
+/// exhaustive search finds it, the executor (file order: to rank 2
+/// first) does not.
+#[test]
+fn a_collision_that_only_some_interleavings_produce_is_found() {
+    let exhaustive = run(
+        "gather_race.json",
+        "hypercube:2",
+        Ports::One,
+        Engine::Lockstep,
+    );
+    assert_eq!(
+        status(&exhaustive, "contention-freedom"),
+        Status::Violated,
+        "{}",
+        exhaustive.text()
+    );
+    let p = exhaustive
+        .properties
+        .iter()
+        .find(|p| p.name == "contention-freedom")
+        .unwrap();
+    assert_eq!(p.found_by, Some(Finder::LockStep));
+    let c = p.counterexample.as_ref().unwrap();
+    assert_eq!(c.slot, Some(1), "{}", c.text);
+    assert!(c.text.contains("in-port of 01"), "{}", c.text);
+    assert_eq!(status(&exhaustive, "completeness"), Status::Holds);
+
+    let one = run(
+        "gather_race.json",
+        "hypercube:2",
+        Ports::One,
+        Engine::Executor,
+    );
+    assert_eq!(
+        status(&one, "contention-freedom"),
+        Status::Holds,
+        "{}",
+        one.text()
+    );
+    assert_eq!(one.time.measured, Some(3), "{}", one.text());
+    // Under all-port nothing collides, whatever the order.
+    let all = run(
+        "gather_race.json",
+        "hypercube:2",
+        Ports::All,
+        Engine::Lockstep,
+    );
+    assert_eq!(
+        status(&all, "contention-freedom"),
+        Status::Holds,
+        "{}",
+        all.text()
+    );
+}
+
+/// Each rank waits for the other's message before sending its own: no
+/// message is ever sent, the run ends with both receives waiting.
+#[test]
+fn a_deadlock_leaves_the_allgather_incomplete() {
+    let o = run("deadlock.json", "hypercube:1", Ports::All, Engine::Lockstep);
+    assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
+    assert_eq!(o.transmissions, Some(0));
+}
+
+/// Two ranks exchange partial sums and add them: each ends with the full
+/// sum, each contribution once.
+#[test]
+fn a_pairwise_allreduce_combines_each_contribution_once() {
+    let o = run(
+        "allreduce_pair.json",
+        "hypercube:1",
+        Ports::All,
+        Engine::Lockstep,
+    );
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    assert_eq!(o.time.measured, Some(1), "{}", o.text());
+}
+
+/// The command line: a report in the file's terms; a bad file, network
+/// or flag refused in one line with file:line:column, exit 2.
+#[test]
+fn the_command_reads_the_file_and_refuses_bad_input_in_one_line() {
+    let o = check(&[
+        "schedule",
+        "tests/schedules/binomial_q3.json",
+        "--network",
+        "hypercube:3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("binomial_q3.json"), "{}", stdout(&o));
+
+    let dir = std::env::temp_dir().join(format!("commcheck-schedules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, &str, &str); 5] = [
+        ("truncated", "{\n  \"format\": \"commcheck-schedule\",\n  \"ver", ":3:"),
+        (
+            "wrong type",
+            "{\"format\": \"commcheck-schedule\", \"version\": \"one\"}",
+            ":1:",
+        ),
+        (
+            "rank out of range",
+            "{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 2,\n\
+             \"collective\": {\"name\": \"allgather\"},\n\"ops\": [\n  {\"rank\": 5, \"calc\": {}}]}",
+            ":4:3: rank 5: ranks are 0 to 1",
+        ),
+        (
+            "unknown label",
+            "{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 2,\n\
+             \"collective\": {\"name\": \"allgather\"},\n\"ops\": [\n  {\"rank\": 0, \"calc\": {}, \"after\": [\"x\"]}]}",
+            ":4:3: no operation labelled x on rank 0",
+        ),
+        (
+            "billion ranks",
+            "{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 1000000000,\n\
+             \"collective\": {\"name\": \"allgather\"}, \"ops\": []}",
+            "1000000000 ranks: 1 to",
+        ),
+    ];
+    for (what, text, expected) in cases {
+        let file = dir.join(format!("{}.json", what.replace(' ', "_")));
+        std::fs::write(&file, text).unwrap();
+        let o = check(&[
+            "schedule",
+            file.to_str().unwrap(),
+            "--network",
+            "hypercube:3",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: one line: {err}");
+        assert!(err.contains(expected), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+    }
+    for (args, expected) in [
+        (vec!["schedule"], "names a file"),
+        (
+            vec!["schedule", "tests/schedules/binomial_q3.json"],
+            "runs on a network",
+        ),
+        (
+            vec![
+                "schedule",
+                "tests/schedules/binomial_q3.json",
+                "--network",
+                "ring:4",
+            ],
+            "expected hypercube:N",
+        ),
+        (
+            vec![
+                "schedule",
+                "tests/schedules/binomial_q3.json",
+                "--network",
+                "hypercube:2",
+            ],
+            "8 ranks on the 2-cube of 4 nodes",
+        ),
+        (
+            vec!["nob", "3", "--network", "hypercube:3"],
+            "--network and --map are for `check schedule FILE`",
+        ),
+    ] {
+        let o = check(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
+
+/// A graph file: the 3-cube with one link missing. The binomial tree
+/// uses link 0-4; without it, the send from rank 0 to rank 4 is refused
+/// under store-and-forward, naming the operation.
+#[test]
+fn graph_files_are_networks() {
+    let dir = std::env::temp_dir().join(format!("commcheck-graphs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut links = Vec::new();
+    for u in 0..8u32 {
+        for d in 0..3 {
+            let v = u ^ (1 << d);
+            if u < v && (u, v) != (0, 4) {
+                links.push(format!("[{u}, {v}]"));
+            }
+        }
+    }
+    let file = dir.join("q3-minus-link.json");
+    std::fs::write(
+        &file,
+        format!(
+            "{{\"format\": \"commcheck-network\", \"version\": 1, \"nodes\": 8, \"links\": [{}]}}",
+            links.join(", ")
+        ),
+    )
+    .unwrap();
+    let network = format!("graph:{}", file.display());
+    let o = check(&[
+        "schedule",
+        "tests/schedules/binomial_q3.json",
+        "--network",
+        &network,
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("rank 0, s4"), "{err}");
+    assert!(err.contains("0 -> 4 is not an arc"), "{err}");
+    // Under wormhole the message takes a two-hop worm instead.
+    let o = check(&[
+        "schedule",
+        "tests/schedules/binomial_q3.json",
+        "--network",
+        &network,
+        "--switching",
+        "wh",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
