@@ -123,6 +123,43 @@ fn a_deadlock_leaves_the_allgather_incomplete() {
     let o = run("deadlock.json", "hypercube:1", Ports::All, Engine::Lockstep);
     assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
     assert_eq!(o.transmissions, Some(0));
+    let matching = o.properties.iter().find(|p| p.name == "matching").unwrap();
+    assert_eq!(matching.status, Status::Violated, "{}", o.text());
+    let text = &matching.counterexample.as_ref().unwrap().text;
+    assert!(
+        text.contains(
+            "a deadlock: rank 0, r (line 7), which waits for rank 1, s (line 10), which waits \
+             for rank 1, r (line 9), which waits for rank 0, s (line 8), which waits for rank 0, \
+             r (line 7)"
+        ),
+        "{text}"
+    );
+    // The executor's one run ends the same way.
+    let one = run("deadlock.json", "hypercube:1", Ports::All, Engine::Executor);
+    assert_eq!(status(&one, "matching"), Status::Violated, "{}", one.text());
+}
+
+/// A send and a receive whose tags differ: the receive waits for a
+/// message no operation sends, and the message is never received.
+#[test]
+fn orphans_are_named_by_rank_label_and_line() {
+    let o = run("orphans.json", "hypercube:1", Ports::All, Engine::Lockstep);
+    let text = o.text();
+    assert_eq!(status(&o, "matching"), Status::Violated, "{text}");
+    assert!(
+        text.contains(
+            "rank 1, r (line 8) waits for a message no operation sends (an orphan receive)"
+        ),
+        "{text}"
+    );
+    assert_eq!(status(&o, "completeness"), Status::Violated, "{text}");
+}
+
+/// The catalogue's algorithms have no operations: no matching line.
+#[test]
+fn algorithms_are_not_reported_on_matching() {
+    let o = stdout(&check(&["sbt", "3"]));
+    assert!(!o.contains("matching"), "{o}");
 }
 
 /// Two ranks exchange partial sums and add them: each ends with the full

@@ -300,6 +300,14 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
         self.inner.control(msg)
     }
 
+    fn unfinished(&self, input: &P::Input, node: NodeId, state: &Self::State) -> Option<u32> {
+        self.inner.unfinished(input, node, &state.inner)
+    }
+
+    fn explain(&self, violation: &properties::Violation) -> Option<String> {
+        self.inner.explain(violation)
+    }
+
     fn result_ok(&self, input: &P::Input, node: NodeId, state: &Self::State) -> bool {
         self.inner.result_ok(input, node, &state.inner)
     }

@@ -308,6 +308,21 @@ pub trait Protocol: Send + Sync {
         true
     }
 
+    /// The operation of the rank on `node` that the run from `input`,
+    /// ending in `state`, left unfinished, if any (a schedule's orphan or
+    /// deadlock: matching). Algorithms have no operations.
+    fn unfinished(&self, input: &Self::Input, node: NodeId, state: &Self::State) -> Option<u32> {
+        let _ = (input, node, state);
+        None
+    }
+
+    /// `violation` in the protocol's own words, where the network's do not
+    /// say enough (a schedule names its operations by label and line).
+    fn explain(&self, violation: &properties::Violation) -> Option<String> {
+        let _ = violation;
+        None
+    }
+
     /// Lower bounds the paper proves for the problem at these parameters,
     /// by name, printed beside every result (the largest is
     /// `Claims::lower_bound`).

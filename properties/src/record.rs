@@ -34,11 +34,16 @@ pub enum PropertyName {
     /// True iff no message carries more tokens than the task allows (a
     /// mesh-bus gossip's l; Fujita's "at most l tokens").
     MessageLength,
+    /// True iff every operation of a schedule completes: every send is
+    /// received, every receive gets its message (no orphan, no deadlock).
+    /// Only schedules have operations: the catalogue's algorithms are not
+    /// judged on it.
+    Matching,
 }
 
 impl PropertyName {
     /// Every property, in report order.
-    pub const ALL: [PropertyName; 7] = [
+    pub const ALL: [PropertyName; 8] = [
         PropertyName::Completeness,
         PropertyName::NoDuplication,
         PropertyName::ContentionFreedom,
@@ -46,6 +51,7 @@ impl PropertyName {
         PropertyName::TimeBound,
         PropertyName::Transmissions,
         PropertyName::MessageLength,
+        PropertyName::Matching,
     ];
 
     /// Every property but message-length (the last): what an optimal
@@ -66,6 +72,7 @@ impl PropertyName {
             PropertyName::TimeBound => "time-bound",
             PropertyName::Transmissions => "transmissions",
             PropertyName::MessageLength => "message-length",
+            PropertyName::Matching => "matching",
         }
     }
 }
@@ -217,6 +224,15 @@ pub enum Violation {
         /// The optimum claimed.
         optimum: u64,
     },
+    /// matching: the run ended with operation `op` (its schedule's
+    /// number) of the rank on `node` never completed, or with the message
+    /// of send `op` to `node` never received.
+    Unmatched {
+        /// The node.
+        node: NodeId,
+        /// The operation.
+        op: u32,
+    },
     /// message-length: `node` sent `tokens` tokens in one message in
     /// `slot`, where at most `limit` fit.
     TooLong {
@@ -246,6 +262,7 @@ impl Violation {
             Violation::Late { .. } => PropertyName::TimeBound,
             Violation::NotOptimal { .. } => PropertyName::Transmissions,
             Violation::TooLong { .. } => PropertyName::MessageLength,
+            Violation::Unmatched { .. } => PropertyName::Matching,
         }
     }
 
@@ -266,7 +283,9 @@ impl Violation {
             | Violation::TooLong { slot, node, .. } => (slot, node),
             Violation::Conflict { slot, second, .. } => (slot, second.from()),
             Violation::NotTerminated { slot } => (slot, 0),
-            Violation::Missing { node, .. } | Violation::WrongResult { node } => (Slot::MAX, node),
+            Violation::Missing { node, .. }
+            | Violation::WrongResult { node }
+            | Violation::Unmatched { node, .. } => (Slot::MAX, node),
             Violation::NotOptimal { .. } => (Slot::MAX, NodeId::MAX),
         }
     }
@@ -322,7 +341,7 @@ pub struct Record {
     /// The first violation of each property; boxed, and absent until
     /// there is one, so that a record is a few words to copy and hash in
     /// the states of a correct protocol.
-    first: Option<Box<[Option<Violation>; 7]>>,
+    first: Option<Box<[Option<Violation>; 8]>>,
 }
 
 impl Record {
@@ -341,7 +360,7 @@ impl Record {
     }
 
     fn note(&mut self, v: Violation) {
-        let first = self.first.get_or_insert_with(|| Box::new([None; 7]));
+        let first = self.first.get_or_insert_with(|| Box::new([None; 8]));
         let slot = &mut first[v.property() as usize];
         if slot.is_none_or(|old| v.when() < old.when()) {
             *slot = Some(v);
@@ -522,6 +541,11 @@ impl Record {
     /// completeness: `node` ended with a wrong result.
     pub fn wrong_result(&mut self, node: NodeId) {
         self.note(Violation::WrongResult { node });
+    }
+
+    /// matching: the run ended with operation `op` at `node` unfinished.
+    pub fn unmatched(&mut self, node: NodeId, op: u32) {
+        self.note(Violation::Unmatched { node, op });
     }
 
     /// completeness: the run was still active at the engine's horizon.

@@ -393,6 +393,7 @@ pub fn explorer_name(claims: &Claims, p: PropertyName) -> &'static str {
         PropertyName::TimeBound => "observed: deliveries after the bound",
         PropertyName::Transmissions => "observed: transmissions other than the optimum",
         PropertyName::MessageLength => "observed: messages over the length limit",
+        PropertyName::Matching => "observed: operations never completed",
     }
 }
 

@@ -237,6 +237,9 @@ pub fn judge_results<P: Protocol>(
         if !protocol.result_ok(input, v as NodeId, s) {
             record.wrong_result(v as NodeId);
         }
+        if let Some(op) = protocol.unfinished(input, v as NodeId, s) {
+            record.unmatched(v as NodeId, op);
+        }
     }
 }
 

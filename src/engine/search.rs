@@ -186,7 +186,7 @@ pub struct Discovery {
 #[derive(Clone, Debug, Default)]
 pub struct Found {
     /// The first discovery of each property, in `PropertyName::ALL` order.
-    pub discoveries: [Option<Discovery>; 7],
+    pub discoveries: [Option<Discovery>; PropertyName::ALL.len()],
     /// Some run ended (the model is not vacuous).
     pub run_ends: bool,
     /// Distinct states seen.

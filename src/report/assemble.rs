@@ -106,6 +106,22 @@ pub fn assemble<P: Protocol>(
         if claimed && report.found_by == Some(Finder::Executor) && reproduce.is_none() {
             reproduce = subject.command(source_of(p, &inputs[0]));
         }
+        // Matching is a schedule's: reported where claimed or broken.
+        if prop == PropertyName::Matching && !claimed && report.status == Status::Holds {
+            continue;
+        }
+        // The protocol's own words, where it has them (a schedule's
+        // operations by label and line).
+        let found = match &executed {
+            Some(run) => run.record.violation(prop),
+            None => lock.as_ref().and_then(|s| s.findings[i].violation),
+        };
+        if let (Some(c), Some(words)) = (
+            report.counterexample.as_mut(),
+            found.and_then(|v| p.explain(&v)),
+        ) {
+            c.text = format!("{}: {words}", c.input.as_deref().unwrap_or_default());
+        }
         reports.push(report);
     }
 

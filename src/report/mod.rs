@@ -345,7 +345,9 @@ pub fn counterexample<T: Topology>(
     };
     match *v {
         Violation::Missing { node: x, packet: p } => (c.node, c.packet) = (node(x), packet(p)),
-        Violation::WrongResult { node: x } => c.node = node(x),
+        Violation::WrongResult { node: x } | Violation::Unmatched { node: x, .. } => {
+            c.node = node(x)
+        }
         Violation::NotTerminated { slot } => c.slot = Some(slot),
         Violation::Duplicate {
             slot,
@@ -592,6 +594,9 @@ pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
         }
         Violation::WrongResult { node: v } => {
             format!("node {} ends with a wrong result", node(v))
+        }
+        Violation::Unmatched { node: v, op } => {
+            format!("node {}: operation {op} never completes", node(v))
         }
         Violation::NotTerminated { slot } => format!("the run is still active after step {slot}"),
         Violation::Duplicate {

@@ -105,6 +105,14 @@ pub enum Kind {
     Calc,
 }
 
+impl Kind {
+    /// True if both are receives from the same sender with the same tag.
+    fn same_receive(&self, other: &Kind) -> bool {
+        matches!((self, other), (Kind::Recv { from: f1, tag: t1, .. }, Kind::Recv { from: f2, tag: t2, .. })
+            if f1 == f2 && t1 == t2)
+    }
+}
+
 /// One operation with its place in the order and in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Op {
@@ -316,6 +324,111 @@ impl Schedule {
             }
         }
         None
+    }
+
+    /// The sends that may match receive `op`: MPI matches the k-th
+    /// receive of a rank from a sender with a tag to the k-th such send
+    /// (a receive from any sender or with any tag: every send that fits).
+    pub fn matching_sends(&self, op: OpId) -> Vec<OpId> {
+        let o = &self.ops[op as usize];
+        let Kind::Recv { from, tag, .. } = &o.kind else {
+            return Vec::new();
+        };
+        let fits = |q: OpId| {
+            let s = &self.ops[q as usize];
+            matches!(&s.kind, Kind::Send { to, tag: t, .. }
+                if *to == o.rank && from.is_none_or(|f| f == s.rank) && tag.is_none_or(|g| g == *t))
+        };
+        let senders: Vec<Rank> = match from {
+            Some(f) => vec![*f],
+            None => (0..self.ranks).collect(),
+        };
+        let sends: Vec<OpId> = senders
+            .into_iter()
+            .flat_map(|r| self.rank_ops(r))
+            .filter(|&q| fits(q))
+            .collect();
+        if from.is_none() || tag.is_none() {
+            return sends;
+        }
+        // The k-th of this rank's receives with the same sender and tag.
+        let k = self
+            .rank_ops(o.rank)
+            .take_while(|&q| q < op)
+            .filter(|&q| self.ops[q as usize].kind.same_receive(&o.kind))
+            .count();
+        sends.get(k).copied().into_iter().collect()
+    }
+
+    /// What `op` waits for: its order's predecessors, and for a receive
+    /// the sends that may match it.
+    pub fn waits_for(&self, op: OpId) -> Vec<OpId> {
+        let o = &self.ops[op as usize];
+        let mut w: Vec<OpId> = o.after.iter().chain(&o.started_after).copied().collect();
+        w.extend(self.matching_sends(op));
+        w
+    }
+
+    /// A cycle of operations each waiting for the next, from `op`, if the
+    /// order and the matching make one (a deadlock in every execution).
+    pub fn cycle_from(&self, op: OpId) -> Option<Vec<OpId>> {
+        // Depth-first, keeping the path; a step back onto it is a cycle.
+        let mut path = vec![op];
+        let mut next = vec![self.waits_for(op)];
+        let mut done = vec![false; self.ops.len()];
+        while let Some(options) = next.last_mut() {
+            let Some(q) = options.pop() else {
+                done[path.pop()? as usize] = true;
+                next.pop();
+                continue;
+            };
+            if let Some(at) = path.iter().position(|&p| p == q) {
+                let mut cycle = path[at..].to_vec();
+                cycle.push(q);
+                return Some(cycle);
+            }
+            if !done[q as usize] {
+                path.push(q);
+                next.push(self.waits_for(q));
+            }
+        }
+        None
+    }
+
+    /// Why `op` (of `rank`'s node) never completed, in the file's terms:
+    /// a deadlock with its cycle, a receive no send matches, a send never
+    /// received, or what it waits for.
+    pub fn why_unfinished(&self, op: OpId, at_rank: Rank) -> String {
+        let o = &self.ops[op as usize];
+        if o.rank != at_rank {
+            return format!(
+                "the message of {} to rank {at_rank} is never received (an orphan send)",
+                self.where_is(op)
+            );
+        }
+        if let Some(cycle) = self.cycle_from(op) {
+            let steps: Vec<String> = cycle.iter().map(|&q| self.where_is(q)).collect();
+            return format!("a deadlock: {}", steps.join(", which waits for "));
+        }
+        if matches!(o.kind, Kind::Recv { .. }) && self.matching_sends(op).is_empty() {
+            return format!(
+                "{} waits for a message no operation sends (an orphan receive)",
+                self.where_is(op)
+            );
+        }
+        let waits: Vec<String> = self
+            .waits_for(op)
+            .iter()
+            .map(|&q| self.where_is(q))
+            .collect();
+        format!(
+            "{} never completes (it waits for {})",
+            self.where_is(op),
+            match waits.is_empty() {
+                true => "a port".to_string(),
+                false => waits.join(", "),
+            }
+        )
     }
 
     /// Operation `op` in the file's terms: `rank 3, l5 (line 14)`.

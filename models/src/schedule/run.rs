@@ -372,7 +372,7 @@ impl<T: Topology> Scheduled<T> {
 
     /// The operations of node `node`'s rank that never completed, in file
     /// order (matching: orphans and deadlocks).
-    pub fn unfinished(&self, node: NodeId, st: &RankState) -> Vec<OpId> {
+    pub fn unfinished_ops(&self, node: NodeId, st: &RankState) -> Vec<OpId> {
         let r = self.rank_at[node as usize];
         if r == Rank::MAX {
             return Vec::new();
@@ -550,6 +550,26 @@ impl<T: Topology> Protocol for Scheduled<T> {
             .fold(1u32, |a, b| a.saturating_mul(b))
     }
 
+    /// The first operation of the node's rank never completed, else the
+    /// first message it never received.
+    fn unfinished(&self, _: &(), node: NodeId, st: &RankState) -> Option<u32> {
+        self.unfinished_ops(node, st)
+            .first()
+            .copied()
+            .or(st.queue.first().map(|m| m.op))
+    }
+
+    /// A matching violation in the file's terms (the cycle of a deadlock).
+    fn explain(&self, v: &properties::Violation) -> Option<String> {
+        match *v {
+            properties::Violation::Unmatched { node, op } => {
+                let rank = self.rank_at[node as usize];
+                Some(self.schedule.why_unfinished(op, rank))
+            }
+            _ => None,
+        }
+    }
+
     /// Judged at the end: each position holds what the collective
     /// requires, combining each contribution once.
     fn result_ok(&self, _: &(), node: NodeId, st: &RankState) -> bool {
@@ -570,7 +590,7 @@ impl<T: Topology> Protocol for Scheduled<T> {
 /// inside every full sum).
 pub fn default_claims(schedule: &Schedule) -> Claims {
     use PropertyName::*;
-    let mut claimed = vec![Completeness, ContentionFreedom, Causality];
+    let mut claimed = vec![Completeness, ContentionFreedom, Causality, Matching];
     if !schedule.chunks.reduced.iter().any(|&r| r) {
         claimed.push(NoDuplication);
     }
