@@ -97,6 +97,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Export(req, exports) => write_exports(&req, &exports)?,
         Command::Explore(req, addr) => explore::serve(&req, &addr)?,
         Command::Check(requests, json) => return check_all(&requests, json),
+        Command::ExploreSchedule(request, addr) => explore::serve_schedule(&request, &addr)?,
         Command::Schedule(request, json) => {
             let outcome = check::schedule::check_schedule(&request)?;
             if !json {

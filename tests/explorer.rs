@@ -447,3 +447,34 @@ fn the_actor_explorer_refuses_in_one_line() {
         "the Explorer serves the actor model: n = 6 is past its reach for nob (n <= 5)",
     );
 }
+
+/// A schedule is served like an algorithm: its lock-step model, every
+/// execution its order allows; the collision only some interleavings
+/// produce is a discovery, and matching is listed (a schedule claims it);
+/// the catalogue's pages do not list matching.
+#[test]
+fn a_schedule_is_served_with_its_collision_and_matching() {
+    let (_server, addr) = serve(&[
+        "schedule",
+        "tests/schedules/gather_race.json",
+        "--network",
+        "hypercube:2",
+        "--ports",
+        "one",
+    ]);
+    assert_eq!(discovery(&addr, "contention-freedom"), "0/1");
+    let status = json(&addr, "/.status");
+    let names: Vec<&str> = status["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[1].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"matching"), "{names:?}");
+    let first = json(&addr, "/.states/0/1");
+    let words = first[0]["outcome"].as_str().unwrap();
+    assert!(words.contains("gather to rank 1"), "{words}");
+    let (_sbt, sbt) = serve(&["sbt", "3"]);
+    let status = json(&sbt, "/.status");
+    assert!(!status.to_string().contains("matching"), "{status}");
+}

@@ -315,3 +315,58 @@ fn graph_files_are_networks() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
+
+/// docs/schedule.schema.json and the reader agree: every collective the
+/// schema names is read (with a root where the schema requires one), and
+/// an operation of each kind the schema lists is read.
+#[test]
+fn the_schema_names_what_the_reader_reads() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("docs/schedule.schema.json").unwrap())
+            .unwrap();
+    let mut names = Vec::new();
+    for variant in schema["properties"]["collective"]["oneOf"]
+        .as_array()
+        .unwrap()
+    {
+        let name = &variant["properties"]["name"];
+        let listed: Vec<String> = match (name["enum"].as_array(), name["const"].as_str()) {
+            (Some(e), _) => e.iter().map(|n| n.as_str().unwrap().to_string()).collect(),
+            (None, Some(c)) => vec![c.to_string()],
+            _ => panic!("a collective variant names its collectives"),
+        };
+        let rooted = variant["required"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|k| k == "root"));
+        for n in listed {
+            let root = if rooted { ", \"root\": 0" } else { "" };
+            let text = format!(
+                "{{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 2, \
+                 \"collective\": {{\"name\": \"{n}\"{root}}}, \"ops\": []}}"
+            );
+            let read = commcheck::import::commcheck::read(&text, "schema.json");
+            assert!(read.is_ok(), "{n}: {read:?}");
+            names.push(n);
+        }
+    }
+    assert_eq!(names.len(), 9, "{names:?}");
+    let kinds: Vec<&str> = ["send", "recv", "copy", "reduce", "calc"].to_vec();
+    let op = &schema["$defs"]["op"]["properties"];
+    for kind in &kinds {
+        assert!(op.get(kind).is_some(), "the schema lists {kind}");
+    }
+    let ops = [
+        "{\"rank\": 0, \"send\": {\"to\": 1, \"chunks\": [0], \"tag\": 1}}",
+        "{\"rank\": 1, \"recv\": {\"from\": 0, \"chunks\": [0], \"reduce\": false}}",
+        "{\"rank\": 1, \"copy\": {\"from\": 0, \"to\": 1}}",
+        "{\"rank\": 1, \"reduce\": {\"from\": 0, \"to\": 1}}",
+        "{\"rank\": 0, \"label\": \"x\", \"calc\": {}, \"after\": [], \"started_after\": [], \"slot\": 1}",
+    ];
+    let text = format!(
+        "{{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 2, \
+         \"collective\": {{\"name\": \"allgather\"}}, \"ops\": [{}]}}",
+        ops.join(", ")
+    );
+    let s = commcheck::import::commcheck::read(&text, "kinds.json").unwrap();
+    assert_eq!(s.ops.len(), 5);
+}

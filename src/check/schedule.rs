@@ -89,8 +89,21 @@ fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, Import
     Ok(place)
 }
 
-/// Checks the schedule `req` names on its network.
-pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
+/// A schedule ready to run: placed on its network, with its claims and
+/// the subject reports name.
+pub struct Prepared {
+    /// The schedule.
+    pub schedule: Schedule,
+    /// Its network.
+    pub net: Network,
+    /// The node of each rank.
+    pub place: Vec<NodeId>,
+    /// What reports call it.
+    pub subject: Subject,
+}
+
+/// Reads, places and routes the schedule `req` names.
+pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
     let schedule = read_schedule(req)?;
     let mut net = network(&req.network, req.switching, req.ports)?;
     let place = placement(&req.map, schedule.ranks, &net)?;
@@ -114,8 +127,6 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
         let routed: Graph = g.with_paths(paths).map_err(CheckError::Usage)?;
         net = Network::Graph(routed);
     }
-    let claims = default_claims(&schedule);
-    let name = schedule.name.clone();
     let (shape, n, sides) = match &net {
         Network::Cube(c) => (Shape::Cube, c.dim(), None),
         Network::Grid(g) => (
@@ -135,7 +146,24 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
             ..Params::default()
         },
     };
-    let subject = Subject::own(&name, shape, config);
+    let subject = Subject::own(&schedule.name, shape, config);
+    Ok(Prepared {
+        schedule,
+        net,
+        place,
+        subject,
+    })
+}
+
+/// Checks the schedule `req` names on its network.
+pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
+    let Prepared {
+        schedule,
+        net,
+        place,
+        subject,
+    } = prepare(req)?;
+    let claims = default_claims(&schedule);
     with_network!(net, |t| {
         let scheduled = Scheduled::new(schedule, t, place, req.switching, req.ports, claims)
             .map_err(CheckError::Usage)?;

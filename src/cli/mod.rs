@@ -43,6 +43,8 @@ pub enum Command {
     Check(Vec<Request>, bool),
     /// `check schedule FILE`, printed as text or JSON.
     Schedule(ScheduleRequest, bool),
+    /// `check schedule FILE --explore`.
+    ExploreSchedule(ScheduleRequest, String),
 }
 
 /// The files `--svg`, `--dot`, `--svg-load` and `--trace` ask for.
@@ -434,7 +436,6 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         (cli.distribution, "--distribution"),
         (cli.max_side.is_some(), "--max-side"),
         (cli.torus, "--torus"),
-        (cli.explore.is_some(), "--explore"),
         (cli.svg.is_some(), "--svg"),
         (cli.dot.is_some(), "--dot"),
         (cli.svg_load.is_some(), "--svg-load"),
@@ -458,5 +459,14 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         ports: cli.ports.map_or(Ports::All, Into::into),
         options: options(cli, Options::default().threads),
     };
+    if let Some(addr) = &cli.explore {
+        if cli.json {
+            bail!("--explore serves a web page; it does not print a --json report");
+        }
+        if matches!(cli.engine.map(Into::into), Some(Engine::Executor)) {
+            bail!("--explore serves the lock-step model; it does not take --engine executor");
+        }
+        return Ok(Command::ExploreSchedule(request, addr.clone()));
+    }
     Ok(Command::Schedule(request, cli.json))
 }

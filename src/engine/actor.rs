@@ -265,7 +265,11 @@ pub fn model<P: Protocol + 'static>(protocol: Arc<P>, input: P::Input) -> Actors
             node,
         }))
         .init_network(Network::new_unordered_nonduplicating([]));
-    for (name, holds) in super::per_property!(holds, P) {
+    // Matching is a schedule's, and schedules are not event-driven.
+    let judged = super::per_property!(holds, P)
+        .into_iter()
+        .filter(|(name, _)| *name != PropertyName::Matching.as_str());
+    for (name, holds) in judged {
         m = m.property(Expectation::Always, name, holds);
     }
     m = m.property(Expectation::Sometimes, super::lockstep::RUN_ENDS, |m, s| {

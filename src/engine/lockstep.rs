@@ -457,13 +457,16 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
     /// counterexample); one the paper does not claim is a `sometimes`
     /// property named as an observation ([`explorer_name`]), whose
     /// discovery is the run where it shows. One per property, in
-    /// [`PropertyName::ALL`] order, then [`RUN_ENDS`].
+    /// [`PropertyName::ALL`] order (matching only where claimed), then
+    /// [`RUN_ENDS`].
     fn properties(&self) -> Vec<Property<Self>> {
         let observed = super::per_property!(shows, P);
         let mut properties: Vec<Property<Self>> = super::per_property!(holds, P)
             .into_iter()
             .zip(observed)
             .zip(PropertyName::ALL)
+            // Matching is a schedule's: listed where claimed.
+            .filter(|(_, q)| *q != PropertyName::Matching || self.claims.claims(*q))
             .map(
                 |(((name, holds), (_, shows)), q)| match self.claims.claims(q) {
                     true => Property::always(name, holds),

@@ -65,6 +65,7 @@ macro_rules! per_property {
             (properties::PropertyName::ALL[4].as_str(), $holds::<$P, 4>),
             (properties::PropertyName::ALL[5].as_str(), $holds::<$P, 5>),
             (properties::PropertyName::ALL[6].as_str(), $holds::<$P, 6>),
+            (properties::PropertyName::ALL[7].as_str(), $holds::<$P, 7>),
         ]
     };
 }

@@ -14,6 +14,7 @@
 
 use crate::check::plan::plan;
 use crate::check::run::check_with;
+use crate::check::schedule::Prepared;
 use crate::check::{CheckError, Options, Request, Subject};
 use crate::engine::actor::{self, Actors, NoTimer, NodeActor, Wire};
 use crate::engine::lockstep::{explorer_name, LockStep, RUN_ENDS};
@@ -549,6 +550,7 @@ impl<P: Protocol + 'static> Model for ActorModelPage<P> {
             .zip(observed)
             .zip(PropertyName::ALL)
             .filter(|(_, q)| *q != PropertyName::ContentionFreedom)
+            .filter(|(_, q)| *q != PropertyName::Matching || claims.claims(*q))
             .map(|(((name, holds), (_, shows)), q)| match claims.claims(q) {
                 true => Property::always(name, holds),
                 false => Property::sometimes(explorer_name(claims, q), shows),
@@ -584,4 +586,32 @@ fn run_to_completion(addr: String) {
         }
         eprintln!("could not start the page's check: press Run to completion");
     });
+}
+
+/// Serves the schedule `req` names in stateright's Explorer on `addr`
+/// (its lock-step model, every execution its order allows), after its
+/// check; returns only on error.
+pub fn serve_schedule(
+    req: &crate::check::schedule::ScheduleRequest,
+    addr: &str,
+) -> Result<(), CheckError> {
+    let Prepared {
+        schedule,
+        net,
+        place,
+        subject,
+    } = crate::check::schedule::prepare(req)?;
+    let claims = models::schedule::run::default_claims(&schedule);
+    crate::with_network!(net, |t| {
+        let scheduled = models::schedule::run::Scheduled::new(
+            schedule,
+            t,
+            place,
+            req.switching,
+            req.ports,
+            claims,
+        )
+        .map_err(CheckError::Usage)?;
+        serve_protocol(Arc::new(scheduled), &subject, &req.options, addr)
+    })
 }
