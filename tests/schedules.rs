@@ -16,6 +16,7 @@ fn run(file: &str, network: &str, ports: Ports, engine: Engine) -> Outcome {
     let req = ScheduleRequest {
         file: format!("tests/schedules/{file}").into(),
         format: None,
+        collective: None,
         network: network.into(),
         map: Map::Identity,
         switching: Switching::Sf,
@@ -258,7 +259,7 @@ fn the_command_reads_the_file_and_refuses_bad_input_in_one_line() {
         ),
         (
             vec!["nob", "3", "--network", "hypercube:3"],
-            "--network and --map are for `check schedule FILE`",
+            "--network, --map and --collective are for `check schedule FILE`",
         ),
     ] {
         let o = check(&args);

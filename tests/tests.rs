@@ -29,6 +29,9 @@ mod flood;
 /// Fujita's mesh-bus gossip: SIMPLE and its refinement at every l for n
 /// <= 5, the executor beside them, mutants of the bus properties.
 mod fujita;
+/// GOAL files: a binomial broadcast and a dissemination barrier, their
+/// worst orders and a dependency taken out; bad GOAL refused.
+mod goal;
 /// Stamoulis-Tsitsiklis section 3.2: prefix, kbcast and its variants over
 /// every K-set and every order at small d; their errata; mutants.
 mod kbcast;

@@ -529,8 +529,8 @@ impl Record {
         if let Some((node, packet)) = holdings.first_missing() {
             self.note(Violation::Missing { node, packet });
         }
-        let optimum = self.optimum.unwrap_or_else(|| task.least_transmissions());
-        if self.transmissions != optimum {
+        let optimum = self.optimum.or_else(|| task.least_transmissions());
+        if let Some(optimum) = optimum.filter(|&o| o != self.transmissions) {
             self.note(Violation::NotOptimal {
                 count: self.transmissions,
                 optimum,

@@ -170,6 +170,37 @@ pub struct Needs {
     pub origin: Vec<NodeId>,
     /// Per packet, the nodes that must hold it when the run ends.
     pub need: Vec<Need>,
+    /// Whether one message may carry several packets (chunks, or the
+    /// contributions a partial sum combines).
+    pub combining: bool,
+}
+
+impl Needs {
+    /// The fewest messages that do the task where messages combine, where
+    /// that is known: from one origin, one to each node that needs
+    /// anything; to one node, one from each origin it needs. (Otherwise
+    /// it depends on the task: 2R - 2 for an allgather of one-way calls,
+    /// Harary and Schwenk; commcheck does not guess.)
+    fn fewest_combined(&self) -> Option<u64> {
+        let wanted = |p: usize| {
+            let o = self.origin[p];
+            (0..self.nodes).filter(move |&v| v != o && self.need[p].includes(v))
+        };
+        let packets = || (0..self.origin.len()).filter(|&p| wanted(p).next().is_some());
+        let distinct = |mut v: Vec<NodeId>| {
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let origins = distinct(packets().map(|p| self.origin[p]).collect());
+        let takers = distinct(packets().flat_map(wanted).collect());
+        match (origins.len(), takers.len()) {
+            (0, _) => Some(0),
+            (1, t) => Some(t as u64),
+            (o, 1) => Some(o as u64),
+            _ => None,
+        }
+    }
 }
 
 /// Who must end holding one packet of a schedule.
@@ -332,14 +363,16 @@ impl Task {
     /// delivery where a transmission carries one packet to one node; for a
     /// gossip on the n x n mesh-bus, each token needs n + 1 bus writes and
     /// a message carries at most l of them (Fujita's Theorem 2 count),
-    /// ceil(n^2 (n + 1) / l).
-    pub fn least_transmissions(&self) -> u64 {
+    /// ceil(n^2 (n + 1) / l); for a schedule whose messages combine, what
+    /// [`Needs`] knows (None: not known).
+    pub fn least_transmissions(&self) -> Option<u64> {
         match self {
             Task::Gossip { nodes, per_message } => {
                 let n = (*nodes as f64).sqrt().round() as u64;
-                (n * n * (n + 1)).div_ceil(*per_message as u64)
+                Some((n * n * (n + 1)).div_ceil(*per_message as u64))
             }
-            _ => self.needed_deliveries(),
+            Task::Schedule(needs) if needs.combining => needs.fewest_combined(),
+            _ => Some(self.needed_deliveries()),
         }
     }
 

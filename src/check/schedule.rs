@@ -3,6 +3,7 @@
 //! (docs/schedules.md).
 
 use super::{check_protocol, CheckError, Options, Subject};
+use crate::import::collective::Collective;
 use crate::import::network::{network, Network};
 use crate::import::{self, ImportError};
 use crate::report::Outcome;
@@ -19,6 +20,26 @@ use std::path::PathBuf;
 pub enum Format {
     /// commcheck's own (JSON).
     Commcheck,
+    /// LogGOPSim's GOAL (text), for a collective named apart.
+    Goal,
+}
+
+impl Format {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Commcheck => "commcheck",
+            Format::Goal => "goal",
+        }
+    }
+
+    /// The format of `file` by its name: GOAL for `.goal`, else commcheck's.
+    pub fn guess(file: &std::path::Path) -> Format {
+        match file.extension().and_then(|e| e.to_str()) {
+            Some("goal") => Format::Goal,
+            _ => Format::Commcheck,
+        }
+    }
 }
 
 /// Where ranks go on the network.
@@ -37,8 +58,10 @@ pub enum Map {
 pub struct ScheduleRequest {
     /// The schedule file.
     pub file: PathBuf,
-    /// Its format (None: guessed from the file).
+    /// Its format (None: guessed from the file's name).
     pub format: Option<Format>,
+    /// The collective, for a format that does not state it (GOAL).
+    pub collective: Option<Collective>,
     /// `--network`.
     pub network: String,
     /// `--map`.
@@ -55,8 +78,20 @@ pub struct ScheduleRequest {
 pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
     let text = import::read(&req.file)?;
     let file = req.file.display().to_string();
-    match req.format.unwrap_or(Format::Commcheck) {
-        Format::Commcheck => import::commcheck::read(&text, &file),
+    match (
+        req.format.unwrap_or(Format::guess(&req.file)),
+        &req.collective,
+    ) {
+        (Format::Commcheck, None) => import::commcheck::read(&text, &file),
+        (Format::Commcheck, Some(_)) => Err(ImportError::Usage(format!(
+            "{file} is in commcheck's format, which names its collective: --collective is for GOAL"
+        ))),
+        (Format::Goal, Some(c)) => import::goal::read(&text, &file, c),
+        (Format::Goal, None) => Err(ImportError::Usage(format!(
+            "{file} is GOAL, which does not say what the schedule computes: name it with \
+             --collective ({})",
+            Collective::NAMES
+        ))),
     }
 }
 

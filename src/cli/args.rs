@@ -9,6 +9,7 @@
 use clap::{Parser, ValueEnum};
 use commcheck::check::schedule::{Format as ScheduleFormat, Map};
 use commcheck::engine::{memory, Engine};
+use commcheck::import::collective::Collective;
 use commcheck::table;
 use models::catalog::{Ports, Switching};
 use std::path::PathBuf;
@@ -106,7 +107,7 @@ pub struct Cli {
     pub max_side: Option<u32>,
     /// For `table`: text (the default), markdown, csv (one line per cell)
     /// or json (--json is the same); for `schedule`: the file's format,
-    /// commcheck (the default)
+    /// commcheck or goal (default: goal for a .goal file, else commcheck)
     #[arg(long, value_name = "FORMAT", value_parser = format)]
     pub format: Option<FormatArg>,
     /// For `schedule`: the network, hypercube:N, mesh:AxB, torus:AxB,
@@ -117,6 +118,11 @@ pub struct Cli {
     /// (the cube's Gray code) or a JSON file listing each rank's node
     #[arg(long, value_name = "MAP", value_parser = map)]
     pub map: Option<Map>,
+    /// For `schedule` of a GOAL file: what it computes, broadcast:ROOT,
+    /// reduce:ROOT, scatter:ROOT, gather:ROOT, allgather, reduce-scatter,
+    /// allreduce, alltoall or barrier
+    #[arg(long, value_name = "COLLECTIVE", value_parser = Collective::parse)]
+    pub collective: Option<Collective>,
     /// The torus of the given sides rather than the mesh (algorithms that
     /// take it)
     #[arg(long)]
@@ -310,9 +316,10 @@ fn format(text: &str) -> Result<FormatArg, String> {
     }
     match text {
         "commcheck" => Ok(FormatArg::Schedule(ScheduleFormat::Commcheck)),
+        "goal" => Ok(FormatArg::Schedule(ScheduleFormat::Goal)),
         _ => Err(format!(
             "--format '{text}' is neither a table format ({}) nor a schedule format \
-             (commcheck)",
+             (commcheck, goal)",
             table::Format::NAMES.join(", ")
         )),
     }

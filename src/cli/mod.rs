@@ -89,16 +89,16 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
     if cli.target == "schedule" {
         return schedule(&cli);
     }
-    if cli.network.is_some() || cli.map.is_some() {
-        bail!("--network and --map are for `check schedule FILE`");
+    if cli.network.is_some() || cli.map.is_some() || cli.collective.is_some() {
+        bail!("--network, --map and --collective are for `check schedule FILE`");
     }
     if cli.max_side.is_some() && !matches!(table, Some(Some(Some(Table::Fujita)))) {
         bail!("--max-side is for `check table fujita`");
     }
-    if matches!(cli.format, Some(FormatArg::Schedule(_))) {
+    if let Some(FormatArg::Schedule(f)) = cli.format {
         bail!(
             "--format {} is a schedule's format: for `check schedule FILE`",
-            "commcheck"
+            f.name()
         );
     }
     if cli.format.is_some() && table.is_none() {
@@ -422,7 +422,9 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
     let format = match cli.format {
         None => None,
         Some(FormatArg::Schedule(f)) => Some(f),
-        Some(FormatArg::Table(t)) => bail!("--format {t} is a table's; a schedule's is commcheck"),
+        Some(FormatArg::Table(t)) => {
+            bail!("--format {t} is a table's; a schedule's is commcheck or goal")
+        }
     };
     let refused = [
         (cli.source.is_some(), "--source"),
@@ -453,6 +455,7 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
     let request = ScheduleRequest {
         file: file.into(),
         format,
+        collective: cli.collective.clone(),
         network,
         map: cli.map.clone().unwrap_or(Map::Identity),
         switching: cli.switching.map_or(Switching::Sf, Into::into),

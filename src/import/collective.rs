@@ -49,6 +49,53 @@ pub enum Collective {
 }
 
 impl Collective {
+    /// The names [`Collective::parse`] takes.
+    pub const NAMES: &'static str = "broadcast:ROOT, reduce:ROOT, scatter:ROOT, gather:ROOT, \
+         allgather, reduce-scatter, allreduce, alltoall, barrier";
+
+    /// `NAME[:ROOT]` as `--collective` gives it (one chunk where a
+    /// collective has a chunk count).
+    pub fn parse(text: &str) -> Result<Collective, String> {
+        let (name, root) = match text.split_once(':') {
+            Some((name, root)) => (name, Some(root)),
+            None => (text, None),
+        };
+        let rooted = matches!(name, "broadcast" | "reduce" | "scatter" | "gather");
+        let root = match (rooted, root) {
+            (true, Some(r)) => r
+                .parse::<Rank>()
+                .map_err(|_| format!("--collective {text}: the root '{r}' is not a rank"))?,
+            (true, None) => {
+                return Err(format!(
+                    "--collective {name} names its root: --collective {name}:0"
+                ))
+            }
+            (false, Some(_)) => {
+                return Err(format!(
+                    "--collective {name} has no root: --collective {name}"
+                ))
+            }
+            (false, None) => 0,
+        };
+        Ok(match name {
+            "broadcast" => Collective::Broadcast { root, chunks: 1 },
+            "reduce" => Collective::Reduce { root, chunks: 1 },
+            "scatter" => Collective::Scatter { root },
+            "gather" => Collective::Gather { root },
+            "allgather" => Collective::Allgather,
+            "reduce-scatter" => Collective::ReduceScatter,
+            "allreduce" => Collective::Allreduce { chunks: 1 },
+            "alltoall" => Collective::Alltoall,
+            "barrier" => Collective::Barrier,
+            _ => {
+                return Err(format!(
+                    "--collective '{text}' is not a collective; accepted: {}",
+                    Collective::NAMES
+                ))
+            }
+        })
+    }
+
     /// Its name in reports.
     pub fn name(&self) -> String {
         match self {

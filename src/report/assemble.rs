@@ -50,6 +50,9 @@ pub fn assemble<P: Protocol>(
             v,
         ))
     };
+    let optimal = claims
+        .transmissions
+        .or_else(|| inputs.first().and_then(|i| p.task(i).least_transmissions()));
     let mut reports = Vec::new();
     let mut reproduce = None;
     for (i, &prop) in PropertyName::ALL.iter().enumerate() {
@@ -110,6 +113,11 @@ pub fn assemble<P: Protocol>(
         if prop == PropertyName::Matching && !claimed && report.status == Status::Holds {
             continue;
         }
+        // Without an optimum there is nothing to judge the count by; the
+        // report's transmissions line says so.
+        if prop == PropertyName::Transmissions && optimal.is_none() && !claimed {
+            continue;
+        }
         // The protocol's own words, where it has them (a schedule's
         // operations by label and line).
         let found = match &executed {
@@ -148,11 +156,6 @@ pub fn assemble<P: Protocol>(
     };
     let mesh = matches!(subject.shape, models::Shape::MeshBus { .. });
     let utilized = utilization(topology, mesh, measured, tx.map(|t| t.1).filter(|&t| t > 0));
-    let optimal = claims.transmissions.unwrap_or_else(|| {
-        inputs
-            .first()
-            .map_or(0, |i| p.task(i).least_transmissions())
-    });
     Outcome {
         algorithm: subject.name.clone(),
         params: Params {

@@ -36,8 +36,9 @@ pub struct Outcome {
     /// Fewest transmissions over the runs checked (equal to the most for
     /// deterministic protocols).
     pub transmissions_min: Option<u64>,
-    /// Transmissions an optimal run makes (one per needed delivery).
-    pub optimal_transmissions: u64,
+    /// Transmissions an optimal run makes (one per needed delivery), where
+    /// known (null: a schedule whose messages combine packets).
+    pub optimal_transmissions: Option<u64>,
     /// `--distribution`: over the random draws checked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distribution: Option<Distribution>,
@@ -500,20 +501,16 @@ impl Outcome {
         if let Some(w) = &self.worst_input {
             let _ = writeln!(s, "worst: {w}");
         }
+        let optimum = match self.optimal_transmissions {
+            Some(o) => format!(" (optimum {o})"),
+            None => " (optimum not known)".into(),
+        };
         match (self.transmissions_min, self.transmissions) {
             (Some(lo), Some(hi)) if lo != hi => {
-                let _ = writeln!(
-                    s,
-                    "transmissions: {lo}..{hi} (optimum {})",
-                    self.optimal_transmissions
-                );
+                let _ = writeln!(s, "transmissions: {lo}..{hi}{optimum}");
             }
             (_, Some(hi)) => {
-                let _ = writeln!(
-                    s,
-                    "transmissions: {hi} (optimum {})",
-                    self.optimal_transmissions
-                );
+                let _ = writeln!(s, "transmissions: {hi}{optimum}");
             }
             _ => {}
         }

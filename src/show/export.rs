@@ -241,7 +241,8 @@ pub fn trace(req: &Request, out: &mut impl Write) -> Result<String, CheckError> 
             });
         }
         let (model, what) = one_run(p, req.options.source);
-        let least = model.protocol.task(&model.inputs[0]).least_transmissions();
+        let task = model.protocol.task(&model.inputs[0]);
+        let least = task.least_transmissions().unwrap_or(0);
         if least > MAX_TRACE_LINES {
             return Err(CheckError::TraceTooLong {
                 least: Some(least),

@@ -255,10 +255,16 @@ impl Schedule {
                 }
             })
             .collect();
+        let combining = self.chunks.reduced.iter().any(|&r| r)
+            || self.ops.iter().any(|op| match &op.kind {
+                Kind::Send { data, .. } => !matches!(data, Data::At(at) if at.len() == 1),
+                _ => false,
+            });
         Task::Schedule(Arc::new(Needs {
             nodes,
             origin,
             need,
+            combining,
         }))
     }
 
@@ -302,6 +308,24 @@ impl Schedule {
             }
             let mut used: Vec<Pos> = Vec::new();
             match &op.kind {
+                Kind::Send {
+                    data: Data::Everything,
+                    ..
+                } => {
+                    // A message that carries all its sender holds is one
+                    // packet of at most 128 chunks and no partial sums.
+                    if reduced {
+                        return at("a message that names no data cannot carry partial sums: \
+                                   reduced chunks need their positions named"
+                            .into());
+                    }
+                    if positions > MAX_CHUNKS_A_MESSAGE {
+                        return at(format!(
+                            "a message that names no data carries all {positions} chunks \
+                             its sender may hold: at most {MAX_CHUNKS_A_MESSAGE}"
+                        ));
+                    }
+                }
                 Kind::Send { data, .. } | Kind::Recv { data, .. } => {
                     if let Data::At(at_pos) = data {
                         if at_pos.is_empty() {

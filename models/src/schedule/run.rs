@@ -150,7 +150,11 @@ impl<T: Topology> Scheduled<T> {
             if let Kind::Send { to, .. } = op.kind {
                 let route = s.route(op.rank, to);
                 if let Some(why) = s.net.invalid(&route) {
-                    return Err(format!("{}: {why}", s.schedule.where_is(i as OpId)));
+                    let hint = match switching {
+                        Switching::Sf => " (--switching wh sends a message as a worm)",
+                        Switching::Wh => "",
+                    };
+                    return Err(format!("{}: {why}{hint}", s.schedule.where_is(i as OpId)));
                 }
             }
         }

@@ -1,0 +1,433 @@
+//! GOAL, LogGOPSim's schedule format (docs/import-formats.md, section 1):
+//! `num_ranks N`, then `rank R { ... }` blocks of labelled operations
+//! (`l1: send 4b to 3 tag 0`, `l2: recv 4b from -1`, `l3: calc 100`) and
+//! dependencies (`l2 requires l1`: l2 starts after l1 completes; `l2
+//! irequires l1`: after l1 starts), read line by line.
+//!
+//! What GOAL does not say, and how commcheck reads it:
+//! * **Data.** A GOAL message has a size, no content: it carries
+//!   everything its sender holds when it leaves (the *knowledge* reading,
+//!   docs/schedules.md), and the collective, named on the command line
+//!   (`--collective`), says what each rank starts with and must end with.
+//!   A message is one packet whatever its size.
+//! * **Order.** Only `requires` and `irequires` order a rank's operations
+//!   (GOAL has no program order: LogGOPSim starts every operation without
+//!   a dependency at once).
+//! * `cpu` and `nic` are accepted and ignored (one processor and one
+//!   network interface a rank); `calc` takes no time.
+//! * Comments: `//` to the end of a line and `/* ... */`, also after a
+//!   statement (LogGOPSim's own reader takes them only where a statement
+//!   starts).
+//!
+//! Refused, in one line naming the construct and its line: a send to any
+//! rank or with any tag (`-1`), a rank out of range or listed twice, a
+//! label defined twice on a rank, a dependency on a label its rank does
+//! not define, and anything that is not GOAL.
+
+use super::collective::Collective;
+use super::ImportError;
+use models::schedule::{Data, Kind, Op, OpId, Rank, Schedule, MAX_CHUNKS_A_MESSAGE};
+use std::collections::HashMap;
+
+/// Most ranks a GOAL file may declare.
+pub const MAX_RANKS: u32 = 1 << 20;
+
+/// Most operations a GOAL file may have.
+pub const MAX_OPS: usize = 1 << 26;
+
+/// The schedule in GOAL `text`, read from `file`, for `collective`.
+pub fn read(text: &str, file: &str, collective: &Collective) -> Result<Schedule, ImportError> {
+    let mut reader = Reader {
+        file,
+        ranks: None,
+        rank: None,
+        ops: Vec::new(),
+        labels: HashMap::new(),
+        seen: Vec::new(),
+        deps: Vec::new(),
+    };
+    let mut in_comment = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i as u32 + 1;
+        let stripped = strip_comments(raw, &mut in_comment);
+        let words: Vec<&str> = stripped.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        reader.statement(&words, line)?;
+    }
+    let last = text.lines().count() as u32;
+    if in_comment {
+        return Err(reader.error(last, "a /* comment is not closed"));
+    }
+    if reader.rank.is_some() {
+        return Err(reader.error(last, "a rank block is not closed with }"));
+    }
+    let ranks = reader
+        .ranks
+        .ok_or_else(|| reader.error(0, "no num_ranks line"))?;
+    reader.finish(ranks, collective)
+}
+
+/// Removes `//` and `/* */` comments from `line`, carrying an open block
+/// comment over lines.
+fn strip_comments(line: &str, in_comment: &mut bool) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    loop {
+        if *in_comment {
+            match rest.find("*/") {
+                Some(end) => {
+                    rest = &rest[end + 2..];
+                    *in_comment = false;
+                }
+                None => return out,
+            }
+        }
+        let line_comment = rest.find("//");
+        let block = rest.find("/*");
+        match (line_comment, block) {
+            (Some(l), b) if b.is_none_or(|b| l < b) => {
+                out.push_str(&rest[..l]);
+                return out;
+            }
+            (_, Some(b)) => {
+                out.push_str(&rest[..b]);
+                out.push(' ');
+                rest = &rest[b + 2..];
+                *in_comment = true;
+            }
+            _ => {
+                out.push_str(rest);
+                return out;
+            }
+        }
+    }
+}
+
+/// A dependency as read: the rank, its two labels, whether it is on the
+/// start, and its line.
+struct Dep {
+    rank: Rank,
+    later: String,
+    earlier: String,
+    on_start: bool,
+    line: u32,
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    ranks: Option<u32>,
+    /// The rank whose block is open.
+    rank: Option<Rank>,
+    /// Every operation read, with its rank, in file order.
+    ops: Vec<Op>,
+    /// (rank, label) to the operation's index in `ops`.
+    labels: HashMap<(Rank, String), usize>,
+    /// Ranks whose block has been read.
+    seen: Vec<bool>,
+    deps: Vec<Dep>,
+}
+
+impl Reader<'_> {
+    fn error(&self, line: u32, why: impl Into<String>) -> ImportError {
+        ImportError::File {
+            file: self.file.to_string(),
+            line,
+            column: 0,
+            why: why.into(),
+        }
+    }
+
+    fn number(&self, word: &str, what: &str, line: u32) -> Result<u32, ImportError> {
+        word.parse::<u32>()
+            .map_err(|_| self.error(line, format!("expected {what}, found '{word}'")))
+    }
+
+    fn statement(&mut self, words: &[&str], line: u32) -> Result<(), ImportError> {
+        match words {
+            ["num_ranks", n] => {
+                if self.ranks.is_some() {
+                    return Err(self.error(line, "num_ranks is given twice"));
+                }
+                let n = self.number(n, "the number of ranks", line)?;
+                if n == 0 || n > MAX_RANKS {
+                    return Err(self.error(line, format!("{n} ranks: 1 to {MAX_RANKS}")));
+                }
+                self.ranks = Some(n);
+                self.seen = vec![false; n as usize];
+                Ok(())
+            }
+            // LogGOPSim's scanner takes a statement after the `{`.
+            ["rank", r, "{", rest @ ..] => {
+                self.open(r, line)?;
+                match rest {
+                    [] => Ok(()),
+                    rest => self.statement(rest, line),
+                }
+            }
+            ["rank", r] if r.ends_with('{') => self.open(r.trim_end_matches('{'), line),
+            ["}"] => match self.rank.take() {
+                Some(_) => Ok(()),
+                None => Err(self.error(line, "} closes no rank block")),
+            },
+            [later, dep @ ("requires" | "irequires"), earlier] => {
+                let rank = self.in_block(line, "a dependency")?;
+                self.deps.push(Dep {
+                    rank,
+                    later: later.to_string(),
+                    earlier: earlier.to_string(),
+                    on_start: *dep == "irequires",
+                    line,
+                });
+                Ok(())
+            }
+            _ => self.operation(words, line),
+        }
+    }
+
+    fn open(&mut self, r: &str, line: u32) -> Result<(), ImportError> {
+        if self.rank.is_some() {
+            return Err(self.error(line, "a rank block opens inside another"));
+        }
+        let ranks = self
+            .ranks
+            .ok_or_else(|| self.error(line, "a rank block before num_ranks"))?;
+        let r = self.number(r, "a rank number", line)?;
+        if r >= ranks {
+            return Err(self.error(line, format!("rank {r}: ranks are 0 to {}", ranks - 1)));
+        }
+        if std::mem::replace(&mut self.seen[r as usize], true) {
+            return Err(self.error(line, format!("rank {r} has two blocks")));
+        }
+        self.rank = Some(r);
+        Ok(())
+    }
+
+    fn in_block(&self, line: u32, what: &str) -> Result<Rank, ImportError> {
+        self.rank
+            .ok_or_else(|| self.error(line, format!("{what} outside a rank block")))
+    }
+
+    /// `[label:] send|recv|calc ...`.
+    fn operation(&mut self, words: &[&str], line: u32) -> Result<(), ImportError> {
+        let Some(rank) = self.rank else {
+            return Err(self.error(
+                line,
+                format!(
+                    "expected num_ranks N or rank R {{, found '{}'",
+                    words.join(" ")
+                ),
+            ));
+        };
+        let (label, rest) = match words {
+            [first, rest @ ..] if first.ends_with(':') && first.len() > 1 => {
+                (Some(first.trim_end_matches(':').to_string()), rest)
+            }
+            [first, ":", rest @ ..] => (Some(first.to_string()), rest),
+            _ => (None, words),
+        };
+        if self.ops.len() >= MAX_OPS {
+            return Err(self.error(line, format!("more than {MAX_OPS} operations")));
+        }
+        let ranks = self.ranks.unwrap_or(0);
+        let peer = |word: &str, any: bool| -> Result<Option<Rank>, ImportError> {
+            if word == "-1" {
+                return match any {
+                    true => Ok(None),
+                    false => Err(self.error(line, "a send to any rank (-1)")),
+                };
+            }
+            let p = self.number(word, "a rank", line)?;
+            if p >= ranks || p == rank {
+                return Err(self.error(
+                    line,
+                    format!("peer rank {p}: ranks are 0 to {}, another rank", ranks - 1),
+                ));
+            }
+            Ok(Some(p))
+        };
+        let kind = match rest {
+            [op @ ("send" | "recv"), size, dir, who, options @ ..] => {
+                let send = *op == "send";
+                let bytes = size.strip_suffix('b').unwrap_or("");
+                if *size == "b" || bytes.parse::<u64>().is_err() {
+                    return Err(self.error(
+                        line,
+                        format!("expected a size in bytes such as 8b, found '{size}'"),
+                    ));
+                }
+                if *dir != if send { "to" } else { "from" } {
+                    return Err(self.error(
+                        line,
+                        format!(
+                            "expected '{}' after the size, found '{dir}'",
+                            if send { "to" } else { "from" }
+                        ),
+                    ));
+                }
+                let who = peer(who, !send)?;
+                let tag = self.options(options, line, true)?;
+                match send {
+                    true => Kind::Send {
+                        to: who.unwrap_or(0),
+                        tag: tag.ok_or_else(|| self.error(line, "a send with any tag (-1)"))?,
+                        data: Data::Everything,
+                        path: None,
+                    },
+                    false => Kind::Recv {
+                        from: who,
+                        tag,
+                        data: Data::Everything,
+                        reduce: false,
+                    },
+                }
+            }
+            ["calc", n, options @ ..] => {
+                self.number(n, "a computation's length", line)?;
+                self.options(options, line, false)?;
+                Kind::Calc
+            }
+            _ => {
+                return Err(self.error(
+                    line,
+                    format!(
+                        "expected send, recv, calc, a dependency, rank or }}; found '{}'",
+                        words.join(" ")
+                    ),
+                ))
+            }
+        };
+        let index = self.ops.len();
+        let label = match label {
+            Some(l) => {
+                if self.labels.insert((rank, l.clone()), index).is_some() {
+                    return Err(
+                        self.error(line, format!("label {l} is defined twice on rank {rank}"))
+                    );
+                }
+                l
+            }
+            None => format!("line {line}"),
+        };
+        self.ops.push(Op {
+            rank,
+            kind,
+            after: Vec::new(),
+            started_after: Vec::new(),
+            slot: None,
+            label,
+            line,
+        });
+        Ok(())
+    }
+
+    /// `[tag T] [cpu C] [nic K]` (only `cpu` after `calc`): the tag, None
+    /// for any (`-1`), 0 if not given.
+    fn options(&self, words: &[&str], line: u32, comm: bool) -> Result<Option<u32>, ImportError> {
+        let mut tag = Some(0);
+        let mut i = 0;
+        let order = ["tag", "cpu", "nic"];
+        let mut last = None;
+        while i < words.len() {
+            let key = words[i];
+            let Some(place) = order.iter().position(|&k| k == key) else {
+                return Err(self.error(line, format!("expected tag, cpu or nic, found '{key}'")));
+            };
+            if !comm && key != "cpu" {
+                return Err(self.error(line, format!("calc takes only cpu, not {key}")));
+            }
+            if last.is_some_and(|l| place <= l) {
+                return Err(self.error(line, format!("{key} out of order: tag, cpu, nic")));
+            }
+            last = Some(place);
+            let value = words
+                .get(i + 1)
+                .ok_or_else(|| self.error(line, format!("{key} without a value")))?;
+            match (key, *value) {
+                ("tag", "-1") => tag = None,
+                ("tag", v) => tag = Some(self.number(v, "a tag", line)?),
+                (_, v) => {
+                    self.number(v, key, line)?;
+                }
+            }
+            i += 2;
+        }
+        Ok(tag)
+    }
+
+    /// Groups the operations by rank (each rank's in file order) and
+    /// resolves the dependencies.
+    fn finish(self, ranks: u32, collective: &Collective) -> Result<Schedule, ImportError> {
+        let chunks = collective.chunks(ranks).map_err(|why| self.error(0, why))?;
+        if chunks.reduced.iter().any(|&r| r) {
+            return Err(self.error(
+                0,
+                format!(
+                    "a GOAL message names no data, so the partial sums of a {} cannot be \
+                     followed: write it in commcheck's format, which names them",
+                    collective.name()
+                ),
+            ));
+        }
+        if chunks.positions > MAX_CHUNKS_A_MESSAGE {
+            return Err(self.error(
+                0,
+                format!(
+                    "a GOAL message carries all its sender holds, here up to {} chunks of a {} \
+                     on {ranks} ranks: commcheck carries at most {MAX_CHUNKS_A_MESSAGE} in one",
+                    chunks.positions,
+                    collective.name()
+                ),
+            ));
+        }
+        let mut order: Vec<usize> = (0..self.ops.len()).collect();
+        order.sort_by_key(|&i| self.ops[i].rank);
+        let mut new_index = vec![0 as OpId; self.ops.len()];
+        for (k, &i) in order.iter().enumerate() {
+            new_index[i] = k as OpId;
+        }
+        let mut first = vec![0 as OpId; ranks as usize + 1];
+        for op in &self.ops {
+            first[op.rank as usize + 1] += 1;
+        }
+        for r in 0..ranks as usize {
+            first[r + 1] += first[r];
+        }
+        let mut ops: Vec<Op> = order.iter().map(|&i| self.ops[i].clone()).collect();
+        for d in &self.deps {
+            let find = |label: &str| {
+                self.labels
+                    .get(&(d.rank, label.to_string()))
+                    .map(|&i| new_index[i])
+                    .ok_or_else(|| {
+                        self.error(
+                            d.line,
+                            format!("no operation labelled {label} on rank {}", d.rank),
+                        )
+                    })
+            };
+            let (later, earlier) = (find(&d.later)?, find(&d.earlier)?);
+            let op = &mut ops[later as usize];
+            match d.on_start {
+                true => op.started_after.push(earlier),
+                false => op.after.push(earlier),
+            }
+        }
+        let name = std::path::Path::new(self.file)
+            .file_name()
+            .map_or(self.file.to_string(), |f| f.to_string_lossy().into_owned());
+        let schedule = Schedule {
+            name,
+            ranks,
+            ops,
+            first,
+            chunks,
+            collective: collective.name(),
+        };
+        if let Some(why) = schedule.invalid() {
+            return Err(self.error(0, why));
+        }
+        Ok(schedule)
+    }
+}

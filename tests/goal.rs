@@ -1,0 +1,315 @@
+//! GOAL files (LogGOPSim's format, docs/schedules.md): a binomial
+//! broadcast and a dissemination barrier written as Schedgen writes them
+//! (tests/schedules/*.goal), checked on the cube under both port models
+//! and both switchings; a dependency taken out is caught; bad files and
+//! flags are refused in one line with where and what.
+
+use crate::cli::{check, stderr};
+use commcheck::check::schedule::{check_schedule, Map, ScheduleRequest};
+use commcheck::check::{CheckError, Options};
+use commcheck::engine::Engine;
+use commcheck::import::collective::Collective;
+use commcheck::report::Outcome;
+use models::{Ports, Switching};
+use properties::Status;
+use std::path::PathBuf;
+
+/// The check of GOAL file `file` as `collective` on the 3-cube.
+fn goal(
+    file: PathBuf,
+    collective: &str,
+    switching: Switching,
+    ports: Ports,
+    engine: Engine,
+) -> Result<Outcome, CheckError> {
+    check_schedule(&ScheduleRequest {
+        file,
+        format: None,
+        collective: Some(Collective::parse(collective).unwrap()),
+        network: "hypercube:3".into(),
+        map: Map::Identity,
+        switching,
+        ports,
+        options: Options {
+            engine: Some(engine),
+            ..Options::default()
+        },
+    })
+}
+
+fn data(file: &str) -> PathBuf {
+    format!("tests/schedules/{file}").into()
+}
+
+fn status(o: &Outcome, name: &str) -> Status {
+    o.properties
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{name} reported\n{}", o.text()))
+        .status
+}
+
+const SAFETY: [&str; 5] = [
+    "completeness",
+    "no-duplication",
+    "contention-freedom",
+    "causality",
+    "matching",
+];
+
+/// The binomial tree from rank 0, whose sends GOAL leaves unordered.
+/// All-port: the three rounds of the tree, log2 8 = 3 slots. One-port,
+/// the worst order: the root reaches rank 4 last (slot 3), rank 4 reaches
+/// rank 6 last (slot 5), and rank 6 reaches rank 7 at slot 6 = 3 + 2 + 1;
+/// the exhaustive search finds it, the executor's one run takes no more.
+/// Every rank but the root is told once: 7 messages, the fewest.
+#[test]
+fn a_binomial_broadcast_from_goal_completes_and_its_worst_order_is_found() {
+    let run = |ports, engine| {
+        goal(
+            data("binomial_8.goal"),
+            "broadcast:0",
+            Switching::Sf,
+            ports,
+            engine,
+        )
+        .unwrap()
+    };
+    for engine in [Engine::Exhaustive, Engine::Executor] {
+        let o = run(Ports::All, engine);
+        for name in SAFETY {
+            assert_eq!(status(&o, name), Status::Holds, "{name}\n{}", o.text());
+        }
+        assert_eq!(o.time.measured, Some(3), "{}", o.text());
+        assert_eq!(o.transmissions, Some(7));
+        assert_eq!(o.optimal_transmissions, Some(7));
+    }
+    let worst = run(Ports::One, Engine::Exhaustive);
+    assert_eq!(worst.time.measured, Some(6), "{}", worst.text());
+    let one = run(Ports::One, Engine::Executor);
+    let t = one.time.measured.unwrap();
+    assert!((3..=6).contains(&t), "{}", one.text());
+}
+
+/// The dissemination barrier: round k sends to rank + 2^k, after the
+/// receive of round k - 1. Its peers are not all neighbours, so
+/// store-and-forward refuses it, naming the send and the way out; as
+/// worms it completes in its 3 rounds, whether read as a barrier or as
+/// an allgather. Taking out rank 0's `l3 requires l2` lets its second
+/// round leave before it has heard from rank 7: rank 2 never hears of
+/// rank 7, and completeness fails.
+#[test]
+fn a_dissemination_barrier_needs_worms_and_its_dependencies() {
+    let refused = goal(
+        data("dissemination_8.goal"),
+        "barrier",
+        Switching::Sf,
+        Ports::All,
+        Engine::Exhaustive,
+    )
+    .map(|o| o.text())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        refused.contains("rank 1, l1 (line 16)") && refused.contains("--switching wh"),
+        "{refused}"
+    );
+    for collective in ["barrier", "allgather"] {
+        for ports in [Ports::All, Ports::One] {
+            let o = goal(
+                data("dissemination_8.goal"),
+                collective,
+                Switching::Wh,
+                ports,
+                Engine::Exhaustive,
+            )
+            .unwrap();
+            for name in SAFETY {
+                assert_eq!(status(&o, name), Status::Holds, "{name}\n{}", o.text());
+            }
+            assert_eq!(o.time.measured, Some(3), "{}", o.text());
+            // Messages that carry all their sender knows: no count is
+            // known to be the fewest, and none is claimed.
+            assert_eq!(o.optimal_transmissions, None);
+            assert!(o.properties.iter().all(|p| p.name != "transmissions"));
+        }
+    }
+
+    let text = std::fs::read_to_string(data("dissemination_8.goal")).unwrap();
+    let rank0 = text.find("rank 0 {").unwrap();
+    let dep = rank0 + text[rank0..].find("l3 requires l2\n").unwrap();
+    let mutant = format!(
+        "{}{}",
+        &text[..dep],
+        &text[dep + "l3 requires l2\n".len()..]
+    );
+    let file = std::env::temp_dir().join(format!("commcheck-goal-{}.goal", std::process::id()));
+    std::fs::write(&file, mutant).unwrap();
+    let o = goal(
+        file.clone(),
+        "barrier",
+        Switching::Wh,
+        Ports::All,
+        Engine::Exhaustive,
+    )
+    .unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
+    let _ = std::fs::remove_file(file);
+}
+
+/// Bad GOAL and bad flags: one line, the file and line, what was wrong.
+#[test]
+fn bad_goal_is_refused_in_one_line() {
+    let dir = std::env::temp_dir().join(format!("commcheck-goal-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let block = |body: &str| format!("num_ranks 2\nrank 0 {{\n{body}\n}}\n");
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "semicolon",
+            "num_ranks 2;\n".into(),
+            ":1: expected the number of ranks, found '2;'",
+        ),
+        (
+            "send to any",
+            block("l1: send 1b to -1"),
+            ":3: a send to any rank (-1)",
+        ),
+        (
+            "unknown label",
+            block("l1: send 1b to 1\nl1 requires l9"),
+            ":4: no operation labelled l9 on rank 0",
+        ),
+        (
+            "two blocks",
+            format!("{}rank 0 {{\n}}\n", block("l1: calc 1")),
+            ":5: rank 0 has two blocks",
+        ),
+        (
+            "label twice",
+            block("l1: calc 1\nl1: calc 2"),
+            ":4: label l1 is defined twice on rank 0",
+        ),
+        (
+            "no size",
+            block("l1: send 8 to 1"),
+            ":3: expected a size in bytes such as 8b, found '8'",
+        ),
+        (
+            "options out of order",
+            block("l1: send 8b to 1 cpu 0 tag 1"),
+            ":3: tag out of order: tag, cpu, nic",
+        ),
+        ("open block", "num_ranks 2\nrank 0 {\n".into(), "not closed"),
+        (
+            "open comment",
+            "num_ranks 2\n/* rank 0 {\n".into(),
+            "a /* comment is not closed",
+        ),
+        (
+            "rank out of range",
+            "num_ranks 2\nrank 2 {\n}\n".into(),
+            ":2: rank 2: ranks are 0 to 1",
+        ),
+        (
+            "no ranks",
+            "rank 0 {\n}\n".into(),
+            "a rank block before num_ranks",
+        ),
+        ("zero ranks", "num_ranks 0\n".into(), "0 ranks: 1 to"),
+        (
+            "not goal",
+            "{\"format\": \"commcheck-schedule\"}\n".into(),
+            ":1: expected num_ranks N or rank R {, found '{\"format\":",
+        ),
+    ];
+    for (what, text, expected) in cases {
+        let file = dir.join(format!("{}.goal", what.replace(' ', "_")));
+        std::fs::write(&file, text).unwrap();
+        let o = check(&[
+            "schedule",
+            file.to_str().unwrap(),
+            "--network",
+            "hypercube:1",
+            "--collective",
+            "barrier",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: one line: {err}");
+        assert!(err.contains(expected), "{what}: {err}");
+    }
+    let binomial = "tests/schedules/binomial_8.goal";
+    for (args, expected) in [
+        (vec![binomial], "name it with --collective"),
+        (
+            vec![binomial, "--collective", "broadcast"],
+            "names its root: --collective broadcast:0",
+        ),
+        (
+            vec![binomial, "--collective", "gossip"],
+            "'gossip' is not a collective",
+        ),
+        (
+            vec![binomial, "--collective", "allreduce"],
+            "cannot be followed: write it in commcheck's format",
+        ),
+        (
+            vec![
+                "tests/schedules/binomial_q3.json",
+                "--collective",
+                "barrier",
+            ],
+            "--collective is for GOAL",
+        ),
+        (
+            vec![
+                "tests/schedules/binomial_q3.json",
+                "--format",
+                "goal",
+                "--collective",
+                "barrier",
+            ],
+            "binomial_q3.json:1: expected num_ranks N or rank R {, found '{'",
+        ),
+    ] {
+        let mut argv = vec!["schedule"];
+        argv.extend(&args);
+        argv.extend(["--network", "hypercube:3"]);
+        let o = check(&argv);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Comments anywhere, labels with `label :` spacing, a statement after
+/// `rank R {`, `cpu` and `nic` ignored: the same schedule as without.
+#[test]
+fn goal_layout_does_not_change_the_schedule() {
+    let plain =
+        "num_ranks 2\nrank 0 {\nl1: send 4b to 1 tag 3\n}\nrank 1 {\nl1: recv 4b from 0 tag 3\n}\n";
+    let dressed = "// two ranks\nnum_ranks 2 /* of 2 */\nrank 0 { l1 : send 4b to 1 tag 3 cpu 0 nic 1 // the one send\n}\n\
+                   /* rank 1\n   receives */\nrank 1 {\nl1: recv 4b from -1 tag -1 cpu 0\n}\n";
+    let read = |text: &str| {
+        commcheck::import::goal::read(
+            text,
+            "t.goal",
+            &Collective::Broadcast { root: 0, chunks: 1 },
+        )
+    };
+    let (a, b) = (read(plain).unwrap(), read(dressed).unwrap());
+    assert_eq!(a.ranks, b.ranks);
+    assert_eq!(a.ops.len(), b.ops.len());
+    let kinds = |s: &models::schedule::Schedule| -> Vec<String> {
+        s.ops
+            .iter()
+            .map(|o| format!("{} {:?}", o.rank, o.kind))
+            .collect()
+    };
+    // The receive from any rank with any tag differs in its source and
+    // tag only.
+    assert_eq!(kinds(&a)[0], kinds(&b)[0]);
+    assert!(kinds(&b)[1].contains("from: None") && kinds(&b)[1].contains("tag: None"));
+}
