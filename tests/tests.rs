@@ -41,6 +41,9 @@ mod layout;
 /// source, against times computed from coordinates), Ho-Kao on the cube;
 /// the notes' errata.
 mod lecture;
+/// MSCCL-IR files: the ring allgather and allreduce generated here,
+/// seeded bugs, dependencies released as the interpreter releases them.
+mod msccl;
 /// Every property catches a seeded bug (a mutant protocol).
 mod mutants;
 /// naive-tree: the checker finds and shows the contention of Fig. 4(a).

@@ -22,6 +22,8 @@ pub enum Format {
     Commcheck,
     /// LogGOPSim's GOAL (text), for a collective named apart.
     Goal,
+    /// msccl-tools' MSCCL-IR (XML).
+    Msccl,
 }
 
 impl Format {
@@ -30,13 +32,16 @@ impl Format {
         match self {
             Format::Commcheck => "commcheck",
             Format::Goal => "goal",
+            Format::Msccl => "msccl",
         }
     }
 
-    /// The format of `file` by its name: GOAL for `.goal`, else commcheck's.
+    /// The format of `file` by its name: GOAL for `.goal`, MSCCL-IR for
+    /// `.xml`, else commcheck's.
     pub fn guess(file: &std::path::Path) -> Format {
         match file.extension().and_then(|e| e.to_str()) {
             Some("goal") => Format::Goal,
+            Some("xml") => Format::Msccl,
             _ => Format::Commcheck,
         }
     }
@@ -83,8 +88,13 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
         &req.collective,
     ) {
         (Format::Commcheck, None) => import::commcheck::read(&text, &file),
-        (Format::Commcheck, Some(_)) => Err(ImportError::Usage(format!(
-            "{file} is in commcheck's format, which names its collective: --collective is for GOAL"
+        (Format::Msccl, None) => import::msccl::read(&text, &file),
+        (Format::Commcheck | Format::Msccl, Some(_)) => Err(ImportError::Usage(format!(
+            "{file} is in {}, which names its collective: --collective is for GOAL",
+            match req.format.unwrap_or(Format::guess(&req.file)) {
+                Format::Msccl => "MSCCL-IR",
+                _ => "commcheck's format",
+            }
         ))),
         (Format::Goal, Some(c)) => import::goal::read(&text, &file, c),
         (Format::Goal, None) => Err(ImportError::Usage(format!(

@@ -107,7 +107,8 @@ pub struct Cli {
     pub max_side: Option<u32>,
     /// For `table`: text (the default), markdown, csv (one line per cell)
     /// or json (--json is the same); for `schedule`: the file's format,
-    /// commcheck or goal (default: goal for a .goal file, else commcheck)
+    /// commcheck, goal or msccl (default: goal for a .goal file, msccl for
+    /// .xml, else commcheck)
     #[arg(long, value_name = "FORMAT", value_parser = format)]
     pub format: Option<FormatArg>,
     /// For `schedule`: the network, hypercube:N, mesh:AxB, torus:AxB,
@@ -317,9 +318,10 @@ fn format(text: &str) -> Result<FormatArg, String> {
     match text {
         "commcheck" => Ok(FormatArg::Schedule(ScheduleFormat::Commcheck)),
         "goal" => Ok(FormatArg::Schedule(ScheduleFormat::Goal)),
+        "msccl" => Ok(FormatArg::Schedule(ScheduleFormat::Msccl)),
         _ => Err(format!(
             "--format '{text}' is neither a table format ({}) nor a schedule format \
-             (commcheck, goal)",
+             (commcheck, goal, msccl)",
             table::Format::NAMES.join(", ")
         )),
     }

@@ -423,7 +423,7 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         None => None,
         Some(FormatArg::Schedule(f)) => Some(f),
         Some(FormatArg::Table(t)) => {
-            bail!("--format {t} is a table's; a schedule's is commcheck or goal")
+            bail!("--format {t} is a table's; a schedule's is commcheck, goal or msccl")
         }
     };
     let refused = [

@@ -1,7 +1,7 @@
 //! Schedules and networks from files (docs/schedules.md): `--network`
 //! and graph files ([`network`]), commcheck's own schedule format
-//! ([`commcheck`]), LogGOPSim's GOAL ([`goal`]) and the named collectives
-//! they share ([`collective`]).
+//! ([`commcheck`]), LogGOPSim's GOAL ([`goal`]), msccl-tools' MSCCL-IR
+//! ([`msccl`]) and the named collectives they share ([`collective`]).
 //!
 //! Every reader refuses bad input in one line, naming the file, the line
 //! and column where it knows them, and what was expected; none panics,
@@ -10,6 +10,7 @@
 pub mod collective;
 pub mod commcheck;
 pub mod goal;
+pub mod msccl;
 pub mod network;
 
 use std::path::Path;

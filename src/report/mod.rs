@@ -559,10 +559,7 @@ impl Outcome {
 fn observation(c: &Counterexample) -> String {
     match (c.count, c.optimum) {
         (Some(count), Some(optimum)) => format!("{count} transmissions, optimum {optimum}"),
-        _ => format!(
-            "not kept (the paper claims nothing here); the first: {}",
-            c.text
-        ),
+        _ => format!("not kept (not claimed here); the first: {}", c.text),
     }
 }
 

@@ -1,0 +1,485 @@
+//! MSCCL-IR files (docs/schedules.md, "MSCCL-IR"), written here the way
+//! msccl-tools writes them: the ring allgather and the ring allreduce on
+//! R GPUs, generated from the algorithms' definitions, checked on a ring
+//! and on the cube; seeded bugs (a step that forgets its own
+//! contribution, a threadblock that receives in the wrong order, a
+//! dependency never released, a cycle of dependencies) caught; bad files
+//! refused in one line with where and what.
+
+use crate::cli::{check, stderr};
+use commcheck::check::schedule::{check_schedule, Format, Map, ScheduleRequest};
+use commcheck::check::{CheckError, Options};
+use commcheck::engine::Engine;
+use commcheck::report::Outcome;
+use models::{Ports, Switching};
+use properties::Status;
+use std::fmt::Write;
+use std::path::PathBuf;
+
+/// One step of a threadblock, as msccl-tools writes it.
+struct Step {
+    kind: &'static str,
+    buf: &'static str,
+    off: u32,
+    dep: Option<(u32, u32)>,
+    hasdep: bool,
+}
+
+fn step(kind: &'static str, buf: &'static str, off: u32) -> Step {
+    Step {
+        kind,
+        buf,
+        off,
+        dep: None,
+        hasdep: false,
+    }
+}
+
+/// A threadblock: its send peer, receive peer, channel and steps.
+struct Tb {
+    send: i64,
+    recv: i64,
+    chan: u32,
+    steps: Vec<Step>,
+}
+
+/// The XML of `gpus`, each its buffers' sizes (i, o, s) and threadblocks.
+fn xml(coll: &str, inplace: bool, gpus: &[([u32; 3], Vec<Tb>)]) -> String {
+    let n = gpus.len();
+    let channels = gpus
+        .iter()
+        .flat_map(|g| g.1.iter().map(|t| t.chan + 1))
+        .max()
+        .unwrap_or(1);
+    let per_loop = gpus[0].0[0].max(gpus[0].0[1]);
+    let mut s = format!(
+        "<algo name=\"test_{coll}\" proto=\"Simple\" nchannels=\"{channels}\" \
+         nchunksperloop=\"{per_loop}\" ngpus=\"{n}\" coll=\"{coll}\" inplace=\"{}\">\n",
+        inplace as u8
+    );
+    for (id, ([i, o, sc], tbs)) in gpus.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  <gpu id=\"{id}\" i_chunks=\"{i}\" o_chunks=\"{o}\" s_chunks=\"{sc}\">"
+        );
+        for (t, tb) in tbs.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "    <tb id=\"{t}\" send=\"{}\" recv=\"{}\" chan=\"{}\">",
+                tb.send, tb.recv, tb.chan
+            );
+            for (k, st) in tb.steps.iter().enumerate() {
+                let (depid, deps) = st.dep.map_or((-1, -1), |(a, b)| (a as i64, b as i64));
+                let _ = writeln!(
+                    s,
+                    "      <step s=\"{k}\" type=\"{}\" srcbuf=\"{b}\" srcoff=\"{o}\" \
+                     dstbuf=\"{b}\" dstoff=\"{o}\" cnt=\"1\" depid=\"{depid}\" deps=\"{deps}\" \
+                     hasdep=\"{}\"/>",
+                    st.kind,
+                    st.hasdep as u8,
+                    b = st.buf,
+                    o = st.off
+                );
+            }
+            s.push_str("    </tb>\n");
+        }
+        s.push_str("  </gpu>\n");
+    }
+    s.push_str("</algo>\n");
+    s
+}
+
+/// The ring allgather in place on `n` GPUs: GPU r sends its chunk (at
+/// output r) to r + 1, then receives and forwards chunks r - 1, r - 2,
+/// ..., and keeps the last, r + 1.
+fn ring_allgather(n: u32) -> String {
+    let gpus: Vec<_> = (0..n)
+        .map(|r| {
+            let mut steps = vec![step("s", "o", r)];
+            for t in 1..n {
+                let kind = if t == n - 1 { "r" } else { "rcs" };
+                steps.push(step(kind, "o", (r + n - t) % n));
+            }
+            let tb = Tb {
+                send: ((r + 1) % n) as i64,
+                recv: ((r + n - 1) % n) as i64,
+                chan: 0,
+                steps,
+            };
+            ([0, n, 0], vec![tb])
+        })
+        .collect();
+    xml("allgather", true, &gpus)
+}
+
+/// The ring allreduce in place on `n` GPUs with `n` chunks: chunk c
+/// starts at GPU c, is summed along the ring (`rrs`), completed at GPU
+/// c - 1 (`rrcs`) and passed on (`rcs`) until GPU c - 2 receives it.
+/// At its t-th step GPU r handles chunk r - t.
+fn ring_allreduce(n: u32) -> String {
+    let gpus: Vec<_> = (0..n)
+        .map(|r| {
+            let steps = (0..2 * n - 1)
+                .map(|t| {
+                    let kind = match t {
+                        0 => "s",
+                        t if t < n - 1 => "rrs",
+                        t if t == n - 1 => "rrcs",
+                        t if t < 2 * n - 2 => "rcs",
+                        _ => "r",
+                    };
+                    step(kind, "i", (r + n * 2 - t) % n)
+                })
+                .collect();
+            let tb = Tb {
+                send: ((r + 1) % n) as i64,
+                recv: ((r + n - 1) % n) as i64,
+                chan: 0,
+                steps,
+            };
+            ([n, 0, 0], vec![tb])
+        })
+        .collect();
+    xml("allreduce", true, &gpus)
+}
+
+/// Writes `text` to a file of its own and checks it on `network`.
+fn run(
+    name: &str,
+    text: &str,
+    network: &str,
+    switching: Switching,
+    engine: Engine,
+) -> Result<Outcome, CheckError> {
+    let file = write(name, text);
+    let o = check_schedule(&ScheduleRequest {
+        file: file.clone(),
+        format: Some(Format::Msccl),
+        collective: None,
+        network: network.into(),
+        map: Map::Identity,
+        switching,
+        ports: Ports::All,
+        options: Options {
+            engine: Some(engine),
+            ..Options::default()
+        },
+    });
+    let _ = std::fs::remove_file(file);
+    o
+}
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let file =
+        std::env::temp_dir().join(format!("commcheck-msccl-{}-{name}.xml", std::process::id()));
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+fn status(o: &Outcome, name: &str) -> Status {
+    o.properties
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{name} reported\n{}", o.text()))
+        .status
+}
+
+const SAFETY: [&str; 4] = [
+    "completeness",
+    "contention-freedom",
+    "causality",
+    "matching",
+];
+
+/// A ring of `n` GPUs as a graph file: GPU r's link to r + 1, both ways.
+fn ring_graph(n: u32) -> String {
+    let links: Vec<String> = (0..n).map(|r| format!("[{r}, {}]", (r + 1) % n)).collect();
+    let text = format!(
+        "{{\"format\": \"commcheck-network\", \"version\": 1, \"nodes\": {n}, \"links\": [{}]}}",
+        links.join(", ")
+    );
+    let file = write(&format!("ring{n}-graph"), &text);
+    format!("graph:{}", file.display())
+}
+
+/// The ring allgather on a ring of R GPUs: R - 1 rounds, one message a
+/// link a round, R (R - 1) messages; every order the search may take.
+/// On the 3-cube the ring's hop 3 -> 4 is not a link: refused under
+/// store-and-forward, and as worms it still completes.
+#[test]
+fn the_ring_allgather_completes_in_r_minus_1_rounds() {
+    for n in [3, 4, 6] {
+        let net = ring_graph(n);
+        for engine in [Engine::Exhaustive, Engine::Executor] {
+            let o = run("ag", &ring_allgather(n), &net, Switching::Sf, engine).unwrap();
+            for name in SAFETY {
+                assert_eq!(
+                    status(&o, name),
+                    Status::Holds,
+                    "{name} n={n}\n{}",
+                    o.text()
+                );
+            }
+            assert_eq!(o.time.measured, Some(n - 1), "n={n}\n{}", o.text());
+            assert_eq!(o.transmissions, Some(n as u64 * (n as u64 - 1)));
+        }
+    }
+    let refused = run(
+        "ag8",
+        &ring_allgather(8),
+        "hypercube:3",
+        Switching::Sf,
+        Engine::Executor,
+    )
+    .map(|o| o.text())
+    .unwrap_err()
+    .to_string();
+    assert!(refused.contains("tb 0 step 0 (s)"), "{refused}");
+    let o = run(
+        "ag8",
+        &ring_allgather(8),
+        "hypercube:3",
+        Switching::Wh,
+        Engine::Exhaustive,
+    )
+    .unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+}
+
+/// The ring allreduce: 2 (R - 1) rounds, every chunk the sum of every
+/// GPU's contribution, each once.
+#[test]
+fn the_ring_allreduce_sums_every_contribution_once() {
+    for n in [3, 4, 5] {
+        let net = ring_graph(n);
+        let o = run(
+            "ar",
+            &ring_allreduce(n),
+            &net,
+            Switching::Sf,
+            Engine::Exhaustive,
+        )
+        .unwrap();
+        for name in SAFETY {
+            assert_eq!(
+                status(&o, name),
+                Status::Holds,
+                "{name} n={n}\n{}",
+                o.text()
+            );
+        }
+        assert_eq!(o.time.measured, Some(2 * (n - 1)), "n={n}\n{}", o.text());
+    }
+}
+
+/// Seeded bugs, each caught by the property it breaks.
+#[test]
+fn seeded_bugs_in_msccl_ir_are_caught() {
+    let net = ring_graph(4);
+    let caught = |name: &str, text: String, property: &str| {
+        let o = run(name, &text, &net, Switching::Sf, Engine::Exhaustive).unwrap();
+        assert_eq!(
+            status(&o, property),
+            Status::Violated,
+            "{name}\n{}",
+            o.text()
+        );
+        o
+    };
+    // A receive-reduce-send that forgets to add its own contribution
+    // (forwarding, rcs, instead): chunk 0 misses GPU 1's part everywhere.
+    let good = ring_allreduce(4);
+    let gpu1 = good.find("<gpu id=\"1\"").unwrap();
+    let rrs = gpu1 + good[gpu1..].find("type=\"rrs\"").unwrap();
+    let forgot = format!("{}type=\"rcs\"{}", &good[..rrs], &good[rrs + 10..]);
+    caught("forgot", forgot, "completeness");
+
+    // GPU 2 takes its first two arrivals in the wrong order: the FIFO
+    // connection puts each chunk in the other's place.
+    let ag = ring_allgather(4);
+    let gpu2 = ag.find("<gpu id=\"2\"").unwrap();
+    let swapped = ag[gpu2..]
+        .replacen("srcoff=\"1\" dstbuf=\"o\" dstoff=\"1\"", "SWAP", 1)
+        .replacen(
+            "srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\"",
+            "srcoff=\"1\" dstbuf=\"o\" dstoff=\"1\"",
+            1,
+        )
+        .replacen("SWAP", "srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\"", 1);
+    caught(
+        "swapped",
+        format!("{}{swapped}", &ag[..gpu2]),
+        "completeness",
+    );
+
+    // Every GPU receives before it sends: a cycle of waits, named.
+    let waits: String = ag.replace("type=\"s\"", "type=\"r\"");
+    let o = caught("waits", waits, "matching");
+    let text = o.text();
+    assert!(text.contains("deadlock"), "{text}");
+}
+
+/// Two threadblocks on one GPU: the second waits (`depid`/`deps`) for
+/// the first's receive. Released by `hasdep="1"`, it follows; with the
+/// flag cleared and no later step to release it, the interpreter would
+/// wait forever, and the file is refused naming both steps; a dependency
+/// of each threadblock on the other deadlocks.
+#[test]
+fn dependencies_are_released_where_the_interpreter_releases_them() {
+    let net = "hypercube:1";
+    let gpus = |hasdep: bool, cycle: bool| {
+        let receiver = Tb {
+            send: -1,
+            recv: 0,
+            chan: 0,
+            steps: vec![Step {
+                dep: cycle.then_some((1, 0)),
+                hasdep,
+                ..step("r", "o", 0)
+            }],
+        };
+        let copier = Tb {
+            send: -1,
+            recv: -1,
+            chan: 0,
+            steps: vec![Step {
+                dep: Some((0, 0)),
+                hasdep: cycle,
+                ..step("nop", "o", 0)
+            }],
+        };
+        let sender = Tb {
+            send: 1,
+            recv: -1,
+            chan: 0,
+            steps: vec![step("s", "o", 0)],
+        };
+        xml(
+            "allgather",
+            true,
+            &[
+                ([0, 2, 0], vec![sender]),
+                ([0, 2, 0], vec![receiver, copier]),
+            ],
+        )
+    };
+    // The allgather is not complete (GPU 1 sends nothing), so only the
+    // order is judged here: the matching of the one message.
+    let o = run(
+        "released",
+        &gpus(true, false),
+        net,
+        Switching::Sf,
+        Engine::Exhaustive,
+    )
+    .unwrap();
+    assert_eq!(status(&o, "matching"), Status::Holds, "{}", o.text());
+    let refused = run(
+        "hang",
+        &gpus(false, false),
+        net,
+        Switching::Sf,
+        Engine::Exhaustive,
+    )
+    .map(|o| o.text())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        refused.contains("gpu 1 tb 1 step 0 waits for tb 0 step 0")
+            && refused.contains("never releases it"),
+        "{refused}"
+    );
+    let o = run(
+        "cycle",
+        &gpus(true, true),
+        net,
+        Switching::Sf,
+        Engine::Exhaustive,
+    )
+    .unwrap();
+    assert_eq!(status(&o, "matching"), Status::Violated, "{}", o.text());
+}
+
+/// Bad MSCCL-IR: one line, the file, line and column, what was wrong.
+#[test]
+fn bad_msccl_ir_is_refused_in_one_line() {
+    let good = ring_allgather(3);
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("not xml", "<algo ngpus=\"3\"".into(), ":1:"),
+        (
+            "not algo",
+            "<graph/>".into(),
+            ":1:1: expected an <algo> element",
+        ),
+        (
+            "unknown coll",
+            good.replace("coll=\"allgather\"", "coll=\"broadcast\""),
+            "coll \"broadcast\": commcheck reads allgather",
+        ),
+        (
+            "missing gpu",
+            good.replace("ngpus=\"3\"", "ngpus=\"4\""),
+            "gpu 3 is missing",
+        ),
+        (
+            "unknown step",
+            good.replacen("type=\"rcs\"", "type=\"put\"", 1),
+            ":5:7: type=\"put\": s, r, rcs",
+        ),
+        (
+            "offset out of buffer",
+            good.replacen(
+                "srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\"",
+                "srcoff=\"7\" dstbuf=\"o\" dstoff=\"7\"",
+                1,
+            ),
+            "srcoff=\"7\" cnt=\"1\" leaves buffer o of 3 chunks",
+        ),
+        (
+            "send to itself",
+            good.replacen("send=\"1\"", "send=\"0\"", 1),
+            "send=\"0\" is the gpu itself",
+        ),
+        (
+            "step out of order",
+            good.replacen("<step s=\"1\"", "<step s=\"2\"", 1),
+            "s=\"2\": step 1 of its threadblock",
+        ),
+        (
+            "missing attribute",
+            good.replacen(" cnt=\"1\"", "", 1),
+            "<step> has no cnt",
+        ),
+        (
+            "two connections",
+            good.replacen(
+                "</tb>",
+                "</tb>\n    <tb id=\"1\" send=\"1\" recv=\"-1\" chan=\"0\">\n    </tb>",
+                1,
+            ),
+            "threadblocks 0 and 1 of gpu 0 both send to gpu 1 on channel 0",
+        ),
+        (
+            "counts differ",
+            good.replacen("cnt=\"1\"", "cnt=\"2\"", 1),
+            "gpu 0 tb 0 step 0 (s) sends 2 chunks to gpu 1 on channel 0; the receive that \
+             takes it, gpu 1 tb 0 step 1 (rcs), 1",
+        ),
+    ];
+    for (what, text, expected) in cases {
+        let file = write(&what.replace(' ', "_"), &text);
+        let o = check(&[
+            "schedule",
+            file.to_str().unwrap(),
+            "--network",
+            "hypercube:2",
+            "--switching",
+            "wh",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: one line: {err}");
+        assert!(err.contains(expected), "{what}: {err}");
+        let _ = std::fs::remove_file(file);
+    }
+}
