@@ -313,3 +313,46 @@ fn goal_layout_does_not_change_the_schedule() {
     assert_eq!(kinds(&a)[0], kinds(&b)[0]);
     assert!(kinds(&b)[1].contains("from: None") && kinds(&b)[1].contains("tag: None"));
 }
+
+/// A root that tells 511 ranks one by one (one-port worms on the
+/// 9-cube) takes 511 slots, far above the lower bounds (spreading: 9):
+/// the run is followed to its end, however long, and the bounds are
+/// printed beside it.
+#[test]
+fn a_long_schedule_is_followed_to_its_end() {
+    let ranks = 512;
+    let mut text = format!("num_ranks {ranks}\nrank 0 {{\n");
+    for r in 1..ranks {
+        text += &format!("l{r}: send 1b to {r}\n");
+    }
+    text += "}\n";
+    for r in 1..ranks {
+        text += &format!("rank {r} {{\nl1: recv 1b from 0\n}}\n");
+    }
+    let file = std::env::temp_dir().join(format!("commcheck-star-{}.goal", std::process::id()));
+    std::fs::write(&file, text).unwrap();
+    let o = check_schedule(&ScheduleRequest {
+        file: file.clone(),
+        format: None,
+        collective: Some(Collective::Broadcast { root: 0, chunks: 1 }),
+        network: "hypercube:9".into(),
+        map: Map::Identity,
+        switching: Switching::Wh,
+        ports: Ports::One,
+        options: Options {
+            engine: Some(Engine::Executor),
+            ..Options::default()
+        },
+    })
+    .unwrap();
+    let _ = std::fs::remove_file(file);
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    assert_eq!(o.time.measured, Some(ranks as u32 - 1), "{}", o.text());
+    let bounds: Vec<(&str, u32)> = o
+        .time
+        .lower_bounds
+        .iter()
+        .map(|b| (b.name, b.steps))
+        .collect();
+    assert!(bounds.contains(&("spreading", 9)), "{bounds:?}");
+}

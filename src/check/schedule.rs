@@ -209,9 +209,11 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
         subject,
     } = prepare(req)?;
     let claims = default_claims(&schedule);
+    let (arcs, cuts) = net.arcs_and_cuts();
     with_network!(net, |t| {
         let scheduled = Scheduled::new(schedule, t, place, req.switching, req.ports, claims)
-            .map_err(CheckError::Usage)?;
+            .map_err(CheckError::Usage)?
+            .with_lower_bounds(&arcs, &cuts);
         check_protocol(scheduled, &subject, &req.options)
     })
 }

@@ -3,6 +3,7 @@
 
 use super::{at_line, ImportError};
 use models::{Graph, Grid, Hypercube, MeshBus, Ports, Switching, Topology};
+use properties::NodeId;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -44,6 +45,43 @@ impl Network {
             Network::Grid(g) => g.name(),
             Network::MeshBus(b) => format!("the {0}x{0} mesh-bus", b.side()),
             Network::Graph(g) => g.network().unwrap_or_default(),
+        }
+    }
+
+    /// Its directed arcs and the cuts the schedule's lower bounds try
+    /// (models::schedule::bounds): the cube's dimensions, a grid's halves
+    /// along each axis, a graph's lower and upper node numbers. None on
+    /// the mesh-bus, whose buses are not arcs.
+    pub fn arcs_and_cuts(&self) -> (Vec<(NodeId, NodeId)>, Vec<Vec<bool>>) {
+        let nodes = self.nodes();
+        match self {
+            Network::Cube(c) => {
+                let arcs = (0..nodes)
+                    .flat_map(|u| (0..c.dim()).map(move |d| (u, u ^ (1 << d))))
+                    .collect();
+                let cuts = (0..c.dim())
+                    .map(|d| (0..nodes).map(|v| v >> d & 1 == 1).collect())
+                    .collect();
+                (arcs, cuts)
+            }
+            Network::Grid(g) => {
+                let mut arcs = Vec::new();
+                g.links(|u, v| arcs.extend([(u, v), (v, u)]));
+                let cuts = (0..g.dims())
+                    .filter(|&i| g.sides()[i] > 1)
+                    .map(|i| {
+                        (0..nodes)
+                            .map(|v| g.coord(v, i) < g.sides()[i] / 2)
+                            .collect()
+                    })
+                    .collect();
+                (arcs, cuts)
+            }
+            Network::MeshBus(_) => (Vec::new(), Vec::new()),
+            Network::Graph(g) => {
+                let cut = (0..nodes).map(|v| v < nodes / 2).collect();
+                (g.arcs().to_vec(), vec![cut])
+            }
         }
     }
 }

@@ -602,6 +602,7 @@ pub fn serve_schedule(
         subject,
     } = crate::check::schedule::prepare(req)?;
     let claims = models::schedule::run::default_claims(&schedule);
+    let (arcs, cuts) = net.arcs_and_cuts();
     crate::with_network!(net, |t| {
         let scheduled = models::schedule::run::Scheduled::new(
             schedule,
@@ -611,7 +612,8 @@ pub fn serve_schedule(
             req.ports,
             claims,
         )
-        .map_err(CheckError::Usage)?;
+        .map_err(CheckError::Usage)?
+        .with_lower_bounds(&arcs, &cuts);
         serve_protocol(Arc::new(scheduled), &subject, &req.options, addr)
     })
 }

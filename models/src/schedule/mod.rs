@@ -12,6 +12,7 @@
 //! run's packets are the contributions: a plain chunk is one packet, a
 //! reduced chunk one packet per rank ([`Schedule::packet`]).
 
+pub mod bounds;
 pub mod run;
 
 use properties::{Need, Needs, NodeId, PacketId, Slot, Task};
@@ -255,11 +256,13 @@ impl Schedule {
                 }
             })
             .collect();
+        // With one position a message carries one value at most.
         let combining = self.chunks.reduced.iter().any(|&r| r)
-            || self.ops.iter().any(|op| match &op.kind {
-                Kind::Send { data, .. } => !matches!(data, Data::At(at) if at.len() == 1),
-                _ => false,
-            });
+            || (self.chunks.positions > 1
+                && self.ops.iter().any(|op| match &op.kind {
+                    Kind::Send { data, .. } => !matches!(data, Data::At(at) if at.len() == 1),
+                    _ => false,
+                }));
         Task::Schedule(Arc::new(Needs {
             nodes,
             origin,

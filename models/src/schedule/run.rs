@@ -15,7 +15,7 @@
 //! A send completes as it leaves (MPI's eager protocol); a receive when
 //! its message is matched.
 
-use super::{Data, Kind, OpId, Pos, Rank, Schedule, Value};
+use super::{bounds, Data, Kind, OpId, Pos, Rank, Schedule, Value};
 use crate::config::{Ports, Switching};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
@@ -93,6 +93,8 @@ pub struct Scheduled<T: Topology> {
     ports: Ports,
     task: Task,
     claims: Claims,
+    /// The lower bounds on the network, by name ([`bounds`]).
+    bounds: Vec<(&'static str, Slot)>,
 }
 
 impl<T: Topology> Scheduled<T> {
@@ -145,6 +147,7 @@ impl<T: Topology> Scheduled<T> {
             ports,
             task,
             claims,
+            bounds: Vec::new(),
         };
         for (i, op) in s.schedule.ops.iter().enumerate() {
             if let Kind::Send { to, .. } = op.kind {
@@ -159,6 +162,17 @@ impl<T: Topology> Scheduled<T> {
             }
         }
         Ok(s)
+    }
+
+    /// With the lower bounds of its collective on its network, whose
+    /// directed arcs are `arcs`, given `cuts` (each a side of the
+    /// network's nodes); the largest is the claims' lower bound.
+    pub fn with_lower_bounds(mut self, arcs: &[(NodeId, NodeId)], cuts: &[Vec<bool>]) -> Self {
+        if let Task::Schedule(needs) = &self.task {
+            self.bounds = bounds::lower_bounds(needs, arcs, self.switching, self.ports, cuts);
+        }
+        self.claims.lower_bound = self.bounds.iter().map(|b| b.1).max();
+        self
     }
 
     /// The schedule.
@@ -519,6 +533,19 @@ impl<T: Topology> Protocol for Scheduled<T> {
 
     fn claims(&self) -> Claims {
         self.claims.clone()
+    }
+
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        self.bounds.clone()
+    }
+
+    /// No run is longer than one slot an operation plus the last fixed
+    /// slot: a slot in which nothing completes sends nothing, so nothing
+    /// arrives, and only a fixed slot ahead can change the next one.
+    fn last_step(&self) -> Option<Slot> {
+        let fixed = self.schedule.ops.iter().filter_map(|op| op.slot).max();
+        let ops = self.schedule.ops.len() as u64 + fixed.map_or(0, |s| s as u64 + 1);
+        Some(ops.min(Slot::MAX as u64 / 4) as Slot)
     }
 
     fn inputs(&self) -> Vec<()> {
