@@ -26,6 +26,7 @@ fn goal(
         file,
         format: None,
         collective: Some(Collective::parse(collective).unwrap()),
+        packet_bytes: None,
         network: "hypercube:3".into(),
         map: Map::Identity,
         switching,
@@ -297,6 +298,7 @@ fn goal_layout_does_not_change_the_schedule() {
             text,
             "t.goal",
             &Collective::Broadcast { root: 0, chunks: 1 },
+            None,
         )
     };
     let (a, b) = (read(plain).unwrap(), read(dressed).unwrap());
@@ -335,6 +337,7 @@ fn a_long_schedule_is_followed_to_its_end() {
         file: file.clone(),
         format: None,
         collective: Some(Collective::Broadcast { root: 0, chunks: 1 }),
+        packet_bytes: None,
         network: "hypercube:9".into(),
         map: Map::Identity,
         switching: Switching::Wh,
@@ -355,4 +358,56 @@ fn a_long_schedule_is_followed_to_its_end() {
         .map(|b| (b.name, b.steps))
         .collect();
     assert!(bounds.contains(&("spreading", 9)), "{bounds:?}");
+}
+
+/// `--packet-bytes`: the binomial tree's messages made 4 bytes are one
+/// packet each by default (3 slots all-port), two packets of 2 bytes
+/// (each hop takes 2 slots: 6), four of 1 byte (12).
+#[test]
+fn packet_bytes_turns_a_message_into_packets() {
+    let text = std::fs::read_to_string(data("binomial_8.goal"))
+        .unwrap()
+        .replace(" 1b ", " 4b ");
+    let file = std::env::temp_dir().join(format!("commcheck-packets-{}.goal", std::process::id()));
+    std::fs::write(&file, text).unwrap();
+    for (bytes, slots) in [(None, 3), (Some(4), 3), (Some(2), 6), (Some(1), 12)] {
+        let o = check_schedule(&ScheduleRequest {
+            file: file.clone(),
+            format: None,
+            collective: Some(Collective::Broadcast { root: 0, chunks: 1 }),
+            packet_bytes: bytes,
+            network: "hypercube:3".into(),
+            map: Map::Identity,
+            switching: Switching::Sf,
+            ports: Ports::All,
+            options: Options {
+                engine: Some(Engine::Exhaustive),
+                ..Options::default()
+            },
+        })
+        .unwrap();
+        for name in SAFETY {
+            assert_eq!(
+                status(&o, name),
+                Status::Holds,
+                "{name} {bytes:?}\n{}",
+                o.text()
+            );
+        }
+        assert_eq!(o.time.measured, Some(slots), "{bytes:?}\n{}", o.text());
+    }
+    let _ = std::fs::remove_file(file);
+    let o = check(&[
+        "schedule",
+        "tests/schedules/binomial_q3.json",
+        "--network",
+        "hypercube:3",
+        "--packet-bytes",
+        "2",
+    ]);
+    assert!(
+        stderr(&o).contains("--packet-bytes sizes GOAL's messages"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -156,6 +156,7 @@ fn run(
         file: file.clone(),
         format: Some(Format::Msccl),
         collective: None,
+        packet_bytes: None,
         network: network.into(),
         map: Map::Identity,
         switching,
@@ -482,4 +483,41 @@ fn bad_msccl_ir_is_refused_in_one_line() {
         assert!(err.contains(expected), "{what}: {err}");
         let _ = std::fs::remove_file(file);
     }
+}
+
+/// A chunk is a packet: a step of two chunks is two messages, one a slot
+/// on its link. Two GPUs gather each other's two chunks out of place:
+/// copy the input to the output, send it, receive the other's.
+#[test]
+fn a_step_of_several_chunks_is_as_many_packets() {
+    let gpu = |id: u32| {
+        let (own, other, peer) = (2 * id, 2 * (1 - id), 1 - id);
+        format!(
+            "  <gpu id=\"{id}\" i_chunks=\"2\" o_chunks=\"4\" s_chunks=\"0\">\n\
+             <tb id=\"0\" send=\"{peer}\" recv=\"{peer}\" chan=\"0\">\n\
+             <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"{own}\" cnt=\"2\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n\
+             <step s=\"1\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"o\" dstoff=\"{own}\" cnt=\"2\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n\
+             <step s=\"2\" type=\"r\" srcbuf=\"o\" srcoff=\"{other}\" dstbuf=\"o\" dstoff=\"{other}\" cnt=\"2\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n\
+             </tb>\n  </gpu>\n"
+        )
+    };
+    let text = format!(
+        "<algo name=\"pair\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"4\" ngpus=\"2\" \
+         coll=\"allgather\" inplace=\"0\">\n{}{}</algo>\n",
+        gpu(0),
+        gpu(1)
+    );
+    let o = run(
+        "pair",
+        &text,
+        "hypercube:1",
+        Switching::Sf,
+        Engine::Exhaustive,
+    )
+    .unwrap();
+    for name in SAFETY {
+        assert_eq!(status(&o, name), Status::Holds, "{name}\n{}", o.text());
+    }
+    assert_eq!(o.transmissions, Some(4), "{}", o.text());
+    assert_eq!(o.time.measured, Some(2), "{}", o.text());
 }

@@ -17,6 +17,7 @@ fn run(file: &str, network: &str, ports: Ports, engine: Engine) -> Outcome {
         file: format!("tests/schedules/{file}").into(),
         format: None,
         collective: None,
+        packet_bytes: None,
         network: network.into(),
         map: Map::Identity,
         switching: Switching::Sf,
@@ -259,7 +260,7 @@ fn the_command_reads_the_file_and_refuses_bad_input_in_one_line() {
         ),
         (
             vec!["nob", "3", "--network", "hypercube:3"],
-            "--network, --map and --collective are for `check schedule FILE`",
+            "--network, --map, --collective and --packet-bytes are for `check schedule FILE`",
         ),
     ] {
         let o = check(&args);

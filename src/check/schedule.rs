@@ -67,6 +67,9 @@ pub struct ScheduleRequest {
     pub format: Option<Format>,
     /// The collective, for a format that does not state it (GOAL).
     pub collective: Option<Collective>,
+    /// `--packet-bytes` (GOAL): a message is a packet a this many bytes
+    /// or part (None: one packet).
+    pub packet_bytes: Option<u64>,
     /// `--network`.
     pub network: String,
     /// `--map`.
@@ -83,20 +86,24 @@ pub struct ScheduleRequest {
 pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
     let text = import::read(&req.file)?;
     let file = req.file.display().to_string();
-    match (
-        req.format.unwrap_or(Format::guess(&req.file)),
-        &req.collective,
-    ) {
+    let format = req.format.unwrap_or(Format::guess(&req.file));
+    if req.packet_bytes.is_some() && format != Format::Goal {
+        return Err(ImportError::Usage(format!(
+            "--packet-bytes sizes GOAL's messages; {file} gives no sizes in bytes (a chunk is a \
+             packet)"
+        )));
+    }
+    match (format, &req.collective) {
         (Format::Commcheck, None) => import::commcheck::read(&text, &file),
         (Format::Msccl, None) => import::msccl::read(&text, &file),
         (Format::Commcheck | Format::Msccl, Some(_)) => Err(ImportError::Usage(format!(
             "{file} is in {}, which names its collective: --collective is for GOAL",
-            match req.format.unwrap_or(Format::guess(&req.file)) {
+            match format {
                 Format::Msccl => "MSCCL-IR",
                 _ => "commcheck's format",
             }
         ))),
-        (Format::Goal, Some(c)) => import::goal::read(&text, &file, c),
+        (Format::Goal, Some(c)) => import::goal::read(&text, &file, c, req.packet_bytes),
         (Format::Goal, None) => Err(ImportError::Usage(format!(
             "{file} is GOAL, which does not say what the schedule computes: name it with \
              --collective ({})",

@@ -124,6 +124,10 @@ pub struct Cli {
     /// allreduce, alltoall or barrier
     #[arg(long, value_name = "COLLECTIVE", value_parser = Collective::parse)]
     pub collective: Option<Collective>,
+    /// For `schedule` of a GOAL file: a message is one packet a this many
+    /// bytes or part (default: one packet a message)
+    #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
+    pub packet_bytes: Option<u64>,
     /// The torus of the given sides rather than the mesh (algorithms that
     /// take it)
     #[arg(long)]
@@ -335,6 +339,16 @@ pub enum FormatArg {
     Table(table::Format),
     /// What a schedule file is written in.
     Schedule(ScheduleFormat),
+}
+
+/// `--packet-bytes`: at least one byte.
+fn packet_bytes(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(b) if b > 0 => Ok(b),
+        _ => Err(format!(
+            "--packet-bytes {text}: a number of bytes, 1 or more"
+        )),
+    }
 }
 
 /// `--map`.

@@ -89,8 +89,12 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
     if cli.target == "schedule" {
         return schedule(&cli);
     }
-    if cli.network.is_some() || cli.map.is_some() || cli.collective.is_some() {
-        bail!("--network, --map and --collective are for `check schedule FILE`");
+    if cli.network.is_some()
+        || cli.map.is_some()
+        || cli.collective.is_some()
+        || cli.packet_bytes.is_some()
+    {
+        bail!("--network, --map, --collective and --packet-bytes are for `check schedule FILE`");
     }
     if cli.max_side.is_some() && !matches!(table, Some(Some(Some(Table::Fujita)))) {
         bail!("--max-side is for `check table fujita`");
@@ -456,6 +460,7 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         file: file.into(),
         format,
         collective: cli.collective.clone(),
+        packet_bytes: cli.packet_bytes,
         network,
         map: cli.map.clone().unwrap_or(Map::Identity),
         switching: cli.switching.map_or(Switching::Sf, Into::into),

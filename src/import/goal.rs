@@ -35,10 +35,17 @@ pub const MAX_RANKS: u32 = 1 << 20;
 /// Most operations a GOAL file may have.
 pub const MAX_OPS: usize = 1 << 26;
 
-/// The schedule in GOAL `text`, read from `file`, for `collective`.
-pub fn read(text: &str, file: &str, collective: &Collective) -> Result<Schedule, ImportError> {
+/// The schedule in GOAL `text`, read from `file`, for `collective`, a
+/// message one packet a `packet_bytes` bytes or part (None: one packet).
+pub fn read(
+    text: &str,
+    file: &str,
+    collective: &Collective,
+    packet_bytes: Option<u64>,
+) -> Result<Schedule, ImportError> {
     let mut reader = Reader {
         file,
+        packet_bytes,
         ranks: None,
         rank: None,
         ops: Vec::new(),
@@ -117,13 +124,14 @@ struct Dep {
 
 struct Reader<'a> {
     file: &'a str,
+    packet_bytes: Option<u64>,
     ranks: Option<u32>,
     /// The rank whose block is open.
     rank: Option<Rank>,
     /// Every operation read, with its rank, in file order.
     ops: Vec<Op>,
-    /// (rank, label) to the operation's index in `ops`.
-    labels: HashMap<(Rank, String), usize>,
+    /// (rank, label) to the operation's first and last packet in `ops`.
+    labels: HashMap<(Rank, String), (usize, usize)>,
     /// Ranks whose block has been read.
     seen: Vec<bool>,
     deps: Vec<Dep>,
@@ -247,15 +255,18 @@ impl Reader<'_> {
             }
             Ok(Some(p))
         };
+        let mut packets = 1;
         let kind = match rest {
             [op @ ("send" | "recv"), size, dir, who, options @ ..] => {
                 let send = *op == "send";
-                let bytes = size.strip_suffix('b').unwrap_or("");
-                if *size == "b" || bytes.parse::<u64>().is_err() {
+                let Some(bytes) = size.strip_suffix('b').and_then(|b| b.parse::<u64>().ok()) else {
                     return Err(self.error(
                         line,
                         format!("expected a size in bytes such as 8b, found '{size}'"),
                     ));
+                };
+                if let Some(b) = self.packet_bytes {
+                    packets = bytes.div_ceil(b).max(1);
                 }
                 if *dir != if send { "to" } else { "from" } {
                     return Err(self.error(
@@ -298,10 +309,21 @@ impl Reader<'_> {
                 ))
             }
         };
+        if self.ops.len() as u64 + packets > MAX_OPS as u64 {
+            return Err(self.error(
+                line,
+                format!("more than {MAX_OPS} operations, counting a packet each"),
+            ));
+        }
         let index = self.ops.len();
+        let last = index + packets as usize - 1;
         let label = match label {
             Some(l) => {
-                if self.labels.insert((rank, l.clone()), index).is_some() {
+                if self
+                    .labels
+                    .insert((rank, l.clone()), (index, last))
+                    .is_some()
+                {
                     return Err(
                         self.error(line, format!("label {l} is defined twice on rank {rank}"))
                     );
@@ -310,15 +332,42 @@ impl Reader<'_> {
             }
             None => format!("line {line}"),
         };
-        self.ops.push(Op {
-            rank,
-            kind,
-            after: Vec::new(),
-            started_after: Vec::new(),
-            slot: None,
-            label,
-            line,
-        });
+        // A message of several packets: one after the other, its data
+        // with the last (a message is received when all of it is).
+        for k in 0..packets as usize {
+            let kind = match &kind {
+                Kind::Send { to, tag, path, .. } if k + 1 < packets as usize => Kind::Send {
+                    to: *to,
+                    tag: *tag,
+                    data: Data::Nothing,
+                    path: path.clone(),
+                },
+                Kind::Recv {
+                    from, tag, reduce, ..
+                } if k + 1 < packets as usize => Kind::Recv {
+                    from: *from,
+                    tag: *tag,
+                    data: Data::Nothing,
+                    reduce: *reduce,
+                },
+                kind => kind.clone(),
+            };
+            self.ops.push(Op {
+                rank,
+                kind,
+                after: (k > 0)
+                    .then_some((index + k - 1) as OpId)
+                    .into_iter()
+                    .collect(),
+                started_after: Vec::new(),
+                slot: None,
+                label: match packets {
+                    1 => label.clone(),
+                    _ => format!("{label} (packet {} of {packets})", k + 1),
+                },
+                line,
+            });
+        }
         Ok(())
     }
 
@@ -394,12 +443,21 @@ impl Reader<'_> {
         for r in 0..ranks as usize {
             first[r + 1] += first[r];
         }
-        let mut ops: Vec<Op> = order.iter().map(|&i| self.ops[i].clone()).collect();
+        let mut ops: Vec<Op> = order
+            .iter()
+            .map(|&i| {
+                let mut op = self.ops[i].clone();
+                op.after
+                    .iter_mut()
+                    .for_each(|a| *a = new_index[*a as usize]);
+                op
+            })
+            .collect();
         for d in &self.deps {
             let find = |label: &str| {
                 self.labels
                     .get(&(d.rank, label.to_string()))
-                    .map(|&i| new_index[i])
+                    .map(|&(first, last)| (new_index[first], new_index[last]))
                     .ok_or_else(|| {
                         self.error(
                             d.line,
@@ -408,10 +466,12 @@ impl Reader<'_> {
                     })
             };
             let (later, earlier) = (find(&d.later)?, find(&d.earlier)?);
-            let op = &mut ops[later as usize];
+            // After the earlier one completes: its last packet; after it
+            // starts: its first. The later one starts with its first.
+            let op = &mut ops[later.0 as usize];
             match d.on_start {
-                true => op.started_after.push(earlier),
-                false => op.after.push(earlier),
+                true => op.started_after.push(earlier.0),
+                false => op.after.push(earlier.1),
             }
         }
         let name = std::path::Path::new(self.file)

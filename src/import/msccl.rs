@@ -26,8 +26,9 @@
 //!   `rrc` and `rrcs` write `dst := received + src`, and `rrcs` sends it;
 //!   `cpy` and `re` are local; `nop` carries a dependency. `src` and `dst`
 //!   are addresses on the executing GPU, as the interpreter reads them.
-//! * A message carries `cnt` chunks; with reduced chunks, one: commcheck
-//!   carries one partial sum a message, and refuses larger counts.
+//! * **Packets.** A chunk is a packet: a step of `cnt` chunks sends (and
+//!   receives) `cnt` messages of one chunk each, in offset order, one a
+//!   slot on its link.
 
 use super::{line_column, ImportError};
 use models::schedule::{
@@ -693,15 +694,6 @@ impl<'r, 't> Program<'r, 't> {
                 format!("a {kind} step in a threadblock without a recv peer"),
             ));
         }
-        if sends && self.layout.coll.reduced() && cnt > 1 {
-            return Err(r.at(
-                step,
-                format!(
-                    "a message of {cnt} chunks of a reduction: commcheck carries one partial \
-                     sum a message (cnt=\"1\")"
-                ),
-            ));
-        }
         let own = self.layout.own[self.rank as usize];
         let place = |which: &str| -> Result<Vec<Pos>, ImportError> {
             let b = buffer(r, step, &format!("{which}buf"))?;
@@ -745,17 +737,23 @@ impl<'r, 't> Program<'r, 't> {
         );
         let mut parts: Vec<Kind> = Vec::new();
         let to = send.unwrap_or(0);
-        let message = |data: &[Pos]| Kind::Send {
-            to,
-            tag: chan,
-            data: Data::At(data.to_vec()),
-            path: None,
+        // A chunk is a packet: a step of cnt chunks sends (receives) cnt
+        // messages of one chunk, in offset order.
+        let message = |data: &[Pos], parts: &mut Vec<Kind>| {
+            parts.extend(data.iter().map(|&p| Kind::Send {
+                to,
+                tag: chan,
+                data: Data::At(vec![p]),
+                path: None,
+            }))
         };
-        let receive = |data: &[Pos], reduce| Kind::Recv {
-            from: recv,
-            tag: Some(chan),
-            data: Data::At(data.to_vec()),
-            reduce,
+        let receive = |data: &[Pos], reduce, parts: &mut Vec<Kind>| {
+            parts.extend(data.iter().map(|&p| Kind::Recv {
+                from: recv,
+                tag: Some(chan),
+                data: Data::At(vec![p]),
+                reduce,
+            }))
         };
         let copy = |from: &[Pos], to: &[Pos], parts: &mut Vec<Kind>| {
             for (&from, &to) in from.iter().zip(to) {
@@ -764,30 +762,30 @@ impl<'r, 't> Program<'r, 't> {
         };
         let mut used = 0;
         match kind {
-            "s" => parts.push(message(&src)),
-            "r" => parts.push(receive(&dst, false)),
+            "s" => message(&src, &mut parts),
+            "r" => receive(&dst, false, &mut parts),
             "rcs" => {
-                parts.push(receive(&dst, false));
-                parts.push(message(&dst));
+                receive(&dst, false, &mut parts);
+                message(&dst, &mut parts);
             }
             "rrs" => {
                 // The received sum plus src, sent without writing src.
                 copy(&src, &temps, &mut parts);
-                parts.push(receive(&temps, true));
-                parts.push(message(&temps));
+                receive(&temps, true, &mut parts);
+                message(&temps, &mut parts);
                 used = cnt;
             }
             "rrc" | "rrcs" => {
                 if src == dst {
-                    parts.push(receive(&dst, true));
+                    receive(&dst, true, &mut parts);
                 } else {
                     copy(&src, &temps, &mut parts);
-                    parts.push(receive(&temps, true));
+                    receive(&temps, true, &mut parts);
                     copy(&temps, &dst, &mut parts);
                     used = cnt;
                 }
                 if kind == "rrcs" {
-                    parts.push(message(&dst));
+                    message(&dst, &mut parts);
                 }
             }
             "cpy" => copy(&src, &dst, &mut parts),

@@ -60,6 +60,9 @@ pub enum Data {
     /// Everything the rank holds (a send: GOAL's messages, which name no
     /// data; a receive: every chunk received is kept).
     Everything,
+    /// No data: a packet of a message before its last, which delivers
+    /// the message's data (GOAL's `--packet-bytes`).
+    Nothing,
 }
 
 /// One operation of a rank.
@@ -260,7 +263,11 @@ impl Schedule {
         let combining = self.chunks.reduced.iter().any(|&r| r)
             || (self.chunks.positions > 1
                 && self.ops.iter().any(|op| match &op.kind {
-                    Kind::Send { data, .. } => !matches!(data, Data::At(at) if at.len() == 1),
+                    Kind::Send { data, .. } => match data {
+                        Data::At(at) => at.len() > 1,
+                        Data::Everything => true,
+                        Data::Nothing => false,
+                    },
                     _ => false,
                 }));
         Task::Schedule(Arc::new(Needs {
@@ -333,6 +340,13 @@ impl Schedule {
                     if let Data::At(at_pos) = data {
                         if at_pos.is_empty() {
                             return at("it names no data".into());
+                        }
+                        if reduced && at_pos.len() > 1 {
+                            return at(format!(
+                                "{} positions in one message of a reduction: a message \
+                                 carries one partial sum",
+                                at_pos.len()
+                            ));
                         }
                         if at_pos.len() as u32 > MAX_CHUNKS_A_MESSAGE {
                             return at(format!(

@@ -290,6 +290,7 @@ impl<T: Topology> Scheduled<T> {
         }
         let at: Vec<Pos> = match data {
             Data::At(at) => at.clone(),
+            Data::Nothing => Vec::new(),
             Data::Everything => values
                 .iter()
                 .map(|v| match *v {
@@ -313,6 +314,7 @@ impl<T: Topology> Scheduled<T> {
     fn payload(&self, st: &RankState, data: &Data) -> Payload {
         let values: Vec<Value> = match data {
             Data::At(at) => at.iter().map(|&p| st.values[p as usize]).collect(),
+            Data::Nothing => Vec::new(),
             Data::Everything => st.values.to_vec(),
         };
         let mut chunks = Vec::new();
@@ -533,6 +535,19 @@ impl<T: Topology> Protocol for Scheduled<T> {
 
     fn claims(&self) -> Claims {
         self.claims.clone()
+    }
+
+    /// The packets of a message before its last (`Data::Nothing`) carry
+    /// no data: they take their links like any transmission and are
+    /// counted apart.
+    fn control(&self, msg: &Message) -> bool {
+        matches!(
+            self.schedule.ops[msg.op as usize].kind,
+            Kind::Send {
+                data: Data::Nothing,
+                ..
+            }
+        )
     }
 
     fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
