@@ -218,6 +218,12 @@ fn bad_goal_is_refused_in_one_line() {
         ),
         ("zero ranks", "num_ranks 0\n".into(), "0 ranks: 1 to"),
         (
+            "a million ranks' barrier",
+            "num_ranks 1048576\n".into(),
+            "1048576 ranks of 1048576 positions each: commcheck keeps every rank's positions, \
+             at most 2^24 values in all",
+        ),
+        (
             "not goal",
             "{\"format\": \"commcheck-schedule\"}\n".into(),
             ":1: expected num_ranks N or rank R {, found '{\"format\":",

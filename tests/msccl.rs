@@ -92,7 +92,7 @@ fn xml(coll: &str, inplace: bool, gpus: &[([u32; 3], Vec<Tb>)]) -> String {
 /// The ring allgather in place on `n` GPUs: GPU r sends its chunk (at
 /// output r) to r + 1, then receives and forwards chunks r - 1, r - 2,
 /// ..., and keeps the last, r + 1.
-fn ring_allgather(n: u32) -> String {
+pub fn ring_allgather(n: u32) -> String {
     let gpus: Vec<_> = (0..n)
         .map(|r| {
             let mut steps = vec![step("s", "o", r)];
@@ -116,7 +116,7 @@ fn ring_allgather(n: u32) -> String {
 /// starts at GPU c, is summed along the ring (`rrs`), completed at GPU
 /// c - 1 (`rrcs`) and passed on (`rcs`) until GPU c - 2 receives it.
 /// At its t-th step GPU r handles chunk r - t.
-fn ring_allreduce(n: u32) -> String {
+pub fn ring_allreduce(n: u32) -> String {
     let gpus: Vec<_> = (0..n)
         .map(|r| {
             let steps = (0..2 * n - 1)

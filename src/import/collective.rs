@@ -150,6 +150,9 @@ impl Collective {
         if count == 0 || count > 1 << 20 {
             return Err(format!("{count} chunks: 1 to 2^20"));
         }
+        if let Some(why) = models::schedule::too_large(ranks, count) {
+            return Err(why);
+        }
         let count = count as u32;
         let r = ranks as usize;
         let mut initial = vec![Vec::new(); r];

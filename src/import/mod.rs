@@ -47,8 +47,16 @@ pub enum ImportError {
     },
 }
 
-/// `file:line:column: why`, leaving out what is not known.
+/// `file:line:column: why`, leaving out what is not known; one line,
+/// whatever a file put into `why` (control characters are escaped).
 fn located(file: &str, line: u32, column: u32, why: &str) -> String {
+    let why: String = why
+        .chars()
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect();
     match (line, column) {
         (0, _) => format!("{file}: {why}"),
         (l, 0) => format!("{file}:{l}: {why}"),

@@ -90,6 +90,19 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
     }
     let gpus: Vec<Gpu> = gpus.into_iter().flatten().collect();
     let layout = Layout::new(&r, algo, coll, inplace, ngpus, per_loop, &gpus)?;
+    let chunks = match layout.coll {
+        Coll::Alltoall => ngpus as u64 * ngpus as u64 * layout.factor as u64,
+        _ => ngpus as u64 * layout.factor as u64,
+    };
+    let positions = layout
+        .sizes
+        .iter()
+        .map(|&s| s as u64)
+        .sum::<u64>()
+        .max(chunks);
+    if let Some(why) = models::schedule::too_large(ngpus, positions) {
+        return Err(r.at(algo, why));
+    }
 
     let mut ops: Vec<Op> = Vec::new();
     let mut first = vec![0 as OpId];

@@ -34,6 +34,23 @@ pub const MAX_REDUCED_RANKS: u32 = 128;
 /// Most chunks one message carries (a window of 128 chunk ids).
 pub const MAX_CHUNKS_A_MESSAGE: u32 = 128;
 
+/// Most positions over all ranks: every rank keeps a value a position,
+/// so a collective of R ranks and P positions is R x P values (an
+/// allgather of 4096 ranks is 2^24).
+pub const MAX_VALUES: u64 = 1 << 24;
+
+/// Why `ranks` ranks of `positions` positions each are too many to keep,
+/// if they are; checked before anything of that size is made.
+pub fn too_large(ranks: u32, positions: u64) -> Option<String> {
+    let values = ranks as u64 * positions;
+    (values > MAX_VALUES).then(|| {
+        format!(
+            "{ranks} ranks of {positions} positions each: commcheck keeps every rank's \
+             positions, at most 2^24 values in all"
+        )
+    })
+}
+
 /// What a position holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Value {

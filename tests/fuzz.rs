@@ -1,0 +1,183 @@
+//! The readers fuzzed: seeded mutations (bytes flipped, cut, repeated,
+//! swapped; numbers made huge, negative or zero; tokens of the format
+//! dropped in) of schedules in every format and of a graph file. Each
+//! input is read, and what reads is run by the executor on the 3-cube:
+//! a refusal is one line, and nothing panics. `COMMCHECK_FUZZ=N` runs N
+//! inputs a format (BENCHMARKS.md records a long run); the default is
+//! kept small for the test suite.
+
+use commcheck::check::schedule::{check_schedule, Format, Map, ScheduleRequest};
+use commcheck::check::{CheckError, Options};
+use commcheck::engine::Engine;
+use commcheck::import::collective::Collective;
+use models::{Ports, Switching};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// xorshift64*: seeded, so a failure names the input that made it.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const TOKENS: [&str; 24] = [
+    "-1",
+    "0",
+    "4294967295",
+    "99999999999999999999",
+    "1000000000",
+    "\"",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    "/>",
+    "\n",
+    "rank 0 {",
+    "l1 requires l1",
+    "send 1b to 0",
+    "recv 1b from -1 tag -1",
+    "type=\"rrcs\"",
+    "depid=\"0\" deps=\"0\"",
+    "\"after\": [\"x\"]",
+    "\"slot\": 4294967295",
+    "/*",
+    "\u{0}",
+    "é",
+];
+
+/// One mutation of `text`.
+fn mutate(text: &str, rng: &mut Rng) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(bytes.len() + 1);
+        match rng.below(6) {
+            0 => bytes.truncate(at),
+            1 if at < bytes.len() => bytes[at] = rng.next() as u8,
+            2 => {
+                let t = TOKENS[rng.below(TOKENS.len())];
+                bytes.splice(at..at, t.bytes());
+            }
+            3 => {
+                let end = (at + rng.below(64)).min(bytes.len());
+                let piece = bytes[at..end].to_vec();
+                bytes.splice(at..at, piece);
+            }
+            4 => {
+                let end = (at + rng.below(32)).min(bytes.len());
+                bytes.drain(at..end);
+            }
+            _ => {
+                // A number made another.
+                if let Some(d) = bytes[at.min(bytes.len())..]
+                    .iter()
+                    .position(u8::is_ascii_digit)
+                {
+                    let i = at + d;
+                    let t = ["0", "7", "65536", "4294967296", "-3"][rng.below(5)];
+                    bytes.splice(i..i + 1, t.bytes());
+                }
+            }
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Reads and runs `text` as `format`; a panic fails with the input.
+fn try_one(text: &str, format: Format, dir: &std::path::Path, k: usize) {
+    let file = dir.join(format!("fuzz-{k}"));
+    std::fs::write(&file, text).unwrap();
+    let req = ScheduleRequest {
+        file: file.clone(),
+        format: Some(format),
+        collective: (format == Format::Goal).then_some(Collective::Barrier),
+        packet_bytes: None,
+        network: "hypercube:3".into(),
+        map: Map::Identity,
+        switching: Switching::Wh,
+        ports: Ports::One,
+        options: Options {
+            engine: Some(Engine::Executor),
+            max_states: Some(10_000),
+            ..Options::default()
+        },
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| check_schedule(&req)));
+    match outcome {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => {
+            let line = e.to_string();
+            assert_eq!(
+                line.lines().count(),
+                1,
+                "{format:?} input {k}: {line}\n{text}"
+            );
+            assert!(!matches!(e, CheckError::Usage(ref s) if s.is_empty()));
+        }
+        Err(_) => panic!("{format:?} input {k} panicked:\n{text}"),
+    }
+}
+
+fn inputs() -> usize {
+    std::env::var("COMMCHECK_FUZZ")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300)
+}
+
+#[test]
+fn the_readers_refuse_mutated_files_without_panicking() {
+    let seeds: Vec<(Format, String)> = vec![
+        (
+            Format::Commcheck,
+            std::fs::read_to_string("tests/schedules/binomial_q3.json").unwrap(),
+        ),
+        (
+            Format::Commcheck,
+            std::fs::read_to_string("tests/schedules/allreduce_pair.json").unwrap(),
+        ),
+        (
+            Format::Goal,
+            std::fs::read_to_string("tests/schedules/dissemination_8.goal").unwrap(),
+        ),
+        (Format::Msccl, crate::msccl::ring_allreduce(4)),
+        (Format::Msccl, crate::msccl::ring_allgather(8)),
+    ];
+    let dir = std::env::temp_dir().join(format!("commcheck-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut k = 0;
+    for (format, seed) in &seeds {
+        for _ in 0..inputs() {
+            let text = mutate(seed, &mut rng);
+            try_one(&text, *format, &dir, k);
+            k += 1;
+        }
+    }
+    let graph = "{\"format\": \"commcheck-network\", \"version\": 1, \"nodes\": 4,\n\
+                 \"names\": [\"a\", \"b\", \"c\", \"d\"],\n\"links\": [[0, 1], [1, 2], [2, 3]],\n\
+                 \"arcs\": [[3, 0]]}";
+    for _ in 0..inputs() {
+        let text = mutate(graph, &mut rng);
+        let read = catch_unwind(|| {
+            commcheck::import::network::graph_text(&text, "g.json", Switching::Wh, Ports::All)
+                .map(|_| ())
+        });
+        match read {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => assert_eq!(e.to_string().lines().count(), 1, "{e}\n{text}"),
+            Err(_) => panic!("graph input panicked:\n{text}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
