@@ -340,8 +340,18 @@ fn the_schema_names_what_the_reader_reads() {
         let rooted = variant["required"]
             .as_array()
             .is_some_and(|r| r.iter().any(|k| k == "root"));
+        let written_out = variant["required"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|k| k == "start"));
         for n in listed {
-            let root = if rooted { ", \"root\": 0" } else { "" };
+            let root = match (rooted, written_out) {
+                (true, _) => ", \"root\": 0",
+                (_, true) => {
+                    ", \"chunks\": 1, \"start\": [{\"chunk\": 0, \"rank\": 0}], \
+                     \"end\": [{\"rank\": 1, \"chunk\": 0}]"
+                }
+                _ => "",
+            };
             let text = format!(
                 "{{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 2, \
                  \"collective\": {{\"name\": \"{n}\"{root}}}, \"ops\": []}}"
@@ -351,7 +361,7 @@ fn the_schema_names_what_the_reader_reads() {
             names.push(n);
         }
     }
-    assert_eq!(names.len(), 9, "{names:?}");
+    assert_eq!(names.len(), 10, "{names:?}");
     let kinds: Vec<&str> = ["send", "recv", "copy", "reduce", "calc"].to_vec();
     let op = &schema["$defs"]["op"]["properties"];
     for kind in &kinds {
@@ -371,4 +381,91 @@ fn the_schema_names_what_the_reader_reads() {
     );
     let s = commcheck::import::commcheck::read(&text, "kinds.json").unwrap();
     assert_eq!(s.ops.len(), 5);
+}
+
+/// A postcondition written out (tests/schedules/explicit.json): ranks 0
+/// and 1 swap their chunks, and rank 2 ends with the sum of chunk 2 over
+/// ranks 0 and 1. It holds as written; with rank 2's second receive taken
+/// from rank 0 instead, the sum misses rank 1's part and completeness
+/// fails. A postcondition that does not make sense is refused by name.
+#[test]
+fn explicit_postconditions_are_judged() {
+    let req = |file: std::path::PathBuf| ScheduleRequest {
+        file,
+        format: None,
+        collective: None,
+        packet_bytes: None,
+        network: "hypercube:2".into(),
+        map: Map::Identity,
+        switching: Switching::Wh,
+        ports: Ports::All,
+        options: Options {
+            engine: Some(Engine::Exhaustive),
+            ..Options::default()
+        },
+    };
+    let o = check_schedule(&req("tests/schedules/explicit.json".into())).unwrap();
+    for name in [
+        "completeness",
+        "contention-freedom",
+        "causality",
+        "matching",
+    ] {
+        assert_eq!(status(&o, name), Status::Holds, "{name}\n{}", o.text());
+    }
+    let text = std::fs::read_to_string("tests/schedules/explicit.json").unwrap();
+    let dir = std::env::temp_dir().join(format!("commcheck-explicit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: String| {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        file
+    };
+    let half = text.replace(
+        "\"from1\", \"recv\": { \"from\": 1",
+        "\"from1\", \"recv\": { \"from\": 0",
+    );
+    assert_ne!(half, text);
+    let o = check_schedule(&req(write("half.json", half))).unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
+    for (what, from, to, expected) in [
+        (
+            "starts twice",
+            "{ \"chunk\": 1, \"rank\": 1 }",
+            "{ \"chunk\": 0, \"rank\": 1 }",
+            "start of chunk 0: the chunk starts twice",
+        ),
+        (
+            "both",
+            "{ \"chunk\": 1, \"rank\": 1 }",
+            "{ \"chunk\": 1, \"rank\": 1, \"reduced_over\": [1] }",
+            "one of the two",
+        ),
+        (
+            "sum over another",
+            "\"sum_over\": [0, 1]",
+            "\"sum_over\": [0, 2]",
+            "the sum is over ranks that do not all contribute",
+        ),
+        (
+            "plain sum",
+            "{ \"rank\": 1, \"chunk\": 0 }",
+            "{ \"rank\": 1, \"chunk\": 0, \"sum_over\": [0] }",
+            "a plain chunk has no sum",
+        ),
+        ("never starts", "\"chunks\": 3,", "\"chunks\": 4,", ""),
+    ] {
+        let bad = text.replacen(from, to, 1);
+        assert_ne!(bad, text, "{what}");
+        let result = check_schedule(&req(write("bad.json", bad)));
+        match expected {
+            "" => assert!(result.is_ok(), "{what}: a chunk no one needs is allowed"),
+            _ => {
+                let err = result.map(|o| o.text()).unwrap_err().to_string();
+                assert!(err.contains(expected), "{what}: {err}");
+                assert_eq!(err.lines().count(), 1, "{what}: {err}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -46,6 +46,42 @@ pub enum Collective {
     /// (chunk r) reaches every rank; a message carries everything its
     /// sender holds.
     Barrier,
+    /// Postconditions written out: `chunks` chunks, where each starts and
+    /// what each rank must end holding.
+    Explicit {
+        /// The chunks (position c holds chunk c).
+        chunks: u32,
+        /// Where each chunk starts.
+        start: Vec<Start>,
+        /// What ranks must end holding.
+        end: Vec<End>,
+    },
+}
+
+/// Where an explicit postcondition's chunk starts.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Start {
+    /// The chunk.
+    pub chunk: u32,
+    /// A plain chunk: the rank that starts with it.
+    pub rank: Option<Rank>,
+    /// A reduced chunk: the ranks that contribute to it, each starting
+    /// with its own contribution.
+    pub reduced_over: Option<Vec<Rank>>,
+}
+
+/// What a rank must end holding at a chunk's position.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct End {
+    /// The rank.
+    pub rank: Rank,
+    /// The chunk.
+    pub chunk: u32,
+    /// A reduced chunk: the ranks whose contributions the sum combines,
+    /// each once (left out: all that contribute).
+    pub sum_over: Option<Vec<Rank>>,
 }
 
 impl Collective {
@@ -111,12 +147,16 @@ impl Collective {
             Collective::Allreduce { .. } => "allreduce".into(),
             Collective::Alltoall => "alltoall".into(),
             Collective::Barrier => "barrier".into(),
+            Collective::Explicit { .. } => "the postcondition written out".into(),
         }
     }
 
     /// Its chunks on `ranks` ranks, or why it has none there (a root out
     /// of range, a reduction over more than 128 ranks, too many chunks).
     pub fn chunks(&self, ranks: u32) -> Result<Chunks, String> {
+        if let Collective::Explicit { chunks, start, end } = self {
+            return explicit(ranks, *chunks, start, end);
+        }
         let root = match self {
             Collective::Broadcast { root, .. }
             | Collective::Reduce { root, .. }
@@ -169,6 +209,7 @@ impl Collective {
         };
         for c in 0..count {
             match *self {
+                Collective::Explicit { .. } => unreachable!("read by explicit() above"),
                 Collective::Broadcast { root, .. } => {
                     origin[c as usize] = root;
                     initial[root as usize].push((c, Value::Chunk(c)));
@@ -222,4 +263,111 @@ impl Collective {
             origin,
         })
     }
+}
+
+/// The chunks of a postcondition written out, or what is wrong with it.
+fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chunks, String> {
+    if count == 0 || count > 1 << 20 {
+        return Err(format!("{count} chunks: 1 to 2^20"));
+    }
+    if let Some(why) = models::schedule::too_large(ranks, count as u64) {
+        return Err(why);
+    }
+    let rank = |r: Rank, what: &str| match r < ranks {
+        true => Ok(r),
+        false => Err(format!("{what}: rank {r}: ranks are 0 to {}", ranks - 1)),
+    };
+    let mask = |over: &[Rank], what: &str| -> Result<u128, String> {
+        over.iter().try_fold(0u128, |m, &r| {
+            let r = rank(r, what)?;
+            match r < MAX_REDUCED_RANKS {
+                true => Ok(m | 1 << r),
+                false => Err(format!(
+                    "{what}: rank {r}: commcheck combines ranks 0 to {}",
+                    MAX_REDUCED_RANKS - 1
+                )),
+            }
+        })
+    };
+    let n = count as usize;
+    let mut contributors: Vec<Option<u128>> = vec![None; n];
+    let mut origin: Vec<Option<Rank>> = vec![None; n];
+    let mut initial = vec![Vec::new(); ranks as usize];
+    for s in start {
+        let what = format!("start of chunk {}", s.chunk);
+        if s.chunk >= count {
+            return Err(format!("{what}: chunks are 0 to {}", count - 1));
+        }
+        let c = s.chunk as usize;
+        if origin[c].is_some() || contributors[c].is_some() {
+            return Err(format!("{what}: the chunk starts twice"));
+        }
+        match (s.rank, &s.reduced_over) {
+            (Some(r), None) => {
+                let r = rank(r, &what)?;
+                origin[c] = Some(r);
+                initial[r as usize].push((s.chunk, Value::Chunk(s.chunk)));
+            }
+            (None, Some(over)) => {
+                let m = mask(over, &what)?;
+                if m == 0 {
+                    return Err(format!("{what}: no rank contributes"));
+                }
+                contributors[c] = Some(m);
+                for &r in over {
+                    initial[r as usize].push((
+                        s.chunk,
+                        Value::Sum {
+                            chunk: s.chunk,
+                            ranks: 1 << r,
+                        },
+                    ));
+                }
+            }
+            _ => return Err(format!(
+                "{what}: a chunk starts at a \"rank\" or is \"reduced_over\" ranks, one of the two"
+            )),
+        }
+    }
+    let mut expect = vec![Vec::new(); ranks as usize];
+    for e in end {
+        let what = format!("end of chunk {} at rank {}", e.chunk, e.rank);
+        let r = rank(e.rank, &what)?;
+        let c = e.chunk as usize;
+        if e.chunk >= count || (origin[c].is_none() && contributors[c].is_none()) {
+            return Err(format!("{what}: the chunk does not start anywhere"));
+        }
+        let value = match (contributors[c], &e.sum_over) {
+            (None, None) => Value::Chunk(e.chunk),
+            (None, Some(_)) => return Err(format!("{what}: a plain chunk has no sum")),
+            (Some(all), over) => {
+                let m = match over {
+                    Some(over) => mask(over, &what)?,
+                    None => all,
+                };
+                if m & !all != 0 || m == 0 {
+                    return Err(format!(
+                        "{what}: the sum is over ranks that do not all contribute"
+                    ));
+                }
+                Value::Sum {
+                    chunk: e.chunk,
+                    ranks: m,
+                }
+            }
+        };
+        if expect[r as usize].iter().any(|&(p, _)| p == e.chunk) {
+            return Err(format!(
+                "{what}: the rank's end for the chunk is given twice"
+            ));
+        }
+        expect[r as usize].push((e.chunk, value));
+    }
+    Ok(Chunks {
+        reduced: contributors.iter().map(Option::is_some).collect(),
+        positions: count,
+        initial,
+        expect,
+        origin: origin.iter().map(|o| o.unwrap_or(0)).collect(),
+    })
 }

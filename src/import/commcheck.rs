@@ -54,6 +54,11 @@ enum CollectiveSpec {
     },
     Alltoall,
     Barrier,
+    Explicit {
+        chunks: u32,
+        start: Vec<super::collective::Start>,
+        end: Vec<super::collective::End>,
+    },
 }
 
 fn one() -> u32 {
@@ -150,6 +155,9 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         CollectiveSpec::Allreduce { chunks } => Collective::Allreduce { chunks },
         CollectiveSpec::Alltoall => Collective::Alltoall,
         CollectiveSpec::Barrier => Collective::Barrier,
+        CollectiveSpec::Explicit { chunks, start, end } => {
+            Collective::Explicit { chunks, start, end }
+        }
     };
     let chunks = collective.chunks(f.ranks).map_err(whole)?;
     let ranks = f.ranks;
