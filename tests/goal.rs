@@ -5,6 +5,7 @@
 //! flags are refused in one line with where and what.
 
 use crate::cli::{check, stderr};
+use crate::support::status_of as status;
 use commcheck::check::schedule::{check_schedule, Map, ScheduleRequest};
 use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
@@ -40,14 +41,6 @@ fn goal(
 
 fn data(file: &str) -> PathBuf {
     format!("tests/schedules/{file}").into()
-}
-
-fn status(o: &Outcome, name: &str) -> Status {
-    o.properties
-        .iter()
-        .find(|p| p.name == name)
-        .unwrap_or_else(|| panic!("{name} reported\n{}", o.text()))
-        .status
 }
 
 const SAFETY: [&str; 5] = [

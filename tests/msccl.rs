@@ -7,6 +7,7 @@
 //! refused in one line with where and what.
 
 use crate::cli::{check, stderr};
+use crate::support::status_of as status;
 use commcheck::check::schedule::{check_schedule, Format, Map, ScheduleRequest};
 use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
@@ -175,14 +176,6 @@ fn write(name: &str, text: &str) -> PathBuf {
         std::env::temp_dir().join(format!("commcheck-msccl-{}-{name}.xml", std::process::id()));
     std::fs::write(&file, text).unwrap();
     file
-}
-
-fn status(o: &Outcome, name: &str) -> Status {
-    o.properties
-        .iter()
-        .find(|p| p.name == name)
-        .unwrap_or_else(|| panic!("{name} reported\n{}", o.text()))
-        .status
 }
 
 const SAFETY: [&str; 4] = [

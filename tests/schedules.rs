@@ -4,6 +4,7 @@
 //! one line with where and what.
 
 use crate::cli::{check, stderr, stdout};
+use crate::support::status_of as status;
 use commcheck::check::schedule::{check_schedule, Map, ScheduleRequest};
 use commcheck::check::Options;
 use commcheck::engine::Engine;
@@ -28,14 +29,6 @@ fn run(file: &str, network: &str, ports: Ports, engine: Engine) -> Outcome {
         },
     };
     check_schedule(&req).unwrap_or_else(|e| panic!("{file}: {e}"))
-}
-
-fn status(o: &Outcome, name: &str) -> Status {
-    o.properties
-        .iter()
-        .find(|p| p.name == name)
-        .unwrap_or_else(|| panic!("{name} reported"))
-        .status
 }
 
 /// The binomial tree on the 3-cube, one link a slot: every rank informed

@@ -120,6 +120,16 @@ pub fn reported<'a>(o: &'a Outcome, property: &str) -> &'a commcheck::report::Pr
     o.properties.iter().find(|p| p.name == property).unwrap()
 }
 
+/// The status of `property` in an outcome, which must report it (the
+/// outcome is printed if it does not).
+pub fn status_of(o: &Outcome, property: &str) -> properties::Status {
+    o.properties
+        .iter()
+        .find(|p| p.name == property)
+        .unwrap_or_else(|| panic!("{property} reported\n{}", o.text()))
+        .status
+}
+
 /// The statuses of a JSON report's properties, in its order.
 pub fn statuses(report: &serde_json::Value) -> Vec<&str> {
     report["properties"]

@@ -324,9 +324,11 @@ fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chun
                     ));
                 }
             }
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "{what}: a chunk starts at a \"rank\" or is \"reduced_over\" ranks, one of the two"
-            )),
+            ))
+            }
         }
     }
     let mut expect = vec![Vec::new(); ranks as usize];

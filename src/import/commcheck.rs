@@ -287,11 +287,8 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
             line: *line,
         });
     }
-    let name = std::path::Path::new(file)
-        .file_name()
-        .map_or(file.to_string(), |f| f.to_string_lossy().into_owned());
     let schedule = Schedule {
-        name,
+        name: super::file_name(file),
         ranks,
         ops,
         first,

@@ -474,11 +474,8 @@ impl Reader<'_> {
                 false => op.after.push(earlier.1),
             }
         }
-        let name = std::path::Path::new(self.file)
-            .file_name()
-            .map_or(self.file.to_string(), |f| f.to_string_lossy().into_owned());
         let schedule = Schedule {
-            name,
+            name: super::file_name(self.file),
             ranks,
             ops,
             first,

@@ -111,6 +111,13 @@ pub fn at_line(file: &str, e: &serde_json::Error) -> ImportError {
     }
 }
 
+/// The name a schedule from `file` goes by in reports: the file's name.
+pub fn file_name(file: &str) -> String {
+    Path::new(file)
+        .file_name()
+        .map_or(file.to_string(), |f| f.to_string_lossy().into_owned())
+}
+
 /// The line and column of byte `offset` of `text`, from 1.
 pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
     let before = &text[..offset.min(text.len())];

@@ -146,7 +146,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
     }
     let name = algo
         .attribute("name")
-        .map_or_else(|| file_name(file), str::to_string);
+        .map_or_else(|| super::file_name(file), str::to_string);
     let mut chunks = layout.chunks();
     chunks.positions += temps;
     let schedule = Schedule {
@@ -166,12 +166,6 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         }),
         None => Ok(schedule),
     }
-}
-
-fn file_name(file: &str) -> String {
-    std::path::Path::new(file)
-        .file_name()
-        .map_or(file.to_string(), |f| f.to_string_lossy().into_owned())
 }
 
 /// The element children of `node` named `name`.

@@ -191,9 +191,7 @@ pub fn graph_text(
         arcs.push((u, v));
         arcs.push((v, u));
     }
-    let name = Path::new(file)
-        .file_name()
-        .map_or(file.to_string(), |f| f.to_string_lossy().into_owned());
+    let name = super::file_name(file);
     Graph::new(
         &format!("graph {name}"),
         g.nodes,
