@@ -4,14 +4,18 @@
 
 use models::schedule::{Chunks, Rank, Value, MAX_REDUCED_RANKS};
 
-/// A collective by name, with its root and chunk count where it has them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A collective by name, with its root and chunk count where it has them
+/// (read as commcheck's format writes it: `{"name": "broadcast", "root":
+/// 0}`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "name")]
 pub enum Collective {
     /// `chunks` chunks from `root` to every rank.
     Broadcast {
         /// The root.
         root: Rank,
         /// The chunks it broadcasts.
+        #[serde(default = "one")]
         chunks: u32,
     },
     /// Every rank's contribution to each of `chunks` chunks, summed at `root`.
@@ -19,6 +23,7 @@ pub enum Collective {
         /// The root.
         root: Rank,
         /// The reduced chunks.
+        #[serde(default = "one")]
         chunks: u32,
     },
     /// Chunk r from `root` to rank r.
@@ -38,6 +43,7 @@ pub enum Collective {
     /// Each of `chunks` chunks summed over every rank, at every rank.
     Allreduce {
         /// The reduced chunks.
+        #[serde(default = "one")]
         chunks: u32,
     },
     /// Chunk s R + d from rank s to rank d.
@@ -56,6 +62,10 @@ pub enum Collective {
         /// What ranks must end holding.
         end: Vec<End>,
     },
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// Where an explicit postcondition's chunk starts.

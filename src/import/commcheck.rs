@@ -22,47 +22,9 @@ struct File<'a> {
     format: String,
     version: u32,
     ranks: u32,
-    collective: CollectiveSpec,
+    collective: Collective,
     #[serde(borrow)]
     ops: Vec<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "name")]
-enum CollectiveSpec {
-    Broadcast {
-        root: Rank,
-        #[serde(default = "one")]
-        chunks: u32,
-    },
-    Reduce {
-        root: Rank,
-        #[serde(default = "one")]
-        chunks: u32,
-    },
-    Scatter {
-        root: Rank,
-    },
-    Gather {
-        root: Rank,
-    },
-    Allgather,
-    ReduceScatter,
-    Allreduce {
-        #[serde(default = "one")]
-        chunks: u32,
-    },
-    Alltoall,
-    Barrier,
-    Explicit {
-        chunks: u32,
-        start: Vec<super::collective::Start>,
-        end: Vec<super::collective::End>,
-    },
-}
-
-fn one() -> u32 {
-    1
 }
 
 #[derive(Deserialize)]
@@ -124,18 +86,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         column: 0,
         why,
     };
-    if f.format != "commcheck-schedule" {
-        return Err(whole(format!(
-            "format \"{}\": a schedule file says \"format\": \"commcheck-schedule\"",
-            f.format
-        )));
-    }
-    if f.version != 1 {
-        return Err(whole(format!(
-            "version {}: this commcheck reads version 1",
-            f.version
-        )));
-    }
+    super::header(file, "schedule", "commcheck-schedule", &f.format, f.version)?;
     if f.ranks == 0 || f.ranks > MAX_RANKS {
         return Err(whole(format!("{} ranks: 1 to {MAX_RANKS}", f.ranks)));
     }
@@ -145,20 +96,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
             f.ops.len()
         )));
     }
-    let collective = match f.collective {
-        CollectiveSpec::Broadcast { root, chunks } => Collective::Broadcast { root, chunks },
-        CollectiveSpec::Reduce { root, chunks } => Collective::Reduce { root, chunks },
-        CollectiveSpec::Scatter { root } => Collective::Scatter { root },
-        CollectiveSpec::Gather { root } => Collective::Gather { root },
-        CollectiveSpec::Allgather => Collective::Allgather,
-        CollectiveSpec::ReduceScatter => Collective::ReduceScatter,
-        CollectiveSpec::Allreduce { chunks } => Collective::Allreduce { chunks },
-        CollectiveSpec::Alltoall => Collective::Alltoall,
-        CollectiveSpec::Barrier => Collective::Barrier,
-        CollectiveSpec::Explicit { chunks, start, end } => {
-            Collective::Explicit { chunks, start, end }
-        }
-    };
+    let collective = f.collective;
     let chunks = collective.chunks(f.ranks).map_err(whole)?;
     let ranks = f.ranks;
     // Each operation with where it stands in the file.
@@ -287,16 +225,14 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
             line: *line,
         });
     }
-    let schedule = Schedule {
+    Schedule {
         name: super::file_name(file),
         ranks,
         ops,
         first,
         chunks,
         collective: collective.name(),
-    };
-    if let Some(why) = schedule.invalid() {
-        return Err(whole(why));
     }
-    Ok(schedule)
+    .validated()
+    .map_err(whole)
 }

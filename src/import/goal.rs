@@ -474,17 +474,15 @@ impl Reader<'_> {
                 false => op.after.push(earlier.1),
             }
         }
-        let schedule = Schedule {
+        Schedule {
             name: super::file_name(self.file),
             ranks,
             ops,
             first,
             chunks,
             collective: collective.name(),
-        };
-        if let Some(why) = schedule.invalid() {
-            return Err(self.error(0, why));
         }
-        Ok(schedule)
+        .validated()
+        .map_err(|why| self.error(0, why))
     }
 }

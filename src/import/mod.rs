@@ -111,6 +111,30 @@ pub fn at_line(file: &str, e: &serde_json::Error) -> ImportError {
     }
 }
 
+/// The check every commcheck file starts with: `"format": expected`
+/// (a `what` file) and `"version": 1`.
+pub fn header(
+    file: &str,
+    what: &str,
+    expected: &str,
+    format: &str,
+    version: u32,
+) -> Result<(), ImportError> {
+    let why = if format != expected {
+        format!("format \"{format}\": a {what} file says \"format\": \"{expected}\"")
+    } else if version != 1 {
+        format!("version {version}: this commcheck reads version 1")
+    } else {
+        return Ok(());
+    };
+    Err(ImportError::File {
+        file: file.to_string(),
+        line: 0,
+        column: 0,
+        why,
+    })
+}
+
 /// The name a schedule from `file` goes by in reports: the file's name.
 pub fn file_name(file: &str) -> String {
     Path::new(file)

@@ -157,15 +157,12 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         chunks,
         collective: layout.coll.name(inplace),
     };
-    match schedule.invalid() {
-        Some(why) => Err(ImportError::File {
-            file: file.to_string(),
-            line: 0,
-            column: 0,
-            why,
-        }),
-        None => Ok(schedule),
-    }
+    schedule.validated().map_err(|why| ImportError::File {
+        file: file.to_string(),
+        line: 0,
+        column: 0,
+        why,
+    })
 }
 
 /// The element children of `node` named `name`.

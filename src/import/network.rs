@@ -167,18 +167,7 @@ pub fn graph_text(
         column: 0,
         why,
     };
-    if g.format != "commcheck-network" {
-        return Err(bad(format!(
-            "format \"{}\": a network file says \"format\": \"commcheck-network\"",
-            g.format
-        )));
-    }
-    if g.version != 1 {
-        return Err(bad(format!(
-            "version {}: this commcheck reads version 1",
-            g.version
-        )));
-    }
+    super::header(file, "network", "commcheck-network", &g.format, g.version)?;
     if g.nodes > models::topology::graph::MAX_NODES {
         return Err(bad(format!(
             "{} nodes: at most {}",

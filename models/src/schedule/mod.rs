@@ -295,6 +295,14 @@ impl Schedule {
         }))
     }
 
+    /// The schedule, if it is one that can run ([`Schedule::invalid`]).
+    pub fn validated(self) -> Result<Schedule, String> {
+        match self.invalid() {
+            Some(why) => Err(why),
+            None => Ok(self),
+        }
+    }
+
     /// Why the schedule is not one that can run, if it is not: an order
     /// that names another rank's operation or an operation out of range,
     /// a peer out of range, a position out of range, a reduced chunk over

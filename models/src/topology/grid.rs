@@ -397,17 +397,16 @@ impl Topology for Grid {
     }
 
     fn resource_label(&self, r: ResourceId) -> String {
-        let (arcs, nodes) = (self.arcs(), self.nodes as u64);
-        if let Some((u, v)) = self.arc_ends(r) {
-            format!("arc {}->{}", self.node_label(u), self.node_label(v))
-        } else if r < arcs + nodes {
-            format!("out-port of {}", self.node_label((r - arcs) as NodeId))
-        } else {
-            format!(
-                "in-port of {}",
-                self.node_label((r - arcs - nodes) as NodeId)
-            )
-        }
+        let arc = |r| {
+            let (u, v) = self.arc_ends(r)?;
+            Some(format!(
+                "arc {}->{}",
+                self.node_label(u),
+                self.node_label(v)
+            ))
+        };
+        let node = |v| self.node_label(v);
+        super::arc_or_port_label(r, self.arcs(), self.nodes as u64, arc, node)
     }
 
     fn route_label(&self, route: &Route) -> String {

@@ -275,15 +275,13 @@ impl Topology for Hypercube {
     fn resource_label(&self, r: ResourceId) -> String {
         let nodes = self.nodes() as u64;
         let arcs = nodes * self.n as u64;
-        if r < arcs {
+        let arc = |r: ResourceId| {
             let u = (r / self.n as u64) as NodeId;
             let d = (r % self.n as u64) as u32;
-            format!("arc {}->{}", self.bits(u), self.bits(u ^ (1 << d)))
-        } else if r < arcs + nodes {
-            format!("out-port of {}", self.bits((r - arcs) as NodeId))
-        } else {
-            format!("in-port of {}", self.bits((r - arcs - nodes) as NodeId))
-        }
+            (r < arcs).then(|| format!("arc {}->{}", self.bits(u), self.bits(u ^ (1 << d))))
+        };
+        let node = |v| self.bits(v);
+        super::arc_or_port_label(r, arcs, nodes, arc, node)
     }
 
     fn route_label(&self, route: &Route) -> String {

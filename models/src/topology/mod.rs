@@ -82,3 +82,22 @@ pub trait Topology: Send + Sync {
         }
     }
 }
+
+/// The label of resource `r` of a network whose `arcs` arc resources come
+/// first, then an out-port and an in-port a node (of `nodes`); `arc`
+/// labels a resource that is an arc.
+pub fn arc_or_port_label(
+    r: ResourceId,
+    arcs: u64,
+    nodes: u64,
+    arc: impl Fn(ResourceId) -> Option<String>,
+    node: impl Fn(NodeId) -> String,
+) -> String {
+    if let Some(label) = arc(r) {
+        label
+    } else if r < arcs + nodes {
+        format!("out-port of {}", node((r - arcs) as NodeId))
+    } else {
+        format!("in-port of {}", node((r - arcs - nodes) as NodeId))
+    }
+}
