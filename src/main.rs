@@ -13,7 +13,7 @@ use clap::Parser;
 use cli::{Command, Exports};
 use commcheck::check::{self, Request};
 use commcheck::engine::search::INTERRUPTED;
-use commcheck::show::{explore, export};
+use commcheck::show::{as_schedule, explore, export};
 use models::catalog::Algorithm;
 use std::path::Path;
 use std::process::ExitCode;
@@ -163,6 +163,29 @@ fn write_exports(req: &Request, exports: &Exports) -> anyhow::Result<()> {
     if let Some(file) = &exports.svg_load {
         let (picture, what) = export::load(req)?;
         write("--svg-load", file, picture, what)?;
+    }
+    if exports.write_schedule.is_some() || exports.write_goal.is_some() {
+        let run = as_schedule::run_as_schedule(req)?;
+        let check = |file: &Path| run.check.replace("FILE", &file.display().to_string());
+        if let Some(file) = &exports.write_schedule {
+            let text =
+                commcheck::import::commcheck::write(&run.schedule).map_err(anyhow::Error::msg)?;
+            write(
+                "--write-schedule",
+                file,
+                text,
+                format!("{}; check it with {}", run.what, check(file)),
+            )?;
+        }
+        if let Some(file) = &exports.write_goal {
+            let text = commcheck::import::goal::write(&run.schedule).map_err(anyhow::Error::msg)?;
+            write(
+                "--write-goal",
+                file,
+                text,
+                format!("{}; check it with {}", run.what, check(file)),
+            )?;
+        }
     }
     if let Some(file) = &exports.trace {
         let f = std::fs::File::create(file)

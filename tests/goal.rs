@@ -296,7 +296,7 @@ fn goal_layout_does_not_change_the_schedule() {
         commcheck::import::goal::read(
             text,
             "t.goal",
-            &Collective::Broadcast { root: 0, chunks: 1 },
+            Some(&Collective::Broadcast { root: 0, chunks: 1 }),
             None,
         )
     };

@@ -12,23 +12,35 @@ use commcheck::report::{Finder, Outcome};
 use models::{Ports, Switching};
 use properties::Status;
 
-/// The check of tests/schedules/`file` on `network`.
-fn run(file: &str, network: &str, ports: Ports, engine: Engine) -> Outcome {
-    let req = ScheduleRequest {
-        file: format!("tests/schedules/{file}").into(),
+/// The request to check `file` on `network` by `engine`.
+fn request(
+    file: std::path::PathBuf,
+    network: &str,
+    switching: Switching,
+    ports: Ports,
+    engine: Engine,
+) -> ScheduleRequest {
+    ScheduleRequest {
+        file,
         format: None,
         collective: None,
         packet_bytes: None,
         network: network.into(),
         map: Map::Identity,
-        switching: Switching::Sf,
+        switching,
         ports,
         options: Options {
             engine: Some(engine),
             ..Options::default()
         },
-    };
-    check_schedule(&req).unwrap_or_else(|e| panic!("{file}: {e}"))
+    }
+}
+
+/// The check of tests/schedules/`file` on `network`.
+fn run(file: &str, network: &str, ports: Ports, engine: Engine) -> Outcome {
+    let path = format!("tests/schedules/{file}").into();
+    check_schedule(&request(path, network, Switching::Sf, ports, engine))
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// The binomial tree on the 3-cube, one link a slot: every rank informed
@@ -383,19 +395,14 @@ fn the_schema_names_what_the_reader_reads() {
 /// fails. A postcondition that does not make sense is refused by name.
 #[test]
 fn explicit_postconditions_are_judged() {
-    let req = |file: std::path::PathBuf| ScheduleRequest {
-        file,
-        format: None,
-        collective: None,
-        packet_bytes: None,
-        network: "hypercube:2".into(),
-        map: Map::Identity,
-        switching: Switching::Wh,
-        ports: Ports::All,
-        options: Options {
-            engine: Some(Engine::Exhaustive),
-            ..Options::default()
-        },
+    let req = |file| {
+        request(
+            file,
+            "hypercube:2",
+            Switching::Wh,
+            Ports::All,
+            Engine::Exhaustive,
+        )
     };
     let o = check_schedule(&req("tests/schedules/explicit.json".into())).unwrap();
     for name in [
@@ -461,4 +468,91 @@ fn explicit_postconditions_are_judged() {
         }
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The check of schedule `text` on `network` by wormhole switching,
+/// all-port, or its refusal.
+fn run_text(name: &str, text: &str, network: &str) -> Result<Outcome, String> {
+    let dir = std::env::temp_dir().join(format!("commcheck-routes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    let req = request(file, network, Switching::Wh, Ports::All, Engine::Exhaustive);
+    check_schedule(&req).map_err(|e| e.to_string())
+}
+
+/// A worm's own path on the 2-cube: ranks 0 and 1 each send rank 3 a
+/// chunk in slot 1. By e-cube the worms are 00->10->11 and 01->11 and do
+/// not meet; with 0's worm over 00->01->11 both cross 01->11. Two paths
+/// for one pair are refused, naming both.
+#[test]
+fn a_path_of_its_own_is_followed_on_a_cube() {
+    let schedule = |path: &str, more: &str| {
+        format!(
+            "{{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 4,\n\
+             \"collective\": {{\"name\": \"explicit\", \"chunks\": 2, \"start\": [{{\"chunk\": 0, \"rank\": 0}}, \
+             {{\"chunk\": 1, \"rank\": 1}}], \"end\": [{{\"rank\": 3, \"chunk\": 0}}, {{\"rank\": 3, \"chunk\": 1}}]}},\n\
+             \"ops\": [\n\
+             {{\"rank\": 0, \"slot\": 1, \"send\": {{\"to\": 3, \"chunks\": [0]{path}}}}},\n\
+             {{\"rank\": 1, \"slot\": 1, \"send\": {{\"to\": 3, \"chunks\": [1]}}}},\n\
+             {{\"rank\": 3, \"recv\": {{\"from\": 0, \"chunks\": [0]}}}},\n\
+             {{\"rank\": 3, \"recv\": {{\"from\": 1, \"chunks\": [1]}}}}{more}]}}"
+        )
+    };
+    let e_cube = run_text("e-cube.json", &schedule("", ""), "hypercube:2").unwrap();
+    assert_eq!(status(&e_cube, "contention-freedom"), Status::Holds);
+    assert_eq!(status(&e_cube, "completeness"), Status::Holds);
+    let own = run_text(
+        "own.json",
+        &schedule(", \"path\": [0, 1, 3]", ""),
+        "hypercube:2",
+    )
+    .unwrap();
+    assert_eq!(status(&own, "contention-freedom"), Status::Violated);
+    let said = own
+        .properties
+        .iter()
+        .find(|p| p.name == "contention-freedom")
+        .unwrap();
+    let words = serde_json::to_string(&said.counterexample).unwrap();
+    assert!(words.contains("01->11"), "{words}");
+    let twice = schedule(
+        ", \"path\": [0, 1, 3]",
+        ",\n{\"rank\": 0, \"slot\": 2, \"send\": {\"to\": 3, \"chunks\": [0], \"path\": [0, 2, 3]}}",
+    );
+    let err = run_text("twice.json", &twice, "hypercube:2").unwrap_err();
+    assert!(err.contains("two paths from 00 to 11"), "{err}");
+}
+
+/// A bus write to the ranks that read it: rank 0 of the 3x3 mesh-bus
+/// writes chunk 0 on its row bus, read by ranks 1 and 2, one transmission
+/// in one slot. A rank off the bus, or several receivers on links, are
+/// refused by name.
+#[test]
+fn a_bus_write_reaches_its_readers() {
+    let schedule = |to: &str| {
+        format!(
+            "{{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 9,\n\
+             \"collective\": {{\"name\": \"explicit\", \"chunks\": 1, \"start\": [{{\"chunk\": 0, \"rank\": 0}}], \
+             \"end\": [{{\"rank\": 1, \"chunk\": 0}}, {{\"rank\": 2, \"chunk\": 0}}]}},\n\
+             \"ops\": [\n\
+             {{\"rank\": 0, \"send\": {{\"to\": {to}, \"chunks\": [0]}}}},\n\
+             {{\"rank\": 1, \"recv\": {{\"from\": 0, \"chunks\": [0]}}}},\n\
+             {{\"rank\": 2, \"recv\": {{\"from\": 0, \"chunks\": [0]}}}}]}}"
+        )
+    };
+    let o = run_text("bus.json", &schedule("[1, 2]"), "mesh-bus:3").unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Holds);
+    assert_eq!(status(&o, "matching"), Status::Holds);
+    assert_eq!((o.time.measured, o.transmissions), (Some(1), Some(1)));
+    let off = run_text("off.json", &schedule("[1, 4]"), "mesh-bus:3").unwrap_err();
+    assert!(off.contains("rank 4 does not receive"), "{off}");
+    let links = run_text("links.json", &schedule("[1, 2]"), "hypercube:4").unwrap_err();
+    assert!(links.contains("rank 2 does not receive"), "{links}");
+    let one = run_text("one.json", &schedule("1"), "mesh-bus:3").unwrap();
+    assert_eq!(
+        status(&one, "matching"),
+        Status::Violated,
+        "rank 2's receive is an orphan"
+    );
 }

@@ -54,6 +54,8 @@ mod naive_tree;
 mod nob;
 /// nob-appendix: the Appendix's literal levels leave nodes uninformed.
 mod nob_appendix;
+/// Every catalogue run written as a schedule and as GOAL, checked back.
+mod roundtrip;
 /// sbt: exhaustive in every switching and port model, n <= 5.
 mod sbt;
 /// `check schedule FILE`: schedules and graph files written here, what

@@ -9,7 +9,6 @@ use crate::import::{self, ImportError};
 use crate::report::Outcome;
 use crate::with_network;
 use models::catalog::{Config, Params};
-use models::schedule::run::{default_claims, Scheduled};
 use models::schedule::{Kind, Schedule};
 use models::{Graph, Ports, Shape, Switching};
 use properties::NodeId;
@@ -103,12 +102,7 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
                 _ => "commcheck's format",
             }
         ))),
-        (Format::Goal, Some(c)) => import::goal::read(&text, &file, c, req.packet_bytes),
-        (Format::Goal, None) => Err(ImportError::Usage(format!(
-            "{file} is GOAL, which does not say what the schedule computes: name it with \
-             --collective ({})",
-            Collective::NAMES
-        ))),
+        (Format::Goal, c) => import::goal::read(&text, &file, c.as_ref(), req.packet_bytes),
     }
 }
 
@@ -146,12 +140,96 @@ fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, Import
 pub struct Prepared {
     /// The schedule.
     pub schedule: Schedule,
-    /// Its network.
+    /// Its network (a cube or grid whose worms the schedule routes
+    /// itself: the same network as a graph, [`routed`]).
     pub net: Network,
     /// The node of each rank.
     pub place: Vec<NodeId>,
     /// What reports call it.
     pub subject: Subject,
+    /// The network's arcs and cuts, for the lower bounds
+    /// ([`Network::arcs_and_cuts`], of the network as named).
+    pub arcs_and_cuts: (Vec<(NodeId, NodeId)>, Vec<Vec<bool>>),
+}
+
+/// Runs `$body` with `$s` bound to the schedule `$req` names, placed on
+/// its network with its lower bounds (a `Scheduled` of the network's
+/// topology), and `$subject` to what reports call it; returns the
+/// preparation's errors as `CheckError`s.
+#[macro_export]
+macro_rules! with_scheduled {
+    ($req:expr, |$s:ident, $subject:ident| $body:expr) => {{
+        let prepared = $crate::check::schedule::prepare($req)?;
+        let claims = models::schedule::run::default_claims(&prepared.schedule);
+        let (arcs, cuts) = prepared.arcs_and_cuts;
+        let $subject = prepared.subject;
+        $crate::with_network!(prepared.net, |t| {
+            let $s = models::schedule::run::Scheduled::new(
+                prepared.schedule,
+                t,
+                prepared.place,
+                $req.switching,
+                $req.ports,
+                claims,
+            )
+            .map_err($crate::check::CheckError::Usage)?
+            .with_lower_bounds(&arcs, &cuts);
+            $body
+        })
+    }};
+}
+
+/// `net` as a graph whose worms follow the schedule's `paths` (nodes,
+/// each from its sender to its receiver) and, between every other pair
+/// the schedule sends between, the network's own route: a cube's e-cube
+/// route, a grid's dimension order. Two paths for one pair are refused.
+fn routed(
+    net: Network,
+    schedule: &Schedule,
+    place: &[NodeId],
+    paths: Vec<Vec<NodeId>>,
+    switching: Switching,
+    ports: Ports,
+) -> Result<Graph, CheckError> {
+    let mut all = paths;
+    let own = |from: NodeId, to: NodeId| -> Vec<NodeId> {
+        with_network!(&net, |t| {
+            models::Topology::path(t, &models::Topology::message_route(t, from, to, true))
+        })
+    };
+    let base = match &net {
+        Network::Graph(g) => g.clone(),
+        Network::MeshBus(_) => {
+            return Err(CheckError::Usage(
+                "the schedule gives paths: a mesh-bus has buses, not paths".into(),
+            ))
+        }
+        _ => {
+            if switching == Switching::Wh {
+                for op in &schedule.ops {
+                    if let Kind::Send { to, path: None, .. } = &op.kind {
+                        let (u, v) = (place[op.rank as usize], place[*to as usize]);
+                        if !all
+                            .iter()
+                            .any(|p| p.first() == Some(&u) && p.last() == Some(&v))
+                        {
+                            all.push(own(u, v));
+                        }
+                    }
+                }
+            }
+            let mut arcs = Vec::new();
+            let names = with_network!(&net, |t| {
+                models::Topology::links(t, |u, v| arcs.extend([(u, v), (v, u)]));
+                (0..net.nodes())
+                    .map(|v| models::Topology::node_label(t, v))
+                    .collect()
+            });
+            Graph::new(&net.name(), net.nodes(), names, &arcs, switching, ports)
+                .map_err(CheckError::Usage)?
+        }
+    };
+    base.with_paths(all).map_err(CheckError::Usage)
 }
 
 /// Reads, places and routes the schedule `req` names.
@@ -159,26 +237,6 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
     let schedule = read_schedule(req)?;
     let mut net = network(&req.network, req.switching, req.ports)?;
     let place = placement(&req.map, schedule.ranks, &net)?;
-    // Paths a schedule gives are a graph's: on a graph they join it.
-    let paths: Vec<Vec<NodeId>> = schedule
-        .ops
-        .iter()
-        .filter_map(|op| match &op.kind {
-            Kind::Send { path: Some(p), .. } => Some(p.clone()),
-            _ => None,
-        })
-        .collect();
-    if !paths.is_empty() {
-        let Network::Graph(g) = net else {
-            return Err(CheckError::Usage(
-                "the schedule gives paths: they are followed on a graph network \
-                 (--network graph:FILE)"
-                    .into(),
-            ));
-        };
-        let routed: Graph = g.with_paths(paths).map_err(CheckError::Usage)?;
-        net = Network::Graph(routed);
-    }
     let (shape, n, sides) = match &net {
         Network::Cube(c) => (Shape::Cube, c.dim(), None),
         Network::Grid(g) => (
@@ -189,6 +247,33 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
         Network::MeshBus(b) => (Shape::MeshBus { min: 2 }, b.side(), None),
         Network::Graph(g) => (Shape::Graph, models::Topology::nodes(g), None),
     };
+    let arcs_and_cuts = net.arcs_and_cuts();
+    // Paths a schedule gives: on a graph they join it; a cube or grid
+    // becomes the same network as a graph, routed as before elsewhere.
+    let paths: Vec<Vec<NodeId>> = schedule
+        .ops
+        .iter()
+        .filter_map(|op| match &op.kind {
+            Kind::Send { path: Some(p), .. } => Some(p.clone()),
+            _ => None,
+        })
+        .collect();
+    if !paths.is_empty() {
+        if let Some(bad) = place.iter().find(|&&v| v >= net.nodes()) {
+            return Err(CheckError::Usage(format!(
+                "a rank is placed on node {bad}; the network has {} nodes",
+                net.nodes()
+            )));
+        }
+        net = Network::Graph(routed(
+            net,
+            &schedule,
+            &place,
+            paths,
+            req.switching,
+            req.ports,
+        )?);
+    }
     let config = Config {
         n,
         switching: req.switching,
@@ -204,23 +289,15 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
         net,
         place,
         subject,
+        arcs_and_cuts,
     })
 }
 
 /// Checks the schedule `req` names on its network.
 pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
-    let Prepared {
-        schedule,
-        net,
-        place,
-        subject,
-    } = prepare(req)?;
-    let claims = default_claims(&schedule);
-    let (arcs, cuts) = net.arcs_and_cuts();
-    with_network!(net, |t| {
-        let scheduled = Scheduled::new(schedule, t, place, req.switching, req.ports, claims)
-            .map_err(CheckError::Usage)?
-            .with_lower_bounds(&arcs, &cuts);
-        check_protocol(scheduled, &subject, &req.options)
-    })
+    crate::with_scheduled!(req, |scheduled, subject| check_protocol(
+        scheduled,
+        &subject,
+        &req.options
+    ))
 }

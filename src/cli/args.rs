@@ -152,6 +152,15 @@ pub struct Cli {
     /// runs up to 1,000,000 transmissions)
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Write the run as a schedule in commcheck's format: each
+    /// transmission a send fixed to its slot, the task written out as
+    /// postconditions (for `check schedule FILE`)
+    #[arg(long, value_name = "FILE")]
+    pub write_schedule: Option<PathBuf>,
+    /// Write the run as a GOAL schedule (LogGOPSim): each rank's sends and
+    /// receives in slot order, each send after the receives before it
+    #[arg(long, value_name = "FILE")]
+    pub write_goal: Option<PathBuf>,
 }
 
 /// `--engine`.

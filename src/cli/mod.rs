@@ -35,7 +35,8 @@ pub enum Command {
         /// Show the sweep's progress on stderr.
         progress: bool,
     },
-    /// `--svg`, `--dot`, `--svg-load`, `--trace`: files of one run.
+    /// `--svg`, `--dot`, `--svg-load`, `--trace`, `--write-schedule`,
+    /// `--write-goal`: files of one run.
     Export(Request, Exports),
     /// `--explore`: serve the model in stateright's Explorer.
     Explore(Request, String),
@@ -58,6 +59,22 @@ pub struct Exports {
     pub svg_load: Option<PathBuf>,
     /// `--trace FILE`.
     pub trace: Option<PathBuf>,
+    /// `--write-schedule FILE`.
+    pub write_schedule: Option<PathBuf>,
+    /// `--write-goal FILE`.
+    pub write_goal: Option<PathBuf>,
+}
+
+impl Exports {
+    /// True if any file is asked for.
+    pub fn any(&self) -> bool {
+        self.svg.is_some()
+            || self.dot.is_some()
+            || self.svg_load.is_some()
+            || self.trace.is_some()
+            || self.write_schedule.is_some()
+            || self.write_goal.is_some()
+    }
 }
 
 /// Broadcasts the lecture notes name but describe too thinly to encode:
@@ -175,25 +192,24 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
         dot: cli.dot.clone(),
         svg_load: cli.svg_load.clone(),
         trace: cli.trace.clone(),
+        write_schedule: cli.write_schedule.clone(),
+        write_goal: cli.write_goal.clone(),
     };
     if cli.slot.is_some() && cli.svg.is_none() {
         bail!("--slot picks the slot --svg draws; give --svg FILE too");
     }
     let engine = req.options.engine;
-    if exports.svg.is_some()
-        || exports.dot.is_some()
-        || exports.svg_load.is_some()
-        || exports.trace.is_some()
-    {
+    if exports.any() {
         if cli.json {
             bail!(
-                "--svg, --dot, --svg-load and --trace write files; they do not print a --json report"
+                "--svg, --dot, --svg-load, --trace and --write-* write files; they do not print \
+                 a --json report"
             );
         }
         if matches!(engine, Some(Engine::Actor | Engine::Exhaustive)) || cli.explore.is_some() {
             bail!(
-                "--svg, --dot, --svg-load and --trace show the executor's run; they take neither \
-                 --explore nor --engine {}",
+                "--svg, --dot, --svg-load, --trace and --write-* show the executor's run; they \
+                 take neither --explore nor --engine {}",
                 engine.map_or("", Engine::name)
             );
         }
@@ -446,6 +462,8 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         (cli.dot.is_some(), "--dot"),
         (cli.svg_load.is_some(), "--svg-load"),
         (cli.trace.is_some(), "--trace"),
+        (cli.write_schedule.is_some(), "--write-schedule"),
+        (cli.write_goal.is_some(), "--write-goal"),
     ];
     if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
         bail!("`check schedule` does not take {flag} yet");

@@ -7,7 +7,7 @@ use models::schedule::{Chunks, Rank, Value, MAX_REDUCED_RANKS};
 /// A collective by name, with its root and chunk count where it has them
 /// (read as commcheck's format writes it: `{"name": "broadcast", "root":
 /// 0}`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "name")]
 pub enum Collective {
     /// `chunks` chunks from `root` to every rank.
@@ -69,20 +69,22 @@ fn one() -> u32 {
 }
 
 /// Where an explicit postcondition's chunk starts.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Start {
     /// The chunk.
     pub chunk: u32,
     /// A plain chunk: the rank that starts with it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub rank: Option<Rank>,
     /// A reduced chunk: the ranks that contribute to it, each starting
     /// with its own contribution.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reduced_over: Option<Vec<Rank>>,
 }
 
 /// What a rank must end holding at a chunk's position.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct End {
     /// The rank.
@@ -91,6 +93,7 @@ pub struct End {
     pub chunk: u32,
     /// A reduced chunk: the ranks whose contributions the sum combines,
     /// each once (left out: all that contribute).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sum_over: Option<Vec<Rank>>,
 }
 
@@ -159,6 +162,79 @@ impl Collective {
             Collective::Barrier => "barrier".into(),
             Collective::Explicit { .. } => "the postcondition written out".into(),
         }
+    }
+
+    /// The postcondition `chunks` holds, written out (the inverse of
+    /// [`Collective::chunks`] on explicit ones), or why it cannot be: a
+    /// position that is not its chunk's.
+    pub fn written_out(chunks: &Chunks) -> Result<Collective, String> {
+        if chunks.positions as usize != chunks.reduced.len() {
+            return Err(format!(
+                "{} positions for {} chunks: commcheck's format keeps chunk c at position c",
+                chunks.positions,
+                chunks.reduced.len()
+            ));
+        }
+        let ranks_of = |mut m: u128| {
+            let mut list = Vec::new();
+            while m != 0 {
+                list.push(m.trailing_zeros());
+                m &= m - 1;
+            }
+            list
+        };
+        let not_chunk = |r: usize, p: u32| {
+            format!(
+                "rank {r}'s position {p} holds another chunk: commcheck's format keeps \
+                 chunk c at position c"
+            )
+        };
+        let mut contributors = vec![0u128; chunks.reduced.len()];
+        let mut start = Vec::new();
+        for (r, values) in chunks.initial.iter().enumerate() {
+            for &(p, v) in values {
+                match v {
+                    Value::Chunk(c) if c == p => start.push(Start {
+                        chunk: c,
+                        rank: Some(r as Rank),
+                        reduced_over: None,
+                    }),
+                    Value::Sum { chunk, ranks } if chunk == p => contributors[p as usize] |= ranks,
+                    Value::Empty => {}
+                    _ => return Err(not_chunk(r, p)),
+                }
+            }
+        }
+        for (c, &m) in contributors.iter().enumerate().filter(|(_, &m)| m != 0) {
+            start.push(Start {
+                chunk: c as u32,
+                rank: None,
+                reduced_over: Some(ranks_of(m)),
+            });
+        }
+        start.sort_by_key(|s| s.chunk);
+        let mut end = Vec::new();
+        for (r, values) in chunks.expect.iter().enumerate() {
+            for &(p, v) in values {
+                let sum_over = match v {
+                    Value::Chunk(c) if c == p => None,
+                    Value::Sum { chunk, ranks } if chunk == p => {
+                        (ranks != contributors[p as usize]).then(|| ranks_of(ranks))
+                    }
+                    _ => return Err(not_chunk(r, p)),
+                };
+                end.push(End {
+                    rank: r as Rank,
+                    chunk: p,
+                    sum_over,
+                });
+            }
+        }
+        Ok(Collective::Explicit {
+            chunks: chunks.positions,
+            start,
+            end,
+        })
     }
 
     /// Its chunks on `ranks` ranks, or why it has none there (a root out
@@ -277,8 +353,9 @@ impl Collective {
 
 /// The chunks of a postcondition written out, or what is wrong with it.
 fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chunks, String> {
-    if count == 0 || count > 1 << 20 {
-        return Err(format!("{count} chunks: 1 to 2^20"));
+    // No chunks: a schedule of control messages only.
+    if count > 1 << 20 {
+        return Err(format!("{count} chunks: 0 to 2^20"));
     }
     if let Some(why) = models::schedule::too_large(ranks, count as u64) {
         return Err(why);

@@ -6,7 +6,7 @@
 use super::collective::Collective;
 use super::{at_line, line_column, ImportError};
 use models::schedule::{Data, Kind, Op, OpId, Rank, Schedule};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 
@@ -27,51 +27,77 @@ struct File<'a> {
     ops: Vec<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+// The operations as written; `write` writes them back with the same
+// structs, leaving out what is at its default.
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct OpSpec {
     rank: Rank,
+    #[serde(skip_serializing_if = "Option::is_none")]
     label: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     after: Vec<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     started_after: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     slot: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     send: Option<SendSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     recv: Option<RecvSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     copy: Option<LocalSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     reduce: Option<LocalSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     calc: Option<CalcSpec>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct SendSpec {
-    to: Rank,
+    to: Receivers,
+    #[serde(skip_serializing_if = "Option::is_none")]
     chunks: Option<Vec<u32>>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     tag: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<Vec<u32>>,
 }
 
-#[derive(Deserialize)]
+/// A send's receivers: one rank, or the readers of one bus write.
+#[derive(Deserialize, Serialize)]
+#[serde(untagged)]
+enum Receivers {
+    One(Rank),
+    Several(Vec<Rank>),
+}
+
+fn is_zero(tag: &u32) -> bool {
+    *tag == 0
+}
+
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RecvSpec {
+    #[serde(skip_serializing_if = "Option::is_none")]
     from: Option<Rank>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     chunks: Option<Vec<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     tag: Option<u32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     reduce: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct LocalSpec {
     from: u32,
     to: u32,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct CalcSpec {}
 
@@ -175,13 +201,22 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
                 .collect()
         };
         let at = |chunks: &Option<Vec<u32>>| match chunks {
+            Some(c) if c.is_empty() => Data::Nothing,
             Some(c) => Data::At(c.clone()),
             None => Data::Everything,
         };
         let mut kinds = Vec::new();
         if let Some(s) = &spec.send {
+            let (to, also) = match &s.to {
+                Receivers::One(r) => (*r, Vec::new()),
+                Receivers::Several(list) => match list.split_first() {
+                    Some((first, rest)) => (*first, rest.to_vec()),
+                    None => return Err(here("a send to no rank".into())),
+                },
+            };
             kinds.push(Kind::Send {
-                to: s.to,
+                to,
+                also,
                 tag: s.tag,
                 data: at(&s.chunks),
                 path: s.path.clone(),
@@ -235,4 +270,105 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
     }
     .validated()
     .map_err(whole)
+}
+
+/// `schedule` in commcheck's format, version 1: its postcondition written
+/// out, one operation a line. Or why the format cannot hold it: a
+/// position that is not its chunk's (a buffer offset of MSCCL-IR), a
+/// label used twice on a rank.
+pub fn write(schedule: &Schedule) -> Result<String, String> {
+    let collective = Collective::written_out(&schedule.chunks)?;
+    let label = |q: OpId| schedule.ops[q as usize].label.clone();
+    let mut text = format!(
+        "{{\n  \"format\": \"commcheck-schedule\",\n  \"version\": 1,\n  \"ranks\": {},\n  \
+         \"collective\": {},\n  \"ops\": [",
+        schedule.ranks,
+        serde_json::to_string(&collective).map_err(|e| e.to_string())?
+    );
+    for r in 0..schedule.ranks {
+        let mut labels = std::collections::HashSet::new();
+        for q in schedule.rank_ops(r) {
+            let op = &schedule.ops[q as usize];
+            if !labels.insert(&op.label) {
+                return Err(format!(
+                    "label {} is used twice on rank {r}: commcheck's format names an \
+                     operation by its rank and label",
+                    op.label
+                ));
+            }
+            let chunks = |data: &Data| match data {
+                Data::At(at) => Some(at.clone()),
+                Data::Nothing => Some(Vec::new()),
+                Data::Everything => None,
+            };
+            let mut spec = OpSpec {
+                rank: r,
+                label: Some(op.label.clone()),
+                after: op.after.iter().map(|&q| label(q)).collect(),
+                started_after: op.started_after.iter().map(|&q| label(q)).collect(),
+                slot: op.slot,
+                send: None,
+                recv: None,
+                copy: None,
+                reduce: None,
+                calc: None,
+            };
+            match &op.kind {
+                Kind::Send {
+                    to,
+                    also,
+                    tag,
+                    data,
+                    path,
+                } => {
+                    spec.send = Some(SendSpec {
+                        to: match also.is_empty() {
+                            true => Receivers::One(*to),
+                            false => {
+                                Receivers::Several([*to].into_iter().chain(also.clone()).collect())
+                            }
+                        },
+                        chunks: chunks(data),
+                        tag: *tag,
+                        path: path.clone(),
+                    })
+                }
+                Kind::Recv {
+                    from,
+                    tag,
+                    data,
+                    reduce,
+                } => {
+                    spec.recv = Some(RecvSpec {
+                        from: *from,
+                        chunks: chunks(data),
+                        tag: *tag,
+                        reduce: *reduce,
+                    })
+                }
+                Kind::Copy { from, to } => {
+                    spec.copy = Some(LocalSpec {
+                        from: *from,
+                        to: *to,
+                    })
+                }
+                Kind::Reduce { from, to } => {
+                    spec.reduce = Some(LocalSpec {
+                        from: *from,
+                        to: *to,
+                    })
+                }
+                Kind::Calc => spec.calc = Some(CalcSpec {}),
+            }
+            let line = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
+            text += if text.ends_with('[') {
+                "\n    "
+            } else {
+                ",\n    "
+            };
+            text += &line;
+        }
+    }
+    text += "\n  ]\n}\n";
+    Ok(text)
 }

@@ -40,7 +40,7 @@ pub const MAX_OPS: usize = 1 << 26;
 pub fn read(
     text: &str,
     file: &str,
-    collective: &Collective,
+    collective: Option<&Collective>,
     packet_bytes: Option<u64>,
 ) -> Result<Schedule, ImportError> {
     let mut reader = Reader {
@@ -54,8 +54,17 @@ pub fn read(
         deps: Vec::new(),
     };
     let mut in_comment = false;
+    let mut own: Option<Collective> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = i as u32 + 1;
+        if let Some(json) = raw.trim_start().strip_prefix(COLLECTIVE_LINE) {
+            if collective.is_none() && !in_comment {
+                let c = serde_json::from_str(json).map_err(|e| {
+                    reader.error(line, format!("the collective commcheck wrote: {e}"))
+                })?;
+                own = Some(c);
+            }
+        }
         let stripped = strip_comments(raw, &mut in_comment);
         let words: Vec<&str> = stripped.split_whitespace().collect();
         if words.is_empty() {
@@ -73,6 +82,16 @@ pub fn read(
     let ranks = reader
         .ranks
         .ok_or_else(|| reader.error(0, "no num_ranks line"))?;
+    let collective = match (collective, &own) {
+        (Some(c), _) | (None, Some(c)) => c,
+        (None, None) => {
+            return Err(ImportError::Usage(format!(
+                "{file} is GOAL, which does not say what the schedule computes: name it with \
+                 --collective ({})",
+                Collective::NAMES
+            )))
+        }
+    };
     reader.finish(ranks, collective)
 }
 
@@ -282,6 +301,7 @@ impl Reader<'_> {
                 match send {
                     true => Kind::Send {
                         to: who.unwrap_or(0),
+                        also: Vec::new(),
                         tag: tag.ok_or_else(|| self.error(line, "a send with any tag (-1)"))?,
                         data: Data::Everything,
                         path: None,
@@ -336,8 +356,15 @@ impl Reader<'_> {
         // with the last (a message is received when all of it is).
         for k in 0..packets as usize {
             let kind = match &kind {
-                Kind::Send { to, tag, path, .. } if k + 1 < packets as usize => Kind::Send {
+                Kind::Send {
+                    to,
+                    also,
+                    tag,
+                    path,
+                    ..
+                } if k + 1 < packets as usize => Kind::Send {
                     to: *to,
+                    also: also.clone(),
                     tag: *tag,
                     data: Data::Nothing,
                     path: path.clone(),
@@ -485,4 +512,121 @@ impl Reader<'_> {
         .validated()
         .map_err(|why| self.error(0, why))
     }
+}
+
+/// The line that names the collective of a GOAL file commcheck writes: a
+/// comment to other tools, the collective to commcheck when
+/// `--collective` is not given.
+pub const COLLECTIVE_LINE: &str = "// commcheck collective:";
+
+/// `schedule` as GOAL: each rank's operations in their order, a send
+/// fixed to a slot after the receives of messages sent in earlier slots
+/// and the sends of the rank's previous slot (GOAL has no slots: the
+/// order is what it keeps), tag = the send's slot; the collective on
+/// [`COLLECTIVE_LINE`]. Or why GOAL cannot say it: partial sums, copies,
+/// a message to several ranks, a path, a send without a slot.
+pub fn write(schedule: &Schedule) -> Result<String, String> {
+    let collective = Collective::written_out(&schedule.chunks)?;
+    if schedule.chunks.reduced.iter().any(|&r| r) {
+        return Err("a GOAL message names no data, so it cannot carry partial sums".into());
+    }
+    let mut text = format!(
+        "// {}: {}, written by commcheck\n{COLLECTIVE_LINE} {}\nnum_ranks {}\n",
+        schedule.name,
+        schedule.collective,
+        serde_json::to_string(&collective).map_err(|e| e.to_string())?,
+        schedule.ranks
+    );
+    for r in 0..schedule.ranks {
+        text += &format!("\nrank {r} {{\n");
+        // Per operation: its GOAL label, its slot, whether a send.
+        let mut written: Vec<(String, u32, bool)> = Vec::new();
+        let mut deps = String::new();
+        for q in schedule.rank_ops(r) {
+            let op = &schedule.ops[q as usize];
+            let where_ = || schedule.where_is(q);
+            let size = |data: &Data| match data {
+                Data::At(at) => at.len().max(1),
+                _ => 1,
+            };
+            let label = format!("l{}", written.len() + 1);
+            let (line, slot, send) = match &op.kind {
+                Kind::Send {
+                    to,
+                    also,
+                    data,
+                    path,
+                    ..
+                } => {
+                    if !also.is_empty() {
+                        return Err(format!(
+                            "{}: a bus write read by several ranks has no GOAL form",
+                            where_()
+                        ));
+                    }
+                    if path.is_some() {
+                        return Err(format!(
+                            "{}: a message over a path of its own has no GOAL form",
+                            where_()
+                        ));
+                    }
+                    let slot = op
+                        .slot
+                        .ok_or_else(|| format!("{}: a send without a slot", where_()))?;
+                    (
+                        format!("send {}b to {to} tag {slot}", size(data)),
+                        slot,
+                        true,
+                    )
+                }
+                Kind::Recv {
+                    from: Some(from),
+                    data,
+                    reduce: false,
+                    ..
+                } => {
+                    // The tag of the send it matches: that send's slot.
+                    let send = schedule.matching_sends(q);
+                    let slot = send
+                        .first()
+                        .and_then(|&s| schedule.ops[s as usize].slot)
+                        .ok_or_else(|| format!("{}: a receive no fixed send matches", where_()))?;
+                    (
+                        format!("recv {}b from {from} tag {slot}", size(data)),
+                        slot,
+                        false,
+                    )
+                }
+                _ => {
+                    return Err(format!(
+                        "{}: GOAL has sends and receives of whole messages only",
+                        where_()
+                    ))
+                }
+            };
+            if send {
+                // After the receives of earlier slots' messages and the
+                // sends of its rank's last earlier slot.
+                let last_send = written
+                    .iter()
+                    .filter(|(_, s, is_send)| *is_send && *s < slot)
+                    .map(|(_, s, _)| *s)
+                    .max();
+                for (l, s, is_send) in &written {
+                    let needed = match is_send {
+                        true => Some(*s) == last_send,
+                        false => *s < slot && last_send.is_none_or(|last| *s >= last),
+                    };
+                    if needed {
+                        deps += &format!("{label} requires {l}\n");
+                    }
+                }
+            }
+            text += &format!("{label}: {line}\n");
+            written.push((label, slot, send));
+        }
+        text += &deps;
+        text += "}\n";
+    }
+    Ok(text)
 }

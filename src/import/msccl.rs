@@ -746,6 +746,7 @@ impl<'r, 't> Program<'r, 't> {
         let message = |data: &[Pos], parts: &mut Vec<Kind>| {
             parts.extend(data.iter().map(|&p| Kind::Send {
                 to,
+                also: Vec::new(),
                 tag: chan,
                 data: Data::At(vec![p]),
                 path: None,

@@ -14,7 +14,6 @@
 
 use crate::check::plan::plan;
 use crate::check::run::check_with;
-use crate::check::schedule::Prepared;
 use crate::check::{CheckError, Options, Request, Subject};
 use crate::engine::actor::{self, Actors, NoTimer, NodeActor, Wire};
 use crate::engine::lockstep::{explorer_name, LockStep, RUN_ENDS};
@@ -595,25 +594,10 @@ pub fn serve_schedule(
     req: &crate::check::schedule::ScheduleRequest,
     addr: &str,
 ) -> Result<(), CheckError> {
-    let Prepared {
-        schedule,
-        net,
-        place,
-        subject,
-    } = crate::check::schedule::prepare(req)?;
-    let claims = models::schedule::run::default_claims(&schedule);
-    let (arcs, cuts) = net.arcs_and_cuts();
-    crate::with_network!(net, |t| {
-        let scheduled = models::schedule::run::Scheduled::new(
-            schedule,
-            t,
-            place,
-            req.switching,
-            req.ports,
-            claims,
-        )
-        .map_err(CheckError::Usage)?
-        .with_lower_bounds(&arcs, &cuts);
-        serve_protocol(Arc::new(scheduled), &subject, &req.options, addr)
-    })
+    crate::with_scheduled!(req, |scheduled, subject| serve_protocol(
+        Arc::new(scheduled),
+        &subject,
+        &req.options,
+        addr
+    ))
 }

@@ -85,10 +85,14 @@ pub enum Data {
 /// One operation of a rank.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Send `data` to rank `to`.
+    /// Send `data` to rank `to` (and to `also`: a bus write has several
+    /// readers).
     Send {
         /// The receiving rank.
         to: Rank,
+        /// Further receiving ranks, each a reader of the same write (only
+        /// a bus's writes have several: elsewhere the run refuses them).
+        also: Vec<Rank>,
         /// MPI's tag (0 where the format has none).
         tag: u32,
         /// What it sends.
@@ -127,6 +131,11 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// True if this is a send that rank `r` receives.
+    pub fn sends_to(&self, r: Rank) -> bool {
+        matches!(self, Kind::Send { to, also, .. } if *to == r || also.contains(&r))
+    }
+
     /// True if both are receives from the same sender with the same tag.
     fn same_receive(&self, other: &Kind) -> bool {
         matches!((self, other), (Kind::Recv { from: f1, tag: t1, .. }, Kind::Recv { from: f2, tag: t2, .. })
@@ -330,16 +339,23 @@ impl Schedule {
                     return at("it is ordered after itself".into());
                 }
             }
-            let peer = match &op.kind {
-                Kind::Send { to, .. } => Some(*to),
-                Kind::Recv { from, .. } => *from,
-                _ => None,
+            let peers: Vec<Rank> = match &op.kind {
+                Kind::Send { to, also, .. } => std::iter::once(*to).chain(also.clone()).collect(),
+                Kind::Recv { from, .. } => from.iter().copied().collect(),
+                _ => Vec::new(),
             };
-            if let Some(p) = peer.filter(|&p| p >= self.ranks || p == op.rank) {
+            if let Some(p) = peers.iter().find(|&&p| p >= self.ranks || p == op.rank) {
                 return at(format!(
                     "peer rank {p}: ranks are 0 to {}, another rank",
                     self.ranks - 1
                 ));
+            }
+            if let Some(p) = peers
+                .iter()
+                .enumerate()
+                .find_map(|(i, p)| peers[..i].contains(p).then_some(p))
+            {
+                return at(format!("rank {p} is named twice as a receiver"));
             }
             let mut used: Vec<Pos> = Vec::new();
             match &op.kind {
@@ -402,8 +418,8 @@ impl Schedule {
         };
         let fits = |q: OpId| {
             let s = &self.ops[q as usize];
-            matches!(&s.kind, Kind::Send { to, tag: t, .. }
-                if *to == o.rank && from.is_none_or(|f| f == s.rank) && tag.is_none_or(|g| g == *t))
+            matches!(&s.kind, Kind::Send { tag: t, .. }
+                if s.kind.sends_to(o.rank) && from.is_none_or(|f| f == s.rank) && tag.is_none_or(|g| g == *t))
         };
         let senders: Vec<Rank> = match from {
             Some(f) => vec![*f],

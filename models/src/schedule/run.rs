@@ -150,14 +150,27 @@ impl<T: Topology> Scheduled<T> {
             bounds: Vec::new(),
         };
         for (i, op) in s.schedule.ops.iter().enumerate() {
-            if let Kind::Send { to, .. } = op.kind {
-                let route = s.route(op.rank, to);
+            if let Kind::Send { to, also, .. } = &op.kind {
+                let route = s.route(op.rank, *to);
                 if let Some(why) = s.net.invalid(&route) {
                     let hint = match switching {
                         Switching::Sf => " (--switching wh sends a message as a worm)",
                         Switching::Wh => "",
                     };
                     return Err(format!("{}: {why}{hint}", s.schedule.where_is(i as OpId)));
+                }
+                let mut readers = Vec::new();
+                s.net.receivers(&route, |v| readers.push(v));
+                if let Some(&other) = also
+                    .iter()
+                    .find(|&&r| !readers.contains(&s.place[r as usize]))
+                {
+                    return Err(format!(
+                        "{}: rank {other} does not receive {} (a send reaches several \
+                         ranks only as a bus write they all read)",
+                        s.schedule.where_is(i as OpId),
+                        s.net.route_label(&route)
+                    ));
                 }
             }
         }
@@ -208,8 +221,8 @@ impl<T: Topology> Scheduled<T> {
     /// matched, local operations done, until nothing more can happen.
     fn settle(&self, r: Rank, st: &mut RankState, arrivals: &[Arrival<Message>]) {
         // A bus write reaches every reader of the bus: a rank takes what
-        // is addressed to it.
-        let mine = |m: &Message| matches!(self.schedule.ops[m.op as usize].kind, Kind::Send { to, .. } if to == r);
+        // is addressed to it (`to` or `also`).
+        let mine = |m: &Message| self.schedule.ops[m.op as usize].kind.sends_to(r);
         st.queue
             .extend(arrivals.iter().map(|a| a.msg).filter(|m| mine(m)));
         let ops = self.schedule.rank_ops(r);

@@ -139,6 +139,16 @@ impl Graph {
                     self.path_label(&path)
                 ));
             }
+            if let Some(other) = self.paths.get(&(from, to)).filter(|&p| *p != path) {
+                return Err(format!(
+                    "two paths from {} to {}, {} and {}: worms between two nodes follow one \
+                     path",
+                    self.node_label(from),
+                    self.node_label(to),
+                    self.path_label(other),
+                    self.path_label(&path)
+                ));
+            }
             self.paths.insert((from, to), path);
         }
         Ok(self)

@@ -1,0 +1,267 @@
+//! A catalogue algorithm's run written as a schedule (`--write-schedule`,
+//! `--write-goal`; docs/schedules.md, "Exports"), so that the run can be
+//! checked as a schedule, on another network or mapping, or fed to other
+//! tools.
+//!
+//! The run is the one `--trace` follows (the executor's). Each
+//! transmission becomes a send, fixed to its slot, from its sender to its
+//! receivers, and a receive at each receiver from that sender. Each of the
+//! task's packets is a chunk: it starts at its origin and must end at the
+//! nodes the task requires it at. An accumulation's terms for one root
+//! are the contributions to one reduced chunk. A fan-out is one send per
+//! link. A bus write is one send to all its readers. A worm forced over a
+//! first dimension names its path. A control message carries no chunk.
+//! Rank r is node r.
+
+use super::export::one_run;
+use crate::check::{CheckError, Request};
+use crate::engine::lockstep::RunState;
+use models::schedule::{Chunks, Data, Kind, Op, Rank, Schedule, Value, MAX_REDUCED_RANKS};
+use models::{with_protocol, Protocol, Shape, Topology};
+use properties::{PacketId, Route, Task};
+use std::collections::HashMap;
+
+/// Most transmissions an export writes (the trace's limit).
+pub const MAX_SENDS: u64 = super::export::MAX_TRACE_LINES;
+
+/// A run written as a schedule, and where to check it.
+pub struct Exported {
+    /// The schedule: rank r on node r, every send fixed to its slot.
+    pub schedule: Schedule,
+    /// `--network` for the run's network (`hypercube:3`, `torus:4x4`).
+    pub network: String,
+    /// The command that checks the schedule as the run was made, but for
+    /// the file's name.
+    pub check: String,
+    /// The run, in words.
+    pub what: String,
+}
+
+/// How the task's packets are chunks.
+enum Chunking {
+    /// Packet p is chunk `dense[p]`.
+    Plain(Vec<u32>),
+    /// Packet p is rank p / roots' contribution to reduced chunk p % roots.
+    Terms(u32),
+}
+
+impl Chunking {
+    /// The chunk and contributing rank of packet `p`.
+    fn of(&self, p: PacketId) -> (u32, Rank) {
+        match self {
+            Chunking::Plain(dense) => (dense[p as usize], 0),
+            Chunking::Terms(roots) => (p % roots, p / roots),
+        }
+    }
+}
+
+/// The chunks of `task` and how its packets map to them, or why the task
+/// has none commcheck's schedules hold (an accumulation over more than
+/// 128 ranks).
+fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
+    let nodes = task.nodes();
+    let mut initial = vec![Vec::new(); nodes as usize];
+    let mut expect = vec![Vec::new(); nodes as usize];
+    if let Task::Accumulate { roots, .. } = task {
+        if nodes > MAX_REDUCED_RANKS {
+            return Err(format!(
+                "an accumulation over {nodes} nodes: a schedule combines at most \
+                 {MAX_REDUCED_RANKS} ranks"
+            ));
+        }
+        let r = roots.len() as u32;
+        for (i, &root) in roots.iter().enumerate() {
+            let chunk = i as u32;
+            let mut all = 0u128;
+            for u in (0..nodes).filter(|&u| task.is_packet(u * r + chunk)) {
+                initial[u as usize].push((
+                    chunk,
+                    Value::Sum {
+                        chunk,
+                        ranks: 1 << u,
+                    },
+                ));
+                all |= 1 << u;
+            }
+            expect[root as usize].push((chunk, Value::Sum { chunk, ranks: all }));
+        }
+        let chunks = Chunks {
+            reduced: vec![true; roots.len()],
+            positions: r,
+            initial,
+            expect,
+            origin: vec![0; roots.len()],
+        };
+        return Ok((chunks, Chunking::Terms(r)));
+    }
+    let ids = task.packet_ids();
+    let mut dense = vec![u32::MAX; ids as usize];
+    let mut origin = Vec::new();
+    for p in (0..ids as PacketId).filter(|&p| task.is_packet(p)) {
+        let c = origin.len() as u32;
+        dense[p as usize] = c;
+        let o = task.origin(p);
+        origin.push(o);
+        initial[o as usize].push((c, Value::Chunk(c)));
+        for v in (0..nodes).filter(|&v| v == o || task.requires(v, p)) {
+            expect[v as usize].push((c, Value::Chunk(c)));
+        }
+    }
+    let chunks = Chunks {
+        reduced: vec![false; origin.len()],
+        positions: origin.len() as u32,
+        initial,
+        expect,
+        origin,
+    };
+    Ok((chunks, Chunking::Plain(dense)))
+}
+
+/// The `--network` of `req`'s network.
+pub fn network_spec(req: &Request) -> String {
+    let n = req.config.n;
+    match (req.algorithm.shape(), req.grid()) {
+        (Shape::Cube, _) => format!("hypercube:{n}"),
+        (Shape::MeshBus { .. }, _) => format!("mesh-bus:{n}"),
+        (_, Some(grid)) => {
+            let sides: Vec<String> = grid.sides().iter().map(u32::to_string).collect();
+            let kind = if grid.torus() { "torus" } else { "mesh" };
+            format!("{kind}:{}", sides.join("x"))
+        }
+        (Shape::Grid { .. } | Shape::Graph, None) => format!("graph:{n}"),
+    }
+}
+
+/// The run `req` asks for, as a schedule.
+pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
+    let (schedule, what) = with_protocol!(req.algorithm, req.config.clone(), |p| {
+        let (model, what) = one_run(p, req.options.source);
+        let p = &model.protocol;
+        let t = p.topology();
+        let nodes = t.nodes();
+        let task = p.task(&model.inputs[0]);
+        let (chunks, chunking) = chunks_of(&task).map_err(CheckError::Usage)?;
+        let reduce = matches!(chunking, Chunking::Terms(_));
+        let mut ops: Vec<Vec<Op>> = vec![Vec::new(); nodes as usize];
+        let mut sends = 0u64;
+        // A label per operation, unique on its rank.
+        let mut labels: HashMap<(Rank, String), u32> = HashMap::new();
+        let mut label = |rank: Rank, text: String| {
+            let k = labels.entry((rank, text.clone())).or_insert(0);
+            *k += 1;
+            match *k {
+                1 => text,
+                k => format!("{text} #{k}"),
+            }
+        };
+        model.first_choice_each(0, |s: &RunState<_, _>| {
+            if crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(CheckError::TraceInterrupted);
+            }
+            for tx in &s.sent {
+                let mut chunks_sent: Vec<u32> = Vec::new();
+                if !p.control(&tx.msg) {
+                    p.packets(&tx.msg, |x| chunks_sent.push(chunking.of(x).0));
+                }
+                chunks_sent.sort_unstable();
+                chunks_sent.dedup();
+                if reduce && chunks_sent.len() > 1 {
+                    return Err(CheckError::Usage(format!(
+                        "slot {}: a message of {} combines terms for {} roots; a schedule's \
+                         message carries one partial sum",
+                        s.slot,
+                        t.node_label(tx.route.from()),
+                        chunks_sent.len()
+                    )));
+                }
+                let data = match chunks_sent.is_empty() {
+                    true => Data::Nothing,
+                    false => Data::At(chunks_sent),
+                };
+                // A fan-out is a link a port; anything else one message.
+                let from = tx.route.from();
+                let mut messages: Vec<(Vec<Rank>, Option<Vec<u32>>)> = Vec::new();
+                match tx.route {
+                    Route::Fan { .. } => t.receivers(&tx.route, |v| messages.push((vec![v], None))),
+                    _ => {
+                        let mut readers = Vec::new();
+                        t.receivers(&tx.route, |v| readers.push(v));
+                        let path = matches!(tx.route, Route::Worm { first: Some(_), .. })
+                            .then(|| t.path(&tx.route));
+                        messages.push((readers, path));
+                    }
+                }
+                for (readers, path) in messages {
+                    sends += 1;
+                    if sends > MAX_SENDS {
+                        return Err(CheckError::TraceTooLong {
+                            least: None,
+                            max: MAX_SENDS,
+                        });
+                    }
+                    let Some((&to, also)) = readers.split_first() else {
+                        continue;
+                    };
+                    let names: Vec<String> = readers.iter().map(|&v| t.node_label(v)).collect();
+                    ops[from as usize].push(Op {
+                        rank: from,
+                        kind: Kind::Send {
+                            to,
+                            also: also.to_vec(),
+                            tag: 0,
+                            data: data.clone(),
+                            path,
+                        },
+                        after: Vec::new(),
+                        started_after: Vec::new(),
+                        slot: Some(s.slot),
+                        label: label(from, format!("slot {} to {}", s.slot, names.join(","))),
+                        line: 0,
+                    });
+                    for &v in &readers {
+                        ops[v as usize].push(Op {
+                            rank: v,
+                            kind: Kind::Recv {
+                                from: Some(from),
+                                tag: Some(0),
+                                data: data.clone(),
+                                reduce,
+                            },
+                            after: Vec::new(),
+                            started_after: Vec::new(),
+                            slot: None,
+                            label: label(v, format!("slot {} from {}", s.slot, t.node_label(from))),
+                            line: 0,
+                        });
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        let mut first = vec![0];
+        for rank_ops in &ops {
+            first.push(first.last().copied().unwrap_or(0) + rank_ops.len() as u32);
+        }
+        let schedule = Schedule {
+            name: req.command(None).trim_start_matches("check ").to_string(),
+            ranks: nodes,
+            ops: ops.into_iter().flatten().collect(),
+            first,
+            chunks,
+            collective: what.clone(),
+        };
+        Ok::<_, CheckError>((schedule, what))
+    })?;
+    let schedule = schedule.validated().map_err(CheckError::Usage)?;
+    let network = network_spec(req);
+    let check = format!(
+        "check schedule FILE --network {network} --switching {} --ports {}",
+        req.config.switching, req.config.ports
+    );
+    Ok(Exported {
+        schedule,
+        network,
+        check,
+        what,
+    })
+}

@@ -1,0 +1,293 @@
+//! Every catalogue algorithm's run, written as a schedule
+//! (`--write-schedule`) and checked as one, gives the run's verdicts, time
+//! and transmission counts; written as GOAL (`--write-goal`), whose
+//! messages carry all their sender holds and keep only the order, it
+//! completes with the same messages.
+
+use commcheck::check::schedule::{check_schedule, Map, ScheduleRequest};
+use commcheck::check::{Engine, Options, Request};
+use commcheck::engine::executor;
+use commcheck::import;
+use commcheck::show::as_schedule::run_as_schedule;
+use models::catalog::Algorithm;
+use models::{with_protocol, Protocol};
+use properties::{PropertyName, Record, Status};
+use std::path::PathBuf;
+
+/// The properties a schedule's run and the algorithm's run both judge.
+const JUDGED: [PropertyName; 4] = [
+    PropertyName::Completeness,
+    PropertyName::NoDuplication,
+    PropertyName::ContentionFreedom,
+    PropertyName::Causality,
+];
+
+/// The sizes the round trip covers: the four smallest each algorithm
+/// takes, up to a 5-cube, a 5x5 grid, a 5x5 mesh-bus.
+fn sizes(algorithm: Algorithm) -> std::ops::RangeInclusive<u64> {
+    let (first, last) = algorithm.shape().sizes();
+    let first = (first as u64).max(2);
+    first..=(first + 3).min(last as u64).min(5)
+}
+
+/// A file in a directory of this test's own.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("commcheck-roundtrip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The check of `file` as `--write-*` says to check it, by `engine`.
+fn check_file(
+    file: &std::path::Path,
+    req: &Request,
+    network: &str,
+    engine: Engine,
+) -> Result<commcheck::report::Outcome, String> {
+    let request = ScheduleRequest {
+        file: file.to_path_buf(),
+        format: None,
+        collective: None,
+        packet_bytes: None,
+        network: network.to_string(),
+        map: Map::Identity,
+        switching: req.config.switching,
+        ports: req.config.ports,
+        options: Options {
+            engine: Some(engine),
+            threads: 1,
+            ..Options::default()
+        },
+    };
+    check_schedule(&request).map_err(|e| e.to_string())
+}
+
+fn status(outcome: &commcheck::report::Outcome, p: PropertyName) -> Status {
+    outcome
+        .properties
+        .iter()
+        .find(|r| r.name == p.as_str())
+        .map(|r| r.status)
+        .unwrap_or_else(|| panic!("{} is reported", p.as_str()))
+}
+
+/// Calls `f` with each algorithm's request at each of its modes and
+/// sizes, its run's record and verdicts (the executor's from the first
+/// input, the run the export writes) and its name in messages.
+fn each_run(mut f: impl FnMut(&Request, &Record, &[Status], &str)) {
+    for &algorithm in Algorithm::ALL {
+        for &(switching, ports) in algorithm.modes() {
+            for n in sizes(algorithm) {
+                let req = Request::new(algorithm, n, Some(switching), Some(ports)).unwrap();
+                let what = format!("{} {n} {switching}/{ports}", algorithm.name());
+                let (record, statuses) = with_protocol!(algorithm, req.config.clone(), |p| {
+                    let record = executor::run(&p, &p.first_input()).record;
+                    let statuses: Vec<Status> = record
+                        .evidence(&p.claims())
+                        .iter()
+                        .map(|e| e.status)
+                        .collect();
+                    (record, statuses)
+                });
+                f(&req, &record, &statuses, &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_run_of_the_catalogue_round_trips_through_a_schedule_file() {
+    let mut covered = 0;
+    let mut wrong = Vec::new();
+    each_run(|req, record, statuses, what| {
+        covered += 1;
+        let written = run_as_schedule(req)
+            .map_err(|e| e.to_string())
+            .and_then(|e| Ok((import::commcheck::write(&e.schedule)?, e.network)));
+        let (text, network) = match written {
+            Ok(w) => w,
+            Err(e) => return wrong.push(format!("{what}: {e}")),
+        };
+        let file = scratch(&format!("{}.json", what.replace([' ', '/'], "-")));
+        std::fs::write(&file, &text).unwrap();
+        for engine in [Engine::Executor, Engine::Lockstep] {
+            let outcome = match check_file(&file, req, &network, engine) {
+                Ok(o) => o,
+                Err(e) => return wrong.push(format!("{what}: {e}")),
+            };
+            let mut seen: Vec<(&str, String, String)> = JUDGED
+                .iter()
+                .map(|&p| {
+                    let (got, want) = (status(&outcome, p), statuses[p as usize]);
+                    (p.as_str(), format!("{got:?}"), format!("{want:?}"))
+                })
+                .collect();
+            let matching = status(&outcome, PropertyName::Matching);
+            seen.push(("matching", format!("{matching:?}"), "Holds".into()));
+            let pairs = [
+                (
+                    "time",
+                    outcome.time.measured.map(u64::from),
+                    record.last_delivery as u64,
+                ),
+                ("transmissions", outcome.transmissions, record.transmissions),
+                (
+                    "control",
+                    outcome.control_messages.or(Some(0)),
+                    record.control,
+                ),
+            ];
+            for (name, got, want) in pairs {
+                seen.push((name, format!("{got:?}"), format!("{:?}", Some(want))));
+            }
+            for (name, got, want) in seen {
+                if got != want {
+                    wrong.push(format!(
+                        "{what} by {engine:?}: {name} {got}, the run's {want}"
+                    ));
+                }
+            }
+        }
+    });
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(covered >= 2 * Algorithm::ALL.len(), "{covered} runs");
+}
+
+/// GOAL keeps each rank's order and no slots, and its messages carry all
+/// their sender holds: read back, every message is matched, the run
+/// completes where the algorithm's does, with as many messages, and where
+/// the run is contention-free no later (each send waits for what it
+/// waited for, and nothing else; where the run sent two messages over one
+/// port at once, the port takes them one after the other). What GOAL
+/// cannot say is refused by name: partial sums, a bus write read by
+/// several ranks, a worm's own path, more than 128 chunks a message.
+#[test]
+fn every_run_of_the_catalogue_written_as_goal_completes_as_it_did() {
+    let refusals = [
+        "cannot carry partial sums",
+        "a bus write read by several ranks",
+        "a path of its own",
+        "at most 128",
+    ];
+    let (mut read_back, mut refused) = (0, 0);
+    let mut wrong = Vec::new();
+    each_run(|req, record, statuses, what| {
+        let exported = run_as_schedule(req).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let file = scratch(&format!("{}.goal", what.replace([' ', '/'], "-")));
+        let outcome = import::goal::write(&exported.schedule).and_then(|text| {
+            std::fs::write(&file, text).unwrap();
+            check_file(&file, req, &exported.network, Engine::Executor)
+        });
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(why) if refusals.iter().any(|r| why.contains(r)) => return refused += 1,
+            Err(why) => return wrong.push(format!("{what}: {why}")),
+        };
+        read_back += 1;
+        let holds = |p: PropertyName| statuses[p as usize] == Status::Holds;
+        if status(&outcome, PropertyName::Matching) != Status::Holds {
+            wrong.push(format!("{what}: a message is not matched"));
+        }
+        if holds(PropertyName::Completeness)
+            && status(&outcome, PropertyName::Completeness) != Status::Holds
+        {
+            wrong.push(format!("{what}: incomplete as GOAL"));
+        }
+        // Control messages carry all their sender holds too.
+        if outcome.transmissions != Some(record.transmissions + record.control) {
+            wrong.push(format!(
+                "{what}: {:?} messages, the run's {}",
+                outcome.transmissions, record.transmissions
+            ));
+        }
+        // Where the run sent two messages on one port at once, a
+        // schedule's port takes them one after the other.
+        let late = outcome
+            .time
+            .measured
+            .is_none_or(|t| t > record.last_delivery);
+        if late && holds(PropertyName::ContentionFreedom) {
+            wrong.push(format!(
+                "{what}: {:?} slots, the run's {}",
+                outcome.time.measured, record.last_delivery
+            ));
+        }
+    });
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(
+        read_back > 100 && refused > 10,
+        "{read_back} read back, {refused} refused"
+    );
+}
+
+/// The command line: `--write-schedule` says how to check what it wrote,
+/// and that command reports naive-tree's collision at n = 6 on the arc
+/// and in the slot the algorithm's own check reports it.
+#[test]
+fn the_written_schedule_is_checked_as_the_command_says() {
+    use crate::cli::{check, stderr, stdout};
+    let file = scratch("naive-tree-6.json");
+    let o = check(&[
+        "naive-tree",
+        "6",
+        "--write-schedule",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let said = stderr(&o);
+    let command = said
+        .split("check it with check ")
+        .nth(1)
+        .expect("a command")
+        .trim();
+    let args: Vec<&str> = command.split_whitespace().collect();
+    let checked = check(&args);
+    assert_eq!(checked.status.code(), Some(1), "{}", stdout(&checked));
+    let own = check(&["naive-tree", "6", "--engine", "executor"]);
+    let arc = |text: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.contains("used by"))
+            .expect("a collision")
+            .to_string();
+        line[line.find("step").unwrap()..].to_string()
+    };
+    assert_eq!(arc(&stdout(&checked)), arc(&stdout(&own)));
+    for (args, expected) in [
+        (
+            vec!["sna", "3", "--write-goal", "/dev/null"],
+            "cannot carry partial sums",
+        ),
+        (
+            vec!["nob", "3", "--write-schedule", "x.json", "--json"],
+            "do not print a --json report",
+        ),
+        (
+            vec![
+                "schedule",
+                "x.json",
+                "--network",
+                "hypercube:3",
+                "--write-goal",
+                "y.goal",
+            ],
+            "does not take --write-goal",
+        ),
+    ] {
+        let o = check(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
