@@ -10,7 +10,7 @@ mod cli;
 
 use clap::error::ErrorKind;
 use clap::Parser;
-use cli::{Command, Exports};
+use cli::{Command, Exported, Exports};
 use commcheck::check::{self, Request};
 use commcheck::engine::search::INTERRUPTED;
 use commcheck::show::{as_schedule, explore, export};
@@ -94,7 +94,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             print!("{}", sheet.render(format));
         }
-        Command::Export(req, exports) => write_exports(&req, &exports)?,
+        Command::Export(exported, exports) => write_exports(&exported, &exports)?,
         Command::Explore(req, addr) => explore::serve(&req, &addr)?,
         Command::Check(requests, json) => return check_all(&requests, json),
         Command::ExploreSchedule(request, addr) => explore::serve_schedule(&request, &addr)?,
@@ -145,7 +145,8 @@ fn report(outcomes: &[commcheck::report::Outcome], json: bool) -> anyhow::Result
 }
 
 /// Writes the files of one run that the command line asks for.
-fn write_exports(req: &Request, exports: &Exports) -> anyhow::Result<()> {
+fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
+    let of = exported.of();
     let write = |option: &str, file: &Path, text: String, what: String| {
         std::fs::write(file, text)
             .map_err(|e| anyhow::anyhow!("{option} {}: {e}", file.display()))?;
@@ -153,18 +154,21 @@ fn write_exports(req: &Request, exports: &Exports) -> anyhow::Result<()> {
         Ok::<(), anyhow::Error>(())
     };
     if let Some((file, slot)) = &exports.svg {
-        let (picture, what) = export::svg(req, *slot)?;
+        let (picture, what) = export::svg(of, *slot)?;
         write("--svg", file, picture, what)?;
     }
     if let Some(file) = &exports.dot {
-        let (graph, what) = export::dot(req)?;
+        let (graph, what) = export::dot(of)?;
         write("--dot", file, graph, what)?;
     }
     if let Some(file) = &exports.svg_load {
-        let (picture, what) = export::load(req)?;
+        let (picture, what) = export::load(of)?;
         write("--svg-load", file, picture, what)?;
     }
-    if exports.write_schedule.is_some() || exports.write_goal.is_some() {
+    if let (Exported::Algorithm(req), true) = (
+        exported,
+        exports.write_schedule.is_some() || exports.write_goal.is_some(),
+    ) {
         let run = as_schedule::run_as_schedule(req)?;
         let check = |file: &Path| run.check.replace("FILE", &file.display().to_string());
         if let Some(file) = &exports.write_schedule {
@@ -191,7 +195,7 @@ fn write_exports(req: &Request, exports: &Exports) -> anyhow::Result<()> {
         let f = std::fs::File::create(file)
             .map_err(|e| anyhow::anyhow!("--trace {}: {e}", file.display()))?;
         let mut out = std::io::BufWriter::new(f);
-        let written = export::trace(req, &mut out)
+        let written = export::trace(of, &mut out)
             .map_err(anyhow::Error::from)
             .and_then(|what| {
                 std::io::Write::flush(&mut out)?;

@@ -249,3 +249,85 @@ fn pictures_mark_duplicates_and_missing_nodes_and_count_packets() {
     // A one-packet broadcast shows no counts.
     assert!(svg_cells(&flood, "held").is_empty());
 }
+
+/// The same exports of a schedule (`check schedule FILE --svg ...`): the
+/// tutorial's ring allgather on the hybrid cube-mesh server. The trace has
+/// its 56 messages, 8 a slot for 7 slots; its first slot's two worms over
+/// the link from GPU 3 to GPU 0 are the dot graph's red edges, and that
+/// link is the heatmap's one contended row, in every slot; the picture of that slot is the tutorial's
+/// (docs/tutorial/allgather-ring-hcm.svg). What a schedule does not
+/// export is refused in one line.
+#[test]
+fn a_schedule_exports_as_an_algorithm_does() {
+    let d = dir("schedule");
+    let schedule = [
+        "schedule",
+        "examples/schedules/allgather_ring_8.xml",
+        "--switching",
+        "wh",
+        "--network",
+        "graph:examples/networks/hybrid_cube_mesh_8.json",
+    ];
+    let lines = trace(&schedule, &d.join("t.jsonl"));
+    assert_eq!(lines.len(), 56);
+    for slot in 1..=7 {
+        assert_eq!(
+            lines.iter().filter(|l| l["slot"] == slot).count(),
+            8,
+            "slot {slot}"
+        );
+    }
+    let into_0: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["slot"] == 1)
+        .filter(|l| {
+            l["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r == "arc gpu3->gpu0")
+        })
+        .collect();
+    assert_eq!(into_0.len(), 2, "{into_0:?}");
+    let (load, dot, svg) = (d.join("load.svg"), d.join("s.dot"), d.join("s.svg"));
+    let mut args = schedule.to_vec();
+    args.extend([
+        "--svg-load",
+        load.to_str().unwrap(),
+        "--dot",
+        dot.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    let o = check(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The ring does the same every slot: the one link is contended in
+    // each of the 7.
+    let contended = svg_cells(&load, "contended");
+    let expected: Vec<String> = (1..=7)
+        .map(|k| format!("slot {k}: arc gpu3->gpu0 contended"))
+        .collect();
+    assert_eq!(contended, expected);
+    let dot = std::fs::read_to_string(dot).unwrap();
+    let red: Vec<&str> = dot.lines().filter(|l| l.contains("color=red")).collect();
+    assert_eq!(red.len(), 2, "{dot}");
+    let picture = std::fs::read_to_string(svg).unwrap();
+    let committed = std::fs::read_to_string("docs/tutorial/allgather-ring-hcm.svg").unwrap();
+    assert!(
+        picture == committed,
+        "docs/tutorial/allgather-ring-hcm.svg is not what --svg draws today"
+    );
+    assert!(picture.contains("arc gpu3-&gt;gpu0") || picture.contains("arc gpu3->gpu0"));
+    for (extra, expected) in [
+        (vec!["--write-goal", "x.goal"], "does not take --write-goal"),
+        (
+            vec!["--svg", "x.svg", "--engine", "executor"],
+            "neither --json, --explore nor --engine",
+        ),
+        (vec!["--slot", "2"], "give --svg FILE too"),
+    ] {
+        let mut args = schedule.to_vec();
+        args.extend(extra);
+        refused(&args, &[expected]);
+    }
+}

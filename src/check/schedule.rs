@@ -81,6 +81,33 @@ pub struct ScheduleRequest {
     pub options: Options,
 }
 
+impl ScheduleRequest {
+    /// The command line that checks this schedule (for titles and
+    /// `reproduce with` lines).
+    pub fn command(&self) -> String {
+        let mut s = format!(
+            "check schedule {} --network {}",
+            self.file.display(),
+            self.network
+        );
+        match &self.map {
+            Map::Identity => {}
+            Map::Gray => s += " --map gray",
+            Map::File(f) => s += &format!(" --map {}", f.display()),
+        }
+        if let Some(f) = self.format {
+            s += &format!(" --format {}", f.name());
+        }
+        if let Some(c) = self.collective.as_ref().and_then(Collective::arg) {
+            s += &format!(" --collective {c}");
+        }
+        if let Some(b) = self.packet_bytes {
+            s += &format!(" --packet-bytes {b}");
+        }
+        s + &format!(" --switching {} --ports {}", self.switching, self.ports)
+    }
+}
+
 /// The schedule `req` names, read in its format.
 pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
     let text = import::read(&req.file)?;

@@ -36,8 +36,8 @@ pub enum Command {
         progress: bool,
     },
     /// `--svg`, `--dot`, `--svg-load`, `--trace`, `--write-schedule`,
-    /// `--write-goal`: files of one run.
-    Export(Request, Exports),
+    /// `--write-goal`: files of one run, of an algorithm or a schedule.
+    Export(Exported, Exports),
     /// `--explore`: serve the model in stateright's Explorer.
     Explore(Request, String),
     /// A check, or one per K or l of a sweep, printed as text or JSON.
@@ -46,6 +46,24 @@ pub enum Command {
     Schedule(ScheduleRequest, bool),
     /// `check schedule FILE --explore`.
     ExploreSchedule(ScheduleRequest, String),
+}
+
+/// What exports are made of, owned.
+pub enum Exported {
+    /// A catalogue algorithm.
+    Algorithm(Request),
+    /// A schedule file (`--write-*` do not apply).
+    Schedule(ScheduleRequest),
+}
+
+impl Exported {
+    /// The same, borrowed, as the exports take it.
+    pub fn of(&self) -> commcheck::show::export::Of<'_> {
+        match self {
+            Exported::Algorithm(r) => commcheck::show::export::Of::Algorithm(r),
+            Exported::Schedule(r) => commcheck::show::export::Of::Schedule(r),
+        }
+    }
 }
 
 /// The files `--svg`, `--dot`, `--svg-load` and `--trace` ask for.
@@ -187,17 +205,7 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
             None => e.into(),
         })?;
     let req = request(&cli, algorithm)?;
-    let exports = Exports {
-        svg: cli.svg.clone().map(|f| (f, cli.slot)),
-        dot: cli.dot.clone(),
-        svg_load: cli.svg_load.clone(),
-        trace: cli.trace.clone(),
-        write_schedule: cli.write_schedule.clone(),
-        write_goal: cli.write_goal.clone(),
-    };
-    if cli.slot.is_some() && cli.svg.is_none() {
-        bail!("--slot picks the slot --svg draws; give --svg FILE too");
-    }
+    let exports = exports(&cli)?;
     let engine = req.options.engine;
     if exports.any() {
         if cli.json {
@@ -213,7 +221,7 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
                 engine.map_or("", Engine::name)
             );
         }
-        return Ok(Command::Export(req, exports));
+        return Ok(Command::Export(Exported::Algorithm(req), exports));
     }
     if let Some(addr) = &cli.explore {
         if engine == Some(Engine::Executor) {
@@ -411,6 +419,21 @@ fn sweep(cli: &Cli, req: Request) -> anyhow::Result<Vec<Request>> {
     }
 }
 
+/// The files the command line asks for.
+fn exports(cli: &Cli) -> anyhow::Result<Exports> {
+    if cli.slot.is_some() && cli.svg.is_none() {
+        bail!("--slot picks the slot --svg draws; give --svg FILE too");
+    }
+    Ok(Exports {
+        svg: cli.svg.clone().map(|f| (f, cli.slot)),
+        dot: cli.dot.clone(),
+        svg_load: cli.svg_load.clone(),
+        trace: cli.trace.clone(),
+        write_schedule: cli.write_schedule.clone(),
+        write_goal: cli.write_goal.clone(),
+    })
+}
+
 /// The engines, budgets and output the command line asks for.
 fn options(cli: &Cli, threads: usize) -> Options {
     Options {
@@ -458,15 +481,11 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         (cli.distribution, "--distribution"),
         (cli.max_side.is_some(), "--max-side"),
         (cli.torus, "--torus"),
-        (cli.svg.is_some(), "--svg"),
-        (cli.dot.is_some(), "--dot"),
-        (cli.svg_load.is_some(), "--svg-load"),
-        (cli.trace.is_some(), "--trace"),
         (cli.write_schedule.is_some(), "--write-schedule"),
         (cli.write_goal.is_some(), "--write-goal"),
     ];
     if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
-        bail!("`check schedule` does not take {flag} yet");
+        bail!("`check schedule` does not take {flag}");
     }
     if matches!(cli.engine.map(Into::into), Some(Engine::Actor)) {
         bail!(
@@ -485,6 +504,16 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         ports: cli.ports.map_or(Ports::All, Into::into),
         options: options(cli, Options::default().threads),
     };
+    let exports = exports(cli)?;
+    if exports.any() {
+        if cli.json || cli.explore.is_some() || cli.engine.is_some() {
+            bail!(
+                "--svg, --dot, --svg-load and --trace write files of the executor's run; they \
+                 take neither --json, --explore nor --engine"
+            );
+        }
+        return Ok(Command::Export(Exported::Schedule(request), exports));
+    }
     if let Some(addr) = &cli.explore {
         if cli.json {
             bail!("--explore serves a web page; it does not print a --json report");

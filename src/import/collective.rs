@@ -145,6 +145,23 @@ impl Collective {
         })
     }
 
+    /// Its `--collective` argument, where it has one (a named collective
+    /// of one chunk a root).
+    pub fn arg(&self) -> Option<String> {
+        Some(match self {
+            Collective::Broadcast { root, chunks: 1 } => format!("broadcast:{root}"),
+            Collective::Reduce { root, chunks: 1 } => format!("reduce:{root}"),
+            Collective::Scatter { root } => format!("scatter:{root}"),
+            Collective::Gather { root } => format!("gather:{root}"),
+            Collective::Allgather => "allgather".into(),
+            Collective::ReduceScatter => "reduce-scatter".into(),
+            Collective::Allreduce { chunks: 1 } => "allreduce".into(),
+            Collective::Alltoall => "alltoall".into(),
+            Collective::Barrier => "barrier".into(),
+            _ => return None,
+        })
+    }
+
     /// Its name in reports.
     pub fn name(&self) -> String {
         match self {

@@ -10,6 +10,7 @@
 //! states its size limit and refuses past it before the run starts, or
 //! stops with an error where only the run can tell (its length).
 
+use crate::check::schedule::ScheduleRequest;
 use crate::check::{CheckError, Request};
 use crate::engine::lockstep::{LockStep, RunState};
 use models::{with_protocol, Protocol, Topology};
@@ -29,6 +30,36 @@ pub const MAX_LOAD_SLOTS: Slot = 1024;
 pub const MAX_TRACE_NODES: u32 = 1 << 16;
 /// ... and writes up to this many transmissions (about 150 MB).
 pub const MAX_TRACE_LINES: u64 = 1_000_000;
+
+/// What exports are made of: a catalogue algorithm's request, or a
+/// schedule's (`check schedule FILE --svg ...`).
+#[derive(Clone, Copy)]
+pub enum Of<'a> {
+    /// `check ALG N ...`.
+    Algorithm(&'a Request),
+    /// `check schedule FILE ...`.
+    Schedule(&'a ScheduleRequest),
+}
+
+/// Runs `$body` with `$p` bound to the protocol `$of` names, `$source`
+/// to the input asked for (a schedule has one) and `$command` to the
+/// command line that checks it.
+macro_rules! with_run {
+    ($of:expr, |$p:ident, $source:ident, $command:ident| $body:expr) => {
+        match $of {
+            Of::Algorithm(req) => {
+                let $source = req.options.source;
+                let $command = req.command(None);
+                with_protocol!(req.algorithm, req.config.clone(), |$p| $body)
+            }
+            Of::Schedule(req) => {
+                let $source: Option<u32> = None;
+                let $command = req.command();
+                crate::with_scheduled!(req, |$p, _subject| $body)
+            }
+        }
+    };
+}
 
 /// The model of the one run exports are made of, and its input in words.
 pub(crate) fn one_run<P: Protocol>(p: P, source: Option<u32>) -> (LockStep<P>, String) {
@@ -63,8 +94,8 @@ fn quoted(s: &str) -> String {
 /// where a broadcast of one packet does not make them obvious); the
 /// transmissions of the first conflict in red. Returns the graph and what
 /// it shows.
-pub fn dot(req: &Request) -> Result<(String, String), CheckError> {
-    with_protocol!(req.algorithm, req.config.clone(), |p| {
+pub fn dot(of: Of) -> Result<(String, String), CheckError> {
+    with_run!(of, |p, source, command| {
         let nodes = p.topology().nodes();
         if nodes > MAX_DOT_NODES {
             return Err(CheckError::TooBigToDraw {
@@ -73,7 +104,7 @@ pub fn dot(req: &Request) -> Result<(String, String), CheckError> {
                 max: MAX_DOT_NODES,
             });
         }
-        let (model, what) = one_run(p, req.options.source);
+        let (model, what) = one_run(p, source);
         let t = model.protocol.topology();
         let mut edges = String::new();
         let task = model.protocol.task(&model.inputs[0]);
@@ -107,11 +138,10 @@ pub fn dot(req: &Request) -> Result<(String, String), CheckError> {
             "// {}, {what}: an edge per delivery, labelled with its slot\ndigraph {{\n  \
              label={};\n  node [shape=circle, fontname=monospace];\n  \
              edge [fontname=monospace, fontsize=10];\n",
-            req.command(None),
+            command,
             quoted(&format!(
                 "{} ({what}), {} slots",
-                req.command(None),
-                last.record.last_delivery
+                command, last.record.last_delivery
             )),
         );
         for v in 0..nodes {
@@ -126,8 +156,8 @@ pub fn dot(req: &Request) -> Result<(String, String), CheckError> {
 /// `--svg-load FILE`: a heatmap of resource use, one row per resource
 /// and one column per slot; a cell is white when the resource is idle,
 /// blue when one transmission holds it, red when several contend for it.
-pub fn load(req: &Request) -> Result<(String, String), CheckError> {
-    with_protocol!(req.algorithm, req.config.clone(), |p| {
+pub fn load(of: Of) -> Result<(String, String), CheckError> {
+    with_run!(of, |p, source, command| {
         let resources = p.topology().resources();
         if resources > MAX_LOAD_RESOURCES {
             return Err(CheckError::TooManyResources {
@@ -135,7 +165,7 @@ pub fn load(req: &Request) -> Result<(String, String), CheckError> {
                 max: MAX_LOAD_RESOURCES,
             });
         }
-        let (model, what) = one_run(p, req.options.source);
+        let (model, what) = one_run(p, source);
         let t = model.protocol.topology();
         // busy[slot - 1][resource]: how many transmissions hold it.
         let mut busy: Vec<Vec<u32>> = Vec::new();
@@ -168,7 +198,7 @@ pub fn load(req: &Request) -> Result<(String, String), CheckError> {
              font-family='monospace' font-size='10'><rect width='100%' height='100%' fill='white'/>\
              <text x='10' y='16' font-size='12'>{} ({what}): resources x slots, {held} of {} \
              resource-slots busy</text><text x='10' y='32'>white idle, blue busy, red contended</text>",
-            req.command(None),
+            command,
             resources * slots as u64
         );
         for k in 0..slots {
@@ -231,8 +261,8 @@ struct Line {
 /// sender, route, the resources it holds, the packets it carries (in the
 /// paper's words), whether it is a control message, its receivers.
 /// Returns how many lines it wrote and what run they trace.
-pub fn trace(req: &Request, out: &mut impl Write) -> Result<String, CheckError> {
-    with_protocol!(req.algorithm, req.config.clone(), |p| {
+pub fn trace(of: Of, out: &mut impl Write) -> Result<String, CheckError> {
+    with_run!(of, |p, source, _command| {
         let nodes = p.topology().nodes();
         if nodes > MAX_TRACE_NODES {
             return Err(CheckError::TooBigToTrace {
@@ -240,7 +270,7 @@ pub fn trace(req: &Request, out: &mut impl Write) -> Result<String, CheckError> 
                 max: MAX_TRACE_NODES,
             });
         }
-        let (model, what) = one_run(p, req.options.source);
+        let (model, what) = one_run(p, source);
         let task = model.protocol.task(&model.inputs[0]);
         let least = task.least_transmissions().unwrap_or(0);
         if least > MAX_TRACE_LINES {
@@ -297,8 +327,8 @@ pub fn trace(req: &Request, out: &mut impl Write) -> Result<String, CheckError> 
 /// (else the first input), every open choice at its first option: slot
 /// `slot` if given, else the slot of its first violation, else its last.
 /// Returns the SVG and what it shows.
-pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckError> {
-    with_protocol!(req.algorithm, req.config.clone(), |p| {
+pub fn svg(of: Of, slot: Option<u32>) -> Result<(String, String), CheckError> {
+    with_run!(of, |p, source, _command| {
         let nodes = p.topology().nodes();
         if nodes > super::picture::MAX_DRAWN {
             return Err(CheckError::TooBigToDraw {
@@ -307,7 +337,7 @@ pub fn svg(req: &Request, slot: Option<u32>) -> Result<(String, String), CheckEr
                 max: super::picture::MAX_DRAWN,
             });
         }
-        let (model, what) = one_run(p, req.options.source);
+        let (model, what) = one_run(p, source);
         let violated = |s: &crate::engine::lockstep::RunState<_, _>| {
             PropertyName::ALL
                 .iter()
