@@ -410,3 +410,30 @@ fn packet_bytes_turns_a_message_into_packets() {
         stderr(&o)
     );
 }
+
+/// The reader streams a line at a time: a line past its limit is refused
+/// by number before more of it is held, and the file read from disk gives
+/// the schedule the text gives.
+#[test]
+fn goal_is_read_a_line_at_a_time() {
+    use commcheck::import::goal::{read, read_from, MAX_LINE_BYTES};
+    let collective = Collective::Broadcast { root: 0, chunks: 1 };
+    let mut long = b"num_ranks 2\nrank 0 {\n".to_vec();
+    long.resize(long.len() + MAX_LINE_BYTES + 10, b'x');
+    let err = read_from(&long[..], "long.goal", Some(&collective), None).unwrap_err();
+    assert!(
+        err.to_string().contains("long.goal:3: a line of more than"),
+        "{err}"
+    );
+    let text = "num_ranks 2\r\nrank 0 {\r\nl1: send 1b to 1 tag 0\r\n}\r\nrank 1 {\r\nl1: recv 1b from 0 tag 0\r\n}";
+    let a = read(text, "crlf.goal", Some(&collective), None).unwrap();
+    let b = read_from(
+        std::io::BufReader::with_capacity(3, text.as_bytes()),
+        "crlf.goal",
+        Some(&collective),
+        None,
+    )
+    .unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.ops.len(), 2);
+}

@@ -110,9 +110,18 @@ impl ScheduleRequest {
 
 /// The schedule `req` names, read in its format.
 pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
-    let text = import::read(&req.file)?;
     let file = req.file.display().to_string();
     let format = req.format.unwrap_or(Format::guess(&req.file));
+    if format == Format::Goal {
+        // GOAL is read a line at a time, the file never held whole.
+        let input = std::fs::File::open(&req.file).map_err(|e| ImportError::Unreadable {
+            file: file.clone(),
+            why: e.to_string(),
+        })?;
+        let input = std::io::BufReader::with_capacity(1 << 16, input);
+        return import::goal::read_from(input, &file, req.collective.as_ref(), req.packet_bytes);
+    }
+    let text = import::read(&req.file)?;
     if req.packet_bytes.is_some() && format != Format::Goal {
         return Err(ImportError::Usage(format!(
             "--packet-bytes sizes GOAL's messages; {file} gives no sizes in bytes (a chunk is a \
@@ -120,16 +129,15 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
         )));
     }
     match (format, &req.collective) {
-        (Format::Commcheck, None) => import::commcheck::read(&text, &file),
         (Format::Msccl, None) => import::msccl::read(&text, &file),
-        (Format::Commcheck | Format::Msccl, Some(_)) => Err(ImportError::Usage(format!(
+        (_, None) => import::commcheck::read(&text, &file),
+        (_, Some(_)) => Err(ImportError::Usage(format!(
             "{file} is in {}, which names its collective: --collective is for GOAL",
             match format {
                 Format::Msccl => "MSCCL-IR",
                 _ => "commcheck's format",
             }
         ))),
-        (Format::Goal, c) => import::goal::read(&text, &file, c.as_ref(), req.packet_bytes),
     }
 }
 

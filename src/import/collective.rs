@@ -181,6 +181,33 @@ impl Collective {
         }
     }
 
+    /// The collective whose chunks are `chunks` on `ranks` ranks: the
+    /// named one, where one is (a broadcast from its first chunk's
+    /// origin, a scatter or gather, an allgather), else written out.
+    pub fn of(chunks: &Chunks, ranks: u32) -> Result<Collective, String> {
+        let root = chunks.origin.first().copied().unwrap_or(0);
+        let count = chunks.reduced.len() as u32;
+        let named = [
+            Collective::Broadcast {
+                root,
+                chunks: count,
+            },
+            Collective::Scatter { root },
+            Collective::Allgather,
+        ];
+        let gather = chunks
+            .expect
+            .iter()
+            .position(|e| !e.is_empty())
+            .map(|r| Collective::Gather { root: r as Rank });
+        for c in named.into_iter().chain(gather) {
+            if c.chunks(ranks).is_ok_and(|mine| mine == *chunks) {
+                return Ok(c);
+            }
+        }
+        Collective::written_out(chunks)
+    }
+
     /// The postcondition `chunks` holds, written out (the inverse of
     /// [`Collective::chunks`] on explicit ones), or why it cannot be: a
     /// position that is not its chunk's.

@@ -277,7 +277,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
 /// position that is not its chunk's (a buffer offset of MSCCL-IR), a
 /// label used twice on a rank.
 pub fn write(schedule: &Schedule) -> Result<String, String> {
-    let collective = Collective::written_out(&schedule.chunks)?;
+    let collective = Collective::of(&schedule.chunks, schedule.ranks)?;
     let label = |q: OpId| schedule.ops[q as usize].label.clone();
     let mut text = format!(
         "{{\n  \"format\": \"commcheck-schedule\",\n  \"version\": 1,\n  \"ranks\": {},\n  \

@@ -35,10 +35,25 @@ pub const MAX_RANKS: u32 = 1 << 20;
 /// Most operations a GOAL file may have.
 pub const MAX_OPS: usize = 1 << 26;
 
-/// The schedule in GOAL `text`, read from `file`, for `collective`, a
-/// message one packet a `packet_bytes` bytes or part (None: one packet).
+/// Most bytes of one line of a GOAL file.
+pub const MAX_LINE_BYTES: usize = 1 << 24;
+
+/// The schedule in GOAL `text`, read from `file`, for `collective` (None:
+/// the one commcheck wrote on its [`COLLECTIVE_LINE`]), a message one
+/// packet a `packet_bytes` bytes or part (None: one packet).
 pub fn read(
     text: &str,
+    file: &str,
+    collective: Option<&Collective>,
+    packet_bytes: Option<u64>,
+) -> Result<Schedule, ImportError> {
+    read_from(text.as_bytes(), file, collective, packet_bytes)
+}
+
+/// [`read`] from `input` a line at a time (a file's text is never held
+/// whole; a line past [`MAX_LINE_BYTES`] is refused before it is).
+pub fn read_from(
+    mut input: impl std::io::BufRead,
     file: &str,
     collective: Option<&Collective>,
     packet_bytes: Option<u64>,
@@ -55,8 +70,30 @@ pub fn read(
     };
     let mut in_comment = false;
     let mut own: Option<Collective> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let line = i as u32 + 1;
+    let mut bytes = Vec::new();
+    let mut last = 0u32;
+    loop {
+        bytes.clear();
+        let read = std::io::BufRead::read_until(
+            &mut std::io::Read::take(&mut input, MAX_LINE_BYTES as u64 + 1),
+            b'\n',
+            &mut bytes,
+        )
+        .map_err(|e| ImportError::Unreadable {
+            file: file.to_string(),
+            why: e.to_string(),
+        })?;
+        if read == 0 {
+            break;
+        }
+        last += 1;
+        let line = last;
+        if bytes.len() > MAX_LINE_BYTES {
+            return Err(reader.error(line, format!("a line of more than {MAX_LINE_BYTES} bytes")));
+        }
+        let raw = std::str::from_utf8(&bytes)
+            .map_err(|_| reader.error(line, "not UTF-8 text"))?
+            .trim_end_matches(['\n', '\r']);
         if let Some(json) = raw.trim_start().strip_prefix(COLLECTIVE_LINE) {
             if collective.is_none() && !in_comment {
                 let c = serde_json::from_str(json).map_err(|e| {
@@ -72,7 +109,6 @@ pub fn read(
         }
         reader.statement(&words, line)?;
     }
-    let last = text.lines().count() as u32;
     if in_comment {
         return Err(reader.error(last, "a /* comment is not closed"));
     }
@@ -526,7 +562,7 @@ pub const COLLECTIVE_LINE: &str = "// commcheck collective:";
 /// [`COLLECTIVE_LINE`]. Or why GOAL cannot say it: partial sums, copies,
 /// a message to several ranks, a path, a send without a slot.
 pub fn write(schedule: &Schedule) -> Result<String, String> {
-    let collective = Collective::written_out(&schedule.chunks)?;
+    let collective = Collective::of(&schedule.chunks, schedule.ranks)?;
     if schedule.chunks.reduced.iter().any(|&r| r) {
         return Err("a GOAL message names no data, so it cannot carry partial sums".into());
     }
