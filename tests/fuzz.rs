@@ -106,6 +106,7 @@ fn try_one(text: &str, format: Format, dir: &std::path::Path, k: usize) {
         map: Map::Identity,
         switching: Switching::Wh,
         ports: Ports::One,
+        load: false,
         options: Options {
             engine: Some(Engine::Executor),
             max_states: Some(10_000),

@@ -32,6 +32,7 @@ fn goal(
         map: Map::Identity,
         switching,
         ports,
+        load: false,
         options: Options {
             engine: Some(engine),
             ..Options::default()
@@ -341,6 +342,7 @@ fn a_long_schedule_is_followed_to_its_end() {
         map: Map::Identity,
         switching: Switching::Wh,
         ports: Ports::One,
+        load: false,
         options: Options {
             engine: Some(Engine::Executor),
             ..Options::default()
@@ -379,6 +381,7 @@ fn packet_bytes_turns_a_message_into_packets() {
             map: Map::Identity,
             switching: Switching::Sf,
             ports: Ports::All,
+            load: false,
             options: Options {
                 engine: Some(Engine::Exhaustive),
                 ..Options::default()

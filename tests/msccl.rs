@@ -162,6 +162,7 @@ fn run(
         map: Map::Identity,
         switching,
         ports: Ports::All,
+        load: false,
         options: Options {
             engine: Some(engine),
             ..Options::default()
@@ -540,6 +541,7 @@ fn the_tutorial_server_and_ring_say_what_the_docs_say() {
         map,
         switching,
         ports,
+        load: false,
         options: Options {
             engine: Some(Engine::Exhaustive),
             ..Options::default()

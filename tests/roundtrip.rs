@@ -53,6 +53,7 @@ fn check_file(
         map: Map::Identity,
         switching: req.config.switching,
         ports: req.config.ports,
+        load: false,
         options: Options {
             engine: Some(engine),
             threads: 1,

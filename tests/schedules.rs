@@ -29,6 +29,7 @@ fn request(
         map: Map::Identity,
         switching,
         ports,
+        load: false,
         options: Options {
             engine: Some(engine),
             ..Options::default()
@@ -554,5 +555,70 @@ fn a_bus_write_reaches_its_readers() {
         status(&one, "matching"),
         Status::Violated,
         "rank 2's receive is an orphan"
+    );
+}
+
+/// `--load`: the most transmissions on one resource in one slot, and
+/// where. Ranks 1, 2 and 3 of the 2-cube each send rank 0 a chunk in
+/// slot 1, one-port, as worms: three take rank 0's in-port at once (and
+/// two the arc 01->00: 3 is routed 11->01->00). Both engines say 3, on
+/// the in-port, in slot 1; contention-freedom is then an observation and
+/// the check passes; without `--load` it fails.
+#[test]
+fn the_link_load_is_the_most_on_one_resource_in_one_slot() {
+    let text = "{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 4,\n\
+         \"collective\": {\"name\": \"gather\", \"root\": 0},\n\"ops\": [\n\
+         {\"rank\": 1, \"slot\": 1, \"send\": {\"to\": 0, \"chunks\": [1]}},\n\
+         {\"rank\": 2, \"slot\": 1, \"send\": {\"to\": 0, \"chunks\": [2]}},\n\
+         {\"rank\": 3, \"slot\": 1, \"send\": {\"to\": 0, \"chunks\": [3]}},\n\
+         {\"rank\": 0, \"recv\": {\"from\": 1, \"chunks\": [1]}},\n\
+         {\"rank\": 0, \"recv\": {\"from\": 2, \"chunks\": [2]}},\n\
+         {\"rank\": 0, \"recv\": {\"from\": 3, \"chunks\": [3]}}]}";
+    let dir = std::env::temp_dir().join(format!("commcheck-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("three.json");
+    std::fs::write(&file, text).unwrap();
+    for engine in [Engine::Exhaustive, Engine::Executor] {
+        let mut req = request(
+            file.clone(),
+            "hypercube:2",
+            Switching::Wh,
+            Ports::One,
+            engine,
+        );
+        req.load = true;
+        let o = check_schedule(&req).unwrap();
+        let load = o.link_load.as_ref().expect("a load past one");
+        assert_eq!((load.most, load.slot), (3, 1), "{engine:?}\n{}", o.text());
+        assert_eq!(load.resource, "in-port of 00", "{engine:?}");
+        assert!(
+            !o.refuted(),
+            "{engine:?}: contention is observed\n{}",
+            o.text()
+        );
+        req.load = false;
+        assert!(check_schedule(&req).unwrap().refuted(), "{engine:?}");
+    }
+    let f = file.to_str().unwrap();
+    let o = check(&[
+        "schedule",
+        f,
+        "--network",
+        "hypercube:2",
+        "--switching",
+        "wh",
+        "--ports",
+        "one",
+        "--load",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("link load: 3 transmissions on in-port of 00 in slot 1"),
+        "{}",
+        stdout(&o)
+    );
+    crate::cli::refused(
+        &["nob", "3", "--load"],
+        &["--load is for `check schedule FILE`"],
     );
 }

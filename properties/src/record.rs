@@ -338,10 +338,52 @@ pub struct Record {
     pub last_delivery: Slot,
     /// Whether the run has ended (quiescent or at the horizon).
     pub ended: bool,
-    /// The first violation of each property; boxed, and absent until
-    /// there is one, so that a record is a few words to copy and hash in
-    /// the states of a correct protocol.
-    first: Option<Box<[Option<Violation>; 8]>>,
+    /// The first violation of each property, and the most transmissions
+    /// on one resource in one slot; boxed, and absent until there is a
+    /// violation, so that a record is a few words to copy and hash in the
+    /// states of a correct protocol.
+    first: Option<Box<Firsts>>,
+}
+
+/// The most transmissions that took one resource in one slot (more than
+/// one: a contention), and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Load {
+    /// How many.
+    pub most: u32,
+    /// The first slot with that many.
+    pub slot: Slot,
+    /// The resource.
+    pub resource: ResourceId,
+}
+
+/// What a record keeps once something is violated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Firsts {
+    violations: [Option<Violation>; 8],
+    load: Option<Load>,
+    counting: Counting,
+}
+
+/// The conflicts of the slot being judged, per resource: scratch for
+/// [`Load`] within one slot, which no later slot reads, so states that
+/// differ only in it are the same state (it takes no part in equality).
+#[derive(Clone, Debug, Default)]
+struct Counting {
+    slot: Slot,
+    takers: Vec<(ResourceId, u32)>,
+}
+
+impl PartialEq for Counting {
+    fn eq(&self, _: &Counting) -> bool {
+        true
+    }
+}
+
+impl Eq for Counting {}
+
+impl std::hash::Hash for Counting {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl Record {
@@ -359,9 +401,18 @@ impl Record {
         }
     }
 
+    fn firsts(&mut self) -> &mut Firsts {
+        self.first.get_or_insert_with(|| {
+            Box::new(Firsts {
+                violations: [None; 8],
+                load: None,
+                counting: Counting::default(),
+            })
+        })
+    }
+
     fn note(&mut self, v: Violation) {
-        let first = self.first.get_or_insert_with(|| Box::new([None; 8]));
-        let slot = &mut first[v.property() as usize];
+        let slot = &mut self.firsts().violations[v.property() as usize];
         if slot.is_none_or(|old| v.when() < old.when()) {
             *slot = Some(v);
         }
@@ -369,7 +420,7 @@ impl Record {
 
     /// The first violation found of `p`, if any.
     pub fn violation(&self, p: PropertyName) -> Option<Violation> {
-        self.first.as_ref().and_then(|f| f[p as usize])
+        self.first.as_ref().and_then(|f| f.violations[p as usize])
     }
 
     /// True if any property has been violated.
@@ -485,6 +536,37 @@ impl Record {
             first,
             second,
         });
+        // Each conflict is one more taker of a resource held already.
+        let f = self.firsts();
+        if f.counting.slot != slot {
+            f.counting = Counting {
+                slot,
+                takers: Vec::new(),
+            };
+        }
+        let takers = match f.counting.takers.iter_mut().find(|(r, _)| *r == resource) {
+            Some((_, k)) => {
+                *k += 1;
+                *k
+            }
+            None => {
+                f.counting.takers.push((resource, 2));
+                2
+            }
+        };
+        if f.load.is_none_or(|l| takers > l.most) {
+            f.load = Some(Load {
+                most: takers,
+                slot,
+                resource,
+            });
+        }
+    }
+
+    /// The most transmissions that took one resource in one slot, where
+    /// more than one did.
+    pub fn load(&self) -> Option<Load> {
+        self.first.as_ref().and_then(|f| f.load)
     }
 
     /// no-duplication and time-bound: `node` receives `packet` in `slot`
@@ -559,7 +641,7 @@ impl Record {
         let Some(first) = &mut self.first else {
             return;
         };
-        let slot = &mut first[PropertyName::ContentionFreedom as usize];
+        let slot = &mut first.violations[PropertyName::ContentionFreedom as usize];
         if let Some(Violation::Conflict {
             first: first @ None,
             ..
@@ -577,8 +659,21 @@ impl Record {
         self.control += other.control;
         self.last_delivery = self.last_delivery.max(other.last_delivery);
         self.ended |= other.ended;
-        for v in other.first.iter().flat_map(|f| f.iter()).flatten() {
+        for v in other
+            .first
+            .iter()
+            .flat_map(|f| f.violations.iter())
+            .flatten()
+        {
             self.note(*v);
+        }
+        if let Some(l) = other.load() {
+            let f = self.firsts();
+            if f.load.is_none_or(|mine| {
+                (l.most, std::cmp::Reverse(l.slot)) > (mine.most, std::cmp::Reverse(mine.slot))
+            }) {
+                f.load = Some(l);
+            }
         }
     }
 
@@ -712,5 +807,50 @@ mod tests {
         let mut r = Record::new(&claims());
         r.send(1, &h, 2, 0);
         assert!(r.violation(PropertyName::Causality).is_some());
+    }
+
+    /// The load counts the takers of one resource in one slot, keeps the
+    /// most (the first slot on a tie), and its scratch of the slot being
+    /// judged makes no two records differ.
+    #[test]
+    fn the_load_is_the_most_takers_of_one_resource_in_one_slot() {
+        const BY: Route = Route::Link { from: 0, to: 1 };
+        let mut a = Record::new(&claims());
+        assert_eq!(a.load(), None);
+        a.conflict(1, 7, Some(BY), BY);
+        a.conflict(1, 8, Some(BY), BY);
+        a.conflict(1, 7, Some(BY), BY);
+        assert_eq!(
+            a.load(),
+            Some(Load {
+                most: 3,
+                slot: 1,
+                resource: 7
+            })
+        );
+        a.conflict(2, 8, Some(BY), BY);
+        a.conflict(2, 8, Some(BY), BY);
+        assert_eq!(
+            a.load().map(|l| (l.most, l.slot)),
+            Some((3, 1)),
+            "a tie keeps the first"
+        );
+        a.conflict(3, 9, Some(BY), BY);
+        let mut b = a.clone();
+        b.conflict(3, 9, Some(BY), BY);
+        assert_eq!(
+            b.load().map(|l| (l.most, l.slot, l.resource)),
+            Some((3, 1, 7))
+        );
+        let mut c = Record::new(&claims());
+        c.merge(&b);
+        c.conflict(5, 9, Some(BY), BY);
+        assert_eq!(b.load(), c.load().filter(|l| l.slot == 1));
+        // b's scratch holds slot 3's takers, a's fewer: the same record.
+        let mut a2 = a.clone();
+        a2.conflict(4, 1, Some(BY), BY);
+        let mut b2 = b.clone();
+        b2.conflict(4, 1, Some(BY), BY);
+        assert_eq!(a2, b2);
     }
 }

@@ -77,6 +77,8 @@ pub struct ScheduleRequest {
     pub switching: Switching,
     /// The port model.
     pub ports: Ports,
+    /// `--load`: report the link load, and do not claim contention-freedom.
+    pub load: bool,
     /// Engines and budgets.
     pub options: Options,
 }
@@ -103,6 +105,9 @@ impl ScheduleRequest {
         }
         if let Some(b) = self.packet_bytes {
             s += &format!(" --packet-bytes {b}");
+        }
+        if self.load {
+            s += " --load";
         }
         s + &format!(" --switching {} --ports {}", self.switching, self.ports)
     }
@@ -195,7 +200,12 @@ pub struct Prepared {
 macro_rules! with_scheduled {
     ($req:expr, |$s:ident, $subject:ident| $body:expr) => {{
         let prepared = $crate::check::schedule::prepare($req)?;
-        let claims = models::schedule::run::default_claims(&prepared.schedule);
+        let mut claims = models::schedule::run::default_claims(&prepared.schedule);
+        if $req.load {
+            claims
+                .claimed
+                .retain(|&p| p != properties::PropertyName::ContentionFreedom);
+        }
         let (arcs, cuts) = prepared.arcs_and_cuts;
         let $subject = prepared.subject;
         $crate::with_network!(prepared.net, |t| {

@@ -152,6 +152,11 @@ pub struct Cli {
     /// runs up to 1,000,000 transmissions)
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// `check schedule`: report the link load (the most transmissions on
+    /// one resource in one slot, and where) and do not claim
+    /// contention-freedom
+    #[arg(long)]
+    pub load: bool,
     /// Write the run as a schedule in commcheck's format: each
     /// transmission a send fixed to its slot, the task written out as
     /// postconditions (for `check schedule FILE`)

@@ -131,6 +131,12 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
     {
         bail!("--network, --map, --collective and --packet-bytes are for `check schedule FILE`");
     }
+    if cli.load {
+        bail!(
+            "--load is for `check schedule FILE`: an algorithm's claims are its paper's (its \
+             report gives the link load wherever two transmissions share a resource)"
+        );
+    }
     if cli.max_side.is_some() && !matches!(table, Some(Some(Some(Table::Fujita)))) {
         bail!("--max-side is for `check table fujita`");
     }
@@ -502,6 +508,7 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         map: cli.map.clone().unwrap_or(Map::Identity),
         switching: cli.switching.map_or(Switching::Sf, Into::into),
         ports: cli.ports.map_or(Ports::All, Into::into),
+        load: cli.load,
         options: options(cli, Options::default().threads),
     };
     let exports = exports(cli)?;

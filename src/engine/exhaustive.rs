@@ -96,6 +96,9 @@ pub struct Search {
     pub transmissions: Option<(u64, u64)>,
     /// Most control messages in an ended run.
     pub control: u64,
+    /// The most transmissions on one resource in one slot over every
+    /// run, where more than one.
+    pub load: Option<properties::Load>,
     /// Each input's fastest and slowest completion time, by input index.
     pub by_input: Vec<(usize, (Slot, Slot))>,
     /// A model whose runs never end (no ended run was found).
@@ -136,6 +139,7 @@ impl Search {
             worst_input: found.worst_input,
             transmissions: found.transmissions,
             control: found.control,
+            load: found.load,
             by_input: found.by_input.into_iter().collect(),
             no_run_ends: cut.is_none() && !found.run_ends,
         }
@@ -234,6 +238,7 @@ pub fn stateright_actors<P: Protocol + 'static>(
         worst_input: None,
         transmissions: None,
         control: 0,
+        load: None,
         by_input: Vec::new(),
         no_run_ends,
     }

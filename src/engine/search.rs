@@ -26,7 +26,7 @@
 use super::memory::{process_memory, Allowance};
 use super::visited::{Visited, PUBLISH};
 use ahash::RandomState;
-use properties::{PropertyName, Record, Slot, Violation};
+use properties::{Load, PropertyName, Record, Slot, Violation};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -207,6 +207,9 @@ pub struct Found {
     pub transmissions: Option<(u64, u64)>,
     /// Most control messages in an ended run.
     pub control: u64,
+    /// The most transmissions on one resource in one slot, over every
+    /// run (where more than one).
+    pub load: Option<Load>,
     /// Each input's fastest and slowest completion time over its runs
     /// (distributions; the slots an input forces).
     pub by_input: std::collections::BTreeMap<usize, (Slot, Slot)>,
@@ -233,6 +236,7 @@ impl Found {
                 });
             }
         }
+        self.load = most_load(self.load, record.load());
         if record.ended {
             self.run_ends = true;
             let t = record.last_delivery;
@@ -277,10 +281,21 @@ impl Found {
             (a, b) => a.or(b),
         };
         self.control = self.control.max(other.control);
+        self.load = most_load(self.load, other.load);
         for (input, (lo, hi)) in other.by_input {
             let span = self.by_input.entry(input).or_insert((lo, hi));
             *span = (span.0.min(lo), span.1.max(hi));
         }
+    }
+}
+
+/// The larger of two loads (on a tie, the earlier slot's, then the lower
+/// resource's: the same whichever worker found which).
+pub fn most_load(a: Option<Load>, b: Option<Load>) -> Option<Load> {
+    let key = |l: &Load| (l.most, std::cmp::Reverse((l.slot, l.resource)));
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if key(&y) > key(&x) { y } else { x }),
+        (x, y) => x.or(y),
     }
 }
 

@@ -3,8 +3,8 @@
 //! command that reproduces it; the time, counts, coverage and notes.
 
 use super::{
-    counterexample, Counterexample, Coverage, Distribution, Finder, NamedBound, Outcome, Params,
-    PropertyReport, Time, TimeRow, ValueRow, LISTED,
+    counterexample, Counterexample, Coverage, Distribution, Finder, LinkLoad, NamedBound, Outcome,
+    Params, PropertyReport, Time, TimeRow, ValueRow, LISTED,
 };
 use crate::check::request::Options;
 use crate::check::results::Results;
@@ -213,6 +213,15 @@ pub fn assemble<P: Protocol>(
             _ => None,
         }
         .filter(|&c| c > 0),
+        link_load: crate::engine::search::most_load(
+            executed.as_ref().and_then(|r| r.record.load()),
+            lock.as_ref().and_then(|s| s.load),
+        )
+        .map(|l| LinkLoad {
+            most: l.most,
+            slot: l.slot,
+            resource: topology.resource_label(l.resource),
+        }),
         states: lock.as_ref().map(|s| s.unique_states),
         actor_states: actors.as_ref().map(|s| s.unique_states),
         search: lock.as_ref().map(coverage),

@@ -46,6 +46,10 @@ pub struct Outcome {
     /// the most over the runs checked; absent where there are none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub control_messages: Option<u64>,
+    /// The most transmissions that took one resource in one slot, over
+    /// the runs checked, and where; absent where none took one twice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_load: Option<LinkLoad>,
     /// Transmissions / (completion time x directed links): the fraction of
     /// directed link-slots busy (1.0 when every link is busy both ways in
     /// every slot). From the slowest run where a search covers several.
@@ -227,6 +231,17 @@ pub struct Time {
     /// The paper's lower bounds by name, where it proves several.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lower_bounds: Vec<NamedBound>,
+}
+
+/// The most transmissions on one resource in one slot, and where.
+#[derive(Clone, Debug, Serialize)]
+pub struct LinkLoad {
+    /// How many.
+    pub most: u32,
+    /// The first slot with that many.
+    pub slot: Slot,
+    /// The resource (`arc 00->01`, `in-port of 01`).
+    pub resource: String,
 }
 
 /// A lower bound with the theorem that proves it.
@@ -519,6 +534,14 @@ impl Outcome {
         }
         if let Some(c) = self.control_messages {
             let _ = writeln!(s, "control messages: {c} (no data: not transmissions)");
+        }
+        if let Some(l) = &self.link_load {
+            let _ = writeln!(
+                s,
+                "link load: {} transmissions on {} in slot {} (the most on one resource in \
+                 one slot)",
+                l.most, l.resource, l.slot
+            );
         }
         if let Some(u) = self.bus_utilization {
             let _ = writeln!(s, "bus utilization: {:.1}% of bus-steps", 100.0 * u);
