@@ -622,3 +622,33 @@ fn the_link_load_is_the_most_on_one_resource_in_one_slot() {
         &["--load is for `check schedule FILE`"],
     );
 }
+
+/// Causality on schedules: a send naming a chunk its rank does not hold
+/// yet (an empty position) claims it, and causality names it. In an
+/// allgather of 2 ranks whose messages combine chunks, rank 1 sends
+/// chunks 0 and 1 to rank 0 before it has received chunk 0.
+#[test]
+fn a_chunk_sent_before_it_is_held_breaks_causality() {
+    let text = |ops: &str| {
+        format!(
+            "{{\"format\": \"commcheck-schedule\", \"version\": 1, \"ranks\": 2,\n\
+             \"collective\": {{\"name\": \"allgather\"}},\n\"ops\": [{ops}]}}"
+        )
+    };
+    let forged = "{\"rank\": 1, \"send\": {\"to\": 0, \"chunks\": [0, 1]}},\n\
+                  {\"rank\": 0, \"recv\": {\"from\": 1, \"chunks\": [0, 1]}},\n\
+                  {\"rank\": 0, \"send\": {\"to\": 1, \"chunks\": [0]}},\n\
+                  {\"rank\": 1, \"recv\": {\"from\": 0, \"chunks\": [0]}}";
+    let o = run_text("forged.json", &text(forged), "hypercube:1").unwrap();
+    assert_eq!(status(&o, "causality"), Status::Violated, "{}", o.text());
+    assert!(
+        o.text()
+            .contains("node 1 sends the packet of 0 before holding it"),
+        "{}",
+        o.text()
+    );
+    let honest = forged.replace("\"chunks\": [0, 1]", "\"chunks\": [1]");
+    let o = run_text("honest.json", &text(&honest), "hypercube:1").unwrap();
+    assert_eq!(status(&o, "causality"), Status::Holds, "{}", o.text());
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+}

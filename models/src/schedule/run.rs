@@ -59,6 +59,10 @@ pub struct Message {
     pub op: OpId,
     /// Its data.
     pub payload: Payload,
+    /// A plain chunk the send names but its sender does not hold (its
+    /// position is empty), where positions are chunks: the message claims
+    /// it, and causality judges the claim.
+    pub missing: Option<u32>,
 }
 
 /// A rank's state (a node without a rank keeps an empty one).
@@ -352,6 +356,22 @@ impl<T: Topology> Scheduled<T> {
         Payload::Chunks { first, mask }
     }
 
+    /// The first plain chunk `data` names at an empty position, where a
+    /// position is its chunk (commcheck's format, GOAL): what the send
+    /// claims and its sender does not hold.
+    fn missing(&self, st: &RankState, data: &Data) -> Option<u32> {
+        let Data::At(at) = data else {
+            return None;
+        };
+        let chunks = &self.schedule.chunks;
+        if chunks.positions as usize != chunks.reduced.len() {
+            return None;
+        }
+        at.iter()
+            .copied()
+            .find(|&p| st.values[p as usize] == Value::Empty && !chunks.reduced[p as usize])
+    }
+
     /// The rank's sends that may go in `slot` after settling: those its
     /// order allows and those fixed to this slot, grouped by the port they
     /// compete for (one-port: one group; all-port: one per first arc).
@@ -515,9 +535,14 @@ impl<T: Topology> Protocol for Scheduled<T> {
                     continue;
                 };
                 let payload = self.payload(st, data);
+                let missing = self.missing(st, data);
                 out.push(Transmission {
                     route: self.route(r, *to),
-                    msg: Message { op, payload },
+                    msg: Message {
+                        op,
+                        payload,
+                        missing,
+                    },
                 });
                 st.status[(op - first) as usize] = DONE;
             }
@@ -528,6 +553,9 @@ impl<T: Topology> Protocol for Scheduled<T> {
     }
 
     fn packets(&self, msg: &Message, mut f: impl FnMut(PacketId)) {
+        if let Some(c) = msg.missing {
+            f(self.schedule.packet(c, 0));
+        }
         match msg.payload {
             Payload::Nothing => {}
             Payload::Chunks { first, mut mask } => {
