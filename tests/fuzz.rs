@@ -10,6 +10,7 @@ use commcheck::check::schedule::{check_schedule, Format, Map, ScheduleRequest};
 use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
 use commcheck::import::collective::Collective;
+use commcheck::import::goal::COLLECTIVE_LINE;
 use models::{Ports, Switching};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -100,7 +101,9 @@ fn try_one(text: &str, format: Format, dir: &std::path::Path, k: usize) {
     let req = ScheduleRequest {
         file: file.clone(),
         format: Some(format),
-        collective: (format == Format::Goal).then_some(Collective::Barrier),
+        // A GOAL file commcheck wrote names its own collective.
+        collective: (format == Format::Goal && !text.contains(COLLECTIVE_LINE))
+            .then_some(Collective::Barrier),
         packet_bytes: None,
         network: "hypercube:3".into(),
         map: Map::Identity,
@@ -129,6 +132,18 @@ fn try_one(text: &str, format: Format, dir: &std::path::Path, k: usize) {
     }
 }
 
+/// `ALG N`'s run as the exporter writes it.
+fn exported(
+    algorithm: &str,
+    n: u64,
+    write: fn(&models::schedule::Schedule) -> Result<String, String>,
+) -> String {
+    let algorithm = models::catalog::Algorithm::parse(algorithm).unwrap();
+    let req = commcheck::check::Request::new(algorithm, n, None, None).unwrap();
+    let run = commcheck::show::as_schedule::run_as_schedule(&req).unwrap();
+    write(&run.schedule).unwrap()
+}
+
 fn inputs() -> usize {
     std::env::var("COMMCHECK_FUZZ")
         .ok()
@@ -153,6 +168,25 @@ fn the_readers_refuse_mutated_files_without_panicking() {
         ),
         (Format::Msccl, crate::msccl::ring_allreduce(4)),
         (Format::Msccl, crate::msccl::ring_allgather(8)),
+        // The exporter's constructs: paths (nob), bus writes to several
+        // readers (simple), control messages (prefix), GOAL with its
+        // collective line (sbt).
+        (
+            Format::Commcheck,
+            exported("nob", 3, commcheck::import::commcheck::write),
+        ),
+        (
+            Format::Commcheck,
+            exported("simple", 2, commcheck::import::commcheck::write),
+        ),
+        (
+            Format::Commcheck,
+            exported("prefix", 3, commcheck::import::commcheck::write),
+        ),
+        (
+            Format::Goal,
+            exported("sbt", 3, commcheck::import::goal::write),
+        ),
     ];
     let dir = std::env::temp_dir().join(format!("commcheck-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

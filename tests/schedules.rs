@@ -523,6 +523,10 @@ fn a_path_of_its_own_is_followed_on_a_cube() {
     );
     let err = run_text("twice.json", &twice, "hypercube:2").unwrap_err();
     assert!(err.contains("two paths from 00 to 11"), "{err}");
+    // Found by the fuzzer: a node past the network's was an index panic.
+    let far = schedule(", \"path\": [0, 65536, 3]", "");
+    let err = run_text("far.json", &far, "hypercube:2").unwrap_err();
+    assert!(err.contains("a path names node 65536"), "{err}");
 }
 
 /// A bus write to the ranks that read it: rank 0 of the 3x3 mesh-bus

@@ -117,6 +117,13 @@ impl Graph {
             let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
                 return Err("an empty path".into());
             };
+            if let Some(v) = path.iter().find(|&&v| v >= self.nodes) {
+                return Err(format!(
+                    "a path names node {v}; {} has nodes 0 to {}",
+                    self.name,
+                    self.nodes - 1
+                ));
+            }
             if path.len() < 2 {
                 return Err(format!("the path {} has no arc", self.node_label(from)));
             }
