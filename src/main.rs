@@ -15,7 +15,7 @@ use commcheck::check::{self, Request};
 use commcheck::engine::search::INTERRUPTED;
 use commcheck::show::{as_schedule, explore, export};
 use models::catalog::Algorithm;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -145,6 +145,9 @@ fn report(outcomes: &[commcheck::report::Outcome], json: bool) -> anyhow::Result
 }
 
 /// Writes the files of one run that the command line asks for.
+/// A schedule's writer in one format.
+type Writer = fn(&models::schedule::Schedule) -> Result<String, String>;
+
 fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
     let of = exported.of();
     let write = |option: &str, file: &Path, text: String, what: String| {
@@ -170,25 +173,29 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
         exports.write_schedule.is_some() || exports.write_goal.is_some(),
     ) {
         let run = as_schedule::run_as_schedule(req)?;
-        let check = |file: &Path| run.check.replace("FILE", &file.display().to_string());
-        if let Some(file) = &exports.write_schedule {
-            let text =
-                commcheck::import::commcheck::write(&run.schedule).map_err(anyhow::Error::msg)?;
-            write(
+        let writers: [(&str, &Option<PathBuf>, Writer); 2] = [
+            (
                 "--write-schedule",
-                file,
-                text,
-                format!("{}; check it with {}", run.what, check(file)),
-            )?;
-        }
-        if let Some(file) = &exports.write_goal {
-            let text = commcheck::import::goal::write(&run.schedule).map_err(anyhow::Error::msg)?;
-            write(
+                &exports.write_schedule,
+                commcheck::import::commcheck::write,
+            ),
+            (
                 "--write-goal",
-                file,
-                text,
-                format!("{}; check it with {}", run.what, check(file)),
-            )?;
+                &exports.write_goal,
+                commcheck::import::goal::write,
+            ),
+        ];
+        for (option, file, writer) in writers {
+            if let Some(file) = file {
+                let text = writer(&run.schedule).map_err(anyhow::Error::msg)?;
+                let check = run.check.replace("FILE", &file.display().to_string());
+                write(
+                    option,
+                    file,
+                    text,
+                    format!("{}; check it with {check}", run.what),
+                )?;
+            }
         }
     }
     if let Some(file) = &exports.trace {

@@ -6,7 +6,7 @@
 //! inputs a format (BENCHMARKS.md records a long run); the default is
 //! kept small for the test suite.
 
-use commcheck::check::schedule::{check_schedule, Format, Map, ScheduleRequest};
+use commcheck::check::schedule::{check_schedule, Format, ScheduleRequest};
 use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
 use commcheck::import::collective::Collective;
@@ -99,22 +99,18 @@ fn try_one(text: &str, format: Format, dir: &std::path::Path, k: usize) {
     let file = dir.join(format!("fuzz-{k}"));
     std::fs::write(&file, text).unwrap();
     let req = ScheduleRequest {
-        file: file.clone(),
         format: Some(format),
         // A GOAL file commcheck wrote names its own collective.
         collective: (format == Format::Goal && !text.contains(COLLECTIVE_LINE))
             .then_some(Collective::Barrier),
-        packet_bytes: None,
-        network: "hypercube:3".into(),
-        map: Map::Identity,
         switching: Switching::Wh,
         ports: Ports::One,
-        load: false,
         options: Options {
             engine: Some(Engine::Executor),
             max_states: Some(10_000),
             ..Options::default()
         },
+        ..ScheduleRequest::new(&file, "hypercube:3")
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| check_schedule(&req)));
     match outcome {

@@ -334,19 +334,14 @@ fn a_long_schedule_is_followed_to_its_end() {
     let file = std::env::temp_dir().join(format!("commcheck-star-{}.goal", std::process::id()));
     std::fs::write(&file, text).unwrap();
     let o = check_schedule(&ScheduleRequest {
-        file: file.clone(),
-        format: None,
         collective: Some(Collective::Broadcast { root: 0, chunks: 1 }),
-        packet_bytes: None,
-        network: "hypercube:9".into(),
-        map: Map::Identity,
         switching: Switching::Wh,
         ports: Ports::One,
-        load: false,
         options: Options {
             engine: Some(Engine::Executor),
             ..Options::default()
         },
+        ..ScheduleRequest::new(&file, "hypercube:9")
     })
     .unwrap();
     let _ = std::fs::remove_file(file);
@@ -373,19 +368,13 @@ fn packet_bytes_turns_a_message_into_packets() {
     std::fs::write(&file, text).unwrap();
     for (bytes, slots) in [(None, 3), (Some(4), 3), (Some(2), 6), (Some(1), 12)] {
         let o = check_schedule(&ScheduleRequest {
-            file: file.clone(),
-            format: None,
             collective: Some(Collective::Broadcast { root: 0, chunks: 1 }),
             packet_bytes: bytes,
-            network: "hypercube:3".into(),
-            map: Map::Identity,
-            switching: Switching::Sf,
-            ports: Ports::All,
-            load: false,
             options: Options {
                 engine: Some(Engine::Exhaustive),
                 ..Options::default()
             },
+            ..ScheduleRequest::new(&file, "hypercube:3")
         })
         .unwrap();
         for name in SAFETY {

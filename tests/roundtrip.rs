@@ -4,7 +4,7 @@
 //! messages carry all their sender holds and keep only the order, it
 //! completes with the same messages.
 
-use commcheck::check::schedule::{check_schedule, Map, ScheduleRequest};
+use commcheck::check::schedule::{check_schedule, ScheduleRequest};
 use commcheck::check::{Engine, Options, Request};
 use commcheck::engine::executor;
 use commcheck::import;
@@ -45,20 +45,14 @@ fn check_file(
     engine: Engine,
 ) -> Result<commcheck::report::Outcome, String> {
     let request = ScheduleRequest {
-        file: file.to_path_buf(),
-        format: None,
-        collective: None,
-        packet_bytes: None,
-        network: network.to_string(),
-        map: Map::Identity,
         switching: req.config.switching,
         ports: req.config.ports,
-        load: false,
         options: Options {
             engine: Some(engine),
             threads: 1,
             ..Options::default()
         },
+        ..ScheduleRequest::new(file, network)
     };
     check_schedule(&request).map_err(|e| e.to_string())
 }

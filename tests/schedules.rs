@@ -5,7 +5,7 @@
 
 use crate::cli::{check, stderr, stdout};
 use crate::support::status_of as status;
-use commcheck::check::schedule::{check_schedule, Map, ScheduleRequest};
+use commcheck::check::schedule::{check_schedule, ScheduleRequest};
 use commcheck::check::Options;
 use commcheck::engine::Engine;
 use commcheck::report::{Finder, Outcome};
@@ -21,19 +21,13 @@ fn request(
     engine: Engine,
 ) -> ScheduleRequest {
     ScheduleRequest {
-        file,
-        format: None,
-        collective: None,
-        packet_bytes: None,
-        network: network.into(),
-        map: Map::Identity,
         switching,
         ports,
-        load: false,
         options: Options {
             engine: Some(engine),
             ..Options::default()
         },
+        ..ScheduleRequest::new(file, network)
     }
 }
 

@@ -84,6 +84,24 @@ pub struct ScheduleRequest {
 }
 
 impl ScheduleRequest {
+    /// The check of `file` on `network` as the command line's defaults
+    /// make it: format guessed, identity mapping, store-and-forward,
+    /// all-port, contention-freedom claimed, default engines and budgets.
+    pub fn new(file: impl Into<PathBuf>, network: &str) -> ScheduleRequest {
+        ScheduleRequest {
+            file: file.into(),
+            format: None,
+            collective: None,
+            packet_bytes: None,
+            network: network.into(),
+            map: Map::Identity,
+            switching: Switching::Sf,
+            ports: Ports::All,
+            load: false,
+            options: Options::default(),
+        }
+    }
+
     /// The command line that checks this schedule (for titles and
     /// `reproduce with` lines).
     pub fn command(&self) -> String {

@@ -411,14 +411,7 @@ impl Topology for Graph {
     }
 
     fn resource_label(&self, r: ResourceId) -> String {
-        let arc = |r| {
-            let (u, v) = self.arc_ends(r)?;
-            Some(format!(
-                "arc {}->{}",
-                self.node_label(u),
-                self.node_label(v)
-            ))
-        };
+        let arc = |r| super::arc_label(self, r);
         let node = |v| self.node_label(v);
         super::arc_or_port_label(r, self.arcs.len() as u64, self.nodes as u64, arc, node)
     }

@@ -83,6 +83,13 @@ pub trait Topology: Send + Sync {
     }
 }
 
+/// `arc u->v` for resource `r` of `t`, if it is an arc (by
+/// [`Topology::arc_ends`] and the nodes' labels).
+pub fn arc_label(t: &impl Topology, r: ResourceId) -> Option<String> {
+    let (u, v) = t.arc_ends(r)?;
+    Some(format!("arc {}->{}", t.node_label(u), t.node_label(v)))
+}
+
 /// The label of resource `r` of a network whose `arcs` arc resources come
 /// first, then an out-port and an in-port a node (of `nodes`); `arc`
 /// labels a resource that is an arc.
