@@ -6,7 +6,7 @@
 
 use crate::cli::{check, stderr};
 use crate::support::status_of as status;
-use commcheck::check::schedule::{check_schedule, Map, ScheduleRequest};
+use commcheck::check::schedule::{check_schedule, ScheduleRequest};
 use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
 use commcheck::import::collective::Collective;
@@ -24,19 +24,14 @@ fn goal(
     engine: Engine,
 ) -> Result<Outcome, CheckError> {
     check_schedule(&ScheduleRequest {
-        file,
-        format: None,
         collective: Some(Collective::parse(collective).unwrap()),
-        packet_bytes: None,
-        network: "hypercube:3".into(),
-        map: Map::Identity,
         switching,
         ports,
-        load: false,
         options: Options {
             engine: Some(engine),
             ..Options::default()
         },
+        ..ScheduleRequest::new(file, "hypercube:3")
     })
 }
 

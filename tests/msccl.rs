@@ -154,19 +154,13 @@ fn run(
 ) -> Result<Outcome, CheckError> {
     let file = write(name, text);
     let o = check_schedule(&ScheduleRequest {
-        file: file.clone(),
         format: Some(Format::Msccl),
-        collective: None,
-        packet_bytes: None,
-        network: network.into(),
-        map: Map::Identity,
         switching,
-        ports: Ports::All,
-        load: false,
         options: Options {
             engine: Some(engine),
             ..Options::default()
         },
+        ..ScheduleRequest::new(file.clone(), network)
     });
     let _ = std::fs::remove_file(file);
     o
@@ -533,19 +527,14 @@ fn the_tutorial_server_and_ring_say_what_the_docs_say() {
     );
     let server = "graph:examples/networks/hybrid_cube_mesh_8.json";
     let request = |map: Map, switching, ports| ScheduleRequest {
-        file: file.into(),
-        format: None,
-        collective: None,
-        packet_bytes: None,
-        network: server.into(),
         map,
         switching,
         ports,
-        load: false,
         options: Options {
             engine: Some(Engine::Exhaustive),
             ..Options::default()
         },
+        ..ScheduleRequest::new(file, server)
     };
     let o = check_schedule(&request(Map::Identity, Switching::Wh, Ports::All)).unwrap();
     let collision = o

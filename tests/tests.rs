@@ -54,6 +54,9 @@ mod naive_tree;
 mod nob;
 /// nob-appendix: the Appendix's literal levels leave nodes uninformed.
 mod nob_appendix;
+/// The orders of a slot's local work: races found in the order that
+/// breaks them; the reduction reaches what every order reaches.
+mod orders;
 /// Every catalogue run written as a schedule and as GOAL, checked back.
 mod roundtrip;
 /// sbt: exhaustive in every switching and port model, n <= 5.

@@ -79,6 +79,9 @@ pub struct ScheduleRequest {
     pub ports: Ports,
     /// `--load`: report the link load, and do not claim contention-freedom.
     pub load: bool,
+    /// `--all-orders`: explore every order of a slot's local work, not
+    /// only the reduction's (the same ends, found the long way).
+    pub all_orders: bool,
     /// Engines and budgets.
     pub options: Options,
 }
@@ -98,6 +101,7 @@ impl ScheduleRequest {
             switching: Switching::Sf,
             ports: Ports::All,
             load: false,
+            all_orders: false,
             options: Options::default(),
         }
     }
@@ -126,6 +130,9 @@ impl ScheduleRequest {
         }
         if self.load {
             s += " --load";
+        }
+        if self.all_orders {
+            s += " --all-orders";
         }
         s + &format!(" --switching {} --ports {}", self.switching, self.ports)
     }
@@ -236,7 +243,11 @@ macro_rules! with_scheduled {
                 claims,
             )
             .map_err($crate::check::CheckError::Usage)?
-            .with_lower_bounds(&arcs, &cuts);
+            .with_lower_bounds(&arcs, &cuts)
+            .with_orders(match $req.all_orders {
+                true => models::schedule::orders::Orders::Every,
+                false => models::schedule::orders::Orders::Reduced,
+            });
             $body
         })
     }};

@@ -157,6 +157,12 @@ pub struct Cli {
     /// contention-freedom
     #[arg(long)]
     pub load: bool,
+    /// `check schedule`: explore every order in which a rank's local
+    /// operations and arrivals of one slot may be taken, instead of one
+    /// order for each set that differ only in independent ones (the same
+    /// runs, found the long way; docs/schedules.md, "Orders")
+    #[arg(long)]
+    pub all_orders: bool,
     /// Write the run as a schedule in commcheck's format: each
     /// transmission a send fixed to its slot, the task written out as
     /// postconditions (for `check schedule FILE`)

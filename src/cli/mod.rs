@@ -131,6 +131,9 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
     {
         bail!("--network, --map, --collective and --packet-bytes are for `check schedule FILE`");
     }
+    if cli.all_orders {
+        bail!("--all-orders is for `check schedule FILE`");
+    }
     if cli.load {
         bail!(
             "--load is for `check schedule FILE`: an algorithm's claims are its paper's (its \
@@ -509,6 +512,7 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         switching: cli.switching.map_or(Switching::Sf, Into::into),
         ports: cli.ports.map_or(Ports::All, Into::into),
         load: cli.load,
+        all_orders: cli.all_orders,
         options: options(cli, Options::default().threads),
     };
     let exports = exports(cli)?;

@@ -13,6 +13,7 @@
 //! reduced chunk one packet per rank ([`Schedule::packet`]).
 
 pub mod bounds;
+pub mod orders;
 pub mod run;
 
 use properties::{Need, Needs, NodeId, PacketId, Slot, Task};

@@ -1,20 +1,25 @@
 //! A schedule run as a protocol: the one semantics of docs/schedules.md
 //! ("One semantics").
 //!
-//! In each slot a rank first takes what arrived into its queue of
-//! unmatched messages, then does everything its order allows that needs
-//! no port: receives match the earliest queued message that fits (in the
-//! order the rank's receives are listed), copies, reductions and
-//! computations complete at once; this repeats until nothing more can
-//! happen. Then its ready sends go, as many as its ports take: all-port,
-//! one per outgoing arc; one-port, one. Where more are ready than go, the
-//! step's `choice` says which (every choice is explored by the exhaustive
-//! engines; the executor takes the first ready in file order). A send
-//! with an explicit slot goes in that slot whatever its order says.
+//! In each slot a rank first takes in what arrived and does everything
+//! its order allows that needs no port: receives are matched (a message
+//! to the earliest-posted receive that fits it, a receive to the earliest
+//! queued message), copies, reductions and computations complete at once,
+//! until nothing more can happen; the order of these events is the
+//! machine's, and every end they reach is a way the slot may go
+//! ([`super::orders`]). Then its ready sends go, with what their positions
+//! hold, as many as its ports take: all-port, one per outgoing arc;
+//! one-port, one. Where more are ready than go, or the local work can end
+//! in several ways, the step's `choice` says which (every choice is
+//! explored by the exhaustive engines; the executor takes the first: the
+//! events in the order of arrival and of the file, and the first ready
+//! send in file order). A send with an explicit slot goes in that slot
+//! whatever its order says.
 //!
 //! A send completes as it leaves (MPI's eager protocol); a receive when
 //! its message is matched.
 
+use super::orders::{Conflicts, Orders};
 use super::{bounds, Data, Kind, OpId, Pos, Rank, Schedule, Value};
 use crate::config::{Ports, Switching};
 use crate::protocol::{Arrival, Protocol};
@@ -74,6 +79,8 @@ pub struct RankState {
     status: Box<[u8]>,
     /// Messages arrived and not yet matched, in arrival order.
     queue: Vec<Message>,
+    /// Receives posted and not yet matched, in the order they were posted.
+    posted: Vec<OpId>,
     /// The first contribution combined twice (position, chunk, rank).
     twice: Option<(Pos, u32, Rank)>,
 }
@@ -99,6 +106,27 @@ pub struct Scheduled<T: Topology> {
     claims: Claims,
     /// The lower bounds on the network, by name ([`bounds`]).
     bounds: Vec<(&'static str, Slot)>,
+    /// What the orders of a slot's local work may change.
+    conflicts: Conflicts,
+    /// Which of those orders are explored.
+    orders: Orders,
+}
+
+/// A rank part-way through a slot's local work: the slot's messages not
+/// yet taken in, in arrival order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Local {
+    st: RankState,
+    pending: Vec<Message>,
+}
+
+/// One step of a slot's local work.
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// This pending message arrives.
+    Arrive(Message),
+    /// This operation is issued.
+    Issue(OpId),
 }
 
 impl<T: Topology> Scheduled<T> {
@@ -142,6 +170,7 @@ impl<T: Topology> Scheduled<T> {
             rank_at[v as usize] = r as Rank;
         }
         let task = schedule.task(nodes, &place);
+        let conflicts = Conflicts::new(&schedule);
         let s = Scheduled {
             schedule: Arc::new(schedule),
             net,
@@ -152,6 +181,8 @@ impl<T: Topology> Scheduled<T> {
             task,
             claims,
             bounds: Vec::new(),
+            conflicts,
+            orders: Orders::Reduced,
         };
         for (i, op) in s.schedule.ops.iter().enumerate() {
             if let Kind::Send { to, also, .. } = &op.kind {
@@ -192,6 +223,12 @@ impl<T: Topology> Scheduled<T> {
         self
     }
 
+    /// The same, exploring `orders` of each slot's local work.
+    pub fn with_orders(mut self, orders: Orders) -> Self {
+        self.orders = orders;
+        self
+    }
+
     /// The schedule.
     pub fn schedule(&self) -> &Schedule {
         &self.schedule
@@ -221,74 +258,225 @@ impl<T: Topology> Scheduled<T> {
                 .all(|&d| st.status[(d - first) as usize] != WAITING)
     }
 
-    /// The rank's work that needs no port, after `arrivals`: receives
-    /// matched, local operations done, until nothing more can happen.
-    fn settle(&self, r: Rank, st: &mut RankState, arrivals: &[Arrival<Message>]) {
+    /// True if receive `op` takes message `m` (its sender and tag fit).
+    fn fits(&self, op: OpId, m: &Message) -> bool {
+        let Kind::Recv { from, tag, .. } = &self.schedule.ops[op as usize].kind else {
+            return false;
+        };
+        let Kind::Send { tag: t, .. } = self.schedule.ops[m.op as usize].kind else {
+            return false;
+        };
+        let sender = self.schedule.ops[m.op as usize].rank;
+        from.is_none_or(|f| f == sender) && tag.is_none_or(|g| g == t)
+    }
+
+    /// The ways the rank's local work in a slot may end after
+    /// `arrivals` (docs/schedules.md, "Orders"), distinct, the first
+    /// reached by taking the events in the order of arrival and of the
+    /// file.
+    fn settlements(
+        &self,
+        r: Rank,
+        st: &RankState,
+        arrivals: &[Arrival<Message>],
+    ) -> Vec<RankState> {
         // A bus write reaches every reader of the bus: a rank takes what
         // is addressed to it (`to` or `also`).
         let mine = |m: &Message| self.schedule.ops[m.op as usize].kind.sends_to(r);
-        st.queue
-            .extend(arrivals.iter().map(|a| a.msg).filter(|m| mine(m)));
-        let ops = self.schedule.rank_ops(r);
-        let first = ops.start;
-        loop {
-            let mut progressed = false;
-            for op in ops.clone() {
-                let i = (op - first) as usize;
-                if st.status[i] == DONE || !self.ready(st, op, first) {
-                    continue;
-                }
-                match &self.schedule.ops[op as usize].kind {
-                    Kind::Send { .. } => continue,
-                    Kind::Recv {
-                        from,
-                        tag,
-                        data,
-                        reduce,
-                    } => {
-                        let fits = |m: &Message| {
-                            let Kind::Send { tag: t, .. } = self.schedule.ops[m.op as usize].kind
-                            else {
-                                return false;
-                            };
-                            let sender = self.schedule.ops[m.op as usize].rank;
-                            from.is_none_or(|f| f == sender) && tag.is_none_or(|g| g == t)
-                        };
-                        match st.queue.iter().position(fits) {
-                            Some(k) => {
-                                let m = st.queue.remove(k);
-                                self.put(st, data, m.payload, *reduce);
-                                st.status[i] = DONE;
-                                progressed = true;
-                            }
-                            None if st.status[i] == WAITING => {
-                                st.status[i] = POSTED;
-                                progressed = true;
-                            }
-                            None => {}
+        let start = Local {
+            st: st.clone(),
+            pending: arrivals.iter().map(|a| a.msg).filter(|m| mine(m)).collect(),
+        };
+        let mut ends: Vec<RankState> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![start];
+        let mut events = Vec::new();
+        while let Some(mut local) = stack.pop() {
+            loop {
+                self.events(r, &local, &mut events);
+                if self.orders == Orders::Reduced && !events.is_empty() {
+                    // Every event of the pass that is safe when its turn
+                    // comes, alone (each still enabled: events stay so).
+                    let mut took = false;
+                    for &e in &events {
+                        if self.safe(r, &local, e) {
+                            self.apply(r, &mut local, e);
+                            took = true;
                         }
                     }
+                    if took {
+                        continue;
+                    }
+                }
+                let Some((&first, rest)) = events.split_first() else {
+                    self.canonical(r, &mut local.st);
+                    if !ends.contains(&local.st) {
+                        ends.push(local.st);
+                    }
+                    break;
+                };
+                if !rest.is_empty() && !seen.insert(local.clone()) {
+                    break;
+                }
+                for &e in rest.iter().rev() {
+                    let mut other = local.clone();
+                    self.apply(r, &mut other, e);
+                    stack.push(other);
+                }
+                self.apply(r, &mut local, first);
+            }
+        }
+        ends
+    }
+
+    /// Puts the rank's posted receives and queued messages in one order
+    /// of those that match alike: only the order of two receives that
+    /// could take one message, and of two messages one sender sent or one
+    /// open receive could take, is ever read; the others are sorted. So
+    /// orders that differ only in independent events end in one state.
+    fn canonical(&self, r: Rank, st: &mut RankState) {
+        if st.posted.len() < 2 && st.queue.len() < 2 {
+            return;
+        }
+        let first = self.schedule.rank_ops(r).start;
+        let open: Vec<OpId> = self
+            .schedule
+            .rank_ops(r)
+            .filter(|&b| st.status[(b - first) as usize] != DONE)
+            .filter(|&b| matches!(self.schedule.ops[b as usize].kind, Kind::Recv { .. }))
+            .collect();
+        st.posted = least_order(&st.posted, |&a| a, |&a, &b| self.conflicts.compete(a, b));
+        let sender = |m: &Message| self.schedule.ops[m.op as usize].rank;
+        st.queue = least_order(
+            &st.queue,
+            |m| *m,
+            |a, b| {
+                sender(a) == sender(b) || open.iter().any(|&q| self.fits(q, a) && self.fits(q, b))
+            },
+        );
+    }
+
+    /// The events that may come next in `local`: the first pending
+    /// message of each sender, then the ready local operations in file
+    /// order.
+    fn events(&self, r: Rank, local: &Local, events: &mut Vec<Event>) {
+        events.clear();
+        let sender = |m: &Message| self.schedule.ops[m.op as usize].rank;
+        for (i, m) in local.pending.iter().enumerate() {
+            if !local.pending[..i].iter().any(|p| sender(p) == sender(m)) {
+                events.push(Event::Arrive(*m));
+            }
+        }
+        let ops = self.schedule.rank_ops(r);
+        let first = ops.start;
+        for op in ops {
+            if local.st.status[(op - first) as usize] == WAITING
+                && !matches!(self.schedule.ops[op as usize].kind, Kind::Send { .. })
+                && self.ready(&local.st, op, first)
+            {
+                events.push(Event::Issue(op));
+            }
+        }
+    }
+
+    /// True if event `e` is independent of every event that could come
+    /// before it in the slot ([`super::orders`]).
+    fn safe(&self, r: Rank, local: &Local, e: Event) -> bool {
+        let ops = self.schedule.rank_ops(r);
+        let first = ops.start;
+        let open = |b: OpId| local.st.status[(b - first) as usize] != DONE;
+        // An operation `b` that may still come before or after `a`, and
+        // whose order with it matters.
+        let clashes_with = |a: OpId, receives_compete: bool| {
+            let rival = |b: OpId| {
+                b != a
+                    && open(b)
+                    && !self.conflicts.after(r, first, a, b)
+                    && (self.conflicts.clash(a, b)
+                        || (receives_compete && self.conflicts.compete(a, b)))
+            };
+            match self.conflicts.rivals(a) {
+                Some(rivals) => rivals.iter().any(|&b| rival(b)),
+                None => ops.clone().any(rival),
+            }
+        };
+        match e {
+            Event::Issue(a) => !clashes_with(a, true),
+            Event::Arrive(m) => {
+                let m = &m;
+                let sender = |m: &Message| self.schedule.ops[m.op as usize].rank;
+                let mut takers = ops.clone().filter(|&b| open(b) && self.fits(b, m));
+                let Some(taker) = takers.next() else {
+                    return true;
+                };
+                if takers.next().is_some() {
+                    return false;
+                }
+                // Another sender's message the same receive could take.
+                let rival = local
+                    .pending
+                    .iter()
+                    .any(|p| sender(p) != sender(m) && self.fits(taker, p));
+                // The receive it completes, if posted, writes now.
+                let posted = local.st.posted.contains(&taker);
+                !rival && !(posted && clashes_with(taker, false))
+            }
+        }
+    }
+
+    /// Takes event `e` in `local`.
+    fn apply(&self, r: Rank, local: &mut Local, e: Event) {
+        let first = self.schedule.rank_ops(r).start;
+        let st = &mut local.st;
+        match e {
+            Event::Arrive(m) => {
+                if let Some(i) = local.pending.iter().position(|p| *p == m) {
+                    local.pending.remove(i);
+                }
+                match st.posted.iter().position(|&p| self.fits(p, &m)) {
+                    Some(k) => {
+                        let op = st.posted.remove(k);
+                        self.complete(st, op, first, m);
+                    }
+                    None => st.queue.push(m),
+                }
+            }
+            Event::Issue(op) => {
+                let i = (op - first) as usize;
+                match &self.schedule.ops[op as usize].kind {
+                    Kind::Send { .. } => {}
+                    Kind::Recv { .. } => match st.queue.iter().position(|m| self.fits(op, m)) {
+                        Some(k) => {
+                            let m = st.queue.remove(k);
+                            self.complete(st, op, first, m);
+                        }
+                        None => {
+                            st.status[i] = POSTED;
+                            st.posted.push(op);
+                        }
+                    },
                     Kind::Copy { from, to } => {
                         st.values[*to as usize] = st.values[*from as usize];
                         st.status[i] = DONE;
-                        progressed = true;
                     }
                     Kind::Reduce { from, to } => {
                         let v = st.values[*from as usize];
                         add(st, *to, v);
                         st.status[i] = DONE;
-                        progressed = true;
                     }
-                    Kind::Calc => {
-                        st.status[i] = DONE;
-                        progressed = true;
-                    }
+                    Kind::Calc => st.status[i] = DONE,
                 }
             }
-            if !progressed {
-                return;
-            }
         }
+    }
+
+    /// Receive `op` takes message `m`.
+    fn complete(&self, st: &mut RankState, op: OpId, first: OpId, m: Message) {
+        let Kind::Recv { data, reduce, .. } = &self.schedule.ops[op as usize].kind else {
+            return;
+        };
+        self.put(st, data, m.payload, *reduce);
+        st.status[(op - first) as usize] = DONE;
     }
 
     /// Puts a received payload into the positions `data` names (or, for
@@ -412,6 +600,21 @@ impl<T: Topology> Scheduled<T> {
         groups.into_iter().map(|(_, g)| g).collect()
     }
 
+    /// How many ways the rank's free ready sends may take its ports in
+    /// `slot`: one of each port's.
+    fn send_choices(&self, r: Rank, st: &RankState, slot: Slot) -> u32 {
+        self.ready_sends(r, st, slot)
+            .iter()
+            .map(|g| {
+                let free = g
+                    .iter()
+                    .filter(|&&op| self.schedule.ops[op as usize].slot.is_none())
+                    .count() as u32;
+                free.max(1)
+            })
+            .fold(1u32, |a, b| a.saturating_mul(b))
+    }
+
     /// The next slot after `slot` in which one of the rank's sends is
     /// fixed to go.
     fn next_fixed(&self, r: Rank, st: &RankState, slot: Slot) -> Option<Slot> {
@@ -435,6 +638,27 @@ impl<T: Topology> Scheduled<T> {
         ops.filter(|&op| st.status[(op - first) as usize] != DONE)
             .collect()
     }
+}
+
+/// The least (by `key`) of the sequences that keep the order of every
+/// two items that `ordered` relates: at each place, the least item that
+/// no related item before it must precede (the lexicographic normal form
+/// of a trace).
+fn least_order<I: Copy, K: Ord>(
+    items: &[I],
+    key: impl Fn(&I) -> K,
+    ordered: impl Fn(&I, &I) -> bool,
+) -> Vec<I> {
+    let mut left: Vec<I> = items.to_vec();
+    let mut out = Vec::with_capacity(left.len());
+    while !left.is_empty() {
+        let free = (0..left.len())
+            .filter(|&i| !left[..i].iter().any(|b| ordered(b, &left[i])))
+            .min_by_key(|&i| key(&left[i]))
+            .unwrap_or(0);
+        out.push(left.remove(free));
+    }
+    out
 }
 
 /// Adds value `v` to position `p`: a partial sum takes in the other's
@@ -487,6 +711,7 @@ impl<T: Topology> Protocol for Scheduled<T> {
             values: values.into(),
             status: vec![WAITING; self.schedule.rank_ops(r).len()].into(),
             queue: Vec::new(),
+            posted: Vec::new(),
             twice: None,
         }
     }
@@ -505,10 +730,24 @@ impl<T: Topology> Protocol for Scheduled<T> {
             return false;
         }
         let before = st.status.iter().filter(|&&s| s == DONE).count();
-        self.settle(r, st, arrivals);
+        // The choice names an end of the local work, then its sends.
+        let mut pick = choice;
+        let ends = self.settlements(r, st, arrivals);
+        let last = ends.len() - 1;
+        for (i, end) in ends.into_iter().enumerate() {
+            // The last end takes what is left (its sends counted after).
+            let k = match i == last {
+                true => u32::MAX,
+                false => self.send_choices(r, &end, slot),
+            };
+            if pick < k {
+                *st = end;
+                break;
+            }
+            pick -= k;
+        }
         let first = self.schedule.rank_ops(r).start;
         let groups = self.ready_sends(r, st, slot);
-        let mut pick = choice;
         let mut left = false;
         for group in &groups {
             // Fixed-slot sends all go (their slot says so); the others one
@@ -623,18 +862,10 @@ impl<T: Topology> Protocol for Scheduled<T> {
         if r == Rank::MAX {
             return 1;
         }
-        let mut settled = st.clone();
-        self.settle(r, &mut settled, arrivals);
-        self.ready_sends(r, &settled, slot)
+        self.settlements(r, st, arrivals)
             .iter()
-            .map(|g| {
-                let free = g
-                    .iter()
-                    .filter(|&&op| self.schedule.ops[op as usize].slot.is_none())
-                    .count() as u32;
-                free.max(1)
-            })
-            .fold(1u32, |a, b| a.saturating_mul(b))
+            .map(|end| self.send_choices(r, end, slot))
+            .fold(0u32, |a, b| a.saturating_add(b))
     }
 
     /// The first operation of the node's rank never completed, else the
@@ -645,7 +876,6 @@ impl<T: Topology> Protocol for Scheduled<T> {
             .copied()
             .or(st.queue.first().map(|m| m.op))
     }
-
     /// A matching violation in the file's terms (the cycle of a deadlock).
     fn explain(&self, v: &properties::Violation) -> Option<String> {
         match *v {
