@@ -208,7 +208,10 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
                         kind: Kind::Send {
                             to,
                             also: also.to_vec(),
-                            tag: 0,
+                            // The slot: a rank's receives from one sender
+                            // then match one message each, in any order
+                            // they are posted.
+                            tag: s.slot,
                             data: data.clone(),
                             path,
                         },
@@ -223,7 +226,7 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
                             rank: v,
                             kind: Kind::Recv {
                                 from: Some(from),
-                                tag: Some(0),
+                                tag: Some(s.slot),
                                 data: data.clone(),
                                 reduce,
                             },
