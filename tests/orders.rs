@@ -47,6 +47,37 @@ fn check(file: &Path, network: &str, ports: Ports, all_orders: bool) -> Outcome 
     check_schedule(&req).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
 }
 
+/// A schedule on three ranks of operations `ops`, chunk c starting at
+/// rank c, rank `end` to end with chunk 0.
+fn explicit(end: u32, ops: &str) -> String {
+    format!(
+        r#"{{"format": "commcheck-schedule", "version": 1, "ranks": 3,
+           "collective": {{"name": "explicit", "chunks": 3,
+             "start": [{{"chunk": 0, "rank": 0}}, {{"chunk": 1, "rank": 1}}, {{"chunk": 2, "rank": 2}}],
+             "end": [{{"rank": {end}, "chunk": 0}}]}},
+           "ops": [{ops}]}}"#
+    )
+}
+
+/// `racy` breaks completeness at `node` in some order, and `ordered` (the
+/// same with the missing order) in none, with the reduction and with
+/// every order.
+fn race_found_and_mended(what: &str, node: &str, racy: String, ordered: String) {
+    let dir = scratch(what);
+    let network = triangle(&dir);
+    let (racy_file, ordered_file) = (dir.join("racy.json"), dir.join("ordered.json"));
+    std::fs::write(&racy_file, racy).unwrap();
+    std::fs::write(&ordered_file, ordered).unwrap();
+    for all_orders in [false, true] {
+        let o = check(&racy_file, &network, Ports::All, all_orders);
+        assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
+        assert!(o.text().contains(&format!("{node} ends")), "{}", o.text());
+        let o = check(&ordered_file, &network, Ports::All, all_orders);
+        assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Rank 1 receives rank 0's chunk and then rank 2's chunk into the same
 /// position 0, and the schedule does not order the two receives. Both
 /// messages arrive in slot 1, so either write may come last. When rank
@@ -56,38 +87,20 @@ fn check(file: &Path, network: &str, ports: Ports, all_orders: bool) -> Outcome 
 /// rank 0's receive after rank 2's, every order ends well.
 #[test]
 fn a_race_between_two_receives_is_found_in_the_order_that_breaks_it() {
-    let dir = scratch("race");
-    let network = triangle(&dir);
-    let text = |order: &str| {
+    let ops = |order: &str| {
         format!(
-            r#"{{"format": "commcheck-schedule", "version": 1, "ranks": 3,
-               "collective": {{"name": "explicit", "chunks": 3,
-                 "start": [{{"chunk": 0, "rank": 0}}, {{"chunk": 1, "rank": 1}}, {{"chunk": 2, "rank": 2}}],
-                 "end": [{{"rank": 1, "chunk": 0}}]}},
-               "ops": [
-                 {{"rank": 0, "send": {{"to": 1, "chunks": [0]}}}},
-                 {{"rank": 2, "send": {{"to": 1, "chunks": [2]}}}},
-                 {{"rank": 1, "label": "r2", "recv": {{"from": 2, "chunks": [0]}}}},
-                 {{"rank": 1, "label": "r0", "recv": {{"from": 0, "chunks": [0]}}{order}}}
-               ]}}"#
+            r#"{{"rank": 0, "send": {{"to": 1, "chunks": [0]}}}},
+               {{"rank": 2, "send": {{"to": 1, "chunks": [2]}}}},
+               {{"rank": 1, "label": "r2", "recv": {{"from": 2, "chunks": [0]}}}},
+               {{"rank": 1, "label": "r0", "recv": {{"from": 0, "chunks": [0]}}{order}}}"#
         )
     };
-    let racy = dir.join("racy.json");
-    std::fs::write(&racy, text("")).unwrap();
-    let ordered = dir.join("ordered.json");
-    std::fs::write(&ordered, text(r#", "after": ["r2"]"#)).unwrap();
-    for all_orders in [false, true] {
-        let o = check(&racy, &network, Ports::All, all_orders);
-        assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
-        assert!(
-            o.text().contains("rank 1") || o.text().contains("node 1"),
-            "{}",
-            o.text()
-        );
-        let o = check(&ordered, &network, Ports::All, all_orders);
-        assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
-    }
-    let _ = std::fs::remove_dir_all(dir);
+    race_found_and_mended(
+        "race",
+        "node 1",
+        explicit(1, &ops("")),
+        explicit(1, &ops(r#", "after": ["r2"]"#)),
+    );
 }
 
 /// A copy that should wait for a receive, as an MSCCL-IR step whose
@@ -100,36 +113,23 @@ fn a_race_between_two_receives_is_found_in_the_order_that_breaks_it() {
 /// well.
 #[test]
 fn a_copy_unordered_with_a_receive_is_explored_both_ways() {
-    let dir = scratch("copy");
-    let network = triangle(&dir);
-    let text = |after: &str| {
+    let ops = |after: &str| {
         format!(
-            r#"{{"format": "commcheck-schedule", "version": 1, "ranks": 3,
-               "collective": {{"name": "explicit", "chunks": 3,
-                 "start": [{{"chunk": 0, "rank": 0}}, {{"chunk": 1, "rank": 1}}, {{"chunk": 2, "rank": 2}}],
-                 "end": [{{"rank": 2, "chunk": 0}}]}},
-               "ops": [
-                 {{"rank": 0, "send": {{"to": 1, "chunks": [0]}}}},
-                 {{"rank": 1, "label": "r", "recv": {{"from": 0, "chunks": [0]}}}},
-                 {{"rank": 1, "label": "x", "recv": {{"from": 2, "chunks": []}}}},
-                 {{"rank": 1, "label": "c", "copy": {{"from": 0, "to": 2}}, "after": [{after}]}},
-                 {{"rank": 1, "label": "s", "send": {{"to": 2, "chunks": [2]}}, "after": ["c"]}},
-                 {{"rank": 2, "label": "t", "send": {{"to": 1, "chunks": []}}}},
-                 {{"rank": 2, "label": "g", "recv": {{"from": 1, "chunks": [0]}}}}
-               ]}}"#
+            r#"{{"rank": 0, "send": {{"to": 1, "chunks": [0]}}}},
+               {{"rank": 1, "label": "r", "recv": {{"from": 0, "chunks": [0]}}}},
+               {{"rank": 1, "label": "x", "recv": {{"from": 2, "chunks": []}}}},
+               {{"rank": 1, "label": "c", "copy": {{"from": 0, "to": 2}}, "after": [{after}]}},
+               {{"rank": 1, "label": "s", "send": {{"to": 2, "chunks": [2]}}, "after": ["c"]}},
+               {{"rank": 2, "label": "t", "send": {{"to": 1, "chunks": []}}}},
+               {{"rank": 2, "label": "g", "recv": {{"from": 1, "chunks": [0]}}}}"#
         )
     };
-    let racy = dir.join("racy.json");
-    std::fs::write(&racy, text(r#""x""#)).unwrap();
-    let ordered = dir.join("ordered.json");
-    std::fs::write(&ordered, text(r#""x", "r""#)).unwrap();
-    for all_orders in [false, true] {
-        let o = check(&racy, &network, Ports::All, all_orders);
-        assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
-        let o = check(&ordered, &network, Ports::All, all_orders);
-        assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
-    }
-    let _ = std::fs::remove_dir_all(dir);
+    race_found_and_mended(
+        "copy",
+        "node 2",
+        explicit(2, &ops(r#""x""#)),
+        explicit(2, &ops(r#""x", "r""#)),
+    );
 }
 
 /// A small deterministic generator (xorshift), so a failure names its
@@ -203,14 +203,7 @@ fn random_schedule(rng: &mut Rng) -> String {
             ));
         }
     }
-    format!(
-        r#"{{"format": "commcheck-schedule", "version": 1, "ranks": 3,
-            "collective": {{"name": "explicit", "chunks": 3,
-              "start": [{{"chunk": 0, "rank": 0}}, {{"chunk": 1, "rank": 1}}, {{"chunk": 2, "rank": 2}}],
-              "end": [{{"rank": 1, "chunk": 0}}]}},
-            "ops": [{}]}}"#,
-        ops.join(",\n")
-    )
+    explicit(1, &ops.join(",\n"))
 }
 
 /// What the two explorations must agree on: every property's status, the

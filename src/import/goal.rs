@@ -592,7 +592,7 @@ pub fn write(schedule: &Schedule) -> Result<String, String> {
                     also,
                     data,
                     path,
-                    ..
+                    tag,
                 } => {
                     if !also.is_empty() {
                         return Err(format!(
@@ -610,7 +610,7 @@ pub fn write(schedule: &Schedule) -> Result<String, String> {
                         .slot
                         .ok_or_else(|| format!("{}: a send without a slot", where_()))?;
                     (
-                        format!("send {}b to {to} tag {slot}", size(data)),
+                        format!("send {}b to {to} tag {tag}", size(data)),
                         slot,
                         true,
                     )
@@ -621,14 +621,21 @@ pub fn write(schedule: &Schedule) -> Result<String, String> {
                     reduce: false,
                     ..
                 } => {
-                    // The tag of the send it matches: that send's slot.
+                    // The send it matches: its tag, and its slot for the order.
                     let send = schedule.matching_sends(q);
-                    let slot = send
+                    let (tag, slot) = send
                         .first()
-                        .and_then(|&s| schedule.ops[s as usize].slot)
+                        .and_then(|&s| match &schedule.ops[s as usize] {
+                            Op {
+                                kind: Kind::Send { tag, .. },
+                                slot: Some(slot),
+                                ..
+                            } => Some((*tag, *slot)),
+                            _ => None,
+                        })
                         .ok_or_else(|| format!("{}: a receive no fixed send matches", where_()))?;
                     (
-                        format!("recv {}b from {from} tag {slot}", size(data)),
+                        format!("recv {}b from {from} tag {tag}", size(data)),
                         slot,
                         false,
                     )

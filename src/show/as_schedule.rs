@@ -144,6 +144,10 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
         let reduce = matches!(chunking, Chunking::Terms(_));
         let mut ops: Vec<Vec<Op>> = vec![Vec::new(); nodes as usize];
         let mut sends = 0u64;
+        // Per rank, the sends it has made: each send's tag, so a rank's
+        // receives from one sender match one message each, in any order
+        // they are posted (MPI matches by sender and tag).
+        let mut sent = vec![0u32; ops.len()];
         // A label per operation, unique on its rank.
         let mut labels: HashMap<(Rank, String), u32> = HashMap::new();
         let mut label = |rank: Rank, text: String| {
@@ -208,10 +212,7 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
                         kind: Kind::Send {
                             to,
                             also: also.to_vec(),
-                            // The slot: a rank's receives from one sender
-                            // then match one message each, in any order
-                            // they are posted.
-                            tag: s.slot,
+                            tag: sent[from as usize],
                             data: data.clone(),
                             path,
                         },
@@ -226,7 +227,7 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
                             rank: v,
                             kind: Kind::Recv {
                                 from: Some(from),
-                                tag: Some(s.slot),
+                                tag: Some(sent[from as usize]),
                                 data: data.clone(),
                                 reduce,
                             },
@@ -237,6 +238,7 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
                             line: 0,
                         });
                     }
+                    sent[from as usize] += 1;
                 }
             }
             Ok(())

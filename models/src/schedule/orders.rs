@@ -25,9 +25,10 @@
 //! and verdicts; tests/orders.rs checks that they do.
 //!
 //! Two operations *conflict* where the order of the two can change the
-//! result: one writes a position the other reads or writes (two receives
-//! of everything write each chunk at its own position, the same value
-//! either way, and do not conflict), or both are receives that one
+//! result: one writes a position the other reads or writes, or adds to a
+//! position the other reads (two additions to one partial sum commute;
+//! two receives of everything write each chunk at its own position, the
+//! same value either way, and do not conflict), or both are receives that one
 //! message could fit. Operations that wait, through the order, for an
 //! operation to complete cannot come before what it does and are not
 //! counted; one that waits only for a receive to start can (the receive
@@ -91,6 +92,9 @@ impl Set {
 struct Footprint {
     reads: Set,
     writes: Set,
+    /// Positions added to (a partial sum taking in others): two additions
+    /// commute.
+    adds: Set,
     /// A receive of everything, replacing: writes chunk c at position c.
     knowledge: bool,
 }
@@ -102,23 +106,25 @@ impl Footprint {
             Data::Everything => Set::All,
             Data::Nothing => Set::none(),
         };
-        let (reads, writes, knowledge) = match kind {
-            Kind::Send { data: d, .. } => (data(d), Set::none(), false),
+        let none = Set::none;
+        let (reads, writes, adds, knowledge) = match kind {
+            // A send is not an event of the local work: it leaves after
+            // it, reading what the work left, so it conflicts with none.
+            Kind::Send { .. } => (none(), none(), none(), false),
             Kind::Recv {
                 data: d, reduce, ..
-            } => {
-                let w = data(d);
-                let knowledge = !reduce && *d == Data::Everything;
-                let r = if *reduce { w.clone() } else { Set::none() };
-                (r, w, knowledge)
-            }
-            Kind::Copy { from, to } => (Set::of(vec![*from]), Set::of(vec![*to]), false),
-            Kind::Reduce { from, to } => (Set::of(vec![*from, *to]), Set::of(vec![*to]), false),
-            Kind::Calc => (Set::none(), Set::none(), false),
+            } => match reduce {
+                true => (none(), none(), data(d), false),
+                false => (none(), data(d), none(), *d == Data::Everything),
+            },
+            Kind::Copy { from, to } => (Set::of(vec![*from]), Set::of(vec![*to]), none(), false),
+            Kind::Reduce { from, to } => (Set::of(vec![*from]), none(), Set::of(vec![*to]), false),
+            Kind::Calc => (none(), none(), none(), false),
         };
         Footprint {
             reads,
             writes,
+            adds,
             knowledge,
         }
     }
@@ -126,7 +132,10 @@ impl Footprint {
     /// True if the two, in either order, can leave different values.
     fn clashes(&self, other: &Footprint) -> bool {
         let both_write = self.writes.meets(&other.writes) && !(self.knowledge && other.knowledge);
-        both_write || self.writes.meets(&other.reads) || self.reads.meets(&other.writes)
+        let touch = |a: &Footprint, b: &Footprint| {
+            a.writes.meets(&b.reads) || a.writes.meets(&b.adds) || a.adds.meets(&b.reads)
+        };
+        both_write || touch(self, other) || touch(other, self)
     }
 }
 

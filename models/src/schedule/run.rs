@@ -273,12 +273,13 @@ impl<T: Topology> Scheduled<T> {
     /// The ways the rank's local work in a slot may end after
     /// `arrivals` (docs/schedules.md, "Orders"), distinct, the first
     /// reached by taking the events in the order of arrival and of the
-    /// file.
+    /// file. With `first_only`, only the first (the executor's, choice 0).
     fn settlements(
         &self,
         r: Rank,
         st: &RankState,
         arrivals: &[Arrival<Message>],
+        first_only: bool,
     ) -> Vec<RankState> {
         // A bus write reaches every reader of the bus: a rank takes what
         // is addressed to it (`to` or `also`).
@@ -315,6 +316,10 @@ impl<T: Topology> Scheduled<T> {
                     }
                     break;
                 };
+                if first_only {
+                    self.apply(r, &mut local, first);
+                    continue;
+                }
                 if !rest.is_empty() && !seen.insert(local.clone()) {
                     break;
                 }
@@ -388,11 +393,22 @@ impl<T: Topology> Scheduled<T> {
         // An operation `b` that may still come before or after `a`, and
         // whose order with it matters.
         let clashes_with = |a: OpId, receives_compete: bool| {
+            // A receive writes only when it takes a message, and no
+            // message comes during the slot's work but those pending or
+            // queued: one that none of them fits writes nothing this slot.
+            let writes_now = |b: OpId| {
+                !matches!(self.schedule.ops[b as usize].kind, Kind::Recv { .. })
+                    || local
+                        .pending
+                        .iter()
+                        .chain(&local.st.queue)
+                        .any(|m| self.fits(b, m))
+            };
             let rival = |b: OpId| {
                 b != a
                     && open(b)
                     && !self.conflicts.after(r, first, a, b)
-                    && (self.conflicts.clash(a, b)
+                    && ((self.conflicts.clash(a, b) && writes_now(b))
                         || (receives_compete && self.conflicts.compete(a, b)))
             };
             match self.conflicts.rivals(a) {
@@ -419,7 +435,7 @@ impl<T: Topology> Scheduled<T> {
                     .any(|p| sender(p) != sender(m) && self.fits(taker, p));
                 // The receive it completes, if posted, writes now.
                 let posted = local.st.posted.contains(&taker);
-                !rival && !(posted && clashes_with(taker, false))
+                !(rival || posted && clashes_with(taker, false))
             }
         }
     }
@@ -732,7 +748,7 @@ impl<T: Topology> Protocol for Scheduled<T> {
         let before = st.status.iter().filter(|&&s| s == DONE).count();
         // The choice names an end of the local work, then its sends.
         let mut pick = choice;
-        let ends = self.settlements(r, st, arrivals);
+        let ends = self.settlements(r, st, arrivals, choice == 0);
         let last = ends.len() - 1;
         for (i, end) in ends.into_iter().enumerate() {
             // The last end takes what is left (its sends counted after).
@@ -862,7 +878,7 @@ impl<T: Topology> Protocol for Scheduled<T> {
         if r == Rank::MAX {
             return 1;
         }
-        self.settlements(r, st, arrivals)
+        self.settlements(r, st, arrivals, false)
             .iter()
             .map(|end| self.send_choices(r, end, slot))
             .fold(0u32, |a, b| a.saturating_add(b))
