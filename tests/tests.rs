@@ -57,6 +57,9 @@ mod nob_appendix;
 /// The orders of a slot's local work: races found in the order that
 /// breaks them; the reduction reaches what every order reaches.
 mod orders;
+/// README.md, docs/tutorial.md, docs/schedules.md: their commands say
+/// what they quote, their pictures are what the tool exports.
+mod pages;
 /// Every catalogue run written as a schedule and as GOAL, checked back.
 mod roundtrip;
 /// sbt: exhaustive in every switching and port model, n <= 5.
@@ -68,6 +71,3 @@ mod schedules;
 mod stamoulis;
 /// The xor symmetry that lets a check cover one source holds.
 mod symmetry;
-/// docs/tutorial.md: its commands say what it quotes, its pictures are
-/// what the tool exports.
-mod tutorial;
