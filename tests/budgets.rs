@@ -342,3 +342,33 @@ fn the_catalogue_cost_model_covers_what_a_built_run_needs() {
     }
     assert!(short.is_empty(), "{short:#?}");
 }
+
+#[test]
+fn a_cut_search_says_its_time_is_only_a_floor() {
+    // total-exchange 4 runs 1 024 variants; 3 000 states finish some of
+    // them, so a worst time is known, but only of the runs finished.
+    let args = ["total-exchange", "4", "--max-states", "3000", "--quiet"];
+    let out = |json: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_check"));
+        c.args(args);
+        if json {
+            c.arg("--json");
+        }
+        c.output().expect("check runs")
+    };
+    let o = out(true);
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["search"]["cut"], "max-states", "{v}");
+    assert!(v["time"]["measured"].as_u64().is_some(), "{v}");
+    assert_eq!(v["time"]["at_least"], true, "{v}");
+    let text = String::from_utf8_lossy(&out(false).stdout).into_owned();
+    assert!(text.contains("time: measured at least "), "{text}");
+    // A finished search claims its worst time outright.
+    let whole = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["total-exchange", "3", "--json"])
+        .output()
+        .unwrap();
+    let v = json(&whole);
+    assert!(v["time"].get("at_least").is_none(), "{v}");
+}

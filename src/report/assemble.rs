@@ -188,6 +188,7 @@ pub fn assemble<P: Protocol>(
             .map(|ix| p.describe_input(&inputs[ix])),
         time: Time {
             measured,
+            at_least: executed.is_none() && lock.as_ref().is_some_and(|s| s.cut.is_some()),
             bound: claims.bound,
             lower_bound: claims.lower_bound,
             lower_bounds: p

@@ -224,6 +224,10 @@ pub struct Params {
 pub struct Time {
     /// The worst completion time over everything checked (none if a run was cut short).
     pub measured: Option<Slot>,
+    /// True when a search was cut by a budget: `measured` is then the
+    /// worst of the runs it finished, and the true worst may be later.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub at_least: bool,
     /// The bound the paper claims.
     pub bound: Option<Slot>,
     /// The largest lower bound for the network model.
@@ -499,7 +503,12 @@ impl Outcome {
         let opt = |v: Option<Slot>| v.map_or("-".to_string(), |v| v.to_string());
         let _ = writeln!(
             s,
-            "time: measured {}, bound {}, lower bound {}",
+            "time: measured {}{}, bound {}, lower bound {}",
+            if self.time.at_least && self.time.measured.is_some() {
+                "at least "
+            } else {
+                ""
+            },
             opt(self.time.measured),
             opt(self.time.bound),
             opt(self.time.lower_bound)
