@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod claims;
 pub mod engine;
 pub mod import;
 pub mod report;

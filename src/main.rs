@@ -94,6 +94,11 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             print!("{}", sheet.render(format));
         }
+        Command::Claims {
+            papers,
+            format,
+            progress,
+        } => return claims(&papers, format, progress),
         Command::Export(exported, exports) => write_exports(&exported, &exports)?,
         Command::Explore(req, addr) => explore::serve(&req, &addr)?,
         Command::Check(requests, json) => return check_all(&requests, json),
@@ -107,6 +112,49 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `check claims`: judges the papers' claims by running the commands
+/// each names through this command line's own parser, and prints the
+/// ledger; exit code 3 if a check could not reach its verdict.
+fn claims(
+    papers: &[commcheck::claims::Paper],
+    format: commcheck::table::Format,
+    progress: bool,
+) -> anyhow::Result<ExitCode> {
+    use commcheck::claims::{self, Verdict};
+    let run = |command: &str| -> Result<Vec<commcheck::report::Outcome>, String> {
+        let words = std::iter::once("check").chain(command.split_whitespace());
+        let parsed = cli::args::Cli::try_parse_from(words).map_err(|e| e.kind().to_string())?;
+        match cli::resolve(parsed).map_err(|e| format!("{e:#}"))? {
+            Command::Check(requests, _) => requests
+                .into_iter()
+                .map(|mut r| {
+                    r.options.progress = false;
+                    r.options.announce = false;
+                    check::check(&r).map_err(|e| e.to_string())
+                })
+                .collect(),
+            Command::Schedule(r, _) => check::schedule::check_schedule(&r)
+                .map(|o| vec![o])
+                .map_err(|e| e.to_string()),
+            _ => Err(format!("`check {command}` is not a check")),
+        }
+    };
+    let mut show = |line: &str| {
+        if progress {
+            eprint!("\r\x1b[2K{line}");
+        }
+    };
+    let entries = claims::ledger(papers, &run, &mut show);
+    if progress {
+        eprint!("\r\x1b[2K");
+    }
+    print!("{}", claims::render(&entries, format));
+    let unknown = entries
+        .iter()
+        .any(|e| matches!(e.verdict, Verdict::Unknown { .. }));
+    Ok(ExitCode::from(if unknown { 3 } else { 0 }))
 }
 
 /// Checks each request in turn and prints its report (the reports of a

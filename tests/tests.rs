@@ -13,6 +13,8 @@ mod bertsekas;
 mod browser;
 /// Budgets bind: states, time, memory (under ulimit -v), Ctrl-C.
 mod budgets;
+/// The claims ledger: judges, statuses, and docs/claims.md as printed.
+mod claims;
 /// The `check` command: reports, JSON, and every bad input.
 mod cli;
 /// dt: exhaustive n <= 5; its bound fails at n = 2 only.

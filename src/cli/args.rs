@@ -22,19 +22,20 @@ use std::path::PathBuf;
     version,
     after_help = "Examples:\n  check nob 4\n  check naive-tree 3 --source 0\n  \
                   check nob 24 --engine executor\n  check list\n  check help nob\n  \
-                  check table wang-ku\n  check table bertsekas\n  check table stamoulis\n  check table fujita --max-side 64\n  check table lecture-bounds\n  check mesh-sf 5x7 --ports one --source 2,3\n  check recursive-doubling 8x8 --torus\n\n\
+                  check table wang-ku\n  check table bertsekas\n  check table stamoulis\n  check table fujita --max-side 64\n  check table lecture-bounds\n  check claims wang-ku\n  check mesh-sf 5x7 --ports one --source 2,3\n  check recursive-doubling 8x8 --torus\n\n\
                   `check ALG --help` or `check help ALG` describes one algorithm: its paper, \
                   claims, parameters, modes and engine reach.\n\n\
                   Exit codes: 0 claims hold, 1 a claim is violated, 2 usage error, \
                   3 unknown (budget, Ctrl-C, or a property the engine cannot judge)."
 )]
 pub struct Cli {
-    /// An algorithm (`check list` names them), `list`, `help`, `table` or
-    /// `schedule`
+    /// An algorithm (`check list` names them), `list`, `help`, `table`,
+    /// `claims` or `schedule`
     pub target: String,
     /// The size: a hypercube's dimension n, a mesh-bus's side, a mesh's
     /// sides (5x7; 16 alone is the line M(16)); for `table`: the table's
-    /// name; for `help`: an algorithm; for `schedule`: the schedule file
+    /// name; for `claims`: a paper (wang-ku, bertsekas, stamoulis, fujita,
+    /// lecture-notes; default all); for `help`: an algorithm; for `schedule`: the schedule file
     pub arg: Option<String>,
     /// Source node: on a cube decimal, or binary with 0b; on a mesh or
     /// torus coordinates counted from 0 (2,3) or a node id; default: one
@@ -105,8 +106,8 @@ pub struct Cli {
     /// [default: 256]
     #[arg(long, value_name = "N", value_parser = max_side)]
     pub max_side: Option<u32>,
-    /// For `table`: text (the default), markdown, csv (one line per cell)
-    /// or json (--json is the same); for `schedule`: the file's format,
+    /// For `table` and `claims`: text (the default), markdown, csv (one
+    /// line per cell) or json (--json is the same); for `schedule`: the file's format,
     /// commcheck, goal or msccl (default: goal for a .goal file, msccl for
     /// .xml, else commcheck)
     #[arg(long, value_name = "FORMAT", value_parser = format)]

@@ -35,6 +35,15 @@ pub enum Command {
         /// Show the sweep's progress on stderr.
         progress: bool,
     },
+    /// `check claims [PAPER]`: the claims ledger.
+    Claims {
+        /// The papers whose claims are judged.
+        papers: Vec<commcheck::claims::Paper>,
+        /// How to print it.
+        format: table::Format,
+        /// Show which claim is being judged on stderr.
+        progress: bool,
+    },
     /// `--svg`, `--dot`, `--svg-load`, `--trace`, `--write-schedule`,
     /// `--write-goal`: files of one run, of an algorithm or a schedule.
     Export(Exported, Exports),
@@ -120,7 +129,8 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
             None => Ok(()),
         }
     };
-    let table = (cli.target == "table").then(|| cli.arg.as_deref().map(Table::parse));
+    let table = (cli.target == "table" || cli.target == "claims")
+        .then(|| cli.arg.as_deref().map(Table::parse));
     if cli.target == "schedule" {
         return schedule(&cli);
     }
@@ -140,7 +150,9 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
              report gives the link load wherever two transmissions share a resource)"
         );
     }
-    if cli.max_side.is_some() && !matches!(table, Some(Some(Some(Table::Fujita)))) {
+    if cli.max_side.is_some()
+        && (cli.target != "table" || !matches!(table, Some(Some(Some(Table::Fujita)))))
+    {
         bail!("--max-side is for `check table fujita`");
     }
     if let Some(FormatArg::Schedule(f)) = cli.format {
@@ -164,7 +176,7 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
                 .ok_or_else(|| anyhow!("`check help` names an algorithm: `check help nob`"))?;
             return Ok(Command::Help(Algorithm::parse(name)?));
         }
-        "table" => {
+        "table" | "claims" => {
             let format = match (
                 cli.format.map(|f| match f {
                     FormatArg::Table(t) => t,
@@ -179,6 +191,23 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
                     bail!("--json prints the table as JSON; it does not take --format {f}")
                 }
             };
+            if cli.target == "claims" {
+                use commcheck::claims::Paper;
+                let papers = match cli.arg.as_deref() {
+                    None => Paper::ALL.to_vec(),
+                    Some(name) => vec![Paper::parse(name).ok_or_else(|| {
+                        anyhow!(
+                            "unknown paper '{name}'; accepted: {}",
+                            Paper::NAMES.join(", ")
+                        )
+                    })?],
+                };
+                return Ok(Command::Claims {
+                    papers,
+                    format,
+                    progress: std::io::stderr().is_terminal() && !cli.quiet,
+                });
+            }
             let table = match cli.arg.as_deref().map(Table::parse) {
                 Some(Some(table)) => table,
                 other => bail!(

@@ -78,6 +78,9 @@ pub struct Grid {
     /// Lines printed under the grid (a key to its cells).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<String>,
+    /// The cells are words, not values: aligned left, as labels are.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub prose: bool,
 }
 
 /// A cell's value and its mark.
@@ -126,7 +129,7 @@ impl Grid {
                     true => (c.as_str(), ""),
                     false => split(c),
                 };
-                match i < self.labels {
+                match i < self.labels || self.prose {
                     true => {
                         let _ = write!(s, "{value:<w$}");
                     }
@@ -218,7 +221,13 @@ impl Sheet {
             };
             s += &row(&g.columns);
             let rule: Vec<&str> = (0..g.columns.len())
-                .map(|i| if i < g.labels { "---" } else { "---:" })
+                .map(|i| {
+                    if i < g.labels || g.prose {
+                        "---"
+                    } else {
+                        "---:"
+                    }
+                })
                 .collect();
             let _ = writeln!(s, "|{}|", rule.join("|"));
             for r in &g.rows {

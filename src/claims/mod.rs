@@ -1,0 +1,530 @@
+//! The claims ledger (`check claims [PAPER]`): every quantitative claim
+//! of the five papers, each with a status that running the checks makes,
+//! never one written by hand.
+//!
+//! A [`Claim`] is the paper's words and a [`Judge`]: `check` commands
+//! whose properties must hold, a literal variant beside the reading
+//! commcheck implements, a computation (a sweep, a ratio, a table), a
+//! sentence saying why no run can judge it, or, while no check exists
+//! yet, what one would need. [`ledger`] runs the judges through a
+//! [`Runner`] (the command line's own parser, so a command printed is the
+//! command run) and gives one [`Entry`] per claim; docs/claims.md is its
+//! Markdown, and a test fails when the two differ.
+
+pub mod bertsekas;
+pub mod fujita;
+pub mod lecture;
+pub mod stamoulis;
+pub mod wang_ku;
+
+use crate::report::Outcome;
+use crate::table::{Format, Grid, Sheet};
+use properties::Status;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The five papers, as `check claims PAPER` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Paper {
+    /// Wang and Ku, ICS'95: near-optimal broadcast (NOB).
+    WangKu,
+    /// Bertsekas, Ozveren, Stamoulis, Tseng and Tsitsiklis (1991).
+    Bertsekas,
+    /// Stamoulis and Tsitsiklis (1993): K simultaneous broadcasts.
+    Stamoulis,
+    /// Fujita: gossiping on mesh-bus computers with l-token messages.
+    Fujita,
+    /// The lecture notes on one-to-all broadcast.
+    Lecture,
+}
+
+impl Paper {
+    /// Every paper, in the order the ledger prints them.
+    pub const ALL: [Paper; 5] = [
+        Paper::WangKu,
+        Paper::Bertsekas,
+        Paper::Stamoulis,
+        Paper::Fujita,
+        Paper::Lecture,
+    ];
+    /// Names `check claims` accepts, in the order of [`Paper::ALL`].
+    pub const NAMES: [&'static str; 5] = [
+        "wang-ku",
+        "bertsekas",
+        "stamoulis",
+        "fujita",
+        "lecture-notes",
+    ];
+
+    /// The paper called `name`.
+    pub fn parse(name: &str) -> Option<Paper> {
+        let i = Paper::NAMES.iter().position(|&n| n == name)?;
+        Some(Paper::ALL[i])
+    }
+
+    /// The paper's name on the command line.
+    pub fn name(self) -> &'static str {
+        Paper::NAMES[Paper::ALL.iter().position(|&p| p == self).expect("listed")]
+    }
+
+    /// The paper, cited.
+    pub fn title(self) -> &'static str {
+        match self {
+            Paper::WangKu => "Wang and Ku (ICS'95), near-optimal broadcast in all-port wormhole hypercubes",
+            Paper::Bertsekas => "Bertsekas, Ozveren, Stamoulis, Tseng and Tsitsiklis (1991), optimal communication algorithms for hypercubes",
+            Paper::Stamoulis => "Stamoulis and Tsitsiklis (1993), efficient algorithms for multiple broadcasts in the hypercube",
+            Paper::Fujita => "Fujita, gossiping in mesh-bus computers by packets with bounded length",
+            Paper::Lecture => "lecture notes, one-to-all broadcast on hypercubes, meshes and tori",
+        }
+    }
+
+    /// The paper's claims, in the order of its text.
+    pub fn claims(self) -> Vec<Claim> {
+        match self {
+            Paper::WangKu => wang_ku::claims(),
+            Paper::Bertsekas => bertsekas::claims(),
+            Paper::Stamoulis => stamoulis::claims(),
+            Paper::Fujita => fujita::claims(),
+            Paper::Lecture => lecture::claims(),
+        }
+    }
+}
+
+/// One claim of a paper.
+pub struct Claim {
+    /// A short name, unique within the paper.
+    pub id: &'static str,
+    /// Where the paper makes it.
+    pub section: &'static str,
+    /// The claim in the paper's words (symbols the extraction lost are
+    /// restored, as docs/errata.md reads them).
+    pub words: &'static str,
+    /// How commcheck judges it.
+    pub judge: Judge,
+}
+
+/// How a claim is judged.
+pub enum Judge {
+    /// Every run of these `check` commands keeps the named properties
+    /// (every claimed property where none is named): holds, or refuted
+    /// by the first that breaks one.
+    Runs(&'static [&'static str], &'static [&'static str]),
+    /// The paper shows a flaw: every run of these commands breaks the
+    /// property (holds when each does, refuted by the first that keeps it).
+    Breaks(&'static [&'static str], &'static str),
+    /// The text read literally (a named variant) beside the reading
+    /// commcheck implements: both commands are run and both verdicts
+    /// shown.
+    Reading {
+        /// The literal variant's command.
+        literal: &'static str,
+        /// The reading's command.
+        reading: &'static str,
+    },
+    /// A computation over runs or formulas: a sweep, a ratio, a table.
+    Computed(fn(&Judging) -> Verdict),
+    /// No run can judge it, in one sentence.
+    NotEncodable(&'static str),
+    /// No check judges it yet: what one needs (the ledger lists these
+    /// apart, and the work is not done while any remain).
+    Open(&'static str),
+}
+
+/// A claim's status, made by running its judge.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// It holds over everything `scope` covers.
+    Holds {
+        /// For which sizes, inputs and engines, with the commands.
+        scope: String,
+    },
+    /// A run breaks it.
+    Refuted {
+        /// The counterexample's command and its one-line verdict.
+        counterexample: String,
+    },
+    /// The literal text and the reading, each with its verdict.
+    Reading {
+        /// The literal variant: its command and verdict.
+        literal: String,
+        /// The reading commcheck implements: its command and verdict.
+        reading: String,
+    },
+    /// No run can judge it.
+    NotEncodable {
+        /// Why, in one sentence.
+        why: String,
+    },
+    /// No check judges it yet.
+    Open {
+        /// What a check needs.
+        needs: String,
+    },
+    /// A budget or an error kept a check from its verdict.
+    Unknown {
+        /// What happened.
+        why: String,
+    },
+}
+
+impl Verdict {
+    /// The status's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Holds { .. } => "holds",
+            Verdict::Refuted { .. } => "refuted",
+            Verdict::Reading { .. } => "reading",
+            Verdict::NotEncodable { .. } => "not encodable",
+            Verdict::Open { .. } => "open",
+            Verdict::Unknown { .. } => "unknown",
+        }
+    }
+
+    /// What stands behind the status, in one line.
+    pub fn evidence(&self) -> &str {
+        match self {
+            Verdict::Holds { scope } => scope,
+            Verdict::Refuted { counterexample } => counterexample,
+            Verdict::Reading { .. } => "",
+            Verdict::NotEncodable { why } => why,
+            Verdict::Open { needs } => needs,
+            Verdict::Unknown { why } => why,
+        }
+    }
+
+    /// The evidence, with both sides of a reading.
+    pub fn how(&self) -> String {
+        match self {
+            Verdict::Reading { literal, reading } => {
+                format!("as printed: {literal}; as read: {reading}")
+            }
+            other => other.evidence().to_string(),
+        }
+    }
+}
+
+/// Runs one `check` command line (without the leading `check`) and gives
+/// its reports; the binary passes its own parser, so the ledger runs
+/// exactly the commands it prints.
+pub type Runner<'a> = &'a dyn Fn(&str) -> Result<Vec<Outcome>, String>;
+
+/// The runner, with the reports of commands already run (several claims
+/// rest on one run).
+pub struct Judging<'a> {
+    run: Runner<'a>,
+    seen: RefCell<HashMap<String, Result<Vec<Outcome>, String>>>,
+}
+
+/// One command's verdict on some properties.
+pub enum Found {
+    /// They hold in every run.
+    Holds,
+    /// This one breaks, with the report's sentence.
+    Broken(String),
+    /// No verdict: a budget, or the command was refused.
+    Unknown(String),
+}
+
+impl<'a> Judging<'a> {
+    /// Judging through `run`.
+    pub fn new(run: Runner<'a>) -> Self {
+        Judging {
+            run,
+            seen: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The reports of `command`, run once.
+    pub fn outcomes(&self, command: &str) -> Result<Vec<Outcome>, String> {
+        if let Some(found) = self.seen.borrow().get(command) {
+            return found.clone();
+        }
+        let found = (self.run)(command);
+        self.seen
+            .borrow_mut()
+            .insert(command.to_string(), found.clone());
+        found
+    }
+
+    /// The one report of `command` (the first of a sweep).
+    pub fn outcome(&self, command: &str) -> Result<Outcome, String> {
+        self.outcomes(command)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| format!("`check {command}` gave no report"))
+    }
+
+    /// `command`'s verdict on `properties` (every claimed one if empty).
+    pub fn found(&self, command: &str, properties: &[&str]) -> Found {
+        let outcomes = match self.outcomes(command) {
+            Ok(o) => o,
+            Err(e) => return Found::Unknown(format!("`check {command}`: {e}")),
+        };
+        for o in &outcomes {
+            for p in &o.properties {
+                let asked = match properties.is_empty() {
+                    true => p.claimed,
+                    false => properties.contains(&p.name),
+                };
+                match (asked, p.status) {
+                    (true, Status::Violated) => {
+                        let text = p.counterexample.as_ref().map_or("", |c| c.text.as_str());
+                        return Found::Broken(format!("{}: {text}", p.name));
+                    }
+                    (true, Status::Unknown) => {
+                        return Found::Unknown(format!(
+                            "`check {command}`: {} unknown (a budget ran out)",
+                            p.name
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Found::Holds
+    }
+
+    /// Holds when every command keeps `properties`, else the first
+    /// counterexample.
+    pub fn runs(&self, commands: &[&str], properties: &[&str]) -> Verdict {
+        for c in commands {
+            match self.found(c, properties) {
+                Found::Holds => {}
+                Found::Broken(why) => {
+                    return Verdict::Refuted {
+                        counterexample: format!("`check {c}`: {why}"),
+                    }
+                }
+                Found::Unknown(why) => return Verdict::Unknown { why },
+            }
+        }
+        let what = match properties {
+            [] => "every claimed property".to_string(),
+            named => named.join(", "),
+        };
+        Verdict::Holds {
+            scope: format!("{what} in every run of {}", commands_text(commands)),
+        }
+    }
+
+    /// The status `judge` gives.
+    pub fn judge(&self, judge: &Judge) -> Verdict {
+        match *judge {
+            Judge::Runs(commands, properties) => self.runs(commands, properties),
+            Judge::Breaks(commands, property) => self.breaks(commands, property),
+            Judge::Reading { literal, reading } => Verdict::Reading {
+                literal: self.said(literal),
+                reading: self.said(reading),
+            },
+            Judge::Computed(f) => f(self),
+            Judge::NotEncodable(why) => Verdict::NotEncodable { why: why.into() },
+            Judge::Open(needs) => Verdict::Open {
+                needs: needs.into(),
+            },
+        }
+    }
+
+    /// Holds when every command breaks `property`, with the first
+    /// command's counterexample; refuted by one that keeps it.
+    pub fn breaks(&self, commands: &[&str], property: &str) -> Verdict {
+        let mut first = None;
+        for c in commands {
+            match self.found(c, &[property]) {
+                Found::Broken(why) => {
+                    first.get_or_insert(format!("`check {c}`: {why}"));
+                }
+                Found::Holds => {
+                    return Verdict::Refuted {
+                        counterexample: format!("`check {c}`: {property} holds"),
+                    }
+                }
+                Found::Unknown(why) => return Verdict::Unknown { why },
+            }
+        }
+        Verdict::Holds {
+            scope: format!(
+                "{property} broken in every run of {}; the first: {}",
+                commands_text(commands),
+                first.unwrap_or_default()
+            ),
+        }
+    }
+
+    /// The worst completion time `command` measured.
+    pub fn measured(&self, command: &str) -> Result<properties::Slot, String> {
+        self.outcome(command)?
+            .time
+            .measured
+            .ok_or_else(|| format!("`check {command}` measured no time"))
+    }
+
+    /// One command's verdict in words: `` `check C`: holds `` or the
+    /// first broken property's sentence.
+    fn said(&self, command: &str) -> String {
+        match self.found(command, &[]) {
+            Found::Holds => format!("`check {command}`: every claimed property holds"),
+            Found::Broken(why) => format!("`check {command}`: {why}"),
+            Found::Unknown(why) => why,
+        }
+    }
+}
+
+/// Commands as the ledger prints them.
+pub fn commands_text(commands: &[&str]) -> String {
+    let quoted: Vec<String> = commands.iter().map(|c| format!("`check {c}`")).collect();
+    match quoted.len() {
+        0..=8 => quoted.join(", "),
+        n => format!(
+            "{}, ... {} ({n} commands)",
+            quoted[..2].join(", "),
+            quoted[n - 1]
+        ),
+    }
+}
+
+/// A claim and its status.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    /// The paper, by its command-line name.
+    pub paper: &'static str,
+    /// The claim's name.
+    pub id: &'static str,
+    /// Where the paper makes it.
+    pub section: &'static str,
+    /// The paper's words.
+    pub words: &'static str,
+    /// Its status and what stands behind it.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
+/// Judges every claim of `papers`, telling `progress` each claim's name.
+pub fn ledger(papers: &[Paper], run: Runner, progress: &mut dyn FnMut(&str)) -> Vec<Entry> {
+    let judging = Judging::new(run);
+    let mut entries = Vec::new();
+    for &paper in papers {
+        for claim in paper.claims() {
+            progress(&format!("{} {}", paper.name(), claim.id));
+            let verdict = judging.judge(&claim.judge);
+            entries.push(Entry {
+                paper: paper.name(),
+                id: claim.id,
+                section: claim.section,
+                words: claim.words,
+                verdict,
+            });
+        }
+    }
+    entries
+}
+
+/// The statuses, in the order the totals print them.
+const STATUSES: [&str; 6] = [
+    "holds",
+    "refuted",
+    "reading",
+    "not encodable",
+    "open",
+    "unknown",
+];
+
+/// How many entries have each status, in words.
+fn totals(entries: &[Entry]) -> String {
+    let counts: Vec<String> = STATUSES
+        .iter()
+        .map(|s| (s, entries.iter().filter(|e| e.verdict.name() == *s).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(s, n)| format!("{n} {s}"))
+        .collect();
+    format!("{} claims: {}", entries.len(), counts.join(", "))
+}
+
+/// The ledger printed: text as a block per claim, the other formats as a
+/// table (one grid per paper).
+pub fn render(entries: &[Entry], format: Format) -> String {
+    match format {
+        Format::Text => text(entries),
+        Format::Json => serde_json::to_string_pretty(entries).expect("entries serialize") + "\n",
+        other => sheet(entries).render(other),
+    }
+}
+
+fn text(entries: &[Entry]) -> String {
+    let mut s = String::new();
+    let mut paper = "";
+    for e in entries {
+        if e.paper != paper {
+            paper = e.paper;
+            let title = Paper::parse(paper).map_or("", Paper::title);
+            let _ = writeln!(s, "== {paper}: {title}\n");
+        }
+        let _ = writeln!(
+            s,
+            "{} ({}): {}",
+            e.id,
+            e.section,
+            e.verdict.name().to_uppercase()
+        );
+        let _ = writeln!(s, "    claim: {}", e.words);
+        match &e.verdict {
+            Verdict::Reading { literal, reading } => {
+                let _ = writeln!(s, "    as printed: {literal}");
+                let _ = writeln!(s, "    as read: {reading}");
+            }
+            v => {
+                let _ = writeln!(s, "    {}", v.evidence());
+            }
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "{}", totals(entries));
+    s
+}
+
+fn sheet(entries: &[Entry]) -> Sheet {
+    let mut sheet = Sheet {
+        title: "The papers' claims, judged by commcheck (`check claims`)".into(),
+        legend: vec![
+            "Status: holds (for what the commands cover), refuted (the counterexample's \
+             command and verdict), reading (the text as printed, a variant of its own, beside \
+             the reading commcheck implements), not encodable (why), open (no check judges \
+             it yet: what one needs)."
+                .into(),
+        ],
+        ..Default::default()
+    };
+    for paper in Paper::ALL {
+        let mine: Vec<&Entry> = entries.iter().filter(|e| e.paper == paper.name()).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let columns = [
+            "claim",
+            "section",
+            "the paper's words",
+            "status",
+            "how judged",
+        ];
+        let mut grid = Grid::new(
+            Some(format!("{}: {}", paper.name(), paper.title())),
+            1,
+            columns.iter().map(|c| c.to_string()).collect(),
+        );
+        grid.prose = true;
+        for e in mine {
+            grid.rows.push(vec![
+                e.id.into(),
+                e.section.into(),
+                e.words.into(),
+                e.verdict.name().into(),
+                e.verdict.how(),
+            ]);
+        }
+        sheet.grids.push(grid);
+    }
+    sheet.notes.push(totals(entries));
+    sheet
+}
