@@ -822,7 +822,6 @@ fn every_reproduce_line_reproduces_network_input_and_verdict() {
         &["mesh-sf", "4x4", "--ports", "one", "--source", "0,1"],
         &["recursive-doubling", "3x5"],
         &["recursive-doubling", "3x5", "--torus"],
-        &["mesh-flood", "5x5", "--torus"],
         &["dilated-diagonal", "5x5"],
         &["nob-appendix", "10"],
     ];

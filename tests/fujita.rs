@@ -112,7 +112,7 @@ fn the_executor_agrees_on_simple() {
                     assert_eq!(run.record.violation(p), None, "{what}");
                 }
                 let first = search.by_input.iter().find(|e| e.0 == 0).unwrap().1;
-                assert_eq!(run.record.last_delivery, first.1, "{what}");
+                assert_eq!(run.record.completion, first.1, "{what}");
                 assert_eq!(
                     Some(run.record.transmissions),
                     search.transmissions.map(|t| t.0),
@@ -262,8 +262,13 @@ fn partition_is_incomplete_exactly_where_m_does_not_divide_n() {
                 ],
                 &format!("partition-fixed n={n} l={l}"),
             );
+            // Its phases end at tau + min(m, n) + sigma; every node has
+            // every token by then (at small n the last phase brings only
+            // copies, so the completion may come earlier).
             let time = tau + m.min(n) + sigma;
-            assert_eq!(fixed.worst_time, Some(time), "partition-fixed n={n} l={l}");
+            let what = format!("partition-fixed n={n} l={l}");
+            assert_eq!(fixed.worst_termination, Some(time), "{what}");
+            assert!(fixed.worst_time.is_some_and(|t| t <= time), "{what}");
             assert!(time <= theorem6);
         }
     }
@@ -370,9 +375,10 @@ fn the_fujita_table_cells() {
         match algorithm {
             Algorithm::Simple => assert_eq!(m.steps, simple_time(n, l), "{what}"),
             Algorithm::Partition => {
+                // Within its phases (the last may bring only copies).
                 let mm = (2 * l / n).min(n);
                 let sigma = n.div_ceil(2 * l / n);
-                assert_eq!(m.steps, n.div_ceil(2) + mm + sigma, "{what}");
+                assert!(m.steps <= n.div_ceil(2) + mm + sigma, "{what}");
             }
             _ => {}
         }

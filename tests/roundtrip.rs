@@ -123,7 +123,7 @@ fn every_run_of_the_catalogue_round_trips_through_a_schedule_file() {
                 (
                     "time",
                     outcome.time.measured.map(u64::from),
-                    record.last_delivery as u64,
+                    record.completion as u64,
                 ),
                 ("transmissions", outcome.transmissions, record.transmissions),
                 (
@@ -202,14 +202,11 @@ fn every_run_of_the_catalogue_written_as_goal_completes_as_it_did() {
         }
         // Where the run sent two messages on one port at once, a
         // schedule's port takes them one after the other.
-        let late = outcome
-            .time
-            .measured
-            .is_none_or(|t| t > record.last_delivery);
+        let late = outcome.time.measured.is_none_or(|t| t > record.completion);
         if late && holds(PropertyName::ContentionFreedom) {
             wrong.push(format!(
                 "{what}: {:?} slots, the run's {}",
-                outcome.time.measured, record.last_delivery
+                outcome.time.measured, record.completion
             ));
         }
     });

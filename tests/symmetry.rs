@@ -90,8 +90,15 @@ pub fn xor_symmetry_broken<P: Protocol + 'static>(p: Arc<P>) -> Option<String> {
                     "source {s}, slot {slot}: {sent:?} is not the image of {mapped:?}"
                 ));
             }
-            let counts =
-                |r: &properties::Record| (r.transmissions, r.deliveries, r.last_delivery, r.ended);
+            let counts = |r: &properties::Record| {
+                (
+                    r.transmissions,
+                    r.deliveries,
+                    r.completion,
+                    r.last_delivery,
+                    r.ended,
+                )
+            };
             let broken = |r: &properties::Record| {
                 properties::PropertyName::ALL.map(|q| r.violation(q).is_some())
             };

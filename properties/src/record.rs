@@ -208,7 +208,8 @@ pub enum Violation {
         /// How many packets the transmission carried.
         packets: u32,
     },
-    /// time-bound: a delivery in `slot`, after the claimed `bound`.
+    /// time-bound: news (a packet a node lacked, a control message) in
+    /// `slot`, after the claimed `bound`.
     Late {
         /// The slot of the late delivery.
         slot: Slot,
@@ -303,6 +304,9 @@ pub struct Run {
     pub own: Option<NodeId>,
     /// The lowest receiver that already held it.
     pub again: Option<NodeId>,
+    /// The lowest receiver that did not hold it (news: the completion
+    /// time and the time-bound follow it).
+    pub fresh: Option<NodeId>,
 }
 
 /// Evidence for one property after a run or a search.
@@ -333,8 +337,12 @@ pub struct Record {
     /// Control messages sent so far (prefix values, termination packets:
     /// no data, counted apart from `transmissions`).
     pub control: u64,
-    /// The last slot in which anything was delivered, data or control (the
-    /// completion time: a paper's count includes its control messages).
+    /// The completion time: the last slot in which a node received
+    /// something new, a packet it lacked or a control message (a paper's
+    /// count includes its control messages). The time-bound judges it.
+    pub completion: Slot,
+    /// The termination time: the last slot in which anything was
+    /// delivered, copies again included (docs/architecture.md, "Times").
     pub last_delivery: Slot,
     /// Whether the run has ended (quiescent or at the horizon).
     pub ended: bool,
@@ -395,6 +403,7 @@ impl Record {
             transmissions: 0,
             deliveries: 0,
             control: 0,
+            completion: 0,
             last_delivery: 0,
             ended: false,
             first: None,
@@ -502,18 +511,24 @@ impl Record {
                 from,
             });
         }
-        self.late(slot, run.lowest);
+        if let Some(node) = run.fresh {
+            self.news(slot, node);
+        }
     }
 
     /// time-bound: a control message arrives at `node` in `slot`; the run
     /// lasts until its last control message is in.
     pub fn control_delivery(&mut self, slot: Slot, node: NodeId) {
         self.last_delivery = self.last_delivery.max(slot);
-        self.late(slot, node);
+        self.news(slot, node);
     }
 
+    /// completion and time-bound: `node` gets something new in `slot`. A
+    /// copy it holds already is no news: it moves the termination time,
+    /// not the completion time a bound is judged against.
     #[inline]
-    fn late(&mut self, slot: Slot, node: NodeId) {
+    fn news(&mut self, slot: Slot, node: NodeId) {
+        self.completion = self.completion.max(slot);
         if let Some(bound) = self.bound {
             if slot > bound {
                 self.note(Violation::Late { slot, bound, node });
@@ -570,7 +585,8 @@ impl Record {
     }
 
     /// no-duplication and time-bound: `node` receives `packet` in `slot`
-    /// from node `from`. Updates `holdings`.
+    /// from node `from`. Updates `holdings`. Its own packet back is no
+    /// news, nor a packet it holds.
     #[inline]
     pub fn delivery(
         &mut self,
@@ -597,8 +613,9 @@ impl Record {
                 packet,
                 from,
             });
+        } else {
+            self.news(slot, node);
         }
-        self.late(slot, node);
     }
 
     /// completeness and transmissions, at the end of the run. `horizon` is
@@ -657,6 +674,7 @@ impl Record {
         self.transmissions += other.transmissions;
         self.deliveries += other.deliveries;
         self.control += other.control;
+        self.completion = self.completion.max(other.completion);
         self.last_delivery = self.last_delivery.max(other.last_delivery);
         self.ended |= other.ended;
         for v in other
@@ -743,6 +761,52 @@ mod tests {
             r.violation(PropertyName::NoDuplication),
             Some(Violation::OwnPacket { node: 0, .. })
         ));
+    }
+
+    #[test]
+    fn the_time_is_the_last_news_and_a_late_copy_breaks_no_bound() {
+        // The claims' bound is 2 (claims()).
+        let task = task();
+        let mut h = Holdings::initial(&task);
+        let mut r = Record::new(&claims());
+        r.delivery(2, &task, &mut h, 1, 0, FROM);
+        // A copy again in slot 3, and the packet home: no news.
+        r.delivery(3, &task, &mut h, 1, 0, FROM);
+        r.delivery(3, &task, &mut h, 0, 0, FROM);
+        assert_eq!((r.completion, r.last_delivery), (2, 3));
+        assert_eq!(r.violation(PropertyName::TimeBound), None);
+        // News after the bound is late, and names its node.
+        r.delivery(3, &task, &mut h, 2, 0, FROM);
+        assert_eq!(r.completion, 3);
+        assert!(matches!(
+            r.violation(PropertyName::TimeBound),
+            Some(Violation::Late {
+                slot: 3,
+                node: 2,
+                bound: 2
+            })
+        ));
+        // A bus write's receivers: news if one of them lacked the packet.
+        let mut r = Record::new(&claims());
+        let copies = Run {
+            count: 2,
+            lowest: 1,
+            again: Some(1),
+            ..Default::default()
+        };
+        r.delivery_run(4, copies, 0, FROM);
+        assert_eq!((r.completion, r.last_delivery), (0, 4));
+        r.delivery_run(
+            5,
+            Run {
+                fresh: Some(2),
+                ..copies
+            },
+            0,
+            FROM,
+        );
+        assert_eq!(r.completion, 5);
+        assert!(r.violation(PropertyName::TimeBound).is_some());
     }
 
     #[test]

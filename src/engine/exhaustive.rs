@@ -90,6 +90,8 @@ pub struct Search {
     pub inputs_total: usize,
     /// Worst completion time over every ended run.
     pub worst_time: Option<Slot>,
+    /// Latest termination time (last delivery) over every ended run.
+    pub worst_termination: Option<Slot>,
     /// The (lowest) input whose run took `worst_time`.
     pub worst_input: Option<usize>,
     /// Fewest and most transmissions over every ended run.
@@ -136,6 +138,7 @@ impl Search {
             inputs_done: found.inputs_done,
             inputs_total: inputs,
             worst_time: found.worst_time,
+            worst_termination: found.worst_termination,
             worst_input: found.worst_input,
             transmissions: found.transmissions,
             control: found.control,
@@ -235,6 +238,7 @@ pub fn stateright_actors<P: Protocol + 'static>(
         inputs_done: inputs.len(),
         inputs_total: inputs.len(),
         worst_time: None,
+        worst_termination: None,
         worst_input: None,
         transmissions: None,
         control: 0,

@@ -201,6 +201,9 @@ pub struct Found {
     pub cut: Option<Cut>,
     /// Worst completion time over every ended run.
     pub worst_time: Option<Slot>,
+    /// Latest termination (last delivery, copies included) over every
+    /// ended run.
+    pub worst_termination: Option<Slot>,
     /// The lowest input whose run took `worst_time`.
     pub worst_input: Option<usize>,
     /// Fewest and most transmissions over every ended run.
@@ -239,7 +242,8 @@ impl Found {
         self.load = most_load(self.load, record.load());
         if record.ended {
             self.run_ends = true;
-            let t = record.last_delivery;
+            let t = record.completion;
+            self.worst_termination = self.worst_termination.max(Some(record.last_delivery));
             if Some(t) > self.worst_time
                 || (Some(t) == self.worst_time && self.worst_input.is_some_and(|w| input < w))
             {
@@ -276,6 +280,7 @@ impl Found {
             self.worst_input = other.worst_input;
         }
         self.worst_time = self.worst_time.max(other.worst_time);
+        self.worst_termination = self.worst_termination.max(other.worst_termination);
         self.transmissions = match (self.transmissions, other.transmissions) {
             (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
             (a, b) => a.or(b),

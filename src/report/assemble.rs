@@ -136,15 +136,16 @@ pub fn assemble<P: Protocol>(
     if let Some(forced) = p.forced() {
         reports.push(forced_report(p, inputs, forced, lock.as_ref()));
     }
-    let (measured, tx) = match (&executed, &lock) {
+    let (measured, termination, tx) = match (&executed, &lock) {
         // A run cut short measured neither.
-        (Some(run), _) if run.cut.is_some() => (None, None),
+        (Some(run), _) if run.cut.is_some() => (None, None, None),
         (Some(run), _) => (
+            Some(run.record.completion),
             Some(run.record.last_delivery),
             Some((run.record.transmissions, run.record.transmissions)),
         ),
-        (None, Some(s)) => (s.worst_time, s.transmissions),
-        _ => (None, None),
+        (None, Some(s)) => (s.worst_time, s.worst_termination, s.transmissions),
+        _ => (None, None, None),
     };
     let coverage = |s: &Search| Coverage {
         generated: s.generated,
@@ -188,6 +189,7 @@ pub fn assemble<P: Protocol>(
             .map(|ix| p.describe_input(&inputs[ix])),
         time: Time {
             measured,
+            termination: termination.filter(|&t| Some(t) > measured),
             at_least: executed.is_none() && lock.as_ref().is_some_and(|s| s.cut.is_some()),
             bound: claims.bound,
             lower_bound: claims.lower_bound,

@@ -222,8 +222,13 @@ pub struct Params {
 /// best possible.
 #[derive(Clone, Debug, Serialize)]
 pub struct Time {
-    /// The worst completion time over everything checked (none if a run was cut short).
+    /// The worst completion time over everything checked (none if a run
+    /// was cut short): the last slot in which a node got something new.
     pub measured: Option<Slot>,
+    /// The latest termination time, where later than `measured`: the last
+    /// delivery of a copy a node already held (no claim counts it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub termination: Option<Slot>,
     /// True when a search was cut by a budget: `measured` is then the
     /// worst of the runs it finished, and the true worst may be later.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -513,6 +518,13 @@ impl Outcome {
             opt(self.time.bound),
             opt(self.time.lower_bound)
         );
+        if let Some(t) = self.time.termination {
+            let _ = writeln!(
+                s,
+                "last delivery: step {t} (a copy a node already held; the time is the last \
+                 news)"
+            );
+        }
         if !self.time.lower_bounds.is_empty() {
             let named: Vec<String> = self
                 .time

@@ -216,7 +216,7 @@ pub fn measure(algorithm: Algorithm, n: u32, l: u32) -> Result<Measured, models:
             }
         } else {
             let run = executor::run(&p, &p.first_input());
-            steps = run.record.last_delivery;
+            steps = run.record.completion;
             for e in run.record.evidence(&claims) {
                 if e.claimed && e.status == Status::Violated {
                     broken.insert(e.property.as_str());

@@ -215,7 +215,7 @@ pub(crate) fn executor_run(
             .filter(|e| e.claimed && e.status == Status::Violated)
             .map(|e| e.property.as_str())
             .collect::<Vec<_>>();
-        (run.record.last_delivery, run.record.transmissions, broken)
+        (run.record.completion, run.record.transmissions, broken)
     })
 }
 
@@ -445,7 +445,7 @@ pub fn stamoulis_worst(algorithm: Algorithm, d: u32, k: u64) -> (Slot, Vec<&'sta
                     trees: Vec::new(),
                 };
                 let run = executor::run(&p, &input);
-                worst = worst.max(run.record.last_delivery);
+                worst = worst.max(run.record.completion);
                 for e in run.record.evidence(&claims) {
                     if e.claimed && e.status == Status::Violated {
                         broken.insert(e.property.as_str());

@@ -256,8 +256,10 @@ impl<P: Protocol> Judging<'_, P> {
                     for &to in &receivers {
                         if to == origin {
                             run.own = Some(to);
-                        } else if !holdings.insert(to, p) && run.again.is_none() {
-                            run.again = Some(to);
+                        } else if !holdings.insert(to, p) {
+                            run.again = run.again.or(Some(to));
+                        } else {
+                            run.fresh = run.fresh.or(Some(to));
                         }
                     }
                     record.delivery_run(slot, run, p, a.from);
