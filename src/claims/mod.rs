@@ -171,6 +171,17 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Holds when `holds`, else refuted; `text` says what was measured
+    /// either way (a ratio, a count, the commands).
+    pub fn measured(holds: bool, text: String) -> Verdict {
+        match holds {
+            true => Verdict::Holds { scope: text },
+            false => Verdict::Refuted {
+                counterexample: text,
+            },
+        }
+    }
+
     /// The status's name.
     pub fn name(&self) -> &'static str {
         match self {

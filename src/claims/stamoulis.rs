@@ -186,12 +186,7 @@ fn ratio_remarks(j: &Judging) -> Verdict {
          {:.2}, {}; for K < d^2 at most {:.2}, {} (executor, one K-set each)",
         worst.0, worst.1, small.0, small.1
     );
-    match worst.0 <= 6.0 {
-        true => Verdict::Holds { scope },
-        false => Verdict::Refuted {
-            counterexample: scope,
-        },
-    }
+    Verdict::measured(worst.0 <= 6.0, scope)
 }
 
 fn multinode_factor(j: &Judging) -> Verdict {
@@ -211,12 +206,7 @@ fn multinode_factor(j: &Judging) -> Verdict {
         }
     }
     let scope = format!("the largest ratio is {:.2}, {}", worst.0, worst.1);
-    match worst.0 <= 2.0 {
-        true => Verdict::Holds { scope },
-        false => Verdict::Refuted {
-            counterexample: scope,
-        },
-    }
+    Verdict::measured(worst.0 <= 2.0, scope)
 }
 
 fn small_k_faster(j: &Judging) -> Verdict {

@@ -336,12 +336,7 @@ fn near_optimum(j: &Judging) -> Verdict {
         "read as: within one step of the counting bound; `check nob N`, n = 1..16: at most \
          {gap} step above it, the largest ratio {m}/{b} at n = {n}"
     );
-    match gap <= 1 {
-        true => Verdict::Holds { scope },
-        false => Verdict::Refuted {
-            counterexample: scope,
-        },
-    }
+    Verdict::measured(gap <= 1, scope)
 }
 
 fn fig_2(_: &Judging) -> Verdict {
@@ -386,12 +381,7 @@ fn dt_far(j: &Judging) -> Verdict {
         "read as: DT's steps over the counting bound grow with n; `check dt 4`, `check dt 8`, \
          `check dt 16`: {dt}/{b} at n = {n}, the largest"
     );
-    match n == 16 && dt >= 2 * b {
-        true => Verdict::Holds { scope },
-        false => Verdict::Refuted {
-            counterexample: scope,
-        },
-    }
+    Verdict::measured(n == 16 && dt >= 2 * b, scope)
 }
 
 /// A row of Table I: every printed value against the checked one.
@@ -467,10 +457,5 @@ fn mostly_optimal(j: &Judging) -> Verdict {
         16 - off.len(),
         off.join(", ")
     );
-    match off.len() < 8 {
-        true => Verdict::Holds { scope },
-        false => Verdict::Refuted {
-            counterexample: scope,
-        },
-    }
+    Verdict::measured(off.len() < 8, scope)
 }
