@@ -76,6 +76,38 @@ fn multinode_broadcast_meets_both_tables_in_every_variant() {
     }
 }
 
+/// Section 2's q and E_i read with floor, as printed (`mnb-floor`): E_q
+/// takes d + r elements (r = (2^d - 1) mod d, at least 1), so in slot
+/// floor((2^d - 1)/d) two links of one type collide and the parent of
+/// 1..1 sends what it has not yet received, at every d = 2..5 and every
+/// variant; at d = 1 floor and ceil agree and it holds.
+#[test]
+fn the_floor_reading_of_the_link_sets_collides_and_forges() {
+    use PropertyName::*;
+    for d in 1..=5u32 {
+        let what = format!("mnb-floor d={d}");
+        let p = Mnb::floor(config(Algorithm::MnbFloor, d, Ports::All));
+        let inputs = p.inputs();
+        let search =
+            commcheck::engine::exhaustive::lockstep(std::sync::Arc::new(p), inputs, BUDGET);
+        let status = |q: PropertyName| search.findings[q as usize].status;
+        let broken = d >= 2;
+        for q in [ContentionFreedom, Causality] {
+            assert_eq!(
+                status(q) == Status::Violated,
+                broken,
+                "{what}: {}",
+                q.as_str()
+            );
+        }
+        if broken {
+            let floor = ((1u32 << d) - 1) / d;
+            assert_eq!(search.worst_time, Some(floor), "{what}");
+            assert!(floor < properties::bounds::bertsekas::scatter_time_mla(d) as u32);
+        }
+    }
+}
+
 /// Scatter and gather: Table 1's scatter times (the multinode ones) and
 /// Table 2's d 2^(d-1) transmissions, by hand: 1, 4, 12, 32 at d = 1..4,
 /// every tree, every tie (gather: every reversed schedule up to its cap).

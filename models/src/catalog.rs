@@ -140,6 +140,7 @@ macro_rules! registry {
             Snb => $crate::bertsekas::snb::ENTRY,
             Sna => $crate::bertsekas::sna::ENTRY,
             Mnb => $crate::bertsekas::mnb::ENTRY,
+            MnbFloor => $crate::bertsekas::mnb::FLOOR,
             MnbRing => $crate::bertsekas::mnb_ring::ENTRY,
             Mna => $crate::bertsekas::mna::ENTRY,
             MnbSbt => $crate::bertsekas::mnb_sbt::ENTRY,

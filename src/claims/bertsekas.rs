@@ -144,10 +144,10 @@ pub fn claims() -> Vec<Claim> {
             section: "2, definition of E_i",
             words: "for i = 1, ..., floor((2^d - 1)/d) - 1, E_i = {t | (i-1)d + 1 <= n(t) <= id}; \
                     E_q the rest, q = floor((2^d - 1)/d)",
-            judge: Judge::Open(
-                "the literal floor reading needs a variant of its own (rotation.rs with q by \
-                 floor and E_q the rest); commcheck reads q with ceil",
-            ),
+            judge: Judge::Reading {
+                literal: "mnb-floor 3",
+                reading: "mnb 3",
+            },
         },
         Claim {
             id: "d-3-4-individually",

@@ -22,7 +22,7 @@
 //! * MLA: ceil((2^d - 1)/d) slots; SLA: 2^d - 1 slots.
 //! * 2^d (2^d - 1) transmissions, one reception per node and packet.
 
-use crate::bertsekas::rotation::{binomial_links, Choices, Construction};
+use crate::bertsekas::rotation::{binomial_links, Choices, Construction, Sets};
 use crate::blocks::broadcast::Packet;
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
@@ -48,6 +48,23 @@ pub const ENTRY: Entry<Mnb> = Entry {
         shape: crate::entry::Shape::Cube,
     },
     build: Mnb::new,
+};
+
+/// The registry entry of the text's floor reading of q and E_i.
+pub const FLOOR: Entry<Mnb> = Entry {
+    info: Info {
+        name: "mnb-floor",
+        summary: "mnb with q = floor((2^d-1)/d) and E_q the rest, as section 2 prints it",
+        reference: "Bertsekas et al. 1991, section 2 (docs/errata.md)",
+        claim: "MLA: ceil((2^d-1)/d) slots; 2^d(2^d-1) transmissions; complete, one copy \
+                per node, contention-free",
+        modes: &[(Sf, All)],
+        reach: Reach::lockstep_only(6),
+        params: &[],
+        memory: crate::entry::every_packet_bytes,
+        shape: crate::entry::Shape::Cube,
+    },
+    build: Mnb::floor,
 };
 
 /// Multinode broadcast by xor-translated link sets.
@@ -94,6 +111,16 @@ impl Mnb {
     /// The rotation-class construction, every variant up to
     /// [`MAX_VARIANTS`].
     pub fn new(cfg: Config) -> Self {
+        Mnb::read(cfg, Sets::Ceil)
+    }
+
+    /// The construction with q and E_i read with floor, as printed
+    /// (`mnb-floor`, docs/errata.md).
+    pub fn floor(cfg: Config) -> Self {
+        Mnb::read(cfg, Sets::Floor)
+    }
+
+    fn read(cfg: Config, sets: Sets) -> Self {
         let d = cfg.n;
         let cube = Hypercube::new(d, cfg.switching, cfg.ports);
         let choices = Choices::new(d.max(2));
@@ -110,7 +137,7 @@ impl Mnb {
                         slots: vec![vec![(0, 1)]],
                     };
                 }
-                let k = choices.construction(v);
+                let k = choices.construction_read(v, sets);
                 match cfg.ports {
                     Ports::All => Tree::all_ports(k.links),
                     Ports::One => Tree::one_port(&k),

@@ -154,7 +154,13 @@ impl Choices {
     }
 
     /// The construction of variant `index` (< `count()`).
-    pub fn construction(&self, mut index: u64) -> Construction {
+    pub fn construction(&self, index: u64) -> Construction {
+        self.construction_read(index, Sets::Ceil)
+    }
+
+    /// The construction of variant `index` with the link sets read as
+    /// `sets` says.
+    pub fn construction_read(&self, mut index: u64, sets: Sets) -> Construction {
         let d = self.d;
         let radices = self.radices();
         let mut digits = Vec::with_capacity(radices.len());
@@ -206,16 +212,32 @@ impl Choices {
         for (n, &t) in order.iter().enumerate() {
             number[t as usize] = n as u32;
         }
-        let q = ((nodes as u32) - 1).div_ceil(d) as usize;
+        let q = match sets {
+            Sets::Ceil => ((nodes as u32) - 1).div_ceil(d),
+            Sets::Floor => ((nodes as u32) - 1) / d,
+        } as usize;
         let mut links = vec![Vec::new(); q];
         for &t in &order[1..] {
             let n = number[t as usize];
             let m = 1 + (n - 1) % d;
-            let i = ((n - 1) / d) as usize; // E_(i+1)
+            // E_(i+1); read with floor, E_q is "the rest".
+            let i = (((n - 1) / d) as usize).min(q - 1);
             links[i].push((t ^ (1 << (m - 1)), t));
         }
         Construction { d, number, links }
     }
+}
+
+/// How section 2's q and E_i are read. The text prints
+/// q = floor((2^d - 1)/d), E_i for i < q of d elements and E_q the rest;
+/// the claimed time, the proof and Fig. 6 need q = ceil((2^d - 1)/d).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sets {
+    /// q = ceil((2^d - 1)/d): every E_i but the last has d elements.
+    Ceil,
+    /// q = floor((2^d - 1)/d), as printed: E_q takes d + r elements
+    /// (r = (2^d - 1) mod d), so two of its links share a type.
+    Floor,
 }
 
 impl Construction {
