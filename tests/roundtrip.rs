@@ -110,8 +110,14 @@ fn every_run_of_the_catalogue_round_trips_through_a_schedule_file() {
                 Ok(o) => o,
                 Err(e) => return wrong.push(format!("{what}: {e}")),
             };
+            // A forged send (causality broken) claims a packet its sender
+            // lacks: the run's holdings count it, but a schedule's buffers
+            // hold values, and a forged one carries none, so the file's
+            // completeness is stricter there.
+            let forged = statuses[PropertyName::Causality as usize] == Status::Violated;
             let mut seen: Vec<(&str, String, String)> = JUDGED
                 .iter()
+                .filter(|&&p| !(forged && p == PropertyName::Completeness))
                 .map(|&p| {
                     let (got, want) = (status(&outcome, p), statuses[p as usize]);
                     (p.as_str(), format!("{got:?}"), format!("{want:?}"))
