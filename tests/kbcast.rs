@@ -493,3 +493,23 @@ fn the_stamoulis_table_cells() {
     let (worst, broken) = stamoulis_worst(Algorithm::KbcastCeil, 5, 6);
     assert!(worst <= 24 && broken.is_empty(), "{worst} {broken:?}");
 }
+
+/// Without the roots' wait (`kbcast-no-wait`), a packet still climbing
+/// when its root's N_j slots are over is never broadcast: completeness
+/// breaks at every K < d of the 3-cube, while at K = d and 2d every
+/// claimed property holds, as with the wait (docs/errata.md, item 8).
+#[test]
+fn without_the_roots_wait_a_late_packet_is_lost() {
+    let run = |k: u64| {
+        let mut p = kbcast(Algorithm::Kbcast, 3, with_k(k));
+        p.wait = false;
+        search(p)
+    };
+    for k in [1, 2] {
+        assert_eq!(status(&run(k), Completeness), Status::Violated, "K={k}");
+    }
+    for k in [3, 6] {
+        let claimed = [Completeness, ContentionFreedom, Causality, TimeBound];
+        assert_holds(&run(k), &claimed, &format!("K={k}"));
+    }
+}

@@ -76,3 +76,58 @@ fn nob_actor_state_counts_are_the_downsets_of_the_delivery_tree() {
     assert_eq!(actors(nob(3)).unique_states, 432);
     assert_eq!(actors(nob(4)).unique_states, 93_328);
 }
+
+/// The sentences commcheck reads otherwise, run as printed: each holds
+/// where its sentence does not apply and breaks the property its reading
+/// protects from the first size where it does (docs/errata.md items 2, 2a).
+#[test]
+fn the_text_as_printed_fails_where_the_reading_holds() {
+    use models::wang_ku::nob::Literal::{self, *};
+    use properties::Status;
+    use PropertyName::*;
+    /// The variant, the sizes where it holds, the property it breaks and
+    /// where.
+    type Case = (Literal, Algorithm, &'static [u64], PropertyName, &'static [u64]);
+    let cases: [Case; 3] = [
+        (
+            Rule3Set,
+            Algorithm::NobRule3Printed,
+            &[1],
+            NoDuplication,
+            &[2, 3, 4, 5],
+        ),
+        (
+            Rule2FromLeft,
+            Algorithm::NobRule2Left,
+            &[1, 2, 3],
+            Completeness,
+            &[4, 5],
+        ),
+        (
+            LowestFirst,
+            Algorithm::NobEcubeLow,
+            &[1, 2],
+            ContentionFreedom,
+            &[3, 4, 5],
+        ),
+    ];
+    for (literal, algorithm, holds, broken, fails) in cases {
+        let variant = |n: u64| Nob::literal(algorithm.config(n, None, None).unwrap(), literal);
+        for &n in holds {
+            assert_holds(
+                &lockstep(variant(n)),
+                &PropertyName::ALL,
+                &format!("{literal:?} n={n}"),
+            );
+        }
+        for &n in fails {
+            let search = lockstep(variant(n));
+            assert_eq!(
+                status(&search, broken),
+                Status::Violated,
+                "{literal:?} n={n}"
+            );
+            assert_holds(&lockstep(nob(n)), &PropertyName::ALL, &format!("nob n={n}"));
+        }
+    }
+}

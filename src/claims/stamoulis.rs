@@ -72,10 +72,10 @@ pub fn claims() -> Vec<Claim> {
             words: "phase 2 ends after floor(K/d) + d - 1 slots; then each root broadcasts its \
                     packets on its tree (the text does not say what a root does with a packet \
                     not yet arrived)",
-            judge: Judge::Open(
-                "a literal variant without the roots' wait (kbcast.rs, plan()): its late \
-                 packets would be dropped; commcheck's roots wait",
-            ),
+            judge: Judge::Reading {
+                literal: "kbcast-no-wait 3 --all-k",
+                reading: "kbcast 3 --all-k",
+            },
         },
         Claim {
             id: "ratio-remarks",

@@ -170,10 +170,10 @@ pub fn claims() -> Vec<Claim> {
             section: "3 and Appendix, rule 3",
             words: "P_3 are p-bit digits chosen such that P_3 ∩ ({P} ∪ P_2) = ∅ (Theorem 2's \
                     proof adds rule 1's set; errata item 2)",
-            judge: Judge::Open(
-                "the set as printed needs a variant of its own (nob.rs: rule 3 over every \
-                 value not P and not in P_2); commcheck implements the proof's set",
-            ),
+            judge: Judge::Reading {
+                literal: "nob-rule3-printed 4",
+                reading: "nob 4",
+            },
         },
         Claim {
             id: "rule-3-choice",
@@ -184,20 +184,20 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "rule-2-bits",
             section: "3 and Appendix, rule 2",
-            words: "for A differing from A at bit k-1, k <= min(s, a)",
-            judge: Judge::Open(
-                "bits counted from the left need a variant of their own; commcheck counts \
-                 from the right, as Fig. 5(c) does",
-            ),
+            words: "for A̲ differ from A at bit k - 1 and k <= s (s = min(2^p - p - 1, a))",
+            judge: Judge::Reading {
+                literal: "nob-rule2-left 4",
+                reading: "nob 4",
+            },
         },
         Claim {
             id: "sec3-ecube",
             section: "3",
             words: "the routes could be handled by e-cube routing except the first links",
-            judge: Judge::Open(
-                "e-cube lowest dimension first needs a variant of its own; commcheck routes \
-                 highest first (models/src/topology/hypercube.rs), where the routes hold",
-            ),
+            judge: Judge::Reading {
+                literal: "nob-ecube-low 3",
+                reading: "nob 3",
+            },
         },
         Claim {
             id: "theorem-1",

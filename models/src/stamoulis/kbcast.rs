@@ -40,6 +40,11 @@
 //! counted, and a root may wait for a packet beyond its detection time;
 //! the checker measures both (docs/errata.md, item 8).
 //!
+//! # `kbcast-no-wait`
+//! The text without the roots' wait: phase 3 at root e_j lasts N_j slots,
+//! each sending the next packet that is there, and then the termination
+//! packet; a packet that comes later is never broadcast.
+//!
 //! # `kbcast-ceil`
 //! The same with roots waiting ceil(K/d) + d - 1 slots of phase 2, the
 //! paper's own pipelining bound max_j {N_j + d - 1}; phase 3 then takes
@@ -126,6 +131,20 @@ pub const CEIL: Entry<Kbcast> = Entry {
     build: |cfg| Kbcast::new(cfg, Variant::Ceil),
 };
 
+/// The registry entry of section 3.2 without the roots' wait.
+pub const NO_WAIT: Entry<Kbcast> = Entry {
+    info: Info {
+        name: "kbcast-no-wait",
+        summary: "kbcast with roots broadcasting only in their N_j slots (the text, no wait)",
+        reference: "Stamoulis and Tsitsiklis 1993, section 3.2, phase 3; docs/errata.md",
+        ..ENTRY.info
+    },
+    build: |cfg| Kbcast {
+        wait: false,
+        ..Kbcast::new(cfg, Variant::Prefixed)
+    },
+};
+
 /// The registry entry of the multinode broadcast.
 pub const MNB: Entry<Kbcast> = Entry {
     info: Info {
@@ -173,6 +192,9 @@ pub struct Kbcast {
     /// kbcast-random: phase-3 packets go first on a shared arc (the
     /// paper's rule; false only in the test that shows why it is needed).
     pub priority: bool,
+    /// A root sends a packet that comes after its turn when it comes
+    /// (false: phase 3 ends N_j slots after it starts, `kbcast-no-wait`).
+    pub wait: bool,
 }
 
 impl Kbcast {
@@ -189,6 +211,7 @@ impl Kbcast {
             // The trees' roots e_j and the ranks break the translations.
             sets: broadcasters::Sets::new(&cfg, default_k.min(1 << d), false),
             priority: true,
+            wait: true,
         }
     }
 
@@ -429,6 +452,12 @@ impl Kbcast {
             };
             let share = s.k.map(|k| self.share(k as u64, j));
             let more = share.is_none_or(|n| (s.sent as u64) < n);
+            // Without the wait, phase 3's N_j slots are all a root has.
+            let closed = |k: u32| {
+                let start = self.phase_two() + self.detection(k as u64);
+                u64::from(slot.saturating_sub(start)) >= self.share(k as u64, j)
+            };
+            let more = more && (self.wait || !s.k.is_some_and(closed));
             let msg = if !started || s.ended {
                 None
             } else if more && (s.sent as usize) < s.got.len() {

@@ -6,6 +6,8 @@
 //! routes are written in: rule 3 goes APR -> AP(R') -> AP3(R') -> AP3R3, the
 //! P bits (higher) before the R bits, "in dimensional order"; the lecture
 //! notes' Ho-Kao scheme also checks "the bits left-to-right".
+//! [`Hypercube::lowest_first`] is the other order, for the literal variants
+//! that ask what the choice changes (`nob-ecube-low`).
 
 use crate::config::{Ports, Switching};
 use crate::topology::Topology;
@@ -17,6 +19,7 @@ pub struct Hypercube {
     n: u32,
     switching: Switching,
     ports: Ports,
+    lowest_first: bool,
 }
 
 impl Hypercube {
@@ -33,6 +36,15 @@ impl Hypercube {
             n,
             switching,
             ports,
+            lowest_first: false,
+        }
+    }
+
+    /// The same cube with e-cube correcting the lowest dimension first.
+    pub fn lowest_first(self) -> Self {
+        Hypercube {
+            lowest_first: true,
+            ..self
         }
     }
 
@@ -80,7 +92,10 @@ impl Hypercube {
         }
         let mut diff = at ^ to;
         while diff != 0 {
-            let d = 31 - diff.leading_zeros();
+            let d = match self.lowest_first {
+                true => diff.trailing_zeros(),
+                false => 31 - diff.leading_zeros(),
+            };
             f(at, d);
             at ^= 1 << d;
             diff ^= 1 << d;
@@ -388,6 +403,12 @@ mod tests {
         assert_eq!(
             c.path(&forced),
             vec![0b0000, 0b0001, 0b1001, 0b1101, 0b1100]
+        );
+        let low = q(4).lowest_first();
+        assert_eq!(low.path(&worm), vec![0b0000, 0b0001, 0b0011, 0b1011]);
+        assert_eq!(
+            low.path(&forced),
+            vec![0b0000, 0b0001, 0b0000, 0b0100, 0b1100]
         );
     }
 

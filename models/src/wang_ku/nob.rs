@@ -42,6 +42,18 @@
 //! * E-cube order is highest dimension first ([`crate::topology::hypercube`]).
 //! * Source other than 0: compute for source 0, relabel by xor.
 //!
+//! # The text as printed, each its own variant ([`Literal`])
+//! * `nob-rule3-printed`: the section's and the Appendix's rule 3 set,
+//!   P_3 ∩ ({P} ∪ P_2) = ∅, taken as written: every p-bit value but P and
+//!   rule 2's P_2, so rule 1's neighbours of P as well (Theorem 2's proof
+//!   adds them to the set excluded). Each P_3 takes its own R dimension
+//!   first while there are dimensions, then they are reused in turn (the
+//!   text's "unique R" cannot be had).
+//! * `nob-rule2-left`: rule 2's "A' differ from A at bit k - 1", bits
+//!   counted from A's left (its highest) end instead of its right.
+//! * `nob-ecube-low`: "dimensional order" read as e-cube from the lowest
+//!   dimension up.
+//!
 //! # Bounds
 //! * steps <= ceil(n / floor(log2(n+1))) (Theorem 3, Table I)
 //! * every node receives exactly one copy (Theorem 1), contention-free in
@@ -84,11 +96,24 @@ pub fn levels(n: u32, reading: Levels) -> Vec<u32> {
     sizes
 }
 
+/// A sentence of the text read as printed, where commcheck reads it
+/// otherwise (the module header says how).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Literal {
+    /// Rule 3 over every value but P and P_2.
+    Rule3Set,
+    /// Rule 2's bits counted from A's left.
+    Rule2FromLeft,
+    /// Worms corrected from the lowest dimension up.
+    LowestFirst,
+}
+
 /// NOB at one configuration and one reading of its levels.
 #[derive(Clone, Debug)]
 pub struct Nob {
     cube: Hypercube,
     levels: Vec<u32>,
+    literal: Option<Literal>,
 }
 
 /// The claim of both readings (Theorems 1-3).
@@ -126,13 +151,96 @@ pub const APPENDIX: Entry<Nob> = Entry {
     build: |cfg| Nob::new(cfg, Levels::Appendix),
 };
 
+/// The registry entry of rule 3's set as printed (`nob-rule3-printed`).
+pub const RULE3_PRINTED: Entry<Nob> = Entry {
+    info: Info {
+        name: "nob-rule3-printed",
+        summary: "nob with rule 3's set as printed: every P_3 but P and P_2",
+        reference: "Wang & Ku, ICS'95, section 3 and Appendix, rule 3 (docs/errata.md)",
+        ..TEXT.info
+    },
+    build: |cfg| Nob::literal(cfg, Literal::Rule3Set),
+};
+
+/// The registry entry of rule 2's bits from the left (`nob-rule2-left`).
+pub const RULE2_LEFT: Entry<Nob> = Entry {
+    info: Info {
+        name: "nob-rule2-left",
+        summary: "nob with rule 2's bit k-1 counted from A's left",
+        reference: "Wang & Ku, ICS'95, Appendix, rule 2 (docs/errata.md)",
+        ..TEXT.info
+    },
+    build: |cfg| Nob::literal(cfg, Literal::Rule2FromLeft),
+};
+
+/// The registry entry of e-cube from the lowest dimension (`nob-ecube-low`).
+pub const ECUBE_LOW: Entry<Nob> = Entry {
+    info: Info {
+        name: "nob-ecube-low",
+        summary: "nob with worms routed lowest dimension first",
+        reference: "Wang & Ku, ICS'95, section 3 (docs/errata.md)",
+        ..TEXT.info
+    },
+    build: |cfg| Nob::literal(cfg, Literal::LowestFirst),
+};
+
 impl Nob {
     /// NOB at `cfg`, its levels cut as `reading` says.
     pub fn new(cfg: Config, reading: Levels) -> Self {
         Nob {
             cube: Hypercube::new(cfg.n, cfg.switching, cfg.ports),
             levels: levels(cfg.n, reading),
+            literal: None,
         }
+    }
+
+    /// NOB at `cfg` with the text's levels and one sentence as printed.
+    pub fn literal(cfg: Config, literal: Literal) -> Self {
+        let nob = Nob::new(cfg, Levels::Text);
+        let cube = match literal {
+            Literal::LowestFirst => nob.cube.lowest_first(),
+            _ => nob.cube,
+        };
+        Nob {
+            cube,
+            literal: Some(literal),
+            ..nob
+        }
+    }
+
+    /// Rule 2's bits of A: the k-th from the right for k < min(s, a), or
+    /// as printed from the left.
+    fn rule2_bits(&self, part: &Partition) -> Vec<u32> {
+        if part.a == 0 || part.p < 2 {
+            return vec![];
+        }
+        let k = capacity(part.p).min(part.a);
+        match self.literal {
+            Some(Literal::Rule2FromLeft) => (0..k).map(|k| part.a - 1 - k).collect(),
+            _ => (0..k).collect(),
+        }
+    }
+
+    /// Rule 3's values of P: P xor position(k) for k = a..s-1 (those
+    /// rules 1 and 2 leave), or as printed every value but P and P_2.
+    fn rule3_values(&self, part: &Partition) -> Vec<u64> {
+        if part.r < 1 {
+            return vec![];
+        }
+        if self.literal != Some(Literal::Rule3Set) {
+            let count = capacity(part.p).saturating_sub(part.a);
+            return (0..count)
+                .map(|j| part.big_p ^ position(part.a + j) as u64)
+                .collect();
+        }
+        let p2: Vec<u64> = self
+            .rule2_bits(part)
+            .iter()
+            .map(|&k| part.big_p ^ position(k) as u64)
+            .collect();
+        (0..1u64 << part.p)
+            .filter(|v| *v != part.big_p && !p2.contains(v))
+            .collect()
     }
 
     /// The source of child subcube A'P' in step i+1: A' P' eta-syndrome.
@@ -143,12 +251,11 @@ impl Nob {
         ((prefix << part.r) | r) as NodeId
     }
 
-    /// Number of rule-3 worms in a step: s - a where positive and r >= 1.
-    fn rule3_count(part: &Partition) -> u32 {
-        if part.r < 1 {
-            return 0;
-        }
-        capacity(part.p).saturating_sub(part.a)
+    /// How many ways rule 3 may take its first dimensions: each value its
+    /// own R dimension while there are enough.
+    fn rule3_choices(&self, part: &Partition) -> u32 {
+        let count = self.rule3_values(part).len() as u32;
+        injections(count.min(part.r), part.r)
     }
 
     /// Emits the 2^p - 1 worms of step `i` from `node` for `source`.
@@ -186,19 +293,18 @@ impl Nob {
             );
         }
         // Rule 2: help the A'-subcubes for A' a neighbour of A in a covered bit.
-        if part.a > 0 && part.p >= 2 {
-            for k in 0..capacity(part.p).min(part.a) {
-                worm(
-                    self.destination(i, &part, part.big_a ^ (1 << k), part.big_p),
-                    None,
-                );
-            }
+        for k in self.rule2_bits(&part) {
+            worm(
+                self.destination(i, &part, part.big_a ^ (1 << k), part.big_p),
+                None,
+            );
         }
-        // Rule 3: the child subcubes left over, each first over its own R dimension.
-        let count = Self::rule3_count(&part);
-        let dims = injection(count.min(part.r), part.r, choice);
-        for (j, &d) in dims.iter().enumerate() {
-            let p3 = part.big_p ^ position(part.a + j as u32) as u64;
+        // Rule 3: the child subcubes left over, each first over its own R
+        // dimension (the set as printed may outnumber them: then in turn).
+        let values = self.rule3_values(&part);
+        let dims = injection((values.len() as u32).min(part.r), part.r, choice);
+        for (j, &p3) in values.iter().enumerate() {
+            let d = dims[j % dims.len()];
             worm(self.destination(i, &part, part.big_a, p3), Some(d as u8));
         }
     }
@@ -237,10 +343,7 @@ impl Protocol for Nob {
             return 1;
         };
         match Partition::of(&self.levels, self.cube.dim(), node ^ task.source, task.step) {
-            Some(part) => {
-                let count = Self::rule3_count(&part);
-                injections(count.min(part.r), part.r)
-            }
+            Some(part) => self.rule3_choices(&part),
             None => 1,
         }
     }
