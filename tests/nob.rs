@@ -87,7 +87,13 @@ fn the_text_as_printed_fails_where_the_reading_holds() {
     use PropertyName::*;
     /// The variant, the sizes where it holds, the property it breaks and
     /// where.
-    type Case = (Literal, Algorithm, &'static [u64], PropertyName, &'static [u64]);
+    type Case = (
+        Literal,
+        Algorithm,
+        &'static [u64],
+        PropertyName,
+        &'static [u64],
+    );
     let cases: [Case; 3] = [
         (
             Rule3Set,

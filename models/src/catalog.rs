@@ -149,6 +149,7 @@ macro_rules! registry {
             MnbSbt => $crate::bertsekas::mnb_sbt::ENTRY,
             Scatter => $crate::bertsekas::scatter::ENTRY,
             Gather => $crate::bertsekas::gather::ENTRY,
+            GatherMnb => $crate::bertsekas::gather_mnb::ENTRY,
             TotalExchange => $crate::bertsekas::total_exchange::ENTRY,
             Prefix => $crate::stamoulis::prefix::ENTRY,
             Esbt => $crate::stamoulis::esbt::ENTRY,

@@ -5,6 +5,7 @@
 //! exchange (section 4), under SLA (`--ports one`) and MLA (`--ports all`).
 
 pub mod gather;
+pub mod gather_mnb;
 pub mod mna;
 pub mod mnb;
 pub mod mnb_ring;
