@@ -274,6 +274,38 @@ fn partition_is_incomplete_exactly_where_m_does_not_divide_n() {
     }
 }
 
+/// Section 6's modified PARTITION (m = ceil(2l/n), the least m for which
+/// its note 2l < mn holds): where 2l/n is an integer it is
+/// partition-fixed and every property holds; elsewhere its phase-3
+/// messages carry the even-sum tokens of m rows, more than l of them at
+/// n/2 < l < n, and it keeps to tau + m + sigma steps.
+#[test]
+fn the_modified_partition_of_section_6_sends_more_than_l_tokens() {
+    use models::fujita::partition::Partition;
+    for n in 3..=6u32 {
+        for l in n / 2 + 1..=n {
+            let m = (2 * l).div_ceil(n);
+            let what = format!("partition-sec6 n={n} l={l} m={m}");
+            let search = lockstep(Partition::section_6(config(Algorithm::PartitionSec6, n, l)));
+            assert_holds(
+                &search,
+                &[Completeness, ContentionFreedom, Causality, TimeBound],
+                &what,
+            );
+            let expected = match (2 * l) % n {
+                0 => Status::Holds,
+                _ => Status::Violated,
+            };
+            assert_eq!(status(&search, MessageLength), expected, "{what}");
+            let sigma = n.div_ceil(m);
+            assert!(
+                search.worst_termination <= Some(n.div_ceil(2) + m + sigma),
+                "{what}"
+            );
+        }
+    }
+}
+
 /// The printed counterexample: at n = 5, l = 5 (m = 2, blocks {1,2},
 /// {3,4}, {5}), row 1's phase-3 writers sit at columns 2 and 4, none in
 /// the last block, so node (1,2) never gets t(2,5), an odd-sum token of

@@ -166,6 +166,7 @@ macro_rules! registry {
             SimplePacked => $crate::fujita::simple::PACKED,
             Partition => $crate::fujita::partition::ENTRY,
             PartitionFixed => $crate::fujita::partition::FIXED,
+            PartitionSec6 => $crate::fujita::partition::SECTION_6,
             Centralize => $crate::fujita::centralize::ENTRY,
             CentralizeFixed => $crate::fujita::centralize::FIXED,
             MeshSf => $crate::lecture_notes::mesh_sf::ENTRY,

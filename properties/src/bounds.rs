@@ -227,6 +227,13 @@ pub mod fujita {
         let m = 2 * l / n;
         (m >= 1).then(|| tau(n) + m + n.div_ceil(m))
     }
+
+    /// Section 6's modified PARTITION with m = floor(2c) for the least c
+    /// that makes its "2l < mn" true, m = ceil(2l/n): tau + m + sigma.
+    pub fn section6(n: u64, l: u64) -> u64 {
+        let m = (2 * l).div_ceil(n);
+        tau(n) + m + n.div_ceil(m)
+    }
 }
 
 #[cfg(test)]

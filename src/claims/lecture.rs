@@ -29,6 +29,32 @@ pub fn claims() -> Vec<Claim> {
             ),
         },
         Claim {
+            id: "lemma-transmissions",
+            section: "an example of lower bound calculations, Lemma",
+            words: "# of transmissions in all-port full-duplex SF non-combining Q_n: OAB \
+                    2^n - 1, AAB 2^n(2^n - 1), OAS n 2^(n-1), AAS n 2^(2n-1)",
+            judge: Judge::Computed(lemma_transmissions),
+        },
+        Claim {
+            id: "lemma-proof-counts",
+            section: "an example of lower bound calculations, proof of the Lemma",
+            words: "there are C(n,k) vertices of Q_n at distance k from the source, and \
+                    sum_{k=1..n} k C(n,k) = n 2^(n-1); full-duplex all-port Q_n can perform \
+                    n 2^n hops in one round, so AAS takes ((n/2) 2^(2n))/(n 2^n) = 2^(n-1) \
+                    rounds",
+            judge: Judge::Computed(lemma_counts),
+        },
+        Claim {
+            id: "half-duplex-sufficient",
+            section: "store-and-forward OAB",
+            words: "half-duplex channels are sufficient for OAB, full-duplex channels cannot \
+                    improve anything",
+            judge: Judge::NotEncodable(
+                "commcheck has no half-duplex channel model, and that full-duplex channels \
+                 cannot improve anything is a statement over every algorithm",
+            ),
+        },
+        Claim {
             id: "sbt",
             section: "store-and-forward OAB, hypercube",
             words: "the spanning binomial tree broadcast takes n rounds, one-port and all-port",
@@ -40,6 +66,39 @@ pub fn claims() -> Vec<Claim> {
                     "sbt 5",
                 ],
                 &[],
+            ),
+        },
+        Claim {
+            id: "sbt-per-round-one-port",
+            section: "store-and-forward OAB, hypercube",
+            words: "the number of nodes that receive the packet in round i is 2^(i-1) in the \
+                    1-port model",
+            judge: Judge::Computed(sbt_doubling),
+        },
+        Claim {
+            id: "sbt-per-round-all-port",
+            section: "store-and-forward OAB, hypercube",
+            words: "whereas C(n,i) nodes receive the packet in round i in the all-port model \
+                    (therefore the name binomial tree)",
+            judge: Judge::NotEncodable(
+                "a count per round, which no report gives (reports give the last round); \
+                 `check sbt 5 --switching sf --source 0 --trace F` shows 5, 10, 10, 5, 1 new \
+                 nodes a round",
+            ),
+        },
+        Claim {
+            id: "sbt-transmission-optimal",
+            section: "store-and-forward OAB, hypercube",
+            words: "sum_{i=1..n} 2^(i-1) = sum_{i=1..n} C(n,i) = 2^n - 1. Both schemes are \
+                    transmission optimal",
+            judge: Judge::Runs(
+                &[
+                    "sbt 5 --switching sf --ports one",
+                    "sbt 5 --switching sf",
+                    "sbt 6 --switching sf --ports one",
+                    "sbt 6 --switching sf",
+                ],
+                &["transmissions", "no-duplication"],
             ),
         },
         Claim {
@@ -74,10 +133,77 @@ pub fn claims() -> Vec<Claim> {
             ),
         },
         Claim {
+            id: "flooding-duplicates",
+            section: "store-and-forward OAB, 1-port vs all-port",
+            words: "even though the packet is never sent back, some nodes can receive the \
+                    packet more than once if the graph contains cycles",
+            judge: Judge::Breaks(
+                &[
+                    "flood 3",
+                    "flood 4",
+                    "mesh-flood 4x4",
+                    "mesh-flood 4x4 --torus",
+                ],
+                "no-duplication",
+            ),
+        },
+        Claim {
+            id: "one-port-trivial-bound",
+            section: "store-and-forward OAB, 1-port vs all-port",
+            words: "the trivial lower bound on the number of rounds of OAB in 1-port SF network \
+                    G is max(diam(G), log |V(G)|), since in one round the number of informed \
+                    nodes can double at most",
+            judge: Judge::Computed(one_port_bound),
+        },
+        Claim {
+            id: "oab-np-complete",
+            section: "store-and-forward OAB, 1-port vs all-port",
+            words: "the problem to determine the optimal time complexity of OAB (= non-trivial \
+                    lower bound) in 1-port SF network G is NP-complete",
+            judge: Judge::NotEncodable(
+                "a complexity-class statement about a decision problem over all networks, not \
+                 a property of any run",
+            ),
+        },
+        Claim {
+            id: "erew-pram-log-p",
+            section: "store-and-forward OAB, EREW PRAM",
+            words: "the standard optimal algorithm doubles the number of copies in every step: \
+                    the number of steps matches the trivial lower bound ceil(log p); exactly \
+                    the same doubling algorithm works for 1-port complete network",
+            judge: Judge::NotEncodable(
+                "commcheck models no shared memory (PRAM) and has no complete-network \
+                 algorithm; the same doubling on the hypercube is the ledger's sbt entry",
+            ),
+        },
+        Claim {
+            id: "wh-one-port-cube-no-gain",
+            section: "wormhole OAB, hypercube",
+            words: "in 1-port Q_n, WH routing does not provide any improvement compared to SF, \
+                    since the SBT_n-based SF algorithm with time complexity (t_s + t_d + m t_m) \
+                    n is optimal",
+            judge: Judge::Computed(wh_one_port_cube),
+        },
+        Claim {
+            id: "wh-all-port-cube-bound",
+            section: "wormhole OAB, hypercube",
+            words: "under the all-port assumption the lower bound on the number of rounds \
+                    becomes ceil(n/log(n+1)) (the number of informed nodes can increase n times \
+                    in every round)",
+            judge: Judge::Computed(wh_all_port_cube),
+        },
+        Claim {
             id: "dta-steps",
             section: "wormhole OAB, hypercube (DTA)",
             words: "DTA requires ceil(n/2) rounds for all-port WH Q_n (errata item 6)",
             judge: Judge::Runs(&["dt 1", "dt 2", "dt 3", "dt 4"], &["time-bound"]),
+        },
+        Claim {
+            id: "dta-twice-faster",
+            section: "wormhole OAB, hypercube (DTA)",
+            words: "DTA is really approximately twice faster on real machines than the standard \
+                    SBT algorithm (read in rounds; real machines' costs are not modelled)",
+            judge: Judge::Computed(dta_twice),
         },
         Claim {
             id: "dta-optimal",
@@ -93,12 +219,34 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Runs(&["ho-kao 3", "ho-kao 5", "ho-kao 7"], &[]),
         },
         Claim {
+            id: "fig-hka-q7-optimal",
+            section: "wormhole OAB, hypercube (HKA), figure",
+            words: "Time optimal OAB algorithm in all-port WH Q_7",
+            judge: Judge::Computed(hka_q7),
+        },
+        Claim {
             id: "hka-constant",
             section: "wormhole OAB, hypercube (HKA)",
             words: "HKA is optimal up to a small constant for n >= 7",
             judge: Judge::Open(
                 "the difference to the counting bound over the widest n the executor reaches; \
                  `check table lecture-bounds` prints both, not the difference",
+            ),
+        },
+        Claim {
+            id: "mesh-1d",
+            section: "meshes, SF",
+            words: "an optimal OAB in a SF 1D mesh is basically the flooding algorithm: send \
+                    the packet to both directions in pipeline; in 1-port case, send it in one \
+                    direction, then in the other, starting with the longer-path-ahead one",
+            judge: Judge::Runs(
+                &[
+                    "mesh-sf 7 --source 2",
+                    "mesh-sf-farthest 7 --ports one --source 2",
+                    "mesh-sf 8",
+                    "mesh-sf-farthest 8 --ports one",
+                ],
+                &[],
             ),
         },
         Claim {
@@ -129,6 +277,25 @@ pub fn claims() -> Vec<Claim> {
             ),
         },
         Claim {
+            id: "fig-m334",
+            section: "meshes, one-port SF, figure",
+            words: "Dimension-order OAB tree in 1-port store-and-forward M(3,3,4)",
+            judge: Judge::Runs(
+                &[
+                    "mesh-sf 3x3x4 --ports one",
+                    "mesh-sf-farthest 3x3x4 --ports one",
+                ],
+                &[],
+            ),
+        },
+        Claim {
+            id: "mesh-time-formula",
+            section: "meshes, SF",
+            words: "t_OAB(M(...)) <= (t_s + t_d + m t_m) diam(M(...)) (read in rounds: at most \
+                    the diameter; the cost coefficients are the linear-time model)",
+            judge: Judge::Computed(mesh_diameter),
+        },
+        Claim {
             id: "torus-cut",
             section: "tori, SF",
             words: "cutting each ring opposite the source avoids the superfluous hops: optimal",
@@ -139,6 +306,13 @@ pub fn claims() -> Vec<Claim> {
             section: "tori, SF",
             words: "ignoring second copies makes two superfluous hops a ring",
             judge: Judge::Breaks(&["torus-sf 5x5", "torus-sf 4x4"], "no-duplication"),
+        },
+        Claim {
+            id: "torus-one-superfluous-hop",
+            section: "tori, SF",
+            words: "to ignore the second packet, so that in each cycle of the torus, one hop \
+                    will be superfluous",
+            judge: Judge::Computed(torus_hops),
         },
         Claim {
             id: "recursive-doubling",
@@ -155,6 +329,53 @@ pub fn claims() -> Vec<Claim> {
             ),
         },
         Claim {
+            id: "rd-dimension-order-irrelevant",
+            section: "one-port WH meshes",
+            words: "the order in which the dimensions are chosen is irrelevant",
+            judge: Judge::Computed(rd_order),
+        },
+        Claim {
+            id: "torus-wh-equals-mesh-corner",
+            section: "one-port WH tori",
+            words: "OAB in WH T(z) is exactly the same as OAB in WH M(z) with the source in the \
+                    corner",
+            judge: Judge::Computed(torus_wh_corner),
+        },
+        Claim {
+            id: "torus-wh-latency-formula",
+            section: "one-port WH tori",
+            words: "T_OAB(T(z)) = sum_{i=1..ceil(log z)} (t_s + ceil(z/2^i) t_d + m t_m) = \
+                    (t_s + m t_m) ceil(log z) + t_d (z - 1)",
+            judge: Judge::Computed(torus_wh_latency),
+        },
+        Claim {
+            id: "torus-sf-ring-time",
+            section: "one-port WH tori, the SF comparison",
+            words: "compare this with the complexity for the SF model: T_OAB(T(z)) = (t_s + \
+                    t_d + m t_m) floor(z/2) (read: all-port SF, in rounds)",
+            judge: Judge::Computed(torus_sf_ring),
+        },
+        Claim {
+            id: "fig-rd-t8",
+            section: "one-port WH tori, figure",
+            words: "An optimal OAB in 1-port wormhole 1D-torus T(8) using recursive doubling",
+            judge: Judge::Computed(rd_t8),
+        },
+        Claim {
+            id: "wh-all-port-mesh-bound",
+            section: "all-port WH meshes and tori",
+            words: "the lower bound on the number of rounds of OAB in n-dimensional WH all-port \
+                    mesh or torus with N nodes is log_(2n+1) N",
+            judge: Judge::Computed(wh_all_port_grid),
+        },
+        Claim {
+            id: "open-problem-5-years",
+            section: "all-port WH meshes and tori",
+            words: "this has been addressed by the research community for about last 5 years as \
+                    a challenging open problem",
+            judge: Judge::NotEncodable("a historical remark about research, not about any run"),
+        },
+        Claim {
             id: "dilated-diagonal",
             section: "all-port WH tori",
             words: "on T(5^k, 5^k) the dilated-diagonal broadcast takes 2k rounds, the optimum",
@@ -167,6 +388,15 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Open(
                 "dilated diagonals on tori that are not square (only T(5^k, 5^k) is encoded)",
             ),
+        },
+        Claim {
+            id: "dd-phases",
+            section: "all-port WH tori, dilated-diagonal",
+            words: "Phase 1 can be done in ceil(log_5 n) rounds; Phase 2 aligns the packets to \
+                    the main diagonal, only one round; Phase 3: each diagonal node informs four \
+                    nodes on the middle diagonals of the other four bands, all 4n paths pairwise \
+                    link-disjoint, recursively in each band",
+            judge: Judge::Computed(dd_phases),
         },
         Claim {
             id: "k-port-bound",
@@ -219,4 +449,651 @@ fn dta_optimal(j: &Judging) -> Verdict {
             ),
         },
     }
+}
+
+/// A count, or "none" where the report has none.
+fn count(x: Option<u64>) -> String {
+    x.map_or("none".into(), |x| x.to_string())
+}
+
+/// The least a with base^a >= x.
+fn ceil_log(base: u64, x: u64) -> u64 {
+    let (mut a, mut reach) = (0, 1u64);
+    while reach < x {
+        reach = reach.saturating_mul(base);
+        a += 1;
+    }
+    a
+}
+
+/// The Lemma's transmissions beside each all-port algorithm's count and the
+/// least its task needs (one transmission a needed delivery).
+fn lemma_transmissions(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for n in [3u64, 4] {
+        let v = 1u64 << n;
+        let rows = [
+            ("OAB", format!("sbt {n} --switching sf"), v - 1),
+            ("AAB", format!("mnb {n}"), v * (v - 1)),
+            ("OAS", format!("scatter {n}"), n * v / 2),
+            ("AAS", format!("total-exchange {n}"), n * v * v / 2),
+        ];
+        for (op, c, lemma) in rows {
+            let o = match j.outcome(&c) {
+                Ok(o) => o,
+                Err(why) => return Verdict::Unknown { why },
+            };
+            if o.transmissions != Some(lemma) || o.optimal_transmissions != Some(lemma) {
+                return Verdict::measured(
+                    false,
+                    format!(
+                        "`check {c}`: {op} at n = {n}: {} transmissions, {} needed, the Lemma's \
+                         {lemma}",
+                        count(o.transmissions),
+                        count(o.optimal_transmissions)
+                    ),
+                );
+            }
+            seen.push(format!("{op} {lemma}"));
+        }
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "the least transmissions the task needs and those of `check sbt N --switching sf`, \
+             `mnb N`, `scatter N`, `total-exchange N` equal the Lemma's at n = 3, 4: {}",
+            seen.join(", ")
+        ),
+    )
+}
+
+fn lemma_counts(j: &Judging) -> Verdict {
+    for n in 1..=16u32 {
+        let mut at = vec![0u64; n as usize + 1];
+        for x in 0u64..1 << n {
+            at[x.count_ones() as usize] += 1;
+        }
+        let (mut choose, mut weighted) = (1u64, 0u64);
+        for k in 0..=u64::from(n) {
+            if at[k as usize] != choose {
+                return Verdict::measured(
+                    false,
+                    format!(
+                        "Q_{n} has {} nodes at distance {k}, not C(n,k) = {choose}",
+                        at[k as usize]
+                    ),
+                );
+            }
+            weighted += k * choose;
+            choose = choose * (u64::from(n) - k) / (k + 1);
+        }
+        if weighted != u64::from(n) << (n - 1) {
+            return Verdict::measured(
+                false,
+                format!("n = {n}: sum k C(n,k) = {weighted}, not n 2^(n-1)"),
+            );
+        }
+    }
+    let mut seen = Vec::new();
+    for n in [3u64, 4] {
+        let c = format!("total-exchange {n}");
+        let o = match j.outcome(&c) {
+            Ok(o) => o,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let t = o.time.measured.map_or(0, u64::from);
+        let arcs = n << n;
+        if t != 1 << (n - 1) || o.transmissions != Some(t * arcs) {
+            return Verdict::measured(
+                false,
+                format!(
+                    "`check {c}`: {t} rounds and {} transmissions, where 2^(n-1) rounds of n 2^n \
+                     = {arcs} hops are {} and {}",
+                    count(o.transmissions),
+                    1u64 << (n - 1),
+                    arcs << (n - 1)
+                ),
+            );
+        }
+        seen.push(format!("`check {c}` {t} rounds of {arcs} hops"));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "Q_n's nodes by distance are C(n,k) and sum k C(n,k) = n 2^(n-1) at n = 1..16 \
+             (counted); total exchange fills all n 2^n arcs every round for 2^(n-1) rounds: {}",
+            seen.join(", ")
+        ),
+    )
+}
+
+fn sbt_doubling(j: &Judging) -> Verdict {
+    for n in 3..=6u32 {
+        let c = format!("sbt {n} --switching sf --ports one");
+        match j.runs(&[c.as_str()], &["completeness", "contention-freedom"]) {
+            Verdict::Holds { .. } => {}
+            Verdict::Refuted { counterexample } => return Verdict::measured(false, counterexample),
+            other => return other,
+        }
+        let t = match j.measured(&c) {
+            Ok(t) => t,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        if t != n {
+            return Verdict::measured(
+                false,
+                format!("`check {c}`: {t} rounds, where doubling every round takes log2 2^n = {n}"),
+            );
+        }
+    }
+    Verdict::measured(
+        true,
+        "`check sbt N --switching sf --ports one`, N = 3..6: complete and contention-free in \
+         log2 2^n = n rounds; a one-port round at most doubles the informed nodes, so reaching \
+         2^n in n rounds means 2^(i-1) new ones in round i"
+            .into(),
+    )
+}
+
+/// One-port runs (worst source over every orbit): command, diameter, nodes.
+const ONE_PORT: [(&str, u64, u64); 7] = [
+    ("sbt 4 --switching sf --ports one", 4, 16),
+    ("sbt 6 --switching sf --ports one", 6, 64),
+    ("mesh-sf-farthest 4x4 --ports one", 6, 16),
+    ("mesh-sf-farthest 3x3x4 --ports one", 7, 36),
+    ("mesh-sf-farthest 7 --ports one", 6, 7),
+    ("torus-sf-cut 3x3 --ports one", 2, 9),
+    ("torus-sf-cut 7 --ports one", 3, 7),
+];
+
+fn one_port_bound(j: &Judging) -> Verdict {
+    let mut met = Vec::new();
+    for (c, diam, nodes) in ONE_PORT {
+        let t = match j.measured(c) {
+            Ok(t) => u64::from(t),
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let b = diam.max(ceil_log(2, nodes));
+        if t < b {
+            return Verdict::measured(
+                false,
+                format!("`check {c}` informs every node in {t} rounds, below max(diam, ceil(log2 N)) = {b}"),
+            );
+        }
+        if t == b {
+            met.push(format!("`check {c}` {t}"));
+        }
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "read as the network's OAB time (its worst source): no one-port run of {} is below \
+             max(diam(G), ceil(log2 |V|)), and {} meet it: {} (a bound over every algorithm: \
+             runs could refute it, not prove it)",
+            super::commands_text(&ONE_PORT.map(|r| r.0)),
+            met.len(),
+            met.join(", ")
+        ),
+    )
+}
+
+/// Commands and the diameter of their mesh.
+const MESH_DIAM: [(&str, u64); 6] = [
+    ("mesh-sf 4x5", 7),
+    ("mesh-sf 3x3x4", 7),
+    ("mesh-sf 4x4 --ports one", 6),
+    ("mesh-sf-farthest 3x3x4 --ports one", 7),
+    ("mesh-sf-farthest 5x7 --ports one", 10),
+    ("mesh-sf-farthest 7 --ports one", 6),
+];
+
+fn mesh_diameter(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for (c, diam) in MESH_DIAM {
+        let t = match j.measured(c) {
+            Ok(t) => u64::from(t),
+            Err(why) => return Verdict::Unknown { why },
+        };
+        if t > diam {
+            return Verdict::measured(
+                false,
+                format!("`check {c}`: {t} rounds, above the diameter {diam}"),
+            );
+        }
+        seen.push(format!("`check {c}` {t} <= {diam}"));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "read in rounds: at most the diameter from the worst source, all-port and one-port: {}",
+            seen.join(", ")
+        ),
+    )
+}
+
+/// Tori whose rings are all odd: command and sides.
+const ODD_TORI: [(&str, &[u64]); 3] = [
+    ("torus-sf 5x5", &[5, 5]),
+    ("torus-sf 7", &[7]),
+    ("torus-sf 5x3", &[5, 3]),
+];
+
+fn torus_hops(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    let mut one = true;
+    for (c, sides) in ODD_TORI {
+        let o = match j.outcome(c) {
+            Ok(o) => o,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        // A ring in dimension d for every node informed along the ones
+        // before it.
+        let rings: u64 = (0..sides.len())
+            .map(|d| sides[..d].iter().product::<u64>())
+            .sum();
+        let made = o.transmissions.unwrap_or(0);
+        let extra = made.saturating_sub(o.optimal_transmissions.unwrap_or(made));
+        one &= extra == rings;
+        let late = match (o.time.measured, o.time.termination) {
+            (Some(m), Some(t)) => format!(", the last {} round(s) after all are informed", t - m),
+            _ => String::new(),
+        };
+        seen.push(format!(
+            "`check {c}`: {extra} superfluous transmissions over {rings} ring(s){late}"
+        ));
+    }
+    Verdict::measured(
+        one,
+        format!(
+            "hops are transmissions (the notes' metrics: \"the number of transmissions (= \
+             hops)\"); on rings of odd length, where both meeting nodes forward across: {}",
+            seen.join("; ")
+        ),
+    )
+}
+
+fn wh_one_port_cube(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for n in 3..=6u64 {
+        let sf = format!("sbt {n} --switching sf --ports one");
+        let wh = format!("sbt {n} --switching wh --ports one");
+        let t = match j.measured(&sf) {
+            Ok(t) => u64::from(t),
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let o = match j.outcome(&wh) {
+            Ok(o) => o,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        // One port: the informed nodes at most double a round, WH or SF.
+        let bound = ceil_log(2, 1 << n);
+        let printed = o.time.lower_bound.map(u64::from);
+        if t != bound || printed != Some(bound) {
+            return Verdict::measured(
+                false,
+                format!(
+                    "n = {n}: `check {sf}` {t} rounds; `check {wh}` prints the lower bound {}, \
+                     against log2 2^n = {bound}",
+                    count(printed)
+                ),
+            );
+        }
+        seen.push(format!("n = {n}: {t}"));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "`check sbt N --switching sf --ports one` meets the one-port WH lower bound log2 2^n \
+             = n (printed by `check sbt N --switching wh --ports one`): {}",
+            seen.join(", ")
+        ),
+    )
+}
+
+fn wh_all_port_cube(j: &Judging) -> Verdict {
+    for n in 1..=64u32 {
+        let closed = (f64::from(n) / f64::from(n + 1).log2()).ceil() as u32;
+        if closed != bounds::all_port_wormhole_lower(n) {
+            return Verdict::measured(
+                false,
+                format!(
+                    "n = {n}: ceil(n/log2(n+1)) = {closed}, but the least a with (n+1)^a >= 2^n \
+                     is {}",
+                    bounds::all_port_wormhole_lower(n)
+                ),
+            );
+        }
+    }
+    let runs = (1..=8u32)
+        .map(|n| (format!("dt {n}"), n))
+        .chain((7..=12u32).map(|n| (format!("ho-kao {n}"), n)));
+    let mut met = 0;
+    for (c, n) in runs {
+        let t = match j.measured(&c) {
+            Ok(t) => t,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let b = bounds::all_port_wormhole_lower(n);
+        if t < b {
+            return Verdict::measured(
+                false,
+                format!("`check {c}`: {t} rounds, below the bound {b}"),
+            );
+        }
+        met += usize::from(t == b);
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "ceil(n/log2(n+1)) is the counting argument's least a with (n+1)^a >= 2^n at every \
+             n = 1..64; no run of `check dt N` (N = 1..8) or `check ho-kao N` (N = 7..12) is \
+             below it, {met} of the 14 meet it (a bound over every algorithm: runs could refute \
+             it, not prove it)"
+        ),
+    )
+}
+
+fn dta_twice(j: &Judging) -> Verdict {
+    let mut rows = Vec::new();
+    for n in 4..=8u32 {
+        let (s, d) = match (
+            j.measured(&format!("sbt {n}")),
+            j.measured(&format!("dt {n}")),
+        ) {
+            (Ok(s), Ok(d)) => (s, d),
+            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
+        };
+        rows.push((n, s, d));
+    }
+    let words: Vec<String> = rows
+        .iter()
+        .map(|(n, s, d)| format!("n = {n}: {s}/{d} = {:.2}", f64::from(*s) / f64::from(*d)))
+        .collect();
+    Verdict::measured(
+        rows.iter().all(|&(_, s, d)| 5 * s >= 8 * d),
+        format!(
+            "read in rounds, approximately as within 20% of 2: `check sbt N` over `check dt N` \
+             (all-port WH): {}",
+            words.join(", ")
+        ),
+    )
+}
+
+fn hka_q7(j: &Judging) -> Verdict {
+    let t = match j.measured("ho-kao 7") {
+        Ok(t) => t,
+        Err(why) => return Verdict::Unknown { why },
+    };
+    let b = bounds::all_port_wormhole_lower(7);
+    Verdict::measured(
+        t == b,
+        format!(
+            "`check ho-kao 7`: {t} rounds, the counting bound (least a with 8^a >= 2^7) is {b}: \
+             meeting it is optimal"
+        ),
+    )
+}
+
+fn rd_order(j: &Judging) -> Verdict {
+    let pairs = [
+        ("4x8", "8x4"),
+        ("3x5", "5x3"),
+        ("5x6", "6x5"),
+        ("2x3x5", "5x3x2"),
+    ];
+    let mut seen = Vec::new();
+    for (a, b) in pairs {
+        let (ca, cb) = (
+            format!("recursive-doubling {a}"),
+            format!("recursive-doubling {b}"),
+        );
+        let (oa, ob) = match (j.outcome(&ca), j.outcome(&cb)) {
+            (Ok(oa), Ok(ob)) => (oa, ob),
+            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
+        };
+        if oa.time.measured != ob.time.measured || oa.transmissions != ob.transmissions {
+            return Verdict::measured(
+                false,
+                format!(
+                    "`check {ca}`: {} rounds, {} transmissions; `check {cb}`: {} rounds, {}",
+                    count(oa.time.measured.map(u64::from)),
+                    count(oa.transmissions),
+                    count(ob.time.measured.map(u64::from)),
+                    count(ob.transmissions)
+                ),
+            );
+        }
+        seen.push(format!(
+            "{a}/{b} {}",
+            count(oa.time.measured.map(u64::from))
+        ));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "a mesh and its transpose (the dimensions in the other order) take the same rounds \
+             and transmissions in `check recursive-doubling`, every source orbit: {}",
+            seen.join(", ")
+        ),
+    )
+}
+
+fn torus_wh_corner(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for z in [5u32, 6, 7, 8, 12, 16] {
+        let (ct, cm) = (
+            format!("recursive-doubling {z} --torus"),
+            format!("recursive-doubling {z} --source 0"),
+        );
+        let (ot, om) = match (j.outcome(&ct), j.outcome(&cm)) {
+            (Ok(ot), Ok(om)) => (ot, om),
+            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
+        };
+        if ot.time.measured != om.time.measured || ot.transmissions != om.transmissions {
+            return Verdict::measured(
+                false,
+                format!(
+                    "z = {z}: the torus {} rounds, {} transmissions; the mesh from its corner {}, {}",
+                    count(ot.time.measured.map(u64::from)),
+                    count(ot.transmissions),
+                    count(om.time.measured.map(u64::from)),
+                    count(om.transmissions)
+                ),
+            );
+        }
+        seen.push(format!(
+            "z = {z}: {}",
+            count(ot.time.measured.map(u64::from))
+        ));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "read as the same rounds and transmissions (the torus's worms may go the shorter way \
+             round): `check recursive-doubling Z --torus` and `check recursive-doubling Z \
+             --source 0` agree: {}",
+            seen.join(", ")
+        ),
+    )
+}
+
+fn torus_wh_latency(j: &Judging) -> Verdict {
+    for z in [5u64, 8, 12, 16] {
+        let c = format!("recursive-doubling {z} --torus");
+        let t = match j.measured(&c) {
+            Ok(t) => u64::from(t),
+            Err(why) => return Verdict::Unknown { why },
+        };
+        if t != ceil_log(2, z) {
+            return Verdict::measured(
+                false,
+                format!(
+                    "`check {c}`: {t} rounds, not ceil(log2 z) = {}",
+                    ceil_log(2, z)
+                ),
+            );
+        }
+    }
+    // The second equality: sum_{i=1..ceil(log2 z)} ceil(z/2^i) = z - 1.
+    let off = (2..=64u64).find(|&z| {
+        (1..=ceil_log(2, z))
+            .map(|i| z.div_ceil(1 << i))
+            .sum::<u64>()
+            != z - 1
+    });
+    let text = "`check recursive-doubling Z --torus` takes ceil(log2 z) rounds at z = 5, 8, 12, \
+                16, as the sum's range says";
+    match off {
+        None => Verdict::measured(
+            true,
+            format!("{text}; sum ceil(z/2^i) = z - 1 at every z = 2..64"),
+        ),
+        Some(z) => {
+            Verdict::measured(
+                false,
+                format!(
+                "{text}; but sum_{{i=1..ceil(log2 z)}} ceil(z/2^i) = {} at z = {z}, not z - 1 = \
+                 {} (the two sides agree only where z is a power of two)",
+                (1..=ceil_log(2, z)).map(|i| z.div_ceil(1 << i)).sum::<u64>(),
+                z - 1
+            ),
+            )
+        }
+    }
+}
+
+fn torus_sf_ring(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for z in [7u32, 8, 9, 16] {
+        let c = format!("torus-sf-cut {z}");
+        let t = match j.measured(&c) {
+            Ok(t) => t,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        if t != z / 2 {
+            return Verdict::measured(
+                false,
+                format!("`check {c}`: {t} rounds, not floor(z/2) = {}", z / 2),
+            );
+        }
+        seen.push(format!("z = {z}: {t}"));
+    }
+    let one_port = match j.measured("torus-sf-cut 7 --ports one") {
+        Ok(t) => t,
+        Err(why) => return Verdict::Unknown { why },
+    };
+    Verdict::measured(
+        true,
+        format!(
+            "read as all-port SF: `check torus-sf-cut Z` takes floor(z/2) rounds: {}; one-port, \
+             an odd ring needs ceil(z/2) (`check torus-sf-cut 7 --ports one`: {one_port}; after \
+             r one-port rounds a ring has at most 2r informed nodes)",
+            seen.join(", ")
+        ),
+    )
+}
+
+fn rd_t8(j: &Judging) -> Verdict {
+    let c = "recursive-doubling 8 --torus";
+    match j.runs(&[c], &[]) {
+        Verdict::Holds { .. } => {}
+        Verdict::Refuted { counterexample } => return Verdict::measured(false, counterexample),
+        other => return other,
+    }
+    let t = match j.measured(c) {
+        Ok(t) => u64::from(t),
+        Err(why) => return Verdict::Unknown { why },
+    };
+    Verdict::measured(
+        t == ceil_log(2, 8),
+        format!(
+            "`check {c}`: every claimed property holds, {t} rounds against the one-port bound \
+             log2 8 = {}",
+            ceil_log(2, 8)
+        ),
+    )
+}
+
+/// All-port WH runs on 2-dimensional tori: command, nodes.
+const ALL_PORT_GRIDS: [(&str, u64); 3] = [
+    ("dilated-diagonal 5x5", 25),
+    ("dilated-diagonal 25x25 --engine executor --source 0,0", 625),
+    (
+        "dilated-diagonal 125x125 --engine executor --source 0,0",
+        15625,
+    ),
+];
+
+fn wh_all_port_grid(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for (c, nodes) in ALL_PORT_GRIDS {
+        let o = match j.outcome(c) {
+            Ok(o) => o,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        // 2n = 4 ports: a round multiplies the informed nodes by 5 at most.
+        let b = ceil_log(5, nodes);
+        let t = o.time.measured.map_or(0, u64::from);
+        let printed = o.time.lower_bound.map(u64::from);
+        if t < b || printed != Some(b) {
+            return Verdict::measured(
+                false,
+                format!(
+                    "`check {c}`: {t} rounds, printed lower bound {}, against log_5 N = {b}",
+                    count(printed)
+                ),
+            );
+        }
+        seen.push(format!("`check {c}` {t} >= {b}"));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "the least a with 5^a >= N (2n + 1 = 5 in two dimensions) is the lower bound the \
+             reports print, and no all-port WH run is below it: {} (a bound over every algorithm: \
+             runs could refute it, not prove it)",
+            seen.join(", ")
+        ),
+    )
+}
+
+/// Dilated-diagonal runs on T(5^k, 5^k): command, side.
+const DD: [(&str, u64); 3] = [
+    ("dilated-diagonal 5x5", 5),
+    ("dilated-diagonal 25x25 --engine executor --source 0,0", 25),
+    (
+        "dilated-diagonal 125x125 --engine executor --source 0,0",
+        125,
+    ),
+];
+
+fn dd_phases(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for (c, n) in DD {
+        match j.runs(&[c], &["completeness", "contention-freedom"]) {
+            Verdict::Holds { .. } => {}
+            Verdict::Refuted { counterexample } => return Verdict::measured(false, counterexample),
+            other => return other,
+        }
+        let t = match j.measured(c) {
+            Ok(t) => u64::from(t),
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let k = ceil_log(5, n);
+        if t != k + 1 + k {
+            return Verdict::measured(
+                false,
+                format!("`check {c}`: {t} rounds, not phase 1's {k} + phase 2's 1 + phase 3's {k}"),
+            );
+        }
+        seen.push(format!("n = {n}: {t} = {k} + 1 + {k}"));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "complete and link-disjoint (contention-free) in ceil(log_5 n) + 1 + log_5 n rounds, \
+             the phases' counts summed (the split per phase is in --trace): {}",
+            seen.join(", ")
+        ),
+    )
 }

@@ -23,9 +23,12 @@
 //! and nothing sent depends on it.
 //!
 //! Section 6 "modifies" PARTITION for l = Theta(n) "in such a way that m =
-//! floor(2c)" where l <= cn: with c = l/n that is the same m, so the one
-//! module covers both; Theorem 8's bound has an unstated O(1) and is
-//! reported, not judged.
+//! floor(2c)" where l <= cn, and notes "2l < mn (i.e., n/m < n^2/2l)". With
+//! c = l/n that is PARTITION's own m, for which 2l < mn is false; the least
+//! c that makes it true gives m = ceil(2l/n), `partition-sec6` (on
+//! `partition-fixed`'s blocks). Its phase-3 sets then hold the even-sum
+//! tokens of m rows, about mn/2 >= l: the check shows whether a message
+//! keeps to l tokens.
 //!
 //! Where m does not divide n the last block is short, and a row i whose
 //! index mod m is past its length has no phase-3 writer in it: the
@@ -84,11 +87,26 @@ pub const FIXED: Entry<Partition> = Entry {
     build: |cfg| Partition::new(cfg, true),
 };
 
+/// The registry entry of section 6's modified PARTITION.
+pub const SECTION_6: Entry<Partition> = Entry {
+    info: Info {
+        name: "partition-sec6",
+        summary: "section 6's modified PARTITION: m = ceil(2l/n), so that 2l < mn",
+        reference: "Fujita, Gossiping in Mesh-Bus Computers, section 6 (Theorem 8)",
+        claim: "tau + m + sigma steps, m = ceil(2l/n) (Theorem 6's count); complete, one \
+                writer per bus, at most l tokens a message (default l = n)",
+        ..FIXED.info
+    },
+    build: Partition::section_6,
+};
+
 /// PARTITION at one side and l.
 #[derive(Clone, Debug)]
 pub struct Partition {
     mesh: MeshBus,
     l: u32,
+    /// m: floor(2l/n), or section 6's ceil(2l/n).
+    m: u32,
     fixed: bool,
     orders: Orders,
 }
@@ -109,10 +127,23 @@ pub type Plan = Vec<(Slot, Bus, Msg)>;
 impl Partition {
     /// PARTITION at `cfg`, as printed or (`fixed`) with a phase-3 writer in the short last block for every line.
     pub fn new(cfg: Config, fixed: bool) -> Self {
+        let (n, l) = (cfg.n, gossip::ell(&cfg, cfg.n as u64));
+        Partition::with_m(cfg, fixed, 2 * l / n)
+    }
+
+    /// Section 6's modified PARTITION (`partition-sec6`): m = ceil(2l/n),
+    /// on `partition-fixed`'s blocks.
+    pub fn section_6(cfg: Config) -> Self {
+        let (n, l) = (cfg.n, gossip::ell(&cfg, cfg.n as u64));
+        Partition::with_m(cfg, true, (2 * l).div_ceil(n))
+    }
+
+    fn with_m(cfg: Config, fixed: bool, m: u32) -> Self {
         let n = cfg.n;
         let mut p = Partition {
             mesh: MeshBus::new(n),
             l: gossip::ell(&cfg, n as u64),
+            m,
             fixed,
             orders: Orders::new(&MeshBus::new(1), []),
         };
@@ -141,9 +172,9 @@ impl Partition {
         self.mesh.side()
     }
 
-    /// m = floor(2l/n).
+    /// m = floor(2l/n) (section 6: ceil).
     pub fn m(&self) -> u32 {
-        2 * self.l / self.n()
+        self.m
     }
 
     /// The block of index k: its first index and one past its last.
@@ -194,8 +225,11 @@ impl Protocol for Partition {
     type Msg = Msg;
 
     fn claims(&self) -> Claims {
-        let bound = fujita::theorem6(self.n() as u64, self.l as u64)
-            .expect("PARTITION is built only where m = floor(2l/n) >= 1");
+        let (n, l) = (self.n() as u64, self.l as u64);
+        let bound = match self.m == 2 * self.l / self.n() {
+            true => fujita::theorem6(n, l).expect("PARTITION is built only where m >= 1"),
+            false => fujita::section6(n, l),
+        };
         gossip::claims(self.n(), self.l, Some(bound as Slot))
     }
 
