@@ -19,6 +19,12 @@ const THREE_PHASE: &[&str] = &[
 pub fn claims() -> Vec<Claim> {
     vec![
         Claim {
+            id: "cube-arcs-diameter",
+            section: "1",
+            words: "the d-cube has d 2^d arcs and its diameter is d",
+            judge: Judge::Computed(cube_arcs_diameter),
+        },
+        Claim {
             id: "lower-bound",
             section: "3.1",
             words: "any algorithm takes at least max{d, K(2^d - 1)/(d 2^d)} slots: every node \
@@ -27,6 +33,63 @@ pub fn claims() -> Vec<Claim> {
                 "a bound over every algorithm; the checks print it beside each time, and \
                  none measured below it, but no search over all schedules judges it",
             ),
+        },
+        Claim {
+            id: "footnote-varvarigos",
+            section: "1, footnote 1",
+            words: "in subsequent work, Varvarigos and Bertsekas devised an algorithm whose \
+                    completion time is faster by about a factor of 2 and which is within an \
+                    additive constant of the optimal for K >> d^2",
+            judge: Judge::NotEncodable(
+                "a cited algorithm (a technical report) that the paper does not give",
+            ),
+        },
+        Claim {
+            id: "intro-random-whp",
+            section: "1",
+            words: "when randomization is employed ... the task is accomplished correctly with \
+                    high probability (its completion time Theta(max{d, K/d}) is \
+                    random-derived's)",
+            judge: Judge::Runs(
+                &["kbcast-random 3 --k 6", "kbcast-random 4 --k 4"],
+                &["completeness", "contention-freedom"],
+            ),
+        },
+        Claim {
+            id: "single-node-d",
+            section: "1",
+            words: "the single node broadcast (K = 1) can be accomplished in d time units, by \
+                    using a spanning tree with shortest paths",
+            judge: Judge::Runs(
+                &["kbcast-small 3 --k 1", "kbcast-small 4 --k 1", "kbcast-small 5 --k 1"],
+                &[],
+            ),
+        },
+        Claim {
+            id: "mnb-optimum-attained",
+            section: "1",
+            words: "for hypercubes, the minimum possible time for the multinode broadcast, \
+                    ceil((2^d - 1)/d), is attained by an algorithm by Bertsekas et al. [1]",
+            judge: Judge::Runs(&["mnb 2", "mnb 3", "mnb 4", "mnb 5"], &["time-bound"]),
+        },
+        Claim {
+            id: "intro-prior-mnb",
+            section: "1",
+            words: "Saad and Schultz [6], as well as Johnsson and Ho [3], had constructed \
+                    optimal or nearly optimal multinode broadcast algorithms for hypercubes, \
+                    under somewhat different assumptions on packet transmissions",
+            judge: Judge::NotEncodable(
+                "cited algorithms under other transmission assumptions, which the paper \
+                 neither gives nor states",
+            ),
+        },
+        Claim {
+            id: "subtree-sizes",
+            section: "2.2",
+            words: "a completely unbalanced spanning tree rooted at z has d subtrees T_1..T_d, \
+                    T_i rooted at z xor e_i; T_i contains 2^(d-i) nodes, hence the terminology \
+                    completely unbalanced",
+            judge: Judge::Computed(subtree_sizes),
         },
         Claim {
             id: "esbt",
@@ -43,11 +106,53 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Runs(&["prefix 2", "prefix 3"], &[]),
         },
         Claim {
+            id: "prefix-tree-processors",
+            section: "2.4",
+            words: "this prefix problem can be solved in time 2d by using 2^(d+1) - 1 \
+                    processors connected in a complete binary tree with bidirectional arcs",
+            judge: Judge::NotEncodable(
+                "commcheck has no complete-binary-tree network; the cube embedding of the \
+                 same tree is prefix-2d's",
+            ),
+        },
+        Claim {
+            id: "lb-transmissions",
+            section: "3.1",
+            words: "K broadcasts involve a total of at least (2^d - 1)K packet transmissions, \
+                    while at most d 2^d transmissions may be performed in each slot",
+            judge: Judge::Computed(lb_transmissions),
+        },
+        Claim {
             id: "fixed-trees",
             section: "3.1",
             words: "with a fixed tree per broadcasting node, an adversary chooses K broadcasters \
                     whose trees share an arc, forcing K slots",
             judge: Judge::Runs(&["fixed-trees 3 --k 3", "fixed-trees 3 --k 5"], &[]),
+        },
+        Claim {
+            id: "phase-one",
+            section: "3.2, phase 1",
+            words: "this [prefix] task lasts for 2d time units ... node (0,...,0) also has to \
+                    transmit this value [r_0 = K] to its neighbors e_1, ..., e_d. The total \
+                    duration of this phase is 2d + 1 slots",
+            judge: Judge::Computed(phase_one),
+        },
+        Claim {
+            id: "nj-split",
+            section: "3.2, phase 2",
+            words: "j(x) = (r_x - 1) mod d + 1; since the r_x are distinct and consecutive, \
+                    taking all the values K, ..., 1, N_j equals either floor(K/d) or \
+                    floor(K/d) + 1: the packets are split among the d trees as evenly as \
+                    possible",
+            judge: Judge::Computed(nj_split),
+        },
+        Claim {
+            id: "phase-three",
+            section: "3.2, phase 3",
+            words: "just after forwarding the N_j-th packet, root e_j starts broadcasting a \
+                    termination packet ... this phase lasts for max_j {N_j + d} = \
+                    floor(K/d) + d slots",
+            judge: Judge::Computed(phase_three),
         },
         Claim {
             id: "three-phase-total",
@@ -102,6 +207,38 @@ pub fn claims() -> Vec<Claim> {
             ),
         },
         Claim {
+            id: "mnb-ranks-known",
+            section: "3.2",
+            words: "for the case K = 2^d ... the first phase of the algorithm is not \
+                    necessary, because it is known that r_x = 2^d - x for every node x",
+            judge: Judge::Computed(mnb_ranks),
+        },
+        Claim {
+            id: "tree-count",
+            section: "3.2",
+            words: "our algorithm involves a total of d + 1 spanning trees, whereas the latter \
+                    [6], [3], [1] involve a total of at least 2^d trees",
+            judge: Judge::NotEncodable(
+                "a count of the trees in the algorithms' descriptions (and in three cited \
+                 ones), not a property of any run",
+            ),
+        },
+        Claim {
+            id: "ratio-worst-at-d2",
+            section: "3.2",
+            words: "for K = Theta(d^2), the corresponding factor [time over the lower bound] is \
+                    between 2 and 6, with the worst case arising for K = d^2",
+            judge: Judge::Computed(ratio_worst_at_d2),
+        },
+        Claim {
+            id: "theta-d-largest-k",
+            section: "3.2",
+            words: "K = Theta(d^2) is the largest order of magnitude for K that can possibly \
+                    lead to a completion time of Theta(d), i.e. of the same order as the time \
+                    for a single node broadcast",
+            judge: Judge::Computed(theta_d_largest_k),
+        },
+        Claim {
             id: "random-chernoff",
             section: "3.2, randomized trees",
             words: "Pr(max_j N_j >= 2CK/d) is at most the Chernoff bound (1)",
@@ -118,6 +255,29 @@ pub fn claims() -> Vec<Claim> {
             ),
         },
         Claim {
+            id: "random-cases-exhaustive",
+            section: "3.2, randomized trees",
+            words: "if K >= 2d log d ... [second case] K <= d^2/2e. (For large enough d, these \
+                    two cases are exhaustive.)",
+            judge: Judge::Computed(random_cases_exhaustive),
+        },
+        Claim {
+            id: "multiset-roots",
+            section: "3.2, last paragraph",
+            words: "if the broadcasting nodes are not distinct, a_x is the number of packets of \
+                    node x and K their total; node x sends its m-th packet to the root indexed \
+                    by (r_x - a_x - 1 + m) mod d + 1, m = 1, ..., a_x",
+            judge: Judge::Runs(
+                &[
+                    "kbcast 3 --k 6 --multiset",
+                    "kbcast 4 --k 4 --multiset",
+                    "kbcast-ceil 3 --k 4 --multiset",
+                    "kbcast-ceil 3 --k 5 --multiset",
+                ],
+                &[],
+            ),
+        },
+        Claim {
             id: "same-order-trees",
             section: "3.3.1",
             words: "each copy suffers at most K - 1 units of delay; the algorithm terminates \
@@ -125,10 +285,38 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Runs(&["kbcast-small 3 --all-k", "kbcast-small 4 --k 3"], &[]),
         },
         Claim {
+            id: "small-k-order-only-if",
+            section: "3.3.1",
+            words: "this upper bound [d + K - 1] for the completion time is of the optimal \
+                    order of magnitude Theta(max{d, K/d}) only if K is O(d)",
+            judge: Judge::Computed(small_k_order_only_if),
+        },
+        Claim {
+            id: "small-k-adversary",
+            section: "3.3.1",
+            words: "since each node is confined in a pre-specified spanning tree, there are \
+                    cases where the algorithm does not complete in Theta(max{d, K/d}) time \
+                    units (see section 3.1)",
+            judge: Judge::Computed(small_k_adversary),
+        },
+        Claim {
             id: "small-k-faster",
             section: "3.3.1",
             words: "for K <= 3d this is faster than the algorithm of section 3.2",
             judge: Judge::Computed(small_k_faster),
+        },
+        Claim {
+            id: "k-eq-d-2d-1",
+            section: "3.3.2",
+            words: "for K = d, the algorithm of section 3.3.1 lasts for at most 2d - 1 slots",
+            judge: Judge::Runs(
+                &[
+                    "kbcast-small 3 --k 3",
+                    "kbcast-small 4 --k 4",
+                    "kbcast-small 5 --k 5 --engine exhaustive --max-states 1000000",
+                ],
+                &["time-bound"],
+            ),
         },
         Claim {
             id: "ranked-d-slots",
@@ -140,6 +328,28 @@ pub fn claims() -> Vec<Claim> {
                 literal: "kbcast-ranked 3",
                 reading: "kbcast-ranked-shifted 3",
             },
+        },
+        Claim {
+            id: "ranked-with-prefix-3d",
+            section: "3.3.2",
+            words: "the ranks can be computed in 2d slots by a parallel prefix phase; if this \
+                    overhead is taken into account, the total duration of the algorithm would \
+                    be 3d slots",
+            judge: Judge::Computed(ranked_with_prefix),
+        },
+        Claim {
+            id: "ranked-beats-three-phase",
+            section: "3.3.2",
+            words: "this [3d] is better than the time 4d + 2 taken by the algorithm of \
+                    section 3.2",
+            judge: Judge::Computed(ranked_beats_three_phase),
+        },
+        Claim {
+            id: "ranked-slower-than-small",
+            section: "3.3.2",
+            words: "but it [3d] exceeds the completion time attained by the simple algorithm \
+                    of section 3.3.1",
+            judge: Judge::Computed(ranked_slower_than_small),
         },
         Claim {
             id: "ranked-one-node",
@@ -228,6 +438,670 @@ fn small_k_faster(j: &Judging) -> Verdict {
     Verdict::Holds {
         scope: "worst times over every K-set, K = 1..8 on the 3-cube (3d = 9 exceeds the 8 nodes): `check kbcast-small 3 \
                 --k K` below `check kbcast 3 --k K` at every K"
+            .into(),
+    }
+}
+
+/// d = 1..7: the arcs the model's cube accepts (ordered pairs one
+/// `Route::Link` apart) and its diameter by breadth-first search from
+/// every node.
+fn cube_arcs_diameter(_: &Judging) -> Verdict {
+    use models::{Hypercube, Ports, Switching, Topology};
+    use properties::Route;
+    for d in 1..=7u32 {
+        let cube = Hypercube::new(d, Switching::Sf, Ports::All);
+        let n = cube.nodes();
+        let mut out: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+        for u in 0..n {
+            for v in 0..n {
+                if u != v && cube.invalid(&Route::Link { from: u, to: v }).is_none() {
+                    out[u as usize].push(v);
+                }
+            }
+        }
+        let arcs: u64 = out.iter().map(|o| o.len() as u64).sum();
+        let mut diameter = 0u32;
+        for s in 0..n {
+            let mut dist = vec![u32::MAX; n as usize];
+            dist[s as usize] = 0;
+            let mut queue = std::collections::VecDeque::from([s]);
+            while let Some(u) = queue.pop_front() {
+                for &v in &out[u as usize] {
+                    if dist[v as usize] == u32::MAX {
+                        dist[v as usize] = dist[u as usize] + 1;
+                        queue.push_back(v);
+                    }
+                }
+            }
+            diameter = diameter.max(dist.iter().copied().max().unwrap_or(u32::MAX));
+        }
+        if arcs != d as u64 * n as u64 || diameter != d {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "the model's {d}-cube has {arcs} arcs (d 2^d = {}) and diameter {diameter}",
+                    d as u64 * n as u64
+                ),
+            };
+        }
+    }
+    Verdict::Holds {
+        scope: "d = 1..7: the ordered pairs models::Hypercube accepts as one arc number d 2^d, \
+                and breadth-first search from every node finds the largest distance d"
+            .into(),
+    }
+}
+
+/// d = 1..8, three roots each: the completely unbalanced tree of
+/// kbcast_small::onward spans, reaches each node once, and has 2^(d-i)
+/// nodes below z xor e_i.
+fn subtree_sizes(_: &Judging) -> Verdict {
+    use models::stamoulis::kbcast_small::onward;
+    for d in 1..=8u32 {
+        let all = (1u32 << d) - 1;
+        for z in [0, all, 0b1010_1010 & all] {
+            let mut reached = vec![false; 1usize << d];
+            reached[z as usize] = true;
+            for i in 1..=d {
+                let mut stack = vec![z ^ (1u32 << (i - 1))];
+                let mut size = 0u64;
+                while let Some(y) = stack.pop() {
+                    if reached[y as usize] {
+                        return Verdict::Refuted {
+                            counterexample: format!(
+                                "d = {d}, root {z:0w$b}: node {y:0w$b} is reached twice",
+                                w = d as usize
+                            ),
+                        };
+                    }
+                    reached[y as usize] = true;
+                    size += 1;
+                    stack.extend(onward(z, y, d).map(|k| y ^ (1u32 << k)));
+                }
+                if size != 1u64 << (d - i) {
+                    return Verdict::Refuted {
+                        counterexample: format!(
+                            "d = {d}, root {z:0w$b}: T_{i} has {size} nodes, not 2^(d-i) = {}",
+                            1u64 << (d - i),
+                            w = d as usize
+                        ),
+                    };
+                }
+            }
+            if let Some(y) = reached.iter().position(|r| !r) {
+                return Verdict::Refuted {
+                    counterexample: format!(
+                        "d = {d}, root {z:0w$b}: node {y:0w$b} is not in the tree",
+                        w = d as usize
+                    ),
+                };
+            }
+        }
+    }
+    Verdict::Holds {
+        scope: "the tree models::stamoulis::kbcast_small::onward builds (kbcast-small's and \
+                fixed-trees'), d = 1..8, roots 0, 1...1 and 1010...: it spans, each node once, \
+                and the subtree below z xor e_i has 2^(d-i) nodes"
+            .into(),
+    }
+}
+
+/// Runs of the paper's algorithms, with d and K.
+const COUNTED: &[(&str, u32, u64)] = &[
+    ("kbcast 3 --k 3", 3, 3),
+    ("kbcast 4 --k 5", 4, 5),
+    ("kbcast 3 --k 6 --multiset", 3, 6),
+    ("kbcast-small 4 --k 4", 4, 4),
+    ("kbcast-random 3 --k 6", 3, 6),
+    ("kbcast-mnb 4", 4, 16),
+    ("kbcast-ranked-shifted 4", 4, 4),
+    ("esbt 4", 4, 4),
+];
+
+fn lb_transmissions(j: &Judging) -> Verdict {
+    for &(c, d, k) in COUNTED {
+        let o = match j.outcome(c) {
+            Ok(o) => o,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let need = ((1u64 << d) - 1) * k;
+        match o.transmissions_min.or(o.transmissions) {
+            Some(t) if t >= need => {}
+            t => {
+                return Verdict::Refuted {
+                    counterexample: format!(
+                        "`check {c}`: a run with {} transmissions, below (2^d - 1)K = {need}",
+                        t.map_or("no count of".to_string(), |t| t.to_string())
+                    ),
+                }
+            }
+        }
+        if let Some(load) = o.link_load.as_ref().filter(|l| l.most > 1) {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check {c}`: {} transmissions on {} in slot {}",
+                    load.most, load.resource, load.slot
+                ),
+            };
+        }
+    }
+    let commands: Vec<&str> = COUNTED.iter().map(|&(c, ..)| c).collect();
+    Verdict::Holds {
+        scope: format!(
+            "instances of a bound over every algorithm: in every run of {}, at least (2^d - 1)K \
+             transmissions and no arc carrying two in a slot (so at most the d 2^d arcs' worth)",
+            super::commands_text(&commands)
+        ),
+    }
+}
+
+/// Broadcasting sets traced for the phases: d divides K in the first five,
+/// not in the last two.
+const PHASED: &[(u32, &[u32])] = &[
+    (3, &[0, 1, 2]),
+    (3, &[0, 1, 2, 3, 4, 5]),
+    (4, &[0, 1, 2, 3]),
+    (4, &[0, 1, 2, 3, 4, 5, 6, 7]),
+    (5, &[0, 1, 2, 3, 4]),
+    (3, &[0, 1, 2, 3]),
+    (4, &[0, 1, 2, 3, 4]),
+];
+
+/// One transmission of the run `--trace` writes.
+struct Traced {
+    slot: u32,
+    control: bool,
+    from: String,
+    payload: Vec<String>,
+    receivers: usize,
+}
+
+/// The run `check ALG D --broadcasters LIST --trace F` writes (the
+/// executor's run, every open choice at its first option), built in memory.
+fn traced(algorithm: &str, d: u64, broadcasters: &[u32]) -> Result<Vec<Traced>, String> {
+    use crate::check::Request;
+    use crate::show::export::{trace, Of};
+    use models::catalog::{Algorithm, Params};
+    let params = Params {
+        broadcasters: Some(broadcasters.to_vec()),
+        ..Params::default()
+    };
+    let request = Algorithm::parse(algorithm)
+        .and_then(|a| Request::new(a, d, None, None))
+        .and_then(|r| r.with_params(params))
+        .map_err(|e| e.to_string())?;
+    let mut out: Vec<u8> = Vec::new();
+    trace(Of::Algorithm(&request), &mut out).map_err(|e| e.to_string())?;
+    let text = String::from_utf8(out).map_err(|e| e.to_string())?;
+    text.lines()
+        .map(|line| -> Result<Traced, String> {
+            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let words = |key: &str| -> Vec<String> {
+                v[key]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+                    .unwrap_or_default()
+            };
+            Ok(Traced {
+                slot: v["slot"].as_u64().ok_or("a trace line without its slot")? as u32,
+                control: v["control"].as_bool().unwrap_or(false),
+                from: v["from"].as_str().unwrap_or_default().to_string(),
+                payload: words("payload"),
+                receivers: words("receivers").len(),
+            })
+        })
+        .collect()
+}
+
+/// The command whose `--trace` [`traced`] reads, as the ledger prints it.
+fn traced_command(d: u32, set: &[u32]) -> String {
+    let list: Vec<String> = set.iter().map(|x| x.to_string()).collect();
+    format!("kbcast {d} --broadcasters {} --trace F", list.join(","))
+}
+
+/// What the traced run of `kbcast D --broadcasters LIST` shows of the
+/// phases.
+struct Phases {
+    /// Slots before the first data transmission.
+    one: u32,
+    /// Receivers of node 0...0's control messages in slot 2d + 1.
+    told: usize,
+    /// The first slot in which a node sends one packet across d arcs: a
+    /// root starting phase 3 (in phase 2 a packet crosses one arc at a
+    /// time, and below its root a completely unbalanced tree's node has
+    /// fewer than d children).
+    three: u32,
+    /// The run's last slot (termination packets included).
+    last: u32,
+}
+
+fn phases(d: u32, set: &[u32]) -> Result<Phases, String> {
+    let lines = traced("kbcast", d as u64, set)?;
+    let first = lines
+        .iter()
+        .filter(|l| !l.control)
+        .map(|l| l.slot)
+        .min()
+        .ok_or("no data transmitted")?;
+    let root = "0".repeat(d as usize);
+    let told: usize = lines
+        .iter()
+        .filter(|l| l.control && l.slot == 2 * d + 1 && l.from == root)
+        .map(|l| l.receivers)
+        .sum();
+    let mut fans: std::collections::HashMap<(u32, &str, &[String]), usize> =
+        std::collections::HashMap::new();
+    for l in lines.iter().filter(|l| !l.control) {
+        *fans
+            .entry((l.slot, l.from.as_str(), l.payload.as_slice()))
+            .or_default() += l.receivers;
+    }
+    let three = fans
+        .into_iter()
+        .filter(|&(_, n)| n == d as usize)
+        .map(|((slot, _, _), _)| slot)
+        .min()
+        .ok_or("no node sent one packet across d arcs")?;
+    let last = lines.iter().map(|l| l.slot).max().unwrap_or(0);
+    Ok(Phases {
+        one: first - 1,
+        told,
+        three,
+        last,
+    })
+}
+
+fn phase_one(_: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for &(d, set) in PHASED {
+        let c = traced_command(d, set);
+        let p = match phases(d, set) {
+            Ok(p) => p,
+            Err(why) => {
+                return Verdict::Unknown {
+                    why: format!("`check {c}`: {why}"),
+                }
+            }
+        };
+        if p.one != 2 * d + 1 || p.told != d as usize {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check {c}`: phase 1 takes {} slots (2d + 1 = {}); in slot {} node 0 sends \
+                     K to {} neighbours (d = {d})",
+                    p.one,
+                    2 * d + 1,
+                    2 * d + 1,
+                    p.told
+                ),
+            };
+        }
+        seen.push(format!("{} at d = {d}, K = {}", p.one, set.len()));
+    }
+    Verdict::Holds {
+        scope: format!(
+            "the runs `check kbcast D --broadcasters LIST --trace F` writes (read in memory; \
+             `check {}`, ... `check {}`): only control messages until slot 2d + 1, in which node \
+             0...0 sends K to its d neighbours, and the first data packet in slot 2d + 2; phase \
+             1 = {}",
+            traced_command(PHASED[0].0, PHASED[0].1),
+            traced_command(PHASED[PHASED.len() - 1].0, PHASED[PHASED.len() - 1].1),
+            seen.join(", ")
+        ),
+    }
+}
+
+/// N_j = #{r in 1..K : (r - 1) mod d + 1 = j}, d = 1..8, K = 1..2^d.
+fn nj_split(_: &Judging) -> Verdict {
+    let mut uneven = 0u64;
+    for d in 1..=8u64 {
+        for k in 1..=(1u64 << d) {
+            let n: Vec<u64> = (1..=d)
+                .map(|j| (1..=k).filter(|r| (r - 1) % d + 1 == j).count() as u64)
+                .collect();
+            let (lo, hi) = (n.iter().min().copied(), n.iter().max().copied());
+            if lo < Some(k / d) || hi > Some(k / d + 1) || n.iter().sum::<u64>() != k {
+                return Verdict::Refuted {
+                    counterexample: format!("d = {d}, K = {k}: N_1..N_d = {n:?}"),
+                };
+            }
+            if hi == Some(k / d + 1) {
+                uneven += 1;
+            }
+        }
+    }
+    Verdict::Holds {
+        scope: format!(
+            "computed for d = 1..8, K = 1..2^d: every N_j is floor(K/d) or floor(K/d) + 1 and \
+             they sum to K; max_j N_j = floor(K/d) + 1 at the {uneven} (d, K) where d does not \
+             divide K (errata item 8)"
+        ),
+    }
+}
+
+fn phase_three(_: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for &(d, set) in PHASED {
+        let c = traced_command(d, set);
+        let p = match phases(d, set) {
+            Ok(p) => p,
+            Err(why) => {
+                return Verdict::Unknown {
+                    why: format!("`check {c}`: {why}"),
+                }
+            }
+        };
+        let (k, d64) = (set.len() as u64, d as u64);
+        let took = (p.last + 1).saturating_sub(p.three) as u64;
+        let most = k.div_ceil(d64);
+        if took != most + d64 || took != k / d64 + d64 {
+            let which = match took == most + d64 {
+                true => "= max_j N_j + d".to_string(),
+                false => format!("where max_j N_j + d = {}", most + d64),
+            };
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check {c}`: phase 3 runs from slot {} (a root's first broadcast) to slot {} \
+                     (the termination packets), {took} slots {which}, not floor(K/d) + d = {} \
+                     (errata item 8)",
+                    p.three,
+                    p.last,
+                    k / d64 + d64
+                ),
+            };
+        }
+        seen.push(format!("{took} at d = {d}, K = {k}"));
+    }
+    Verdict::Holds {
+        scope: format!(
+            "the runs `check kbcast D --broadcasters LIST --trace F` writes: from a root's first \
+             broadcast to the last termination packet, {}",
+            seen.join(", ")
+        ),
+    }
+}
+
+/// kbcast-mnb at every size it checks in well under a second.
+const MNB: &[&str] = &["kbcast-mnb 2", "kbcast-mnb 3", "kbcast-mnb 4", "kbcast-mnb 5"];
+
+fn mnb_ranks(j: &Judging) -> Verdict {
+    use models::stamoulis::prefix::ranks;
+    for d in 1..=10u32 {
+        let n = 1u32 << d;
+        let every: Vec<u32> = (0..n).collect();
+        let r = ranks(&every, n);
+        if let Some(x) = (0..n).find(|&x| r[x as usize] != n - x) {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "d = {d}: prefix::ranks gives r_{x} = {}, not 2^d - x = {}",
+                    r[x as usize],
+                    n - x
+                ),
+            };
+        }
+    }
+    match j.runs(MNB, &["completeness", "contention-freedom"]) {
+        Verdict::Holds { scope } => Verdict::Holds {
+            scope: format!(
+                "models::stamoulis::prefix::ranks of every node is 2^d - x, d = 1..10; without \
+                 the prefix phase, {scope}"
+            ),
+        },
+        other => other,
+    }
+}
+
+/// The K of a ratio sweep at d: both sides of d^2, capped at 2^d.
+fn sweep(d: u32) -> Vec<u64> {
+    let (d, dd) = (d as u64, (d * d) as u64);
+    let mut ks = vec![d, dd / 2, dd - d, dd - 1, dd, dd + 1, dd + d, 2 * dd, 1 << d];
+    ks.retain(|k| (1..=1u64 << d).contains(k));
+    ks.sort_unstable();
+    ks.dedup();
+    ks
+}
+
+fn ratio_worst_at_d2(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for d in 5..=7u32 {
+        let dd = (d * d) as u64;
+        let mut ratios = Vec::new();
+        for k in sweep(d) {
+            let c = format!("kbcast {d} --k {k} --engine executor");
+            let t = match j.measured(&c) {
+                Ok(t) => t as f64,
+                Err(why) => return Verdict::Unknown { why },
+            };
+            ratios.push((k, t / bound::lower(d, k) as f64));
+        }
+        let at = ratios.iter().find(|r| r.0 == dd).map_or(0.0, |r| r.1);
+        let least = ratios.iter().map(|r| r.1).fold(f64::MAX, f64::min);
+        if let Some(&(k, r)) = ratios.iter().find(|r| r.0 != dd && r.1 >= at) {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check kbcast {d} --k {k} --engine executor`: {r:.2} times the lower bound, \
+                     not below K = d^2 = {dd}'s {at:.2}"
+                ),
+            };
+        }
+        if at > 6.0 || least < 2.0 {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check kbcast {d} --k K --engine executor`: ratios from {least:.2} to {at:.2}, \
+                     not within 2..6"
+                ),
+            };
+        }
+        seen.push(format!("d = {d}: {at:.2} at K = {dd}, the least {least:.2}"));
+    }
+    Verdict::Holds {
+        scope: format!(
+            "measured time over the lower bound (rounded up to a slot), `check kbcast D --k K \
+             --engine executor` (one K-set each) at K = d, d^2/2, d^2 - d, d^2 - 1, d^2, \
+             d^2 + 1, d^2 + d, 2d^2, 2^d (those <= 2^d), d = 5..7: the largest strictly at \
+             K = d^2, all within 2..6; {}",
+            seen.join("; ")
+        ),
+    }
+}
+
+fn theta_d_largest_k(j: &Judging) -> Verdict {
+    // Section 3.1's bound: the largest K with max{d, (2^d-1)K/(d 2^d)} <= c d,
+    // where (c + 1) d^2 <= 2^d leaves K room to pass (c + 1) d^2.
+    for d in 8..=20u32 {
+        for c in 1..=3u64 {
+            let dd = (d * d) as u64;
+            let largest = (1..=(c + 1) * dd)
+                .filter(|&k| bound::lower(d, k) <= c * d as u64)
+                .max()
+                .unwrap_or(0);
+            if largest < c * dd || largest >= (c + 1) * dd {
+                return Verdict::Refuted {
+                    counterexample: format!(
+                        "d = {d}: the largest K with a lower bound <= {c}d is {largest}, not in \
+                         [{c}d^2, {}d^2)",
+                        c + 1
+                    ),
+                };
+            }
+        }
+    }
+    let mut seen = Vec::new();
+    for d in 5..=7u32 {
+        let c = format!("kbcast {d} --k {} --engine executor", d * d);
+        let t = match j.measured(&c) {
+            Ok(t) => t,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        if t > 6 * d {
+            return Verdict::Refuted {
+                counterexample: format!("`check {c}`: {t} slots, more than 6d = {}", 6 * d),
+            };
+        }
+        seen.push(format!("`check {c}`: {t}"));
+    }
+    Verdict::Holds {
+        scope: format!(
+            "arithmetic on section 3.1's bound (the lower-bound entry): for d = 8..20 and \
+             c = 1..3 the largest K whose bound is at most c d lies in [c d^2, (c + 1) d^2); \
+             and K = d^2 reaches Theta(d): {} (at most 6d)",
+            seen.join(", ")
+        ),
+    }
+}
+
+fn random_cases_exhaustive(_: &Judging) -> Verdict {
+    const UP_TO: u32 = 1_000_000;
+    // Every K is in one case iff 2d log d <= d^2/(2e).
+    let covers = |d: u32, log: fn(f64) -> f64| {
+        let d = d as f64;
+        2.0 * d * log(d) <= d * d / (2.0 * std::f64::consts::E)
+    };
+    let from = |log: fn(f64) -> f64| {
+        (2..=UP_TO)
+            .rev()
+            .take_while(|&d| covers(d, log))
+            .last()
+    };
+    match (from(f64::ln), from(f64::log2)) {
+        (Some(ln), Some(lg)) => Verdict::Holds {
+            scope: format!(
+                "computed: 2d log d <= d^2/(2e) for every d = {ln}..{UP_TO} with the natural \
+                 log, d = {lg}..{UP_TO} with log2; the sizes checked here (d <= 5) are below \
+                 both"
+            ),
+        },
+        _ => Verdict::Refuted {
+            counterexample: format!("2d log d > d^2/(2e) at d = {UP_TO}"),
+        },
+    }
+}
+
+fn small_k_order_only_if(_: &Judging) -> Verdict {
+    let ratio = |d: u32, k: u64| bound::same_order_trees(d, k) as f64 / bound::lower(d, k) as f64;
+    let mut last = 0.0f64;
+    for d in 4..=20u32 {
+        let (linear, square) = (ratio(d, 3 * d as u64), ratio(d, (d * d) as u64));
+        if linear >= 4.0 || square <= last {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "d = {d}: (d + K - 1) over the lower bound is {linear:.2} at K = 3d and \
+                     {square:.2} at K = d^2 (previous d: {last:.2})"
+                ),
+            };
+        }
+        last = square;
+    }
+    Verdict::Holds {
+        scope: format!(
+            "arithmetic on the bounds, d = 4..20: (d + K - 1) / max{{d, (2^d-1)K/(d 2^d)}} stays \
+             below 4 at K = 3d and grows with d at K = d^2 (to {last:.2} at d = 20)"
+        ),
+    }
+}
+
+fn small_k_adversary(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    let mut last = 0.0f64;
+    for d in 5..=8u32 {
+        let k = ((1u64 << d) - 1) / d as u64;
+        let set: Vec<String> = (0..k).map(|x| x.to_string()).collect();
+        let c = format!("kbcast-small {d} --broadcasters {}", set.join(","));
+        let t = match j.measured(&c) {
+            Ok(t) => t as u64,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let r = t as f64 / bound::lower(d, k) as f64;
+        if t < k || r <= last {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check {c}`: {t} slots, {r:.2} times max{{d, (2^d-1)K/(d 2^d)}} (K = {k}; \
+                     the previous d: {last:.2})"
+                ),
+            };
+        }
+        last = r;
+        seen.push(format!("d = {d}, K = {k}: {t} slots, {r:.2}"));
+    }
+    Verdict::Holds {
+        scope: format!(
+            "`check kbcast-small D --broadcasters 0,1,...,K-1` with K = floor((2^d - 1)/d), \
+             section 3.1's adversary (`check fixed-trees 5 --k 6` finds this set): at least K \
+             slots, and the ratio to max{{d, (2^d-1)K/(d 2^d)}} grows with d (a finite \
+             sequence, not the limit): {}",
+            seen.join("; ")
+        ),
+    }
+}
+
+/// measured(prefix d) + measured(kbcast-ranked-shifted d), the ranked
+/// algorithm with its prefix overhead.
+fn ranked_total(j: &Judging, d: u32) -> Result<u32, String> {
+    Ok(j.measured(&format!("prefix {d}"))? + j.measured(&format!("kbcast-ranked-shifted {d}"))?)
+}
+
+fn ranked_with_prefix(j: &Judging) -> Verdict {
+    for d in 2..=4u32 {
+        match ranked_total(j, d) {
+            Ok(t) if t == 3 * d => {}
+            Ok(t) => {
+                return Verdict::Refuted {
+                    counterexample: format!(
+                        "`check prefix {d}` and `check kbcast-ranked-shifted {d}` take {t} slots \
+                         together, not 3d = {}",
+                        3 * d
+                    ),
+                }
+            }
+            Err(why) => return Verdict::Unknown { why },
+        }
+    }
+    Verdict::Holds {
+        scope: "`check prefix D` (2d) plus `check kbcast-ranked-shifted D` (d, the corrected \
+                reading of errata item 7) take 3d at d = 2, 3, 4"
+            .into(),
+    }
+}
+
+fn ranked_beats_three_phase(j: &Judging) -> Verdict {
+    for d in 2..=4u32 {
+        let c = format!("kbcast {d} --k {d}");
+        let (ranked, three) = match (ranked_total(j, d), j.measured(&c)) {
+            (Ok(r), Ok(t)) => (r, t),
+            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
+        };
+        if three != 4 * d + 2 || ranked >= three {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check {c}`: {three} slots (4d + 2 = {}); prefix plus ranked: {ranked}",
+                    4 * d + 2
+                ),
+            };
+        }
+    }
+    Verdict::Holds {
+        scope: "`check kbcast D --k D` takes 4d + 2 at d = 2, 3, 4 (every d-set), above \
+                `check prefix D` plus `check kbcast-ranked-shifted D` (3d)"
+            .into(),
+    }
+}
+
+fn ranked_slower_than_small(j: &Judging) -> Verdict {
+    for d in 2..=4u32 {
+        let c = format!("kbcast-small {d} --k {d}");
+        let (ranked, small) = match (ranked_total(j, d), j.measured(&c)) {
+            (Ok(r), Ok(s)) => (r, s),
+            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
+        };
+        if small >= ranked {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check {c}`: {small} slots, not below prefix plus ranked ({ranked})"
+                ),
+            };
+        }
+    }
+    Verdict::Holds {
+        scope: "`check kbcast-small D --k D` (worst over every d-set) below `check prefix D` \
+                plus `check kbcast-ranked-shifted D` (3d) at d = 2, 3, 4"
             .into(),
     }
 }

@@ -45,6 +45,14 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Computed(near_optimum),
         },
         Claim {
+            id: "abstract-better-than-previous",
+            section: "abstract",
+            words: "this efficient broadcasting algorithm reduce[s] communication latency to \
+                    ceil(n / floor(log2(n+1))) steps ..., which is much better than previous \
+                    results",
+            judge: Judge::Computed(better_than_previous),
+        },
+        Claim {
             id: "abstract-contention-free",
             section: "abstract",
             words: "this proposed algorithm is contention-free in each broadcasting step",
@@ -90,6 +98,13 @@ pub fn claims() -> Vec<Claim> {
             ),
         },
         Claim {
+            id: "intro-hamming-distance-3",
+            section: "1; 2, proof of Lemma 2",
+            words: "Hamming code ... secures any codewords by keeping them in a distance larger \
+                    than or equal to three (Psi(uP_u, vP_v) >= 3)",
+            judge: Judge::Computed(hamming_distance_3),
+        },
+        Claim {
             id: "lemma-1",
             section: "2, Lemma 1",
             words: "a syndrome with p parity checks can encode s binary source digits if \
@@ -116,6 +131,21 @@ pub fn claims() -> Vec<Claim> {
             words: "eta(1101,3) = 1101010, eta(101,2) = 10111, eta(101,3,3) = 101101010, \
                     eta(000101,3,2) = 00010110111",
             judge: Judge::Computed(fig_2),
+        },
+        Claim {
+            id: "fig-2a-standard-positions",
+            section: "2, Fig. 2(a)",
+            words: "we arrange parity checks to positions 1, 2 and 4, and have the source \
+                    digits positioned at 3, 5, 6 and 7 ... position 1 gets a 0 ... the final \
+                    encoded message is 1100110; its parity checks 0, 1 and 0 [at] positions 4, \
+                    2 and 1 ... appended to the right-hand side: 1101010",
+            judge: Judge::Computed(fig_2a_standard),
+        },
+        Claim {
+            id: "def2-eta-p1",
+            section: "2, after Definition 2",
+            words: "also note that, by definition, eta(A, 1) = A0",
+            judge: Judge::Computed(eta_one_bit),
         },
         Claim {
             id: "sec3-optimum",
@@ -458,4 +488,124 @@ fn mostly_optimal(j: &Judging) -> Verdict {
         off.join(", ")
     );
     Verdict::measured(off.len() < 8, scope)
+}
+
+fn better_than_previous(_: &Judging) -> Verdict {
+    let rows = table::wang_ku();
+    let row = |name: &str| {
+        rows.iter()
+            .find(|(r, _)| *r == name)
+            .map(|(_, cells)| cells.iter().map(|c| c.checked).collect::<Vec<_>>())
+            .expect("Table I's rows")
+    };
+    let (nob, dt, sbt) = (row("NOB"), row("DT"), row("SBT"));
+    for n in 1..=16usize {
+        if nob[n - 1] > dt[n - 1] || nob[n - 1] > sbt[n - 1] {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check table wang-ku`: n = {n}: NOB {}, DT {}, SBT {}",
+                    nob[n - 1],
+                    dt[n - 1],
+                    sbt[n - 1]
+                ),
+            };
+        }
+    }
+    let equal: Vec<String> = (1..=16usize)
+        .filter(|&n| nob[n - 1] == dt[n - 1])
+        .map(|n| n.to_string())
+        .collect();
+    let scope = format!(
+        "read as: never more steps than SBT or DT, and at most half of DT's at n = 16; \
+         `check table wang-ku`: NOB equals DT at n = {} and is below it elsewhere; at n = 16 \
+         NOB {}, DT {}, SBT {}",
+        equal.join(", "),
+        nob[15],
+        dt[15],
+        sbt[15]
+    );
+    Verdict::measured(2 * nob[15] <= dt[15], scope)
+}
+
+fn hamming_distance_3(_: &Judging) -> Verdict {
+    use models::wang_ku::hamming::{capacity, eta};
+    let mut seen = Vec::new();
+    for p in 2..=4u32 {
+        let s = capacity(p);
+        let words: Vec<u64> = (0..(1u64 << s)).map(|a| eta(a, s, &[p])).collect();
+        let mut least = u32::MAX;
+        for (i, &x) in words.iter().enumerate() {
+            for &y in &words[..i] {
+                least = least.min((x ^ y).count_ones());
+            }
+        }
+        if least < 3 {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "two codewords eta(A, {p}) of {s}-digit A are {least} apart"
+                ),
+            };
+        }
+        seen.push(format!("{least} at p = {p} (s = {s})"));
+    }
+    Verdict::Holds {
+        scope: format!(
+            "models::wang_ku::hamming::eta over every pair of s-digit A, s = 2^p - p - 1: the \
+             least distance is {}",
+            seen.join(", ")
+        ),
+    }
+}
+
+fn fig_2a_standard(_: &Judging) -> Verdict {
+    use models::wang_ku::hamming::eta;
+    // 1101's digits, leftmost first, at the positions 7..1 that are not
+    // powers of two, highest first (7, 6, 5, 3).
+    let digits = [1u64, 1, 0, 1];
+    let places: Vec<usize> = (1..=7usize).rev().filter(|q| !q.is_power_of_two()).collect();
+    let mut word = [0u64; 8];
+    for (&q, &b) in places.iter().zip(digits.iter()) {
+        word[q] = b;
+    }
+    // The check at position 2^j makes the positions with bit j set even.
+    for j in 0..3 {
+        let q = 1usize << j;
+        word[q] = (1..=7usize)
+            .filter(|&x| x != q && x & q != 0)
+            .map(|x| word[x])
+            .sum::<u64>()
+            % 2;
+    }
+    let standard = (1..=7usize).rev().fold(0u64, |acc, q| acc << 1 | word[q]);
+    let checks = word[4] << 2 | word[2] << 1 | word[1];
+    let syndrome = eta(0b1101, 4, &[3]) & 0b111;
+    let scope = format!(
+        "the standard Hamming code of 1101 (checks at positions 1, 2, 4) is {standard:07b}, the \
+         text prints 1100110; its checks at positions 4, 2, 1 are {checks:03b}, the syndrome of \
+         models::wang_ku::hamming::eta(1101, 3) is {syndrome:03b}"
+    );
+    Verdict::measured(standard == 0b110_0110 && checks == syndrome, scope)
+}
+
+fn eta_one_bit(_: &Judging) -> Verdict {
+    use models::wang_ku::hamming::eta;
+    for len in 1..=10u32 {
+        for a in 0..(1u64 << len) {
+            let got = eta(a, len, &[1]);
+            if got != a << 1 {
+                return Verdict::Refuted {
+                    counterexample: format!(
+                        "eta({a:0w$b}, 1) = {got:0v$b}, not {a:0w$b}0",
+                        w = len as usize,
+                        v = len as usize + 1
+                    ),
+                };
+            }
+        }
+    }
+    Verdict::Holds {
+        scope: "models::wang_ku::hamming::eta(A, 1) = A0 for every A of 1..10 digits (a 1-bit \
+                syndrome covers 2^1 - 1 - 1 = 0 digits)"
+            .into(),
+    }
 }
