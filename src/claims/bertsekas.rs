@@ -112,25 +112,25 @@ pub fn claims() -> Vec<Claim> {
         },
         Claim {
             id: "table-2-snb",
-            section: "Table 2, single node broadcast",
+            section: "Table 2, single node broadcast (or single node accumulation), MLA and SLA",
             words: "2^d - 1 transmissions",
             judge: Judge::Runs(SNB, &["transmissions"]),
         },
         Claim {
             id: "table-2-scatter",
-            section: "Table 2, single node scatter",
+            section: "Table 2, single node scatter (or single node gather), MLA",
             words: "d 2^(d-1) transmissions",
             judge: Judge::Runs(SCATTER_MLA, &["transmissions"]),
         },
         Claim {
             id: "table-2-mnb",
-            section: "Table 2, multinode broadcast",
+            section: "Table 2, multinode broadcast (or multinode accumulation), MLA",
             words: "2^d (2^d - 1) transmissions",
             judge: Judge::Runs(MNB_MLA, &["transmissions"]),
         },
         Claim {
             id: "table-2-te",
-            section: "Table 2, total exchange",
+            section: "Table 2, total exchange, MLA",
             words: "d 2^(2d-1) transmissions",
             judge: Judge::Runs(TE_MLA, &["transmissions"]),
         },
@@ -143,6 +143,19 @@ pub fn claims() -> Vec<Claim> {
                     example, by switching in sequence the bits in which the identity numbers \
                     of the two nodes differ",
             judge: Judge::Computed(hamming_paths),
+        },
+        Claim {
+            id: "accumulation-duality",
+            section: "1, Single Node and Multinode Accumulation",
+            words: "It can be shown that a single node (or multinode) accumulation problem can be \
+                    solved in the same time as a single node (multinode, respectively) broadcast \
+                    problem. ... A similar argument shows that any algorithm for single node (or \
+                    multinode) accumulation can be used to produce a single node (multinode, \
+                    respectively) broadcast algorithm that takes the same amount of time",
+            judge: Judge::Runs(
+                &["sna 4", "sna 4 --ports one", "mna 4", "mna 4 --ports one"],
+                &[],
+            ),
         },
         Claim {
             id: "fig-2-tree-time",
@@ -326,10 +339,12 @@ pub fn claims() -> Vec<Claim> {
         },
         Claim {
             id: "mnb-construction",
-            section: "2, multinode broadcast under MLA",
-            words: "the translated trees with distinct link types in each A_i are link-disjoint \
-                    in every slot: an optimal multinode broadcast, every node receiving each \
-                    packet once",
+            section: "2, Multinode Broadcast Under the MLA Assumption",
+            words: "If for each i, the links in A_i are of different types, then for each i, the \
+                    sets A_i(t), where t ranges over all possible identities, are disjoint. ... \
+                    This implies that the single node broadcasts of all nodes t can be executed \
+                    simultaneously, without any further delay. In particular, we have a multinode \
+                    broadcast algorithm that takes q time units",
             judge: Judge::Runs(&["mnb 3", "mnb 4", "mnb 5"], &[]),
         },
         Claim {
@@ -392,9 +407,10 @@ pub fn claims() -> Vec<Claim> {
         },
         Claim {
             id: "fig-5",
-            section: "2, Fig. 5",
-            words: "replicating the binomial tree, two packets would need the same link at the \
-                    same time",
+            section: "2, Fig. 5 caption",
+            words: "Here the set A_2 has two links of the same type and the multinode broadcast \
+                    cannot be executed in 3 time units (the figure's tree is drawn only; \
+                    `mnb-sbt` replicates the Fig. 4 tree, whose A_2 also repeats a type)",
             judge: Judge::Breaks(&["mnb-sbt 3", "mnb-sbt 4"], "contention-freedom"),
         },
         Claim {
@@ -410,9 +426,12 @@ pub fn claims() -> Vec<Claim> {
         },
         Claim {
             id: "mnb-sla",
-            section: "2, multinode broadcast under SLA",
-            words: "2^d - 1 time units, optimal: each node receives 2^d - 1 packets one at a \
-                    time; also around a Hamiltonian (Gray-code) cycle",
+            section: "2, Multinode Broadcast Under the SLA Assumption",
+            words: "The time required for the algorithm is 2^d - 1 time units. ... A simpler \
+                    alternative possibility for an optimal multinode broadcast algorithm under \
+                    the SLA assumption is to embed a ring on the d-cube ... This algorithm starts \
+                    with each node transmitting its packet to its clockwise neighbor and \
+                    terminates after 2^d - 1 time units",
             judge: Judge::Runs(MNB_SLA, &[]),
         },
         Claim {
@@ -479,24 +498,6 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Computed(eq_2),
         },
         Claim {
-            id: "scatter-balanced-tree",
-            section: "3",
-            words: "farthest first on a balanced shortest-path tree attains ceil((2^d - 1)/d) \
-                    under MLA and 2^d - 1 under SLA, every packet delivered once",
-            judge: Judge::Runs(&["scatter 3", "scatter 4", "scatter 4 --ports one"], &[]),
-        },
-        Claim {
-            id: "scatter-sla-any-tree",
-            section: "3, Single Node Scatter Under the SLA Assumption",
-            words: "consider sending continuously packets from s along any spanning tree T, \
-                    giving priority to the packets destined for nodes that are furthest away \
-                    from s (break ties arbitrarily). It can be seen that all packets arrive at \
-                    their respective destination at time 2^d - 1 or earlier. ... Hence the \
-                    time of the algorithm is the sum of the N_i's (instead of the maximum of \
-                    the N_i's)",
-            judge: Judge::Computed(scatter_sla_any_tree),
-        },
-        Claim {
             id: "gather-from-mnb",
             section: "3",
             words: "it is possible to extract from an optimal multinode broadcast algorithm a \
@@ -557,19 +558,27 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Computed(scatter_subtree_bound),
         },
         Claim {
-            id: "accumulation-duality",
-            section: "1",
-            words: "an accumulation is a broadcast reversed in time, and takes the same time",
+            id: "scatter-balanced-tree",
+            section: "3, Single Node Scatter Under the MLA Assumption",
+            words: "To construct a spanning tree T with the above two properties ... [R_11 hung \
+                    from the root, each R_kn from a compatible class] ... Hence, T is also a \
+                    shortest path tree from (00...0), as desired (read: farthest first on T \
+                    attains ceil((2^d - 1)/d) time units and d 2^(d-1) transmissions)",
             judge: Judge::Runs(
-                &[
-                    "sna 4",
-                    "sna 4 --ports one",
-                    "mna 4",
-                    "mna 4 --ports one",
-                    "gather 3",
-                ],
+                &["scatter 3", "scatter 4", "scatter 5 --engine executor"],
                 &[],
             ),
+        },
+        Claim {
+            id: "scatter-sla-any-tree",
+            section: "3, Single Node Scatter Under the SLA Assumption",
+            words: "consider sending continuously packets from s along any spanning tree T, \
+                    giving priority to the packets destined for nodes that are furthest away \
+                    from s (break ties arbitrarily). It can be seen that all packets arrive at \
+                    their respective destination at time 2^d - 1 or earlier. ... Hence the \
+                    time of the algorithm is the sum of the N_i's (instead of the maximum of \
+                    the N_i's)",
+            judge: Judge::Computed(scatter_sla_any_tree),
         },
         Claim {
             id: "scatter-shortest-iff",
@@ -632,9 +641,11 @@ pub fn claims() -> Vec<Claim> {
         },
         Claim {
             id: "te-ties",
-            section: "4, implementation",
-            words: "for any other node i the order of destinations is obtained by forming the xor \
-                    of each entry of node 0's table with i; ties broken arbitrarily",
+            section: "4, Implementation of the Optimal Algorithm",
+            words: "For any other node i, the corresponding order of destinations may be obtained \
+                    by forming the xor operation of each entry of the dth table of 0 with i ... \
+                    entries corresponding to the same row of the (k-1)st table, appear one after \
+                    the other, ordered (arbitrarily) from left to right",
             judge: Judge::Runs(&["total-exchange 3"], &[]),
         },
         Claim {
@@ -706,24 +717,8 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Computed(te_sla_one_per_slot),
         },
         Claim {
-            id: "other-architectures",
-            section: "5",
-            words: "some of our algorithmic constructions can be applied in other architectures \
-                    to obtain optimal or nearly optimal algorithms for the communication \
-                    problems of this paper",
-            judge: Judge::NotEncodable(
-                "no other architecture, construction or bound is given to run",
-            ),
-        },
-        Claim {
-            id: "appendix-proposition",
-            section: "Appendix",
-            words: "for any integer d >= 2, 2^d - 1 is not divisible by d",
-            judge: Judge::Computed(not_divisible),
-        },
-        Claim {
             id: "strong-optimality",
-            section: "abstract, conclusions",
+            section: "abstract, 1 (after Table 2), 5",
             words: "the algorithms are optimal in time and in number of transmissions \
                     simultaneously",
             judge: Judge::Runs(
@@ -738,14 +733,20 @@ pub fn claims() -> Vec<Claim> {
             ),
         },
         Claim {
-            id: "cost-model-remarks",
-            section: "1, 5",
-            words: "packet splitting, pipelining and other architectures do not change the \
-                    optimal times (remarks on [SaS85], [Ozv87], [BeT89])",
+            id: "other-architectures",
+            section: "5",
+            words: "some of our algorithmic constructions can be applied in other architectures \
+                    to obtain optimal or nearly optimal algorithms for the communication \
+                    problems of this paper",
             judge: Judge::NotEncodable(
-                "statements about other papers' algorithms and cost models, which the paper \
-                 states without giving them",
+                "no other architecture, construction or bound is given to run",
             ),
+        },
+        Claim {
+            id: "appendix-proposition",
+            section: "Appendix",
+            words: "for any integer d >= 2, 2^d - 1 is not divisible by d",
+            judge: Judge::Computed(not_divisible),
         },
     ]
 }
@@ -1088,17 +1089,18 @@ fn fig_3_caption(j: &Judging) -> Verdict {
                     let (ca, cb) = (format!("{a} {d}{ports}"), format!("{b} {d}{ports}"));
                     let (ta, tb) = (slots(j, &ca)?, slots(j, &cb)?);
                     if ta > tb && first_broken.is_none() {
-                        first_broken = Some(format!(
-                            "`check {ca}` takes {ta} slots, `check {cb}` {tb}"
-                        ));
+                        first_broken =
+                            Some(format!("`check {ca}` takes {ta} slots, `check {cb}` {tb}"));
                     }
                     reverse_holds &= ta >= tb;
                 }
             }
         }
         let reverse = match reverse_holds {
-            true => "the reverse, A's optimal time not less than B's (section 1's \"decrease in \
-                     the order\"), holds on every arc",
+            true => {
+                "the reverse, A's optimal time not less than B's (section 1's \"decrease in \
+                     the order\"), holds on every arc"
+            }
             false => "the reverse fails too",
         };
         Ok(match first_broken {
@@ -1141,10 +1143,7 @@ fn critical_utilization(j: &Judging) -> Verdict {
         for c in ["total-exchange 3", "total-exchange 4"] {
             let u = j.outcome(c)?.link_utilization.unwrap_or(0.0);
             if u < 1.0 {
-                return refuted(format!(
-                    "`check {c}`: link utilization {:.1}%",
-                    100.0 * u
-                ));
+                return refuted(format!("`check {c}`: link utilization {:.1}%", 100.0 * u));
             }
             said.push(format!("`check {c}` {:.1}%", 100.0 * u));
         }
@@ -1265,7 +1264,13 @@ fn bounds_attained(j: &Judging, rows: &[Bound]) -> Verdict {
                     r.run
                 ));
             }
-            said.push(format!("{} {b} at d = {} ({}), `check {}` {t}", r.name, r.d, model(r.ports), r.run));
+            said.push(format!(
+                "{} {b} at d = {} ({}), `check {}` {t}",
+                r.name,
+                r.d,
+                model(r.ports),
+                r.run
+            ));
         }
         Ok(Verdict::measured(
             true,
@@ -1280,36 +1285,176 @@ fn bounds_attained(j: &Judging, rows: &[Bound]) -> Verdict {
 }
 
 const LB_SNB: &[Bound] = &[
-    Bound { problem: "snb", d: 3, ports: Ports::All, name: "distance", paper: formula::single_broadcast_time, run: "snb 3" },
-    Bound { problem: "snb", d: 5, ports: Ports::All, name: "distance", paper: formula::single_broadcast_time, run: "snb 5" },
-    Bound { problem: "snb", d: 3, ports: Ports::One, name: "distance", paper: formula::single_broadcast_time, run: "snb 3 --ports one" },
-    Bound { problem: "snb", d: 5, ports: Ports::One, name: "distance", paper: formula::single_broadcast_time, run: "snb 5 --ports one" },
+    Bound {
+        problem: "snb",
+        d: 3,
+        ports: Ports::All,
+        name: "distance",
+        paper: formula::single_broadcast_time,
+        run: "snb 3",
+    },
+    Bound {
+        problem: "snb",
+        d: 5,
+        ports: Ports::All,
+        name: "distance",
+        paper: formula::single_broadcast_time,
+        run: "snb 5",
+    },
+    Bound {
+        problem: "snb",
+        d: 3,
+        ports: Ports::One,
+        name: "distance",
+        paper: formula::single_broadcast_time,
+        run: "snb 3 --ports one",
+    },
+    Bound {
+        problem: "snb",
+        d: 5,
+        ports: Ports::One,
+        name: "distance",
+        paper: formula::single_broadcast_time,
+        run: "snb 5 --ports one",
+    },
 ];
 const LB_MNB_MLA: &[Bound] = &[
-    Bound { problem: "mnb", d: 3, ports: Ports::All, name: "ports", paper: formula::scatter_time_mla, run: "mnb 3" },
-    Bound { problem: "mnb", d: 4, ports: Ports::All, name: "ports", paper: formula::scatter_time_mla, run: "mnb 4" },
-    Bound { problem: "mnb", d: 5, ports: Ports::All, name: "ports", paper: formula::scatter_time_mla, run: "mnb 5" },
+    Bound {
+        problem: "mnb",
+        d: 3,
+        ports: Ports::All,
+        name: "ports",
+        paper: formula::scatter_time_mla,
+        run: "mnb 3",
+    },
+    Bound {
+        problem: "mnb",
+        d: 4,
+        ports: Ports::All,
+        name: "ports",
+        paper: formula::scatter_time_mla,
+        run: "mnb 4",
+    },
+    Bound {
+        problem: "mnb",
+        d: 5,
+        ports: Ports::All,
+        name: "ports",
+        paper: formula::scatter_time_mla,
+        run: "mnb 5",
+    },
 ];
 const LB_MNB_SLA: &[Bound] = &[
-    Bound { problem: "mnb", d: 3, ports: Ports::One, name: "ports", paper: formula::scatter_time_sla, run: "mnb 3 --ports one" },
-    Bound { problem: "mnb", d: 4, ports: Ports::One, name: "ports", paper: formula::scatter_time_sla, run: "mnb 4 --ports one" },
-    Bound { problem: "mnb", d: 5, ports: Ports::One, name: "ports", paper: formula::scatter_time_sla, run: "mnb 5 --ports one" },
+    Bound {
+        problem: "mnb",
+        d: 3,
+        ports: Ports::One,
+        name: "ports",
+        paper: formula::scatter_time_sla,
+        run: "mnb 3 --ports one",
+    },
+    Bound {
+        problem: "mnb",
+        d: 4,
+        ports: Ports::One,
+        name: "ports",
+        paper: formula::scatter_time_sla,
+        run: "mnb 4 --ports one",
+    },
+    Bound {
+        problem: "mnb",
+        d: 5,
+        ports: Ports::One,
+        name: "ports",
+        paper: formula::scatter_time_sla,
+        run: "mnb 5 --ports one",
+    },
 ];
 const LB_SCATTER: &[Bound] = &[
-    Bound { problem: "scatter", d: 3, ports: Ports::All, name: "ports", paper: formula::scatter_time_mla, run: "scatter 3" },
-    Bound { problem: "scatter", d: 4, ports: Ports::All, name: "ports", paper: formula::scatter_time_mla, run: "scatter 4" },
-    Bound { problem: "gather", d: 4, ports: Ports::All, name: "ports", paper: formula::scatter_time_mla, run: "gather 4" },
-    Bound { problem: "scatter", d: 4, ports: Ports::One, name: "ports", paper: formula::scatter_time_sla, run: "scatter 4 --ports one" },
-    Bound { problem: "gather", d: 3, ports: Ports::One, name: "ports", paper: formula::scatter_time_sla, run: "gather 3 --ports one" },
+    Bound {
+        problem: "scatter",
+        d: 3,
+        ports: Ports::All,
+        name: "ports",
+        paper: formula::scatter_time_mla,
+        run: "scatter 3",
+    },
+    Bound {
+        problem: "scatter",
+        d: 4,
+        ports: Ports::All,
+        name: "ports",
+        paper: formula::scatter_time_mla,
+        run: "scatter 4",
+    },
+    Bound {
+        problem: "gather",
+        d: 4,
+        ports: Ports::All,
+        name: "ports",
+        paper: formula::scatter_time_mla,
+        run: "gather 4",
+    },
+    Bound {
+        problem: "scatter",
+        d: 4,
+        ports: Ports::One,
+        name: "ports",
+        paper: formula::scatter_time_sla,
+        run: "scatter 4 --ports one",
+    },
+    Bound {
+        problem: "gather",
+        d: 3,
+        ports: Ports::One,
+        name: "ports",
+        paper: formula::scatter_time_sla,
+        run: "gather 3 --ports one",
+    },
 ];
 const LB_TE_MLA: &[Bound] = &[
-    Bound { problem: "te", d: 3, ports: Ports::All, name: "volume", paper: formula::total_exchange_time_mla, run: "total-exchange 3" },
-    Bound { problem: "te", d: 4, ports: Ports::All, name: "volume", paper: formula::total_exchange_time_mla, run: "total-exchange 4" },
-    Bound { problem: "te", d: 5, ports: Ports::All, name: "volume", paper: formula::total_exchange_time_mla, run: "total-exchange 5 --engine executor" },
+    Bound {
+        problem: "te",
+        d: 3,
+        ports: Ports::All,
+        name: "volume",
+        paper: formula::total_exchange_time_mla,
+        run: "total-exchange 3",
+    },
+    Bound {
+        problem: "te",
+        d: 4,
+        ports: Ports::All,
+        name: "volume",
+        paper: formula::total_exchange_time_mla,
+        run: "total-exchange 4",
+    },
+    Bound {
+        problem: "te",
+        d: 5,
+        ports: Ports::All,
+        name: "volume",
+        paper: formula::total_exchange_time_mla,
+        run: "total-exchange 5 --engine executor",
+    },
 ];
 const LB_TE_SLA: &[Bound] = &[
-    Bound { problem: "te", d: 3, ports: Ports::One, name: "volume", paper: formula::total_exchange_time_sla, run: "total-exchange 3 --ports one" },
-    Bound { problem: "te", d: 4, ports: Ports::One, name: "volume", paper: formula::total_exchange_time_sla, run: "total-exchange 4 --ports one" },
+    Bound {
+        problem: "te",
+        d: 3,
+        ports: Ports::One,
+        name: "volume",
+        paper: formula::total_exchange_time_sla,
+        run: "total-exchange 3 --ports one",
+    },
+    Bound {
+        problem: "te",
+        d: 4,
+        ports: Ports::One,
+        name: "volume",
+        paper: formula::total_exchange_time_sla,
+        run: "total-exchange 4 --ports one",
+    },
 ];
 
 fn lb_snb_time(j: &Judging) -> Verdict {
@@ -1366,7 +1511,15 @@ fn lb_snb_transmissions(j: &Judging) -> Verdict {
     deliveries_attained(
         j,
         "snb",
-        &["snb 1", "snb 2", "snb 3", "snb 4", "snb 5", "snb 3 --ports one", "snb 5 --ports one"],
+        &[
+            "snb 1",
+            "snb 2",
+            "snb 3",
+            "snb 4",
+            "snb 5",
+            "snb 3 --ports one",
+            "snb 5 --ports one",
+        ],
     )
 }
 
@@ -1443,15 +1596,22 @@ fn eq_2(j: &Judging) -> Verdict {
             ] {
                 let x = sent(j, &c)?;
                 if x != want {
-                    return refuted(format!("`check {c}` made {x} transmissions, Eq. (2) {want}"));
+                    return refuted(format!(
+                        "`check {c}` made {x} transmissions, Eq. (2) {want}"
+                    ));
                 }
             }
             let m = format!("mnb {d}");
             let xm = sent(j, &m)?;
             if xm <= want {
-                return refuted(format!("`check {m}` made {xm} transmissions, not more than {want}"));
+                return refuted(format!(
+                    "`check {m}` made {xm} transmissions, not more than {want}"
+                ));
             }
-            said.push(format!("{want} (`check {m}` {xm}, {:.1}x)", xm as f64 / want as f64));
+            said.push(format!(
+                "{want} (`check {m}` {xm}, {:.1}x)",
+                xm as f64 / want as f64
+            ));
         }
         Ok(Verdict::measured(
             true,
@@ -1491,7 +1651,9 @@ fn lb_te_transmissions(j: &Judging) -> Verdict {
             let d = dim_of(c)?;
             let (want, x) = (formula::total_exchange_transmissions(d), sent(j, c)?);
             if x != want {
-                return refuted(format!("`check {c}` made {x} transmissions, Eq. (3) {want}"));
+                return refuted(format!(
+                    "`check {c}` made {x} transmissions, Eq. (3) {want}"
+                ));
             }
             said.push(format!("`check {c}` {x}"));
         }
@@ -1512,7 +1674,9 @@ const VARIANTS: u64 = 64;
 /// The rotation-class construction (section 2) at its first variants.
 fn constructions(d: u32) -> Vec<Construction> {
     let c = Choices::new(d);
-    (0..c.count().min(VARIANTS)).map(|v| c.construction(v)).collect()
+    (0..c.count().min(VARIANTS))
+        .map(|v| c.construction(v))
+        .collect()
 }
 
 fn a_sets_full(j: &Judging) -> Verdict {
@@ -1521,7 +1685,10 @@ fn a_sets_full(j: &Judging) -> Verdict {
             let q = formula::scatter_time_mla(d) as usize;
             for (v, k) in constructions(d).iter().enumerate() {
                 if k.links.len() != q {
-                    return refuted(format!("d = {d}, variant {v}: {} sets, q = {q}", k.links.len()));
+                    return refuted(format!(
+                        "d = {d}, variant {v}: {} sets, q = {q}",
+                        k.links.len()
+                    ));
                 }
                 for (i, set) in k.links.iter().enumerate() {
                     let mut types: Vec<NodeId> = set.iter().map(|&(x, y)| x ^ y).collect();
@@ -1590,7 +1757,8 @@ fn n_k_sizes(_: &Judging) -> Verdict {
             size[t.count_ones() as usize] += 1;
         }
         let du = d as usize;
-        let mut ok = size[0] == 1 && size[du] == 1 && size[1] == d as u64 && size[du - 1] == d as u64;
+        let mut ok =
+            size[0] == 1 && size[du] == 1 && size[1] == d as u64 && size[du - 1] == d as u64;
         ok &= (0..=d).all(|k| size[k as usize] == binomial(d, k));
         if d >= 5 {
             ok &= (2..=du - 2).all(|k| size[k] >= 2 * d as u64);
@@ -1739,7 +1907,9 @@ fn traced(algorithm: &str, d: u32, ports: Ports) -> Result<Vec<Hop>, String> {
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
         let route = v["route"].as_str().ok_or("a trace line without a route")?;
         let (from, to) = route.split_once("->").ok_or("a route that is not a link")?;
-        let payload = v["payload"][0].as_str().ok_or("a trace line without a packet")?;
+        let payload = v["payload"][0]
+            .as_str()
+            .ok_or("a trace line without a packet")?;
         let words: Vec<&str> = payload.split_whitespace().collect();
         let (origin, dest) = match words.as_slice() {
             ["the", "packet", "from", o, "to", t] => (bits(o)?, Some(bits(t)?)),
@@ -1891,15 +2061,30 @@ fn tree_runs(j: &Judging, ports: Ports) -> Result<Vec<TreeRun>, String> {
         Ports::All => vec![
             ("scatter 3", 3, "every balanced tree", balanced(3)),
             ("scatter 4", 4, "every balanced tree", balanced(4)),
-            ("scatter 5 --engine executor", 5, "a balanced tree", first_balanced(5)),
+            (
+                "scatter 5 --engine executor",
+                5,
+                "a balanced tree",
+                first_balanced(5),
+            ),
             (SCHED_FIG4_3, 3, "the Fig. 4 tree", vec![Tree::binomial(3)]),
             (SCHED_FIG4_4, 4, "the Fig. 4 tree", vec![Tree::binomial(4)]),
             (SCHED_GRAY_3_ALL, 3, "the Gray chain", vec![gray_tree(3)]),
             (SCHED_GRAY_4_ALL, 4, "the Gray chain", vec![gray_tree(4)]),
         ],
         Ports::One => vec![
-            ("scatter 3 --ports one", 3, "the Fig. 4 tree", vec![Tree::binomial(3)]),
-            ("scatter 4 --ports one", 4, "the Fig. 4 tree", vec![Tree::binomial(4)]),
+            (
+                "scatter 3 --ports one",
+                3,
+                "the Fig. 4 tree",
+                vec![Tree::binomial(3)],
+            ),
+            (
+                "scatter 4 --ports one",
+                4,
+                "the Fig. 4 tree",
+                vec![Tree::binomial(4)],
+            ),
             (SCHED_GRAY_3_ONE, 3, "the Gray chain", vec![gray_tree(3)]),
             (SCHED_GRAY_4_ONE, 4, "the Gray chain", vec![gray_tree(4)]),
         ],
@@ -2013,10 +2198,7 @@ fn compatible_class(_: &Judging) -> Verdict {
             .map(|&(_, e)| t & !(1u32 << (d - 1 - e as u32)))
             .collect()
     }
-    let mut examples = (
-        candidates(0b0010011, 7),
-        candidates(0b0010001, 7),
-    );
+    let mut examples = (candidates(0b0010011, 7), candidates(0b0010001, 7));
     examples.0.sort_unstable();
     if examples.0 != [0b0000011, 0b0010001] || examples.1 != [0b0010000] {
         return Verdict::Refuted {
@@ -2042,7 +2224,9 @@ fn compatible_class(_: &Judging) -> Verdict {
             let bad = firsts.is_empty()
                 || firsts.iter().any(|&t| {
                     candidates(t, d).iter().any(|&u| {
-                        u.count_ones() != k - 1 || u & !t != 0 || rotations(u, d).len() != d as usize
+                        u.count_ones() != k - 1
+                            || u & !t != 0
+                            || rotations(u, d).len() != d as usize
                     })
                 });
             if bad {
@@ -2147,7 +2331,11 @@ fn scatter_shortest_iff(j: &Judging) -> Verdict {
                 return refuted(format!(
                     "{}; {} paths; d 2^(d-1) = {least}",
                     tree_said(r),
-                    if r.shortest { "shortest" } else { "not all shortest" }
+                    if r.shortest {
+                        "shortest"
+                    } else {
+                        "not all shortest"
+                    }
                 ));
             }
         }
@@ -2158,7 +2346,11 @@ fn scatter_shortest_iff(j: &Judging) -> Verdict {
                     "`check {}` {} ({})",
                     r.command,
                     r.sent,
-                    if r.shortest { "shortest paths" } else { "not shortest" }
+                    if r.shortest {
+                        "shortest paths"
+                    } else {
+                        "not shortest"
+                    }
                 )
             })
             .collect();
@@ -2412,7 +2604,11 @@ fn te_forwarding(_: &Judging) -> Verdict {
                          link {k} on link {k0}; k_0 = {wanted}"
                     ));
                 }
-                queues[i as usize * d as usize + k0 as usize - 1].push((h.slot, h.origin ^ i, came));
+                queues[i as usize * d as usize + k0 as usize - 1].push((
+                    h.slot,
+                    h.origin ^ i,
+                    came,
+                ));
             }
             for (ix, queue) in queues.iter_mut().enumerate() {
                 let (i, k) = (ix / d as usize, (ix % d as usize + 1) as u32);
@@ -2422,7 +2618,9 @@ fn te_forwarding(_: &Judging) -> Verdict {
                     true => Some((1u64 << (k - 1)) + 1),
                     false => None,
                 };
-                let ordered = queue.windows(2).all(|w| (w[0].1, w[0].2) <= (w[1].1, w[1].2));
+                let ordered = queue
+                    .windows(2)
+                    .all(|w| (w[0].1, w[0].2) <= (w[1].1, w[1].2));
                 if first != start || !ordered {
                     return refuted(format!(
                         "`check total-exchange {d}`: node {i}, link {k}: forwarded (slot, origin \

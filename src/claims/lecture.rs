@@ -12,18 +12,18 @@ pub fn claims() -> Vec<Claim> {
     vec![
         Claim {
             id: "lemma",
-            section: "hypercube, Lemma",
-            words: "lower bounds on Q_n for one-to-all and all-to-all broadcast and scatter \
-                    (OAB, AAB, OAS, AAS) under one-port and all-port store-and-forward",
+            section: "an example of lower bound calculations, Lemma",
+            words: "in all-port full-duplex SF non-combining Q_n the rounds are at least n (OAB), \
+                    ceil((2^n - 1)/n) (AAB, OAS) and 2^(n-1) (AAS), and there exist optimal \
+                    hypercube algorithms matching exactly these lower bounds",
             judge: Judge::Runs(
                 &[
-                    "sbt 4 --switching sf --ports one",
+                    "sbt 4 --switching sf",
                     "snb 4",
                     "mnb 4",
-                    "mnb 4 --ports one",
                     "scatter 4",
-                    "scatter 4 --ports one",
                     "total-exchange 3",
+                    "total-exchange 4",
                 ],
                 &["time-bound"],
             ),
@@ -156,6 +156,13 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Computed(one_port_bound),
         },
         Claim {
+            id: "k-port-bound",
+            section: "store-and-forward OAB, 1-port vs all-port",
+            words: "the trivial lower bound on the number of rounds of OAB in k-port SF network G \
+                    is max(diam(G), log_(k+1) |V(G)|)",
+            judge: Judge::Open("a k-port model between one-port and all-port"),
+        },
+        Claim {
             id: "oab-np-complete",
             section: "store-and-forward OAB, 1-port vs all-port",
             words: "the problem to determine the optimal time complexity of OAB (= non-trivial \
@@ -227,7 +234,8 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "hka-constant",
             section: "wormhole OAB, hypercube (HKA)",
-            words: "HKA is optimal up to a small constant for n >= 7",
+            words: "an algorithm which is optimal up to a small multiplicative constant for \
+                    n >= 7 is called Ho-Kao algorithm (HKA)",
             judge: Judge::Open(
                 "the difference to the counting bound over the widest n the executor reaches; \
                  `check table lecture-bounds` prints both, not the difference",
@@ -252,8 +260,8 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "mesh-all-port",
             section: "meshes, all-port SF",
-            words: "dimension-controlled flooding completes in the eccentricity of the source, \
-                    with one copy per node",
+            words: "dimension-controlled flooding: the number of rounds is equal to the diameter \
+                    at most (read: the source's eccentricity), one copy per node",
             judge: Judge::Runs(&["mesh-sf 3x3", "mesh-sf 4x5", "mesh-sf 3x3x3"], &[]),
         },
         Claim {
@@ -298,13 +306,16 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "torus-cut",
             section: "tori, SF",
-            words: "cutting each ring opposite the source avoids the superfluous hops: optimal",
+            words: "to prevent one of two nodes opposite to the source within each cycle to \
+                    forward the packet (read: then one copy per node, in the torus's \
+                    eccentricity)",
             judge: Judge::Runs(&["torus-sf-cut 5x5", "torus-sf-cut 4x6"], &[]),
         },
         Claim {
             id: "torus-second-copies",
             section: "tori, SF",
-            words: "ignoring second copies makes two superfluous hops a ring",
+            words: "without any precautions, we will have duplication of packets in final rounds \
+                    in each cycle (ignoring the second packet leaves the duplicates)",
             judge: Judge::Breaks(&["torus-sf 5x5", "torus-sf 4x4"], "no-duplication"),
         },
         Claim {
@@ -316,7 +327,7 @@ pub fn claims() -> Vec<Claim> {
         },
         Claim {
             id: "recursive-doubling",
-            section: "one-port WH meshes and tori (errata item 13)",
+            section: "wormhole OAB, 1-port vs all-port (errata item 13)",
             words: "1-port meshes and tori can easily achieve this lower bound, log |V|, by \
                     simulating the hypercube broadcast scheme",
             judge: Judge::Runs(
@@ -399,15 +410,13 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Computed(dd_phases),
         },
         Claim {
-            id: "k-port-bound",
-            section: "lower bounds",
-            words: "the k-port lower bound ceil(log_(k+1) N)",
-            judge: Judge::Open("a k-port model between one-port and all-port"),
-        },
-        Claim {
             id: "extended-dominating-set",
             section: "all-port WH meshes",
-            words: "the extended-dominating-set broadcast and recursive tiling",
+            words: "recursive tiling is applicable only to tori T(5^k,5^k) and does not use \
+                    dimension-order routing; the EDS method works well for meshes M(4^k,4^k): on \
+                    M(16,16), in the first two rounds the source informs 4 level-3 EDNs, in \
+                    round 3 these inform 12 level-2 EDNs, in round 4 every level-1 EDN receives \
+                    one packet, and in one more round all nodes are informed",
             judge: Judge::NotEncodable(
                 "described too thinly to encode: the tiles' sources and paths are in figures, \
                  not in the text (errata items 17 and 18)",
