@@ -209,10 +209,7 @@ pub fn claims() -> Vec<Claim> {
             id: "theorem-7-phase-1",
             section: "5.2, proof of Theorem 7",
             words: "phase 1 takes floor(n/2) steps",
-            judge: Judge::Open(
-                "a count of the phase's steps at odd n, where a column carries ceil(n/2) \
-                 writers (errata item 11); reports give the total only",
-            ),
+            judge: Judge::Computed(centralize_phase_one),
         },
         Claim {
             id: "thm7-proof-no-shared-buses",
@@ -854,4 +851,69 @@ fn sec6_chain(_: &Judging) -> Verdict {
             }
         ),
     )
+}
+
+fn centralize_phase_one(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    let mut wrong = Vec::new();
+    for n in 2..=8u32 {
+        let c = format!("centralize-fixed {n} --ell {}", n * n);
+        let lines = match j.trace(&c) {
+            Ok(lines) => lines,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let own = |l: &&super::Sent| l.payload == [format!("token t{}", l.from)];
+        let first: Vec<&super::Sent> = lines.iter().filter(own).collect();
+        let steps = first.iter().map(|l| l.slot).max().unwrap_or(0);
+        let after = lines.iter().filter(|l| !own(l)).map(|l| l.slot).min();
+        // Every node off the diagonal writes its token once, and phase 2
+        // starts after: else phase 1 was not told apart.
+        if first.len() as u32 != n * n - n || after.is_some_and(|s| s <= steps) {
+            return Verdict::Unknown {
+                why: format!(
+                    "`check {c} --trace F`: phase 1 not told apart ({} own-token writes, n^2 - n \
+                     = {}; the next message in slot {after:?})",
+                    first.len(),
+                    n * n - n
+                ),
+            };
+        }
+        let mut writers = std::collections::BTreeMap::<&str, u32>::new();
+        for l in &first {
+            for r in &l.resources {
+                *writers.entry(r.trim_start_matches("bus ")).or_default() += 1;
+            }
+        }
+        let (bus, most) = writers
+            .iter()
+            .max_by_key(|(b, k)| (**k, std::cmp::Reverse(**b)))
+            .map(|(b, k)| (*b, *k))
+            .unwrap_or(("", 0));
+        let said = format!(
+            "n = {n}: {steps} (floor(n/2) = {}; {bus} has {most} writers)",
+            n / 2
+        );
+        if steps != n / 2 {
+            wrong.push(said.clone());
+        }
+        seen.push(said);
+    }
+    let what = "phase 1's steps (the slots in which a node writes its own token alone) in \
+                `check centralize-fixed N --ell N*N --trace F`, N = 2..8";
+    match wrong.is_empty() {
+        true => Verdict::measured(true, format!("{what}: {}", seen.join("; "))),
+        false => Verdict::measured(
+            false,
+            format!(
+                "{what}: {}; a column C_j of even j carries the ceil(n/2) writers of odd i + j \
+                 (errata item 11); as claimed at {}",
+                wrong.join("; "),
+                seen.iter()
+                    .filter(|s| !wrong.contains(s))
+                    .map(|s| s.split(':').next().unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+    }
 }

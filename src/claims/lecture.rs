@@ -80,11 +80,7 @@ pub fn claims() -> Vec<Claim> {
             section: "store-and-forward OAB, hypercube",
             words: "whereas C(n,i) nodes receive the packet in round i in the all-port model \
                     (therefore the name binomial tree)",
-            judge: Judge::NotEncodable(
-                "a count per round, which no report gives (reports give the last round); \
-                 `check sbt 5 --switching sf --source 0 --trace F` shows 5, 10, 10, 5, 1 new \
-                 nodes a round",
-            ),
+            judge: Judge::Computed(sbt_binomial),
         },
         Claim {
             id: "sbt-transmission-optimal",
@@ -1103,6 +1099,54 @@ fn dd_phases(j: &Judging) -> Verdict {
             "complete and link-disjoint (contention-free) in ceil(log_5 n) + 1 + log_5 n rounds, \
              the phases' counts summed (the split per phase is in --trace): {}",
             seen.join(", ")
+        ),
+    )
+}
+
+fn sbt_binomial(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for n in 3..=8u32 {
+        let c = format!("sbt {n} --switching sf --source 0");
+        let lines = match j.trace(&c) {
+            Ok(lines) => lines,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let rounds = lines.iter().map(|l| l.slot).max().unwrap_or(0);
+        // The nodes that receive the packet in each round.
+        let got: Vec<u64> = (1..=rounds)
+            .map(|i| {
+                let round: std::collections::BTreeSet<&String> = lines
+                    .iter()
+                    .filter(|l| l.slot == i && !l.control)
+                    .flat_map(|l| &l.receivers)
+                    .collect();
+                round.len() as u64
+            })
+            .collect();
+        // C(n, i), i = 1..n.
+        let want: Vec<u64> = (1..=n as u64)
+            .map(|i| (1..=i).fold(1u64, |c, k| c * (n as u64 - k + 1) / k))
+            .collect();
+        let text = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        if got != want {
+            return Verdict::measured(
+                false,
+                format!(
+                    "`check {c} --trace F`: {} nodes receive the packet in rounds 1..{rounds}, \
+                     where C(n, i) gives {}",
+                    text(&got),
+                    text(&want)
+                ),
+            );
+        }
+        seen.push(format!("n = {n}: {}", text(&got)));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "the nodes receiving the packet in each round of `check sbt N --switching sf --source \
+             0 --trace F`, N = 3..8, are C(n, i), i = 1..n: {}",
+            seen.join("; ")
         ),
     )
 }

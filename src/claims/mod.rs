@@ -539,3 +539,108 @@ fn sheet(entries: &[Entry]) -> Sheet {
     sheet.notes.push(totals(entries));
     sheet
 }
+
+/// One transmission of a traced run: a line of `check ... --trace F`.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct Sent {
+    /// The slot it is sent in.
+    pub slot: properties::Slot,
+    /// Its sender, labelled as the network labels nodes.
+    pub from: String,
+    /// Its route, as the network labels routes.
+    pub route: String,
+    /// The resources it holds (arcs, buses).
+    pub resources: Vec<String>,
+    /// The packets it carries, in the paper's words.
+    pub payload: Vec<String>,
+    /// Whether it is a control message.
+    pub control: bool,
+    /// Its receivers.
+    pub receivers: Vec<String>,
+}
+
+/// The run `check {command} --trace F` writes (the executor's run from
+/// `--source`, else the first input, every open choice at its first
+/// option), made in memory. `command` is an algorithm, its size and
+/// any of --source (a number, or 0b and bits), --switching, --ports,
+/// --k, --ell, --broadcasters, --multiset.
+pub fn trace(command: &str) -> Result<Vec<Sent>, String> {
+    use crate::check::Request;
+    use models::catalog::{Algorithm, Params, Ports, Switching};
+    let refused = |why: String| format!("`check {command} --trace F`: {why}");
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let [name, size, flags @ ..] = words.as_slice() else {
+        return Err(refused("an algorithm and a size are needed".into()));
+    };
+    let n: u64 = size
+        .parse()
+        .map_err(|_| refused(format!("size '{size}' is not a number")))?;
+    let (mut switching, mut ports, mut source) = (None, None, None);
+    let mut params = Params::default();
+    let mut rest = flags.iter().copied();
+    while let Some(flag) = rest.next() {
+        if flag == "--multiset" {
+            params.multiset = true;
+            continue;
+        }
+        let value = rest
+            .next()
+            .ok_or_else(|| refused(format!("{flag} without its value")))?;
+        let bad = || refused(format!("{flag} '{value}' is not accepted here"));
+        let number = |v: &str| v.parse::<u64>().map_err(|_| bad());
+        match flag {
+            "--switching" => {
+                switching = Some(match value {
+                    "wh" => Switching::Wh,
+                    "sf" => Switching::Sf,
+                    _ => return Err(bad()),
+                })
+            }
+            "--ports" => {
+                ports = Some(match value {
+                    "all" => Ports::All,
+                    "one" => Ports::One,
+                    _ => return Err(bad()),
+                })
+            }
+            "--source" => {
+                source = Some(match value.strip_prefix("0b") {
+                    Some(bits) => u64::from_str_radix(bits, 2).map_err(|_| bad())?,
+                    None => number(value)?,
+                })
+            }
+            "--k" => params.k = Some(number(value)?),
+            "--ell" => params.ell = Some(number(value)?),
+            "--broadcasters" => {
+                let list: Result<Vec<u64>, String> = value.split(',').map(number).collect();
+                params.broadcasters = Some(list?.into_iter().map(|x| x as u32).collect());
+            }
+            _ => {
+                return Err(refused(format!(
+                    "{flag} is not a flag `Judging::trace` takes"
+                )))
+            }
+        }
+    }
+    let mut request = Algorithm::parse(name)
+        .and_then(|a| Request::new(a, n, switching, ports))
+        .and_then(|r| r.with_params(params))
+        .map_err(|e| refused(e.to_string()))?;
+    if let Some(s) = source {
+        request = request.with_source(s).map_err(|e| refused(e.to_string()))?;
+    }
+    let mut out: Vec<u8> = Vec::new();
+    crate::show::export::trace(crate::show::export::Of::Algorithm(&request), &mut out)
+        .map_err(|e| refused(e.to_string()))?;
+    let text = String::from_utf8(out).map_err(|e| refused(e.to_string()))?;
+    text.lines()
+        .map(|line| serde_json::from_str(line).map_err(|e| refused(e.to_string())))
+        .collect()
+}
+
+impl Judging<'_> {
+    /// The run `check {command} --trace F` writes, in memory ([`trace`]).
+    pub fn trace(&self, command: &str) -> Result<Vec<Sent>, String> {
+        trace(command)
+    }
+}

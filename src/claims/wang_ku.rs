@@ -165,10 +165,7 @@ pub fn claims() -> Vec<Claim> {
             section: "3",
             words: "after i steps of broadcasting, the message would reach 2^(ip) nodes; at \
                     the last step all sources send 2^(n-(ceil(n/p)-1)p) - 1 messages",
-            judge: Judge::Open(
-                "a count of the nodes informed after each slot; reports give the total \
-                 transmissions (2^n - 1), not the count per slot",
-            ),
+            judge: Judge::Computed(informed_per_step),
         },
         Claim {
             id: "fig-3",
@@ -234,13 +231,9 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "theorem-1-proof",
             section: "3, proof of Theorem 1",
-            words: "if a >= s, rules 1 and 2 emit p and s messages, 2^p - 1 = s + p in all; \
-                    otherwise rule 3 emits the other s - a, and s - a = 2^p - 1 - p - a <= \
-                    n - p - a = r",
-            judge: Judge::Open(
-                "a count of each rule's worms per source and step; judged today only through \
-                 completeness and the total of 2^n - 1 transmissions",
-            ),
+            words: "rules 1, 2 and 3 emit p, min(s, a) and max(s - a, 0) messages, 2^p - 1 in \
+                    all, and s - a <= r",
+            judge: Judge::Computed(rule_counts),
         },
         Claim {
             id: "theorem-2",
@@ -700,4 +693,232 @@ fn lemma_2(_: &Judging) -> Verdict {
              neighbours u, v have Psi(P_u, P_v) >= 2, and no neighbour of P_u is P_v"
         ),
     }
+}
+
+/// The sizes whose traces the step counts read: p = floor(log2(n+1)) is
+/// 1, 2 and 3, and the last level is shorter at n = 3, 5, 7 and 8.
+const NOB_TRACED: std::ops::RangeInclusive<u32> = 2..=8;
+
+/// The run whose trace the step counts read.
+fn nob_traced(n: u32) -> String {
+    format!("nob {n} --source 0")
+}
+
+/// A cube node's label (its bits, highest dimension first) as a number.
+fn cube_node(label: &str) -> Result<u64, String> {
+    u64::from_str_radix(label, 2).map_err(|_| format!("'{label}' is not a node of the cube"))
+}
+
+/// The dimension of a worm's first arc: the arc among its resources that
+/// leaves its sender.
+fn first_dimension(sent: &super::Sent) -> Result<u32, String> {
+    let from = cube_node(&sent.from)?;
+    let next = sent
+        .resources
+        .iter()
+        .filter_map(|r| r.strip_prefix("arc ")?.split_once("->"))
+        .find(|(tail, _)| cube_node(tail) == Ok(from))
+        .ok_or_else(|| format!("the worm {} has no arc leaving {}", sent.route, sent.from))?;
+    let crossed = from ^ cube_node(next.1)?;
+    match crossed.count_ones() {
+        1 => Ok(crossed.trailing_zeros()),
+        _ => Err(format!(
+            "the arc {}->{} is not one dimension",
+            next.0, next.1
+        )),
+    }
+}
+
+fn informed_per_step(j: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for n in NOB_TRACED {
+        let c = nob_traced(n);
+        let lines = match j.trace(&c) {
+            Ok(lines) => lines,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        // Section 3's p, steps and last step, typed from the paper.
+        let p = (n + 1).ilog2();
+        let steps = n.div_ceil(p);
+        let slots = lines.iter().map(|l| l.slot).max().unwrap_or(0);
+        let refuted = |what: String| {
+            Verdict::measured(false, format!("`check {c} --trace F` (p = {p}): {what}"))
+        };
+        if slots != steps {
+            return refuted(format!("{slots} steps, not ceil(n/p) = {steps}"));
+        }
+        let mut informed = std::collections::BTreeSet::from(["0".repeat(n as usize)]);
+        let mut counts = Vec::new();
+        let mut last = (0, 0);
+        for i in 1..=steps {
+            let mut senders = std::collections::BTreeMap::<&str, u64>::new();
+            for l in lines.iter().filter(|l| l.slot == i && !l.control) {
+                *senders.entry(l.from.as_str()).or_default() += 1;
+            }
+            if i == steps {
+                // Every source (every node informed so far) sends
+                // 2^(n - (ceil(n/p) - 1)p) - 1 messages.
+                let want = (1u64 << (n - (steps - 1) * p)) - 1;
+                for (&v, &k) in &senders {
+                    if k != want || !informed.contains(v) {
+                        return refuted(format!(
+                            "in the last step {v} sends {k} messages, where the paper says every \
+                             source sends 2^(n-(ceil(n/p)-1)p) - 1 = {want}"
+                        ));
+                    }
+                }
+                let idle = informed
+                    .iter()
+                    .filter(|v| !senders.contains_key(v.as_str()))
+                    .count();
+                if idle > 0 {
+                    return refuted(format!("{idle} sources send nothing in the last step"));
+                }
+                last = (senders.len(), want);
+            }
+            for l in lines.iter().filter(|l| l.slot == i && !l.control) {
+                informed.extend(l.receivers.iter().cloned());
+            }
+            let reached = informed.len() as u64;
+            // 2^(ip) before the last step; 2^n after it (2^(ip) would
+            // pass 2^n where p does not divide n).
+            let want = match i < steps {
+                true => 1u64 << (i * p),
+                false => 1u64 << n,
+            };
+            if reached != want {
+                return refuted(format!(
+                    "{reached} nodes informed after step {i}, where {} gives {want}",
+                    if i < steps {
+                        "2^(ip)"
+                    } else {
+                        "the whole cube"
+                    }
+                ));
+            }
+            counts.push(reached.to_string());
+        }
+        seen.push(format!(
+            "n = {n} (p = {p}): {}; last step {} sources x {}",
+            counts.join(", "),
+            last.0,
+            last.1
+        ));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "nodes informed after each step (a step a slot) in `check nob N --source 0 --trace \
+             F`, N = 2..8: 2^(ip) after step i < ceil(n/p), 2^n after the last, in which each \
+             of the 2^((ceil(n/p)-1)p) sources sends 2^(n-(ceil(n/p)-1)p) - 1 worms; {}",
+            seen.join("; ")
+        ),
+    )
+}
+
+fn rule_counts(j: &Judging) -> Verdict {
+    use models::wang_ku::nob::{levels, Levels};
+    let mut seen = Vec::new();
+    for n in NOB_TRACED {
+        let c = nob_traced(n);
+        let lines = match j.trace(&c) {
+            Ok(lines) => lines,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let refuted =
+            |what: String| Verdict::measured(false, format!("`check {c} --trace F`: {what}"));
+        let sizes = levels(n, Levels::Text);
+        if let Some(l) = lines.iter().find(|l| l.slot as usize > sizes.len()) {
+            return refuted(format!(
+                "a worm in slot {}, past step {}",
+                l.slot,
+                sizes.len()
+            ));
+        }
+        let mut steps = Vec::new();
+        for (k, &p) in sizes.iter().enumerate() {
+            let step = k as u32 + 1;
+            let a: u32 = sizes[..k].iter().sum();
+            let r = n - a - p;
+            // Lemma 1 at equality: 2^p = s + p + 1.
+            let s = (1u32 << p) - p - 1;
+            let want = [p, s.min(a), s.saturating_sub(a)];
+            if a < s && s - a > r {
+                return refuted(format!(
+                    "step {step}: s - a = {} > r = {r} (p = {p}, a = {a})",
+                    s - a
+                ));
+            }
+            // Per source: worms by rule (1: a P dimension first, 2: an A
+            // dimension, 3: an R dimension), and rule 3's first dimensions.
+            let mut rules = std::collections::BTreeMap::<&str, ([u32; 3], Vec<u32>)>::new();
+            for l in lines.iter().filter(|l| l.slot == step && !l.control) {
+                let d = match first_dimension(l) {
+                    Ok(d) => d,
+                    Err(why) => {
+                        return Verdict::Unknown {
+                            why: format!("`check {c} --trace F`: {why}"),
+                        }
+                    }
+                };
+                let rule = match d {
+                    d if d >= n - a => 1,
+                    d if d >= r => 0,
+                    _ => 2,
+                };
+                let forced = l.route.contains(&format!("(first over dim {d})"));
+                if forced != (rule == 2) {
+                    return refuted(format!(
+                        "step {step}: {} crosses dimension {d} first (rule {}) but {} a forced \
+                         first dimension",
+                        l.route,
+                        rule + 1,
+                        if forced { "carries" } else { "lacks" }
+                    ));
+                }
+                let entry = rules.entry(l.from.as_str()).or_default();
+                entry.0[rule] += 1;
+                if rule == 2 {
+                    entry.1.push(d);
+                }
+            }
+            if rules.len() as u64 != 1 << a {
+                return refuted(format!(
+                    "step {step}: {} nodes send, not the 2^a = {} sources",
+                    rules.len(),
+                    1u64 << a
+                ));
+            }
+            for (v, (got, dims)) in &rules {
+                let distinct: std::collections::BTreeSet<&u32> = dims.iter().collect();
+                if *got != want || got.iter().sum::<u32>() != (1 << p) - 1 {
+                    return refuted(format!(
+                        "step {step} (a = {a}, p = {p}, r = {r}, s = {s}): {v} emits {}, {}, {} \
+                         by rules 1, 2, 3, where the proof gives p, min(s, a), max(s - a, 0) = \
+                         {}, {}, {}",
+                        got[0], got[1], got[2], want[0], want[1], want[2]
+                    ));
+                }
+                if distinct.len() != dims.len() {
+                    return refuted(format!(
+                        "step {step}: {v}'s rule-3 worms share a first R dimension ({dims:?})"
+                    ));
+                }
+            }
+            steps.push(format!("{}+{}+{}", want[0], want[1], want[2]));
+        }
+        seen.push(format!("n = {n}: {}", steps.join(", ")));
+    }
+    Verdict::measured(
+        true,
+        format!(
+            "`check nob N --source 0 --trace F`, N = 2..8, each worm classed by the dimension of \
+             its first arc (in P: rule 1, in A: rule 2, in R: rule 3, which alone carry a forced \
+             first dimension), p, a, r the step's partition sizes \
+             (models::wang_ku::nob::levels) and s = 2^p - p - 1: in every step each of the 2^a \
+             sources emits p, min(s, a), max(s - a, 0) worms by rules 1, 2, 3, 2^p - 1 in all, \
+             rule 3's over distinct R dimensions (s - a <= r); per step: {}",
+            seen.join("; ")
+        ),
+    )
 }
