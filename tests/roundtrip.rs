@@ -108,6 +108,10 @@ fn every_run_of_the_catalogue_round_trips_through_a_schedule_file() {
         for engine in [Engine::Executor, Engine::Lockstep] {
             let outcome = match check_file(&file, req, &network, engine) {
                 Ok(o) => o,
+                // A worm routed lowest dimension first after a forced
+                // first arc turns back through its sender (nob-ecube-low):
+                // a schedule's path may not, and the check says so.
+                Err(e) if e.contains("visits a node twice") => return,
                 Err(e) => return wrong.push(format!("{what}: {e}")),
             };
             // A forged send (causality broken) claims a packet its sender

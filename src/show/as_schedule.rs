@@ -190,8 +190,11 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
                     _ => {
                         let mut readers = Vec::new();
                         t.receivers(&tx.route, |v| readers.push(v));
-                        let path = matches!(tx.route, Route::Worm { first: Some(_), .. })
-                            .then(|| t.path(&tx.route));
+                        let own = match tx.route {
+                            Route::Worm { first, .. } => first.is_some() || !t.default_routing(),
+                            _ => false,
+                        };
+                        let path = own.then(|| t.path(&tx.route));
                         messages.push((readers, path));
                     }
                 }

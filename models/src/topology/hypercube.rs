@@ -236,6 +236,10 @@ impl Topology for Hypercube {
         self.why_invalid(route)
     }
 
+    fn default_routing(&self) -> bool {
+        !self.lowest_first
+    }
+
     fn path(&self, route: &Route) -> Vec<NodeId> {
         let mut path = vec![route.from()];
         self.hops(route, |u, d| path.push(u ^ (1 << d)));

@@ -44,6 +44,12 @@ pub trait Topology: Send + Sync {
     /// its sender and then its receivers.
     fn path(&self, route: &Route) -> Vec<NodeId>;
 
+    /// False where worms take another path than the network's own routing
+    /// (a schedule file must then name each worm's path).
+    fn default_routing(&self) -> bool {
+        true
+    }
+
     /// Where to draw `node`, in units of one link (for pictures).
     fn position(&self, node: NodeId) -> (f32, f32);
 
