@@ -30,6 +30,7 @@ pub mod check;
 pub mod claims;
 pub mod engine;
 pub mod import;
+pub mod optimal;
 pub mod report;
 pub mod show;
 pub mod table;

@@ -56,6 +56,8 @@ mod naive_tree;
 mod nob;
 /// nob-appendix: the Appendix's literal levels leave nodes uninformed.
 mod nob_appendix;
+/// The least rounds by exhaustive search, against the algorithms and bounds.
+mod optimal;
 /// The orders of a slot's local work: races found in the order that
 /// breaks them; the reduction reaches what every order reaches.
 mod orders;

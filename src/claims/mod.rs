@@ -383,6 +383,54 @@ impl<'a> Judging<'a> {
     }
 }
 
+/// A lower bound over every algorithm, judged by the runs that could
+/// refute it: refuted by the first command measured below its bound
+/// (`runs`: the command and the bound there), else holds, naming those
+/// that meet it; `bound` names it in the sentence.
+pub fn no_run_below(j: &Judging, runs: &[(String, u64)], bound: &str) -> Verdict {
+    let mut met = Vec::new();
+    for (c, b) in runs {
+        let t = match j.measured(c) {
+            Ok(t) => u64::from(t),
+            Err(why) => return Verdict::Unknown { why },
+        };
+        if t < *b {
+            return Verdict::measured(
+                false,
+                format!("`check {c}` takes {t}, below {bound} = {b}"),
+            );
+        }
+        if t == *b {
+            met.push(format!("`check {c}` {t}"));
+        }
+    }
+    let names: Vec<&str> = runs.iter().map(|r| r.0.as_str()).collect();
+    Verdict::measured(
+        true,
+        format!(
+            "no run of {} is below {bound}, and {} meet it{}{} (a bound over every algorithm: \
+             runs could refute it, not prove it)",
+            commands_text(&names),
+            met.len(),
+            if met.is_empty() { "" } else { ": " },
+            met.join(", ")
+        ),
+    )
+}
+
+/// The exhaustive optimal search ([`crate::optimal`]) below `rounds`: a
+/// broadcast from `source` in fewer rounds if one exists (`Ok(None)`
+/// where none does), or why the search did not finish.
+pub fn faster_broadcast<T: models::topology::Topology>(
+    t: &T,
+    model: crate::optimal::Model,
+    source: properties::NodeId,
+    rounds: u32,
+) -> Result<Option<crate::optimal::Optimum>, String> {
+    let o = crate::optimal::least_rounds(t, model, source, rounds.saturating_sub(1), 5_000_000)?;
+    Ok(o.rounds.is_some().then_some(o))
+}
+
 /// Commands as the ledger prints them.
 pub fn commands_text(commands: &[&str]) -> String {
     let quoted: Vec<String> = commands.iter().map(|c| format!("`check {c}`")).collect();

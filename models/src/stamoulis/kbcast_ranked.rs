@@ -27,7 +27,10 @@
 //!
 //! # Inputs and bounds
 //! Every d-set of broadcasting nodes (`--broadcasters` for one; K = d is
-//! the section's premise). Claim: d slots, "copies of different packets
+//! the section's premise). With `--multiset` a node may have several
+//! packets, each its own rank as in section 3.2's last paragraph (the
+//! section's "extreme case where one node has d packets":
+//! `--broadcasters 5,5,5 --multiset`). Claim: d slots, "copies of different packets
 //! never collide"; each packet crosses each tree arc once: d (2^d - 1)
 //! transmissions (observed).
 
@@ -37,6 +40,7 @@ use crate::entry::{Entry, Info};
 use crate::protocol::{Arrival, Protocol};
 use crate::stamoulis::broadcasters::{self, k_set_inputs};
 use crate::topology::hypercube::Hypercube;
+use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, Route, Slot, Transmission};
 
 /// Which slot permits which dimension.
@@ -61,6 +65,7 @@ const PARAMS: &[Param] = &[
         range: |d| (d as u64, d as u64),
         below: "",
     },
+    broadcasters::MULTISET,
 ];
 
 /// The registry entry of the text.
@@ -122,8 +127,8 @@ pub fn position(r: u32, j: u32, d: u32) -> u32 {
     (j + d - 1 - r % d) % d
 }
 
-/// The message: the packet (named by its broadcaster) and its rank, in
-/// the header.
+/// The message: the packet (named by its id, its broadcaster where each
+/// has one) and its rank, in the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Ranked {
     /// The packet.
@@ -132,8 +137,8 @@ pub struct Ranked {
     pub rank: u32,
 }
 
-/// A node's state: the packets it holds, with their ranks and the slot
-/// each arrived in (0: its own). A copy crosses each of its tree's arcs
+/// A node's state: the packets it holds (by id: a node's i-th packet is
+/// i 2^d + x), with their ranks and the slot each arrived in (0: its own). A copy crosses each of its tree's arcs
 /// once, in the first slot after its arrival that permits it (every
 /// dimension comes round within d slots).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -154,12 +159,15 @@ impl Protocol for KbcastRanked {
     }
 
     fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Held {
-        // r_x: the broadcasters at or above x.
-        let rank = set.len() - set.partition_point(|&y| y < node);
-        Held(match set.binary_search(&node) {
-            Ok(_) => vec![(node, rank as u32, 0)],
-            Err(_) => Vec::new(),
-        })
+        // r_x: the packets at or above x; x's own a_x packets take the
+        // ranks r_x - a_x + 1, ..., r_x.
+        let ids = broadcasters::packets(&self.cube, set);
+        Held(
+            (0..set.len())
+                .filter(|&p| set[p] == node)
+                .map(|p| (ids[p], (set.len() - p) as u32, 0))
+                .collect(),
+        )
     }
 
     fn packets(&self, msg: &Ranked, mut f: impl FnMut(PacketId)) {
@@ -180,12 +188,12 @@ impl Protocol for KbcastRanked {
             held.0.push((a.msg.packet.source, a.msg.rank, slot - 1));
         }
         held.0.sort_unstable();
-        for &(origin, rank, came) in &held.0 {
+        for &(id, rank, came) in &held.0 {
             if slot - came > d {
                 continue;
             }
             let j = self.permitted(rank, slot);
-            let crossed = origin ^ node;
+            let crossed = id % self.cube.nodes() ^ node;
             // The tree's arcs from this node: dimensions after every one
             // already crossed, in the order of rank r.
             let after = (0..d)
@@ -199,7 +207,7 @@ impl Protocol for KbcastRanked {
                     },
                     msg: Ranked {
                         packet: Packet {
-                            source: origin,
+                            source: id,
                             step: 0,
                         },
                         rank,
