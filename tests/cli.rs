@@ -736,8 +736,9 @@ fn parameters_an_algorithm_does_not_take_are_refused() {
 }
 
 /// `check table NAME --format markdown|csv|json`: the same cells in every
-/// format. Wang-Ku's Table I: the text rows, the JSON rows, one CSV line
-/// per cell and one Markdown row per table row agree cell for cell.
+/// format. Wang-Ku's Table I and its ratio row (NOB/Optimal): the text
+/// rows, the JSON rows, one CSV line per cell and one Markdown row per
+/// table row agree cell for cell.
 #[test]
 fn tables_print_the_same_cells_in_every_format() {
     let out = |format: &str| {
@@ -749,7 +750,7 @@ fn tables_print_the_same_cells_in_every_format() {
     assert_eq!(out("text"), text);
     let json: serde_json::Value = serde_json::from_str(&out("json")).expect("JSON");
     let rows = json["grids"][0]["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 4, "SBT, DT, NOB, Optimal");
+    assert_eq!(rows.len(), 5, "SBT, DT, NOB, Optimal, NOB/Optimal");
     for row in rows {
         let cells: Vec<&str> = row
             .as_array()
@@ -770,7 +771,7 @@ fn tables_print_the_same_cells_in_every_format() {
         .filter(|l| !l.starts_with("note,"))
         .map(|l| l.rsplitn(4, ',').collect())
         .collect();
-    assert_eq!(cells.len(), 4 * 16, "one line per cell: {csv}");
+    assert_eq!(cells.len(), 5 * 16, "one line per cell: {csv}");
     // NOB at n = 15: printed 4, checked 4 (value, column; rsplit order).
     assert!(
         cells
@@ -784,10 +785,10 @@ fn tables_print_the_same_cells_in_every_format() {
     );
     let md = out("markdown");
     let table: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();
-    assert_eq!(table.len(), 1 + 1 + 4, "header, rule, rows: {md}");
+    assert_eq!(table.len(), 1 + 1 + 5, "header, rule, rows: {md}");
     let rows = table.iter().filter(|l| !l.starts_with("|-"));
     assert!(
-        rows.clone().count() == 5 && rows.clone().all(|l| l.matches(" | ").count() == 16),
+        rows.clone().count() == 6 && rows.clone().all(|l| l.matches(" | ").count() == 16),
         "{md}"
     );
     assert!(md.contains("| NOB | 1/1 | 2/2 |"), "{md}");

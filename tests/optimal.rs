@@ -1,24 +1,138 @@
-//! probe
-use commcheck::optimal::{least_rounds, Model};
+//! The exhaustive optimal search (commcheck::optimal) against what is known
+//! by hand, against the algorithms' own runs, and with its witnesses
+//! replayed round by round.
+
+use commcheck::optimal::{least_rounds, Model, Optimum};
 use models::config::{Ports, Switching};
 use models::topology::grid::Grid;
 use models::topology::hypercube::Hypercube;
+use models::topology::Topology;
+use std::process::Command;
 
+const ONE_PORT_SF: Model = Model {
+    wormhole: false,
+    max_sends: None,
+    bounds: true,
+};
+
+/// Replays `o`'s witness: each round's senders informed before it, its
+/// receivers new and distinct, no resource used twice in it, and every
+/// node informed at the end, in exactly `o.rounds` rounds.
+fn replay<T: Topology>(t: &T, wormhole: bool, source: u32, o: &Optimum) {
+    let mut informed = vec![false; t.nodes() as usize];
+    informed[source as usize] = true;
+    assert_eq!(o.witness.len() as u32, o.rounds.expect("found"));
+    for round in &o.witness {
+        let mut used = std::collections::HashSet::new();
+        for &(u, v) in round {
+            assert!(informed[u as usize], "{u} sends before it is informed");
+            assert!(!informed[v as usize], "{v} is informed twice");
+            let route = t.message_route(u, v, wormhole);
+            assert_eq!(t.invalid(&route), None);
+            t.occupy(&route, |r| {
+                assert!(used.insert(r), "resource {r} used twice")
+            });
+        }
+        for &(_, v) in round {
+            informed[v as usize] = true;
+        }
+    }
+    assert!(informed.iter().all(|&i| i), "the witness informs everyone");
+}
+
+/// What `check ARGS` measures as its time.
+fn measured(args: &str) -> u32 {
+    let out = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(args.split_whitespace())
+        .output()
+        .expect("check runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("time: measured "))
+        .unwrap_or_else(|| panic!("`check {args}` prints its time:\n{text}"));
+    line["time: measured ".len()..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a number")
+}
+
+/// Known by hand: one round informs at most n + 1 nodes of the all-port
+/// wormhole n-cube, so Q_2 needs 2 and Q_3 (4 then 16 >= 8) 2; a path of
+/// 5 nodes takes its eccentricity in one-port rounds where the source
+/// sends the longer way first: 4 from its end, 3 from the next node and
+/// 3 from its middle (the second direction waits a round, and is 2 long).
 #[test]
-fn probe() {
-    let n: u32 = std::env::var("OPT_N").map_or(0, |v| v.parse().unwrap());
-    if n > 0 {
-        let t = Hypercube::new(n, Switching::Wh, Ports::All);
-        let start = std::time::Instant::now();
-        let o = least_rounds(&t, Model { wormhole: true, max_sends: None }, 0, 6, 50_000_000).unwrap();
-        println!("Q{n} WH all: {:?} from {} states {} {:?} witness {:?}", o.rounds, o.from, o.states, start.elapsed(), o.witness.iter().map(|r| r.len()).collect::<Vec<_>>());
-        return;
+fn the_search_agrees_with_counting_by_hand() {
+    let wh = Model {
+        wormhole: true,
+        max_sends: None,
+        bounds: false,
+    };
+    for (n, rounds) in [(1, 1), (2, 2), (3, 2), (4, 2)] {
+        let cube = Hypercube::new(n, Switching::Wh, Ports::All);
+        let o = least_rounds(&cube, wh, 0, 4, 1_000_000).unwrap();
+        assert_eq!(o.rounds, Some(rounds), "Q_{n}");
+        replay(&cube, true, 0, &o);
     }
-    for (sides, src) in [(vec![3u32,3], vec![0u32,1]), (vec![3,3], vec![1,1]), (vec![3,5], vec![0,2]), (vec![5,3], vec![2,0]),(vec![5,5], vec![0,2]), (vec![5,5], vec![2,2]), (vec![3,7], vec![0,3]), (vec![5,7], vec![0,3])] {
-        let t = Grid::new(&sides, false, Switching::Sf, Ports::One);
-        let s = t.node(&src);
-        let start = std::time::Instant::now();
-        let o = least_rounds(&t, Model { wormhole: false, max_sends: None }, s, 14, 50_000_000).unwrap();
-        println!("M{sides:?} src {src:?} ecc {}: {:?} from {} states {} {:?}", t.eccentricity(s), o.rounds, o.from, o.states, start.elapsed());
+    let path = Grid::new(&[5], false, Switching::Sf, Ports::One);
+    for (source, rounds) in [(0, 4), (2, 3), (1, 3)] {
+        let o = least_rounds(&path, ONE_PORT_SF, source, 8, 1_000_000).unwrap();
+        assert_eq!(o.rounds, Some(rounds), "M(5) from {source}");
+        replay(&path, false, source, &o);
     }
+}
+
+/// Too few rounds allowed: no answer, and the search says so rather than
+/// returning a wrong one; a network past 64 nodes is refused in words.
+#[test]
+fn the_search_says_where_it_stops() {
+    let cube = Hypercube::new(5, Switching::Wh, Ports::All);
+    let wh = Model {
+        wormhole: true,
+        max_sends: None,
+        bounds: true,
+    };
+    let o = least_rounds(&cube, wh, 0, 2, 5_000_000).unwrap();
+    assert_eq!(o.rounds, None, "Q_5 needs 3 rounds on e-cube routes");
+    let big = Hypercube::new(7, Switching::Wh, Ports::All);
+    let err = least_rounds(&big, wh, 0, 3, 10).unwrap_err();
+    assert!(err.contains("at most 64 nodes"), "{err}");
+    let budget = least_rounds(&cube, wh, 0, 2, 3).unwrap_err();
+    assert!(budget.contains("budget"), "{budget}");
+}
+
+/// One-port store-and-forward meshes: at every source of M(a, b), 2 <= a, b
+/// <= 5, farthest first (`mesh-sf-farthest`) takes the exhaustive optimum,
+/// including the middles of odd sides, where max(ecc, ceil(log2 N)) is
+/// out of reach (docs/errata.md, item 12).
+#[test]
+fn farthest_first_is_optimal_at_every_source_of_small_meshes() {
+    let mut middles = 0;
+    for a in 2..=5u32 {
+        for b in a..=5u32 {
+            let grid = Grid::new(&[a, b], false, Switching::Sf, Ports::One);
+            for x in 0..a {
+                for y in 0..b {
+                    let s = grid.node(&[x, y]);
+                    let o = least_rounds(&grid, ONE_PORT_SF, s, 16, 5_000_000).unwrap();
+                    let optimum = o.rounds.expect("within 16 rounds");
+                    let ff = measured(&format!(
+                        "mesh-sf-farthest {a}x{b} --ports one --source {x},{y}"
+                    ));
+                    assert_eq!(ff, optimum, "M({a},{b}) from ({x},{y})");
+                    let log = u32::BITS - (a * b - 1).leading_zeros();
+                    let middle = (a % 2 == 1 && x == a / 2) || (b % 2 == 1 && y == b / 2);
+                    if middle && optimum > grid.eccentricity(s).max(log) {
+                        middles += 1;
+                    }
+                    if x == 0 && y == 0 {
+                        replay(&grid, false, s, &o);
+                    }
+                }
+            }
+        }
+    }
+    assert!(middles > 0, "some middle misses the bound");
 }

@@ -348,3 +348,34 @@ fn all_k_checks_every_k() {
         String::from_utf8_lossy(&o.stdout).contains("reproduce with `check kbcast-ranked 3 --k 3`")
     );
 }
+
+/// Section 3.3.2's extreme case: one node with d packets, each its own
+/// rank, takes d slots in the shifted reading, and so does every
+/// d-multiset of broadcasters (the collision argument needs distinct
+/// ranks only); the text's reading is a slot late there too.
+#[test]
+fn one_node_with_d_packets_takes_d_slots() {
+    use models::stamoulis::kbcast_ranked::{KbcastRanked, Reading};
+    for d in 2..=3u32 {
+        let a = Algorithm::KbcastRanked;
+        let cfg = a.config(d as u64, None, None).unwrap();
+        let one = Params {
+            broadcasters: Some(vec![1; d as usize]),
+            multiset: true,
+            ..Params::default()
+        };
+        let every = Params {
+            k: Some(d as u64),
+            multiset: true,
+            ..Params::default()
+        };
+        for params in [one, every] {
+            let cfg = a.with_params(cfg.clone(), params).unwrap();
+            let shifted = search(KbcastRanked::new(cfg.clone(), Reading::Shifted));
+            assert_holds(&shifted, &PropertyName::ALL, &format!("shifted d={d}"));
+            assert_eq!(shifted.worst_time, Some(d), "d={d}");
+            let text = search(KbcastRanked::new(cfg, Reading::Text));
+            assert_eq!(text.worst_time, Some(d + 1), "text d={d}");
+        }
+    }
+}

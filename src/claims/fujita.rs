@@ -309,8 +309,16 @@ fn theorem_2(j: &Judging) -> Verdict {
     let runs: Vec<(String, u64)> = [(4u64, 1u64), (4, 2), (5, 2), (6, 3), (7, 3), (8, 4), (9, 2)]
         .into_iter()
         .flat_map(|(n, l)| {
-            ["simple", "simple-packed", "partition-fixed", "centralize-fixed"]
-                .map(|alg| (format!("{alg} {n} --ell {l}"), bound::theorem2(n, l)))
+            [
+                "simple",
+                "simple-packed",
+                "partition-fixed",
+                "centralize-fixed",
+            ]
+            .into_iter()
+            // PARTITION takes l >= ceil(n/2) (m = floor(2l/n) >= 1).
+            .filter(move |&alg| alg != "partition-fixed" || 2 * l >= n)
+            .map(move |alg| (format!("{alg} {n} --ell {l}"), bound::theorem2(n, l)))
         })
         .collect();
     super::no_run_below(j, &runs, "Theorem 2's ceil(n(n+1)/2l)")
@@ -320,7 +328,9 @@ fn theorem_2(j: &Judging) -> Verdict {
 /// wherever Theorem 4 applies (n = 3..64), and as measured times.
 fn gap_remarks(j: &Judging) -> Verdict {
     // 2l (t4 - t2) <= 2l (n + 2) - n, in integers.
-    let over = |n: u64, l: u64, t4: u64| 2 * l * t4.saturating_sub(bound::theorem2(n, l)) > 2 * l * (n + 2) - n;
+    let over = |n: u64, l: u64, t4: u64| {
+        2 * l * t4.saturating_sub(bound::theorem2(n, l)) > 2 * l * (n + 2) - n
+    };
     let mut pairs = 0;
     for n in 3..=64u64 {
         for l in 1..n {

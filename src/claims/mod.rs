@@ -395,10 +395,7 @@ pub fn no_run_below(j: &Judging, runs: &[(String, u64)], bound: &str) -> Verdict
             Err(why) => return Verdict::Unknown { why },
         };
         if t < *b {
-            return Verdict::measured(
-                false,
-                format!("`check {c}` takes {t}, below {bound} = {b}"),
-            );
+            return Verdict::measured(false, format!("`check {c}` takes {t}, below {bound} = {b}"));
         }
         if t == *b {
             met.push(format!("`check {c}` {t}"));

@@ -626,60 +626,15 @@ const PHASED: &[(u32, &[u32])] = &[
     (4, &[0, 1, 2, 3, 4]),
 ];
 
-/// One transmission of the run `--trace` writes.
-struct Traced {
-    slot: u32,
-    control: bool,
-    from: String,
-    payload: Vec<String>,
-    receivers: usize,
-}
-
-/// The run `check ALG D --broadcasters LIST --trace F` writes (the
-/// executor's run, every open choice at its first option), built in memory.
-fn traced(algorithm: &str, d: u64, broadcasters: &[u32]) -> Result<Vec<Traced>, String> {
-    use crate::check::Request;
-    use crate::show::export::{trace, Of};
-    use models::catalog::{Algorithm, Params};
-    let params = Params {
-        broadcasters: Some(broadcasters.to_vec()),
-        ..Params::default()
-    };
-    let request = Algorithm::parse(algorithm)
-        .and_then(|a| Request::new(a, d, None, None))
-        .and_then(|r| r.with_params(params))
-        .map_err(|e| e.to_string())?;
-    let mut out: Vec<u8> = Vec::new();
-    trace(Of::Algorithm(&request), &mut out).map_err(|e| e.to_string())?;
-    let text = String::from_utf8(out).map_err(|e| e.to_string())?;
-    text.lines()
-        .map(|line| -> Result<Traced, String> {
-            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            let words = |key: &str| -> Vec<String> {
-                v[key]
-                    .as_array()
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(|x| x.as_str().map(String::from))
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            };
-            Ok(Traced {
-                slot: v["slot"].as_u64().ok_or("a trace line without its slot")? as u32,
-                control: v["control"].as_bool().unwrap_or(false),
-                from: v["from"].as_str().unwrap_or_default().to_string(),
-                payload: words("payload"),
-                receivers: words("receivers").len(),
-            })
-        })
-        .collect()
-}
-
-/// The command whose `--trace` [`traced`] reads, as the ledger prints it.
-fn traced_command(d: u32, set: &[u32]) -> String {
+/// The command whose `--trace` [`super::trace`] reads, without the flag.
+fn traced_run(d: u32, set: &[u32]) -> String {
     let list: Vec<String> = set.iter().map(|x| x.to_string()).collect();
-    format!("kbcast {d} --broadcasters {} --trace F", list.join(","))
+    format!("kbcast {d} --broadcasters {}", list.join(","))
+}
+
+/// The command as the ledger prints it.
+fn traced_command(d: u32, set: &[u32]) -> String {
+    format!("{} --trace F", traced_run(d, set))
 }
 
 /// What the traced run of `kbcast D --broadcasters LIST` shows of the
@@ -699,7 +654,7 @@ struct Phases {
 }
 
 fn phases(d: u32, set: &[u32]) -> Result<Phases, String> {
-    let lines = traced("kbcast", d as u64, set)?;
+    let lines = super::trace(&traced_run(d, set))?;
     let first = lines
         .iter()
         .filter(|l| !l.control)
@@ -710,14 +665,14 @@ fn phases(d: u32, set: &[u32]) -> Result<Phases, String> {
     let told: usize = lines
         .iter()
         .filter(|l| l.control && l.slot == 2 * d + 1 && l.from == root)
-        .map(|l| l.receivers)
+        .map(|l| l.receivers.len())
         .sum();
     let mut fans: std::collections::HashMap<(u32, &str, &[String]), usize> =
         std::collections::HashMap::new();
     for l in lines.iter().filter(|l| !l.control) {
         *fans
             .entry((l.slot, l.from.as_str(), l.payload.as_slice()))
-            .or_default() += l.receivers;
+            .or_default() += l.receivers.len();
     }
     let three = fans
         .into_iter()
@@ -1048,7 +1003,9 @@ fn random_derived(j: &Judging) -> Verdict {
                 if p > 2f64.powf(-c) {
                     return Verdict::measured(
                         false,
-                        format!("d = {d}, K = {k}, C = {c:.2}: Pr(max N_j >= CK/d) = {p:.3e} > 2^-C"),
+                        format!(
+                            "d = {d}, K = {k}, C = {c:.2}: Pr(max N_j >= CK/d) = {p:.3e} > 2^-C"
+                        ),
                     );
                 }
                 cases += 1;
@@ -1077,11 +1034,19 @@ fn random_derived(j: &Judging) -> Verdict {
         let c = format!("kbcast-random {d} --k {k} --distribution");
         let dist = match j.outcome(&c).map(|o| o.distribution) {
             Ok(Some(dist)) => dist,
-            Ok(None) => return Verdict::Unknown { why: format!("`check {c}` gave no distribution") },
+            Ok(None) => {
+                return Verdict::Unknown {
+                    why: format!("`check {c}` gave no distribution"),
+                }
+            }
             Err(why) => return Verdict::Unknown { why },
         };
         // The count above against the runs' own draws.
-        if let Some(r) = dist.values.iter().find(|r| (tail(d, k, r.value as u32) - r.p_at_least).abs() > 1e-9) {
+        if let Some(r) = dist
+            .values
+            .iter()
+            .find(|r| (tail(d, k, r.value as u32) - r.p_at_least).abs() > 1e-9)
+        {
             return Verdict::Unknown {
                 why: format!(
                     "`check {c}`: Pr(max N_j >= {}) is {} over the draws, {} by the count",
@@ -1091,7 +1056,12 @@ fn random_derived(j: &Judging) -> Verdict {
                 ),
             };
         }
-        let late: f64 = dist.times.iter().filter(|r| f64::from(r.slots) > limit).map(|r| r.p).sum();
+        let late: f64 = dist
+            .times
+            .iter()
+            .filter(|r| f64::from(r.slots) > limit)
+            .map(|r| r.p)
+            .sum();
         let slowest = dist.times.last().map_or(0, |r| r.slots);
         if late > share || !dist.exact {
             return Verdict::measured(
@@ -1102,7 +1072,9 @@ fn random_derived(j: &Judging) -> Verdict {
                 ),
             );
         }
-        timed.push(format!("`check {c}`: at most {slowest} slots, limit {limit:.1}"));
+        timed.push(format!(
+            "`check {c}`: at most {slowest} slots, limit {limit:.1}"
+        ));
     }
     Verdict::measured(
         true,

@@ -607,9 +607,9 @@ fn fig_2a_standard(_: &Judging) -> Verdict {
 /// The footnote's model (each informed node reaches n more a step, no
 /// network) reaches 2^n nodes in exactly the least a with (n + 1)^a >=
 /// 2^n steps and no fewer, n = 1..64; on the cube itself (all-port
-/// wormhole, e-cube routes) the exhaustive optimum, n = 1..6, meets it
-/// except at n = 5.
-fn sec3_optimum(_: &Judging) -> Verdict {
+/// wormhole, e-cube routes) the exhaustive search below NOB's steps, n =
+/// 1..6, finds the optimum meets it except at n = 5.
+fn sec3_optimum(j: &Judging) -> Verdict {
     use models::config::{Ports, Switching};
     use models::topology::hypercube::Hypercube;
     for n in 1..=64u32 {
@@ -633,15 +633,19 @@ fn sec3_optimum(_: &Judging) -> Verdict {
     let mut cube = Vec::new();
     for n in 1..=6u32 {
         let b = bounds::all_port_wormhole_lower(n);
+        let c = format!("nob {n}");
+        let t = match j.measured(&c) {
+            Ok(t) => t,
+            Err(why) => return Verdict::Unknown { why },
+        };
         let hypercube = Hypercube::new(n, Switching::Wh, Ports::All);
-        match crate::optimal::least_rounds(&hypercube, model, 0, b + 1, 5_000_000) {
-            Ok(o) => match o.rounds {
-                Some(r) if r == b => cube.push(format!("{n}: {r}")),
-                Some(r) => cube.push(format!("{n}: {r}, not {b}")),
-                None => return Verdict::Unknown {
-                    why: format!("n = {n}: no broadcast within {} rounds", b + 1),
-                },
-            },
+        match super::faster_broadcast(&hypercube, model, 0, t) {
+            Ok(None) if t == b => cube.push(format!("{n}: {t}")),
+            Ok(None) => cube.push(format!("{n}: {t} (`check {c}`), not {b}")),
+            Ok(Some(o)) => cube.push(format!(
+                "{n}: {}, faster than `check {c}`",
+                o.rounds.unwrap_or_default()
+            )),
             Err(why) => return Verdict::Unknown { why },
         }
     }
@@ -651,8 +655,9 @@ fn sec3_optimum(_: &Judging) -> Verdict {
             "in the footnote's model (every informed node reaches n more a step, nothing else \
              limits it) the broadcast takes exactly the least a with (n+1)^a >= 2^n steps, \
              n = 1..64, which is ceil(n/log2(n+1)) (Table I's row Optimal); on the cube itself \
-             (all-port wormhole, e-cube routes) the exhaustive optimum (commcheck::optimal) is, \
-             n: steps, {} (docs/errata.md, item 4)",
+             (all-port wormhole, e-cube routes) the exhaustive optimum (commcheck::optimal, \
+             searched below NOB's steps, which witness it) is, n: steps, {} (docs/errata.md, \
+             item 4)",
             cube.join(", ")
         ),
     )

@@ -192,10 +192,12 @@ impl Search {
         // may not share one: at most its degree a round, at most one where
         // all its sends share a resource, and at most max_sends.
         let fanout = (0..n)
-            .map(|u| match common[u].as_ref().is_some_and(|c| !c.is_empty()) {
-                true => 1,
-                false => adjacent[u].len() as u64,
-            })
+            .map(
+                |u| match common[u].as_ref().is_some_and(|c| !c.is_empty()) {
+                    true => 1,
+                    false => adjacent[u].len() as u64,
+                },
+            )
             .max()
             .unwrap_or(0)
             .min(model.max_sends.map_or(u64::MAX, u64::from));
@@ -245,7 +247,12 @@ impl Search {
 
     /// Whether `informed` can inform everyone in `left` rounds; on success
     /// `witness` holds the rounds, last first.
-    fn feasible(&mut self, informed: u64, left: u32, witness: &mut Vec<Round>) -> Result<bool, String> {
+    fn feasible(
+        &mut self,
+        informed: u64,
+        left: u32,
+        witness: &mut Vec<Round>,
+    ) -> Result<bool, String> {
         if informed == self.all {
             return Ok(true);
         }
@@ -288,8 +295,7 @@ impl Search {
     /// (or only their last) resource could not reach every receiver (a
     /// matching).
     fn cover(&mut self, informed: u64, idle: &[usize], round: &mut Round) -> bool {
-        if !self.matched(informed, idle, |s| s.first) || !self.matched(informed, idle, |s| s.last)
-        {
+        if !self.matched(informed, idle, |s| s.first) || !self.matched(informed, idle, |s| s.last) {
             return false;
         }
         let Some((at, _)) = idle
@@ -416,7 +422,11 @@ impl Search {
     fn matched(&self, informed: u64, idle: &[usize], key: fn(&Send) -> ResourceId) -> bool {
         let options: Vec<Vec<ResourceId>> = idle
             .iter()
-            .map(|&v| self.open(informed, v).map(|i| key(&self.into[v][i])).collect())
+            .map(|&v| {
+                self.open(informed, v)
+                    .map(|i| key(&self.into[v][i]))
+                    .collect()
+            })
             .collect();
         let mut owner: HashMap<ResourceId, usize> = HashMap::new();
         fn augment(
@@ -537,10 +547,11 @@ impl Bits {
         Bits(self.0.iter().zip(&o.0).map(|(a, b)| a & !b).collect())
     }
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &b)| (0..64).filter(move |i| b >> i & 1 == 1).map(move |i| w * 64 + i))
+        self.0.iter().enumerate().flat_map(|(w, &b)| {
+            (0..64)
+                .filter(move |i| b >> i & 1 == 1)
+                .map(move |i| w * 64 + i)
+        })
     }
 }
 

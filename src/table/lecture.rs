@@ -87,8 +87,13 @@ pub fn sheet(sf: u32, wh: u32) -> Sheet {
             .chain((1..=wh).map(|n| bounds::all_port_wormhole_lower(n).to_string()))
             .collect(),
     );
+    let mut ratios = Vec::new();
     for (a, label) in WORMHOLE {
         let mut line = vec![label.to_string()];
+        let mut ratio = vec![format!(
+            "{} / bound",
+            label.split(' ').next().unwrap_or(label)
+        )];
         for n in 1..=wh {
             let cfg = a
                 .config(n as u64, Some(Switching::Wh), Some(Ports::All))
@@ -106,9 +111,17 @@ pub fn sheet(sf: u32, wh: u32) -> Sheet {
                 }
             };
             line.push(format!("{t}{mark}"));
+            ratio.push(format!(
+                "{:.2}",
+                f64::from(t) / f64::from(bounds::all_port_wormhole_lower(n))
+            ));
         }
         grid.rows.push(line);
+        ratios.push(ratio);
     }
+    // The ratios the notes' remarks speak of (DTA "optimal only for n <=
+    // 6", HKA "optimal up to a small multiplicative constant").
+    grid.rows.extend(ratios);
     grids.push(grid);
     let mut all = vec![
         "checked: one executor run of each algorithm from node 0 (every source alike by xor \

@@ -193,7 +193,7 @@ impl Protocol for KbcastRanked {
                 continue;
             }
             let j = self.permitted(rank, slot);
-            let crossed = id % self.cube.nodes() ^ node;
+            let crossed = (id % self.cube.nodes()) ^ node;
             // The tree's arcs from this node: dimensions after every one
             // already crossed, in the order of rank r.
             let after = (0..d)
