@@ -130,9 +130,19 @@ fn all_port_takes_each_sources_eccentricity() {
 /// lower bound max(ecc, ceil(log2 N)) unless it sits in the middle of an
 /// odd side, where it takes one slot more, in any dimension, not only the
 /// first (docs/errata.md, item 12): at M(5,7) from (0,3), dimension 2.
+/// Against the exhaustive optimum of any one-port broadcast
+/// (commcheck::optimal): equal at every source of every two-dimensional
+/// mesh, ties included, and a slot above it at seven sources of M(3,3,3).
 #[test]
 fn one_port_farthest_first_misses_the_bound_at_every_tie() {
+    use commcheck::optimal::{least_rounds, Model};
+    let one_port = Model {
+        wormhole: false,
+        max_sends: None,
+        bounds: true,
+    };
     let mut later_tie = None;
+    let mut slower = Vec::new();
     for sides in meshes() {
         let p = mesh(&sides, Ports::One, true);
         let nodes = p.topology().nodes();
@@ -140,6 +150,12 @@ fn one_port_farthest_first_misses_the_bound_at_every_tie() {
             let what = format!("mesh-sf-farthest {sides:?} one-port from {s}");
             let (time, broken) = run(&p, s);
             assert!(broken.is_empty(), "{what}: breaks {broken:?}");
+            let optimum = least_rounds(p.topology(), one_port, s, 16, 5_000_000).unwrap();
+            let optimum = optimum.rounds.expect("within 16 rounds");
+            assert!(optimum <= time, "{what}: the optimum {optimum}");
+            if optimum < time {
+                slower.push((sides.clone(), coords(&sides, s), time, optimum));
+            }
             let lower = one_port_lower(&sides, s);
             match tie(&sides, s) {
                 None => assert_eq!(time, lower, "{what}"),
@@ -154,6 +170,18 @@ fn one_port_farthest_first_misses_the_bound_at_every_tie() {
     }
     let found = later_tie.expect("a tie past the first dimension costs a slot");
     assert_eq!(found.1.len(), 2, "{found:?}");
+    // On every two-dimensional mesh farthest first is optimal at every
+    // source; on M(3,3,3), at the seven sources with two or three middle
+    // coordinates, it takes 6 rounds where 5 = ceil(log2 27) suffice
+    // (docs/errata.md, item 12).
+    assert!(
+        slower.iter().all(|(sides, ..)| sides.len() == 3),
+        "{slower:?}"
+    );
+    assert!(
+        slower.contains(&(vec![3, 3, 3], vec![0, 1, 1], 6, 5)),
+        "{slower:?}"
+    );
 }
 
 /// The notes' one-port node algorithm as printed (j- before j+ past the

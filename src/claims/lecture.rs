@@ -421,21 +421,13 @@ pub fn claims() -> Vec<Claim> {
 /// same cube with its bits reversed), and against the fastest of HKA and
 /// NOB at n = 7..12.
 fn dta_optimal(j: &Judging) -> Verdict {
-    use models::config::{Ports, Switching};
-    use models::topology::hypercube::Hypercube;
-    let model = crate::optimal::Model {
-        wormhole: true,
-        max_sends: None,
-        bounds: true,
-    };
     let mut optimal = Vec::new();
     for n in 1..=6u32 {
         let t = match j.measured(&format!("dt {n}")) {
             Ok(t) => t,
             Err(why) => return Verdict::Unknown { why },
         };
-        let cube = Hypercube::new(n, Switching::Wh, Ports::All);
-        match super::faster_broadcast(&cube, model, 0, t) {
+        match super::faster_cube_broadcast(n, t) {
             Err(why) => return Verdict::Unknown { why },
             Ok(Some(o)) => {
                 return Verdict::measured(

@@ -268,6 +268,17 @@ impl<'a> Judging<'a> {
             .ok_or_else(|| format!("`check {command}` gave no report"))
     }
 
+    /// What `field` reads off `command`'s report; an error naming `what`
+    /// where the report has none.
+    pub fn reported<T>(
+        &self,
+        command: &str,
+        what: &str,
+        field: impl FnOnce(Outcome) -> Option<T>,
+    ) -> Result<T, String> {
+        field(self.outcome(command)?).ok_or_else(|| format!("`check {command}` gave no {what}"))
+    }
+
     /// `command`'s verdict on `properties` (every claimed one if empty).
     pub fn found(&self, command: &str, properties: &[&str]) -> Found {
         let outcomes = match self.outcomes(command) {
@@ -415,16 +426,22 @@ pub fn no_run_below(j: &Judging, runs: &[(String, u64)], bound: &str) -> Verdict
     )
 }
 
-/// The exhaustive optimal search ([`crate::optimal`]) below `rounds`: a
-/// broadcast from `source` in fewer rounds if one exists (`Ok(None)`
-/// where none does), or why the search did not finish.
-pub fn faster_broadcast<T: models::topology::Topology>(
-    t: &T,
-    model: crate::optimal::Model,
-    source: properties::NodeId,
+/// The exhaustive optimal search ([`crate::optimal`]) on the all-port
+/// wormhole n-cube (its own e-cube routes) below `rounds`: a broadcast
+/// from node 0 in fewer rounds if one exists (`Ok(None)` where none
+/// does), or why the search did not finish.
+pub fn faster_cube_broadcast(
+    n: u32,
     rounds: u32,
 ) -> Result<Option<crate::optimal::Optimum>, String> {
-    let o = crate::optimal::least_rounds(t, model, source, rounds.saturating_sub(1), 5_000_000)?;
+    use models::config::{Ports, Switching};
+    let cube = models::topology::hypercube::Hypercube::new(n, Switching::Wh, Ports::All);
+    let model = crate::optimal::Model {
+        wormhole: true,
+        max_sends: None,
+        bounds: true,
+    };
+    let o = crate::optimal::least_rounds(&cube, model, 0, rounds.saturating_sub(1), 5_000_000)?;
     Ok(o.rounds.is_some().then_some(o))
 }
 

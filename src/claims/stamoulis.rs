@@ -1032,13 +1032,8 @@ fn random_derived(j: &Judging) -> Verdict {
         (4, 2, 16.0, 8.0 / 16.0),
     ] {
         let c = format!("kbcast-random {d} --k {k} --distribution");
-        let dist = match j.outcome(&c).map(|o| o.distribution) {
-            Ok(Some(dist)) => dist,
-            Ok(None) => {
-                return Verdict::Unknown {
-                    why: format!("`check {c}` gave no distribution"),
-                }
-            }
+        let dist = match j.reported(&c, "distribution", |o| o.distribution) {
+            Ok(dist) => dist,
             Err(why) => return Verdict::Unknown { why },
         };
         // The count above against the runs' own draws.

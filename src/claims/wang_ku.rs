@@ -326,13 +326,8 @@ pub fn claims() -> Vec<Claim> {
 fn appendix_output(j: &Judging) -> Verdict {
     for n in [4u32, 3, 5] {
         let c = format!("nob-appendix {n}");
-        let sent = match j.outcome(&c).map(|o| o.transmissions) {
-            Ok(Some(t)) => t,
-            Ok(None) => {
-                return Verdict::Unknown {
-                    why: format!("`check {c}` gave no count of transmissions"),
-                }
-            }
+        let sent = match j.reported(&c, "count of transmissions", |o| o.transmissions) {
+            Ok(t) => t,
             Err(why) => return Verdict::Unknown { why },
         };
         let promised = (1u64 << n) - 1;
@@ -610,8 +605,6 @@ fn fig_2a_standard(_: &Judging) -> Verdict {
 /// wormhole, e-cube routes) the exhaustive search below NOB's steps, n =
 /// 1..6, finds the optimum meets it except at n = 5.
 fn sec3_optimum(j: &Judging) -> Verdict {
-    use models::config::{Ports, Switching};
-    use models::topology::hypercube::Hypercube;
     for n in 1..=64u32 {
         let (mut informed, mut steps) = (1u128, 0);
         while informed < 1u128 << n {
@@ -625,11 +618,6 @@ fn sec3_optimum(j: &Judging) -> Verdict {
             );
         }
     }
-    let model = crate::optimal::Model {
-        wormhole: true,
-        max_sends: None,
-        bounds: true,
-    };
     let mut cube = Vec::new();
     for n in 1..=6u32 {
         let b = bounds::all_port_wormhole_lower(n);
@@ -638,8 +626,7 @@ fn sec3_optimum(j: &Judging) -> Verdict {
             Ok(t) => t,
             Err(why) => return Verdict::Unknown { why },
         };
-        let hypercube = Hypercube::new(n, Switching::Wh, Ports::All);
-        match super::faster_broadcast(&hypercube, model, 0, t) {
+        match super::faster_cube_broadcast(n, t) {
             Ok(None) if t == b => cube.push(format!("{n}: {t}")),
             Ok(None) => cube.push(format!("{n}: {t} (`check {c}`), not {b}")),
             Ok(Some(o)) => cube.push(format!(
