@@ -153,6 +153,7 @@ macro_rules! registry {
             TotalExchange => $crate::bertsekas::total_exchange::ENTRY,
             Prefix => $crate::stamoulis::prefix::ENTRY,
             Esbt => $crate::stamoulis::esbt::ENTRY,
+            FtTrees => $crate::stamoulis::ft_trees::ENTRY,
             KbcastSmall => $crate::stamoulis::kbcast_small::ENTRY,
             FixedTrees => $crate::stamoulis::fixed_trees::ENTRY,
             Kbcast => $crate::stamoulis::kbcast::ENTRY,

@@ -10,6 +10,8 @@
 //!   claim, modes, reach, cost model); `catalog`: the registry of the
 //!   algorithms' entries; `mutant`: a protocol with a bug seeded
 //!   into it ([`Mutant`]), for tests and examples.
+//! * `faults`, `faulty`: an imperfect machine (failed links and nodes,
+//!   late deliveries, skewed starts) and any protocol run on it.
 //! * `blocks`: what several algorithms share.
 //! * `schedule`: a schedule a user brings (ranks, operations, a partial
 //!   order, a collective), run as a protocol (docs/schedules.md).
@@ -25,6 +27,8 @@ pub mod blocks;
 pub mod catalog;
 pub mod config;
 pub mod entry;
+pub mod faults;
+pub mod faulty;
 pub mod fujita;
 pub mod lecture_notes;
 pub mod mutant;
@@ -36,6 +40,8 @@ pub mod wang_ku;
 
 pub use catalog::{Algorithm, ModelError, Shape};
 pub use config::{Config, Ports, Switching};
+pub use faults::{Fault, Faults, Part};
+pub use faulty::{Faulty, Scenario};
 pub use mutant::{Mutant, MutantState, Mutation};
 pub use protocol::{Arrival, Protocol, Symmetry};
 pub use topology::graph::Graph;

@@ -258,6 +258,10 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
         self.bug.inputs(&self.inner)
     }
 
+    fn source_of(&self, input: &P::Input) -> Option<NodeId> {
+        self.inner.source_of(input)
+    }
+
     fn sourced_inputs(&self, source: NodeId) -> Vec<P::Input> {
         self.inner.sourced_inputs(source)
     }
@@ -330,6 +334,10 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
 
     fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
         self.inner.drawn_tail(v)
+    }
+
+    fn faults(&self, input: &P::Input) -> Option<&crate::faults::Faults> {
+        self.inner.faults(input)
     }
 
     // ===== Symmetry =======================================================

@@ -19,6 +19,7 @@
 //! A protocol with a bug seeded into it, for a test or an example, is a
 //! [`Mutant`](crate::mutant::Mutant).
 
+use crate::faults::Faults;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
 use std::fmt::Debug;
@@ -207,6 +208,15 @@ pub trait Protocol: Send + Sync {
         None
     }
 
+    /// The source of `input`, if it is a source's input (default: the
+    /// node whose [`Protocol::source_input`] it is).
+    fn source_of(&self, input: &Self::Input) -> Option<NodeId> {
+        if self.source_input(0).as_ref() == Some(input) {
+            return Some(0);
+        }
+        (0..self.topology().nodes()).find(|&s| self.source_input(s).as_ref() == Some(input))
+    }
+
     /// Every input the paper's claim quantifies over at these parameters:
     /// by default every source's inputs ([`Protocol::sourced_inputs`]);
     /// an algorithm without a source lists its own.
@@ -358,6 +368,17 @@ pub trait Protocol: Send + Sync {
     fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
         let _ = v;
         ("", None)
+    }
+
+    // ===== The machine (default: perfect) =================================
+
+    /// The faults of the machine in the run from `input` (default: none):
+    /// the judge loses what crosses a failed part, and completeness
+    /// excuses what no healthy holder can reach (`crate::faults`).
+    /// [`crate::faulty::Faulty`] runs a protocol under faults.
+    fn faults(&self, input: &Self::Input) -> Option<&Faults> {
+        let _ = input;
+        None
     }
 
     // ===== Symmetry (default: none) =======================================

@@ -436,6 +436,44 @@ impl Holdings {
             .map(|p| (task.destination(p).expect("one destination"), p))
     }
 
+    /// The first node missing a required packet that `excused` does not
+    /// excuse (as [`Holdings::first_missing`]), how many missing (node,
+    /// packet) pairs it excused, and how many it did not.
+    pub fn missing_except(
+        &self,
+        mut excused: impl FnMut(NodeId, PacketId) -> bool,
+    ) -> (Option<(NodeId, PacketId)>, u64, u64) {
+        let task = &*self.task;
+        let missing: Vec<(NodeId, PacketId)> = if !self.personal() {
+            let cells = task.nodes() as u64 * self.columns.len() as u64;
+            self.clear_bits()
+                .filter(|&i| i < cells)
+                .map(|i| self.cell(i))
+                .filter(|&(node, packet)| task.requires(node, packet))
+                .collect()
+        } else {
+            let ids = task.packet_ids();
+            self.clear_bits()
+                .filter(|&p| p < ids)
+                .map(|p| p as PacketId)
+                .map(|p| (task.destination(p).expect("one destination"), p))
+                .collect()
+        };
+        let (mut spared, mut unspared) = (0, 0);
+        let mut first: Option<(NodeId, PacketId)> = None;
+        for (node, packet) in missing {
+            if excused(node, packet) {
+                spared += 1;
+            } else {
+                unspared += 1;
+                if first.is_none_or(|f| (node, packet) < f) {
+                    first = Some((node, packet));
+                }
+            }
+        }
+        (first, spared, unspared)
+    }
+
     /// The indices of the bits not set, word by word (full words cost one
     /// comparison).
     fn clear_bits(&self) -> impl Iterator<Item = u64> + '_ {

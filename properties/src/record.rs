@@ -346,6 +346,14 @@ pub struct Record {
     pub last_delivery: Slot,
     /// Whether the run has ended (quiescent or at the horizon).
     pub ended: bool,
+    /// Deliveries lost to faults (a failed arc or a crashed node on the way).
+    pub lost: u64,
+    /// (node, packet) pairs the run left missing that completeness
+    /// excused under faults (no healthy holder reaches the node).
+    pub excused: u64,
+    /// (node, packet) pairs the run left missing and not excused (counted
+    /// under faults only; otherwise completeness names the first).
+    pub missing: u64,
     /// The first violation of each property, and the most transmissions
     /// on one resource in one slot; boxed, and absent until there is a
     /// violation, so that a record is a few words to copy and hash in the
@@ -406,6 +414,9 @@ impl Record {
             completion: 0,
             last_delivery: 0,
             ended: false,
+            lost: 0,
+            excused: 0,
+            missing: 0,
             first: None,
         }
     }
@@ -621,20 +632,55 @@ impl Record {
     /// completeness and transmissions, at the end of the run. `horizon` is
     /// `Some(slot)` when the run was cut off still active.
     pub fn end(&mut self, task: &Task, holdings: &Holdings, horizon: Option<Slot>) {
+        self.close(task, horizon, holdings.first_missing(), 0)
+    }
+
+    /// [`Record::end`] on a machine with faults: a node missing a packet
+    /// where `excused(node, packet)` (it crashed, or no healthy holder
+    /// reaches it) breaks no completeness; such pairs are counted
+    /// (`excused`), and the optimum of transmissions, where it is one per
+    /// needed delivery, needs none for them.
+    pub fn end_excusing(
+        &mut self,
+        task: &Task,
+        holdings: &Holdings,
+        horizon: Option<Slot>,
+        excused: impl FnMut(NodeId, PacketId) -> bool,
+    ) {
+        let (first, spared, missing) = holdings.missing_except(excused);
+        self.missing = missing;
+        self.close(task, horizon, first, spared)
+    }
+
+    fn close(
+        &mut self,
+        task: &Task,
+        horizon: Option<Slot>,
+        missing: Option<(NodeId, PacketId)>,
+        spared: u64,
+    ) {
         self.ended = true;
+        self.excused = spared;
         if let Some(slot) = horizon {
             self.horizon_reached(slot);
         }
-        if let Some((node, packet)) = holdings.first_missing() {
+        if let Some((node, packet)) = missing {
             self.note(Violation::Missing { node, packet });
         }
-        let optimum = self.optimum.or_else(|| task.least_transmissions());
+        let optimum = self
+            .optimum
+            .or_else(|| task.least_transmissions().map(|o| o.saturating_sub(spared)));
         if let Some(optimum) = optimum.filter(|&o| o != self.transmissions) {
             self.note(Violation::NotOptimal {
                 count: self.transmissions,
                 optimum,
             });
         }
+    }
+
+    /// Deliveries lost to faults.
+    pub fn lose(&mut self, deliveries: u64) {
+        self.lost += deliveries;
     }
 
     /// completeness: `node` ended with a wrong result.
@@ -677,6 +723,9 @@ impl Record {
         self.completion = self.completion.max(other.completion);
         self.last_delivery = self.last_delivery.max(other.last_delivery);
         self.ended |= other.ended;
+        self.lost += other.lost;
+        self.excused += other.excused;
+        self.missing += other.missing;
         for v in other
             .first
             .iter()

@@ -5,6 +5,7 @@
 //! [`check_protocol`] checks a protocol of the user's own the same way.
 
 pub mod error;
+pub mod machine;
 pub mod plan;
 pub mod progress;
 pub mod request;
@@ -28,8 +29,23 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     let subject = Subject::of(req);
     plan::refuse_past_memory(&subject, &req.options, None)?;
     with_protocol!(req.algorithm, req.config.clone(), |p| {
-        run::check_with(Arc::new(p), &subject, &req.options)
+        on_machine(p, &subject, &req.options)
     })
+}
+
+/// Checks `p` on the machine the options describe: as it is on the
+/// papers' perfect machine, else wrapped in `models::Faulty`.
+fn on_machine<P: Protocol + 'static>(
+    p: P,
+    subject: &Subject,
+    options: &Options,
+) -> Result<Outcome, CheckError> {
+    let machine = &options.machine;
+    if machine.perfect() {
+        return run::check_with(Arc::new(p), subject, options);
+    }
+    machine.refuse(plan::engine(subject, options).0, subject.shape)?;
+    run::check_with(Arc::new(machine.wrap(p)?), subject, options)
 }
 
 /// Checks a protocol of the user's own, named and sized by `subject`,
@@ -55,12 +71,11 @@ pub fn check_protocol<P: Protocol + 'static>(
     subject: &Subject,
     options: &Options,
 ) -> Result<Outcome, CheckError> {
-    let p = Arc::new(protocol);
-    let first = p.first_input();
+    let first = protocol.first_input();
     plan::refuse_past_memory(
         subject,
         options,
-        Some(&|| crate::engine::executor::memory_needed(&*p, &p.task(&first))),
+        Some(&|| crate::engine::executor::memory_needed(&protocol, &protocol.task(&first))),
     )?;
-    run::check_with(p, subject, options)
+    on_machine(protocol, subject, options)
 }

@@ -44,6 +44,9 @@ pub struct Options {
     pub announce: bool,
     /// Report the distribution over random draws (`--distribution`).
     pub distribution: bool,
+    /// Faults, late deliveries and skew (default: the papers' perfect
+    /// machine).
+    pub machine: super::machine::Machine,
 }
 
 impl Default for Options {
@@ -59,6 +62,7 @@ impl Default for Options {
             progress: false,
             announce: false,
             distribution: false,
+            machine: Default::default(),
         }
     }
 }

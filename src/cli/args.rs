@@ -173,6 +173,50 @@ pub struct Cli {
     /// receives in slot order, each send after the receives before it
     #[arg(long, value_name = "FILE")]
     pub write_goal: Option<PathBuf>,
+    /// A fault in every run: arc:U->V, link:U-V or node:V, nodes as the
+    /// network labels them, optionally @SLOT (down from that slot on);
+    /// may be repeated
+    #[arg(long, value_name = "FAULT")]
+    pub fault: Vec<String>,
+    /// Check under every set of at most F failed links (exhaustive engines)
+    #[arg(long, value_name = "F", value_parser = |t: &str| small("--faults", t, 8))]
+    pub faults: Option<u32>,
+    /// Check under every set of at most F crashed nodes (exhaustive engines)
+    #[arg(long, value_name = "F", value_parser = |t: &str| small("--node-faults", t, 8))]
+    pub node_faults: Option<u32>,
+    /// Fail each link with probability P (0..1), drawn from --seed
+    #[arg(long, value_name = "P", value_parser = |t: &str| probability("--random-faults", t))]
+    pub random_faults: Option<f64>,
+    /// Crash each node with probability P (0..1), drawn from --seed
+    #[arg(long, value_name = "P", value_parser = |t: &str| probability("--random-node-faults", t))]
+    pub random_node_faults: Option<f64>,
+    /// The draw of --random-faults and --random-node-faults [default: 1]
+    #[arg(long, value_name = "S", value_parser = |t: &str| number("--seed", t))]
+    pub seed: Option<u64>,
+    /// Any transmission may land up to D slots late, every choice explored
+    /// (exhaustive engines)
+    #[arg(long, value_name = "D", value_parser = |t: &str| small("--delay", t, 4))]
+    pub delay: Option<u32>,
+    /// Nodes start up to S slots apart, every way explored (exhaustive
+    /// engines)
+    #[arg(long, value_name = "S", value_parser = |t: &str| small("--skew", t, 4))]
+    pub skew: Option<u32>,
+}
+
+fn small(flag: &str, text: &str, most: u64) -> Result<u32, String> {
+    match number(flag, text)? {
+        v if v <= most => Ok(v as u32),
+        v => Err(format!("{flag} {v} is out of range: accepted 0..={most}")),
+    }
+}
+
+fn probability(flag: &str, text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!(
+            "{flag} '{text}' is not a probability: accepted 0 to 1, such as 0.01"
+        )),
+    }
 }
 
 /// `--engine`.

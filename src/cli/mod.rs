@@ -8,6 +8,7 @@ pub mod help;
 
 use anyhow::{anyhow, bail};
 use args::{Cli, FormatArg, NodeText};
+use commcheck::check::machine::Machine;
 use commcheck::check::schedule::{Map, ScheduleRequest};
 use commcheck::check::{Options, Request};
 use commcheck::engine::Engine;
@@ -485,6 +486,21 @@ fn options(cli: &Cli, threads: usize) -> Options {
         announce: !cli.json && !cli.quiet,
         distribution: cli.distribution,
         source: None,
+        machine: machine(cli),
+    }
+}
+
+/// The machine the command line describes (`--fault`, `--delay`, ...).
+fn machine(cli: &Cli) -> Machine {
+    Machine {
+        faults: cli.fault.clone(),
+        link_faults: cli.faults,
+        node_faults: cli.node_faults,
+        random_links: cli.random_faults,
+        random_nodes: cli.random_node_faults,
+        seed: cli.seed.unwrap_or(1),
+        delay: cli.delay.unwrap_or(0),
+        skew: cli.skew.unwrap_or(0),
     }
 }
 

@@ -51,6 +51,11 @@ impl RunCfg {
     pub fn new<P: Protocol>(protocol: &P, input: &P::Input) -> RunCfg {
         let task = protocol.task(input);
         assert!(task.is_broadcast(), "an event-driven protocol broadcasts");
+        // Faults are judged in slots: `models::Faulty` is not event-driven.
+        assert!(
+            protocol.faults(input).is_none(),
+            "the actor model runs a perfect machine"
+        );
         let claims = protocol.claims();
         RunCfg {
             task,
@@ -151,6 +156,7 @@ pub fn advance<P: Protocol>(
             record,
             ledger: &mut NoLedger,
             released: &mut released,
+            faults: None,
         };
         let post = |to, a: Arrival<P::Msg>| send(to, Wire { slot, msg: a.msg });
         transmit(judge, node, out, post);

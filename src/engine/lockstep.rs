@@ -9,7 +9,7 @@
 //! transmissions of the last slot, for the Explorer's picture.
 
 use super::search::Space;
-use super::{horizon, judge_results, receive, release, transmit, Judge, MapLedger};
+use super::{end_run, horizon, judge_results, receive, release, transmit, Judge, MapLedger};
 use models::{Arrival, Protocol};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::{Model, Path, Property};
@@ -233,6 +233,7 @@ impl<P: Protocol> LockStep<P> {
                 record,
                 ledger: &mut ledger,
                 released: &mut released,
+                faults: p.faults(&self.inputs[state.input]),
             };
             transmit(judge, node, &out, |to, a| inbox.push((to, a)));
             next.sent.extend(out.iter().copied());
@@ -247,8 +248,8 @@ impl<P: Protocol> LockStep<P> {
         if idle || slot >= self.horizon {
             let input = &self.inputs[state.input];
             judge_results(p, input, &next.nodes, &mut next.record);
-            next.record
-                .end(task, &next.holdings, (!idle).then_some(slot));
+            let (holdings, record) = (&next.holdings, &mut next.record);
+            end_run(p, input, task, slot, holdings, record, !idle);
         }
         next
     }

@@ -16,7 +16,7 @@ pub mod memory;
 pub mod search;
 pub mod visited;
 
-use models::{Arrival, Protocol, Topology};
+use models::{Arrival, Faults, Protocol, Topology};
 use properties::{
     Claims, Holdings, Keep, NodeId, PacketId, Record, ResourceId, Route, Slot, Task, Transmission,
 };
@@ -137,6 +137,9 @@ pub struct Judge<'a, P: Protocol, L: Ledger> {
     /// The packets relays sent on: the engine releases them once every
     /// node has sent, before the deliveries ([`release`]).
     pub released: &'a mut Vec<(NodeId, PacketId)>,
+    /// The machine's faults in this run ([`Protocol::faults`]): what
+    /// crosses a failed part is sent but not delivered.
+    pub faults: Option<&'a Faults>,
 }
 
 /// Where [`transmit`] hands a judged transmission's message: to each
@@ -181,6 +184,7 @@ pub fn transmit<P: Protocol>(
         record,
         ledger,
         released,
+        faults,
     } = judge;
     let (protocol, slot, task, holdings) = (*protocol, *slot, *task, *holdings);
     let topology = protocol.topology();
@@ -212,8 +216,39 @@ pub fn transmit<P: Protocol>(
             from: node,
             msg: tx.msg,
         };
-        if !post.whole(&tx.route, arrival) {
+        if let Some(faults) = faults {
+            let mut lost = 0;
+            topology.receivers(&tx.route, |to| {
+                match faults.lost(topology, &tx.route, to, slot) {
+                    true => lost += 1,
+                    false => post.deliver(to, arrival),
+                }
+            });
+            record.lose(lost);
+        } else if !post.whole(&tx.route, arrival) {
             topology.receivers(&tx.route, |to| post.deliver(to, arrival));
+        }
+    }
+}
+
+/// Ends the run from `input` at `slot` (`horizon`: cut off still active
+/// there): completeness and transmissions, excusing under the run's
+/// faults what no healthy holder can reach ([`Faults::excuser`]).
+pub fn end_run<P: Protocol>(
+    protocol: &P,
+    input: &P::Input,
+    task: &Task,
+    slot: Slot,
+    holdings: &Holdings,
+    record: &mut Record,
+    horizon: bool,
+) {
+    let cut = horizon.then_some(slot);
+    match protocol.faults(input) {
+        None => record.end(task, holdings, cut),
+        Some(faults) => {
+            let excused = faults.excuser(protocol.topology(), slot, |v, p| holdings.holds(v, p));
+            record.end_excusing(task, holdings, cut, excused)
         }
     }
 }

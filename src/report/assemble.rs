@@ -9,8 +9,10 @@ use super::{
 use crate::check::request::Options;
 use crate::check::results::Results;
 use crate::check::subject::Subject;
+use crate::engine::executor::Run;
 use crate::engine::exhaustive::{Finding, Search};
 use crate::engine::search::Cut;
+use crate::report::MachineReport;
 use models::catalog::{Ports, Switching};
 use models::{Protocol, Topology};
 use properties::{PropertyName, Status};
@@ -42,19 +44,22 @@ pub fn assemble<P: Protocol>(
             Finder::ActorModel => " (some delivery order)",
             _ => "",
         };
-        Some(counterexample(
-            topology,
-            &p.task(input),
-            p.describe_input(input),
-            order,
-            v,
-        ))
+        let mut c = counterexample(topology, &p.task(input), p.describe_input(input), order, v);
+        c.faults = fault_args(p, input);
+        Some(c)
     };
     let optimal = claims
         .transmissions
         .or_else(|| inputs.first().and_then(|i| p.task(i).least_transmissions()));
     let mut reports = Vec::new();
     let mut reproduce = None;
+    // The command of the run from input `ix`: its source, and on an
+    // imperfect machine its faults, delays and skew.
+    let command = |ix: usize| {
+        let input = &inputs[ix];
+        let machine = options.machine.reproduce_args(topology, p.faults(input));
+        subject.command(p.source_of(input)).map(|c| c + &machine)
+    };
     for (i, &prop) in PropertyName::ALL.iter().enumerate() {
         let claimed = claims.claims(prop);
         let mut report = PropertyReport {
@@ -70,7 +75,10 @@ pub fn assemble<P: Protocol>(
             report.status = ev.status;
             report.counterexample = ev.violation.map(|v| {
                 let input = &inputs[0];
-                counterexample(topology, &p.task(input), p.describe_input(input), "", &v)
+                let task = p.task(input);
+                let mut c = counterexample(topology, &task, p.describe_input(input), "", &v);
+                c.faults = fault_args(p, input);
+                c
             });
             report.found_by = ev.violation.map(|_| Finder::Executor);
         }
@@ -95,8 +103,7 @@ pub fn assemble<P: Protocol>(
                     report.found_by = Some(by);
                     report.explorer_path = f.path.clone();
                     if claimed && reproduce.is_none() {
-                        let src = f.input.map(|ix| source_of(p, &inputs[ix]));
-                        reproduce = subject.command(src.flatten());
+                        reproduce = command(f.input.unwrap_or(0));
                     }
                 }
                 Status::Unknown => unknown = true,
@@ -107,7 +114,7 @@ pub fn assemble<P: Protocol>(
             report.status = Status::Unknown;
         }
         if claimed && report.found_by == Some(Finder::Executor) && reproduce.is_none() {
-            reproduce = subject.command(source_of(p, &inputs[0]));
+            reproduce = command(0);
         }
         // Matching is a schedule's: reported where claimed or broken.
         if prop == PropertyName::Matching && !claimed && report.status == Status::Holds {
@@ -241,6 +248,7 @@ pub fn assemble<P: Protocol>(
         elapsed_ms: start.elapsed().as_millis(),
         notes,
         reproduce,
+        machine: machine_report(options, executed.as_ref()),
     }
 }
 
@@ -333,11 +341,27 @@ fn distribution<P: Protocol>(p: &P, inputs: &[P::Input], s: &Search) -> Distribu
 
 /// The source node of an input, found by asking which source gives it
 /// (a check covers few inputs; the executor's is source 0 or --source).
-fn source_of<P: Protocol>(p: &P, input: &P::Input) -> Option<u32> {
-    if p.source_input(0).as_ref() == Some(input) {
-        return Some(0);
+/// The faults of the run from `input`, as `--fault` takes them.
+fn fault_args<P: Protocol>(p: &P, input: &P::Input) -> Vec<String> {
+    p.faults(input)
+        .map(|f| f.list().iter().map(|x| x.arg(p.topology())).collect())
+        .unwrap_or_default()
+}
+
+/// The machine's part of the report: what it was, and in an executor
+/// run what the faults cost.
+fn machine_report(options: &Options, run: Option<&Run>) -> Option<MachineReport> {
+    let machine = &options.machine;
+    if machine.perfect() {
+        return None;
     }
-    (0..p.topology().nodes()).find(|&s| p.source_input(s).as_ref() == Some(input))
+    let record = run.map(|r| &r.record);
+    Some(MachineReport {
+        described: machine.words(),
+        lost: record.map(|r| r.lost),
+        excused: record.map(|r| r.excused),
+        missing: record.map(|r| r.missing),
+    })
 }
 
 fn switching_name(s: Switching) -> &'static str {

@@ -87,6 +87,29 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// A command that reproduces the first violated claim, if any.
     pub reproduce: Option<String>,
+    /// The machine, where it is not the papers' perfect one (`--fault`,
+    /// `--delay`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineReport>,
+}
+
+/// An imperfect machine: what it was, and what its faults cost in an
+/// executor run.
+#[derive(Clone, Debug, Serialize)]
+pub struct MachineReport {
+    /// The faults, delays and skew in words.
+    pub described: Vec<String>,
+    /// Deliveries lost to faults (executor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost: Option<u64>,
+    /// (node, packet) pairs missing that no healthy holder could reach:
+    /// excused by completeness (executor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excused: Option<u64>,
+    /// (node, packet) pairs missing that were reachable: completeness
+    /// fails on each (executor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<u64>,
 }
 
 /// The distribution over random draws (`--distribution`), every input
@@ -340,6 +363,9 @@ pub struct Counterexample {
     #[serde(skip_serializing_if = "Option::is_none")]
     /// The optimum they are held against.
     pub optimum: Option<u64>,
+    /// The faults of the run, as `--fault` takes them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
 }
 
 impl Counterexample {
@@ -587,6 +613,16 @@ impl Outcome {
             (None, None) => {}
         }
         let _ = writeln!(s, "elapsed: {} ms", self.elapsed_ms);
+        if let Some(m) = &self.machine {
+            let _ = writeln!(s, "machine: {}", m.described.join("; "));
+            if let (Some(lost), Some(excused), Some(missing)) = (m.lost, m.excused, m.missing) {
+                let _ = writeln!(
+                    s,
+                    "faults: {lost} deliveries lost; {excused} (node, packet) pairs out of \
+                     reach of every healthy holder (excused); {missing} reachable and missing"
+                );
+            }
+        }
         for n in &self.notes {
             let _ = writeln!(s, "note: {n}");
         }

@@ -7,6 +7,7 @@
 pub mod broadcasters;
 pub mod esbt;
 pub mod fixed_trees;
+pub mod ft_trees;
 pub mod kbcast;
 pub mod kbcast_ranked;
 pub mod kbcast_small;

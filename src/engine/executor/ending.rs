@@ -4,8 +4,8 @@
 //! judged once.
 
 use crate::engine::horizon;
-use crate::engine::judge_results;
 use crate::engine::search::{Cut, Progress};
+use crate::engine::{end_run, judge_results};
 use models::Protocol;
 use properties::{Claims, Holdings, Record, Slot, Task};
 use std::sync::atomic::Ordering::Relaxed;
@@ -59,7 +59,8 @@ impl<'a, P: Protocol> Ending<'a, P> {
         let over = idle || slot >= self.horizon;
         if over {
             judge_results(self.protocol, self.input, states, record);
-            record.end(self.task, holdings, (!idle).then_some(slot));
+            let (p, input, task) = (self.protocol, self.input, self.task);
+            end_run(p, input, task, slot, holdings, record, !idle);
         }
         over
     }

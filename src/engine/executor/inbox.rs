@@ -161,6 +161,7 @@ pub(super) fn execute<P: Protocol>(
             record: &mut record,
             ledger: &mut ledger,
             released: &mut released,
+            faults: protocol.faults(input),
         };
         let mut over = mail.overflow.iter().peekable();
         for &node in &active {

@@ -149,6 +149,12 @@ pub fn drive<P: Protocol>(
     progress: &Progress,
     drive: Drive,
 ) -> Run {
+    // Losses are judged receiver by receiver: a run with faults takes
+    // the inbox drive.
+    let drive = match protocol.faults(input) {
+        Some(_) => Drive::Inbox,
+        None => drive,
+    };
     let go = |watch| match drive {
         Drive::Inbox => inbox::execute(protocol, input, watch, progress),
         Drive::Schedule { threads, range } => {

@@ -224,6 +224,8 @@ impl<P: Protocol> Sending<'_, P> {
                 record: &mut share.record,
                 ledger: &mut share.ledger,
                 released: &mut share.released,
+                // A run with faults takes the inbox drive (`drive`).
+                faults: None,
             };
             let outbox = Outbox {
                 topology,

@@ -1,0 +1,439 @@
+//! Faults of the network (docs/architecture.md, "Faults"): an arc, a link
+//! (both its arcs) or a node that fails, from the start or from a given
+//! slot on (fail-stop), and what the one run semantics makes of them.
+//!
+//! * A transmission over a failed arc, or through a crashed node, is
+//!   lost: under store-and-forward at the failed hop (a link is one hop,
+//!   a fan-out loses only its failed links), under wormhole the whole
+//!   worm. It still counts as sent and takes its resources in its slot:
+//!   the sender did send it, and the header that meets the failed channel
+//!   holds the path it has set up until the slot ends.
+//! * A crashed node neither sends, receives nor relays from its slot on.
+//! * completeness asks of every healthy node only what it can still get:
+//!   a packet held at the end by a healthy node from which it is reachable
+//!   over healthy arcs and nodes ([`Faults::excused`]).
+//!
+//! Buses (the mesh-bus) are not arcs: a fault names arcs, links and nodes
+//! of networks made of links (hypercubes, meshes, tori, graph files).
+
+use crate::topology::Topology;
+use properties::{NodeId, PacketId, Route, Slot};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+/// What fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Part {
+    /// One direction of a link.
+    Arc(NodeId, NodeId),
+    /// Both directions of a link (the first node the lower).
+    Link(NodeId, NodeId),
+    /// A node: it crashes.
+    Node(NodeId),
+}
+
+/// One fault: a part, down from slot `from` on (1: from the start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fault {
+    /// What fails.
+    pub part: Part,
+    /// The first slot in which it is down.
+    pub from: Slot,
+}
+
+impl Fault {
+    /// `part`, down from the start.
+    pub fn at_start(part: Part) -> Fault {
+        Fault { part, from: 1 }
+    }
+
+    /// The fault as `--fault` takes it (`arc:0001->0011@2`, `node:0110`).
+    pub fn arg(&self, t: &impl Topology) -> String {
+        let l = |v| t.node_label(v);
+        let part = match self.part {
+            Part::Arc(u, v) => format!("arc:{}->{}", l(u), l(v)),
+            Part::Link(u, v) => format!("link:{}-{}", l(u), l(v)),
+            Part::Node(v) => format!("node:{}", l(v)),
+        };
+        match self.from {
+            1 => part,
+            s => format!("{part}@{s}"),
+        }
+    }
+
+    /// The fault in words (`link 0001-0011 from slot 2`).
+    pub fn words(&self, t: &impl Topology) -> String {
+        let arg = self.arg(t);
+        let (part, at) = arg.split_once('@').unwrap_or((&arg, ""));
+        let part = part.replacen(':', " ", 1);
+        match at {
+            "" => part,
+            s => format!("{part} from slot {s}"),
+        }
+    }
+
+    /// Reads `--fault` text: `arc:U->V`, `link:U-V` or `node:V`, then
+    /// optionally `@SLOT`, nodes as the network labels them (bits on a
+    /// cube, `2,3` or `(2,3)` on a mesh) or by id. Refuses, in one line,
+    /// a node not in the network, an arc that is not a link, slot 0.
+    pub fn parse(text: &str, t: &impl Topology) -> Result<Fault, String> {
+        let (body, from) = match text.split_once('@') {
+            Some((b, s)) => match s.trim().parse::<Slot>() {
+                Ok(s) if s >= 1 => (b, s),
+                _ => {
+                    return Err(format!(
+                        "--fault {text}: the slot after @ is a number from 1"
+                    ))
+                }
+            },
+            None => (text, 1),
+        };
+        let (kind, rest) = body.split_once(':').ok_or_else(|| {
+            format!("--fault {text}: expected arc:U->V, link:U-V or node:V, optionally @SLOT")
+        })?;
+        let node = |s: &str| {
+            node_named(s.trim(), t).ok_or_else(|| {
+                format!(
+                    "--fault {text}: '{}' is not a node of the network",
+                    s.trim()
+                )
+            })
+        };
+        let linked = |u: NodeId, v: NodeId| match t.invalid(&Route::Link { from: u, to: v }) {
+            None => Ok(()),
+            Some(_) => Err(format!(
+                "--fault {text}: {} and {} are not linked",
+                t.node_label(u),
+                t.node_label(v)
+            )),
+        };
+        let part = match kind.trim() {
+            "arc" => {
+                let (u, v) = rest
+                    .split_once("->")
+                    .ok_or_else(|| format!("--fault {text}: an arc is written arc:U->V"))?;
+                let (u, v) = (node(u)?, node(v)?);
+                linked(u, v)?;
+                Part::Arc(u, v)
+            }
+            "link" => {
+                let (u, v) = rest
+                    .split_once('-')
+                    .filter(|(_, v)| !v.starts_with('>'))
+                    .ok_or_else(|| format!("--fault {text}: a link is written link:U-V"))?;
+                let (u, v) = (node(u)?, node(v)?);
+                linked(u, v)?;
+                Part::Link(u.min(v), u.max(v))
+            }
+            "node" => Part::Node(node(rest)?),
+            other => {
+                return Err(format!(
+                    "--fault {text}: '{other}' is not arc, link or node"
+                ))
+            }
+        };
+        Ok(Fault { part, from })
+    }
+}
+
+/// A node named as the network labels it, or by its id. (A large cube's
+/// labels are read as bits rather than searched.)
+fn node_named(text: &str, t: &impl Topology) -> Option<NodeId> {
+    let bare = text.trim_start_matches('(').trim_end_matches(')');
+    let zero = t.node_label(0);
+    let found = if t.nodes() > 1 << 16 {
+        let bits = zero.len() == bare.len() && zero.bytes().all(|b| b == b'0');
+        bits.then(|| u32::from_str_radix(bare, 2).ok())
+            .flatten()
+            .filter(|&v| v < t.nodes())
+    } else {
+        (0..t.nodes()).find(|&v| {
+            let label = t.node_label(v);
+            label.trim_start_matches('(').trim_end_matches(')') == bare
+        })
+    };
+    found.or_else(|| bare.parse().ok().filter(|&v| v < t.nodes()))
+}
+
+/// The faults of one run, indexed for the judge.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    list: Vec<Fault>,
+    /// Each failed arc (u, v) as u << 32 | v, with its first slot down.
+    arcs: HashMap<u64, Slot>,
+    /// Each crashed node, with its first slot down.
+    nodes: BTreeMap<NodeId, Slot>,
+}
+
+impl Faults {
+    /// The faults listed (a fault named twice counts from its earliest slot).
+    pub fn new(mut list: Vec<Fault>) -> Faults {
+        list.sort();
+        list.dedup();
+        let mut faults = Faults::default();
+        let earliest = |m: &mut Slot, s: Slot| *m = (*m).min(s);
+        for f in &list {
+            match f.part {
+                Part::Arc(u, v) => earliest(faults.arcs.entry(arc(u, v)).or_insert(f.from), f.from),
+                Part::Link(u, v) => {
+                    for key in [arc(u, v), arc(v, u)] {
+                        earliest(faults.arcs.entry(key).or_insert(f.from), f.from);
+                    }
+                }
+                Part::Node(v) => earliest(faults.nodes.entry(v).or_insert(f.from), f.from),
+            }
+        }
+        faults.list = list;
+        faults
+    }
+
+    /// No fault at all.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The faults, in order.
+    pub fn list(&self) -> &[Fault] {
+        &self.list
+    }
+
+    /// True if `node` has crashed by `slot`.
+    #[inline]
+    pub fn crashed(&self, node: NodeId, slot: Slot) -> bool {
+        self.nodes.get(&node).is_some_and(|&s| s <= slot)
+    }
+
+    /// The slot from which `node` is down, if it crashes.
+    pub fn crash_slot(&self, node: NodeId) -> Option<Slot> {
+        self.nodes.get(&node).copied()
+    }
+
+    /// True if nothing crosses arc u -> v in `slot`: the arc failed, or
+    /// one of its ends crashed.
+    #[inline]
+    pub fn arc_down(&self, u: NodeId, v: NodeId, slot: Slot) -> bool {
+        self.arcs.get(&arc(u, v)).is_some_and(|&s| s <= slot)
+            || self.crashed(u, slot)
+            || self.crashed(v, slot)
+    }
+
+    /// True if what `route` carries to `to` in `slot` is lost (see the
+    /// module header).
+    pub fn lost(&self, t: &impl Topology, route: &Route, to: NodeId, slot: Slot) -> bool {
+        match *route {
+            Route::Link { from, to } => self.arc_down(from, to, slot),
+            Route::Fan { from, .. } => self.arc_down(from, to, slot),
+            Route::Bus { .. } => self.crashed(to, slot),
+            Route::Worm { .. } => t
+                .path(route)
+                .windows(2)
+                .any(|w| self.arc_down(w[0], w[1], slot)),
+        }
+    }
+
+    /// The nodes reachable over arcs and nodes still up at `slot` from
+    /// the healthy nodes in `start`, as a mark per node.
+    fn reached(
+        &self,
+        adj: &[Vec<NodeId>],
+        start: impl Iterator<Item = NodeId>,
+        slot: Slot,
+    ) -> Vec<bool> {
+        let mut seen = vec![false; adj.len()];
+        let mut queue: Vec<NodeId> = start.filter(|&u| !self.crashed(u, slot)).collect();
+        for &u in &queue {
+            seen[u as usize] = true;
+        }
+        while let Some(u) = queue.pop() {
+            for &v in &adj[u as usize] {
+                if !seen[v as usize] && !self.arc_down(u, v, slot) {
+                    seen[v as usize] = true;
+                    queue.push(v);
+                }
+            }
+        }
+        seen
+    }
+
+    /// What completeness excuses at the end (`slot`) of a run: `node`
+    /// missing `packet` is excused if it has crashed, or if no healthy
+    /// node holding the packet at the end reaches it over arcs and nodes
+    /// still up. `holds` says who holds what at the end. (One search per
+    /// packet asked about, from all its healthy holders at once.)
+    pub fn excuser<'a, T: Topology>(
+        &'a self,
+        t: &'a T,
+        slot: Slot,
+        holds: impl Fn(NodeId, PacketId) -> bool + 'a,
+    ) -> impl FnMut(NodeId, PacketId) -> bool + 'a {
+        let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); t.nodes() as usize];
+        t.links(|u, v| {
+            adj[u as usize].push(v);
+            adj[v as usize].push(u);
+        });
+        let mut reach: HashMap<PacketId, Vec<bool>> = HashMap::new();
+        move |node, packet| {
+            if self.crashed(node, slot) {
+                return true;
+            }
+            let reached = reach.entry(packet).or_insert_with(|| {
+                let holders = (0..t.nodes()).filter(|&u| holds(u, packet));
+                self.reached(&adj, holders, slot)
+            });
+            !reached[node as usize]
+        }
+    }
+
+    /// The nodes crashed by `slot`.
+    pub fn crashed_nodes(&self, slot: Slot) -> impl Iterator<Item = NodeId> + '_ {
+        self.nodes
+            .iter()
+            .filter(move |(_, &s)| s <= slot)
+            .map(|(&v, _)| v)
+    }
+
+    /// The failed links and arcs as drawn: (u, v, both ways), not counting
+    /// those of crashed nodes.
+    pub fn failed_arcs(&self) -> impl Iterator<Item = (NodeId, NodeId, bool)> + '_ {
+        self.list.iter().filter_map(|f| match f.part {
+            Part::Arc(u, v) => Some((u, v, false)),
+            Part::Link(u, v) => Some((u, v, true)),
+            Part::Node(_) => None,
+        })
+    }
+
+    /// The faults in words, `none` if there are none.
+    pub fn words(&self, t: &impl Topology) -> String {
+        match self.list.is_empty() {
+            true => "no faults".into(),
+            false => self
+                .list
+                .iter()
+                .map(|f| f.words(t))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
+    /// The image of these faults under v -> v xor s (the hypercube's
+    /// translation, `Symmetry::XorTranslation`).
+    pub fn translated(&self, s: NodeId) -> Faults {
+        Faults::new(
+            self.list
+                .iter()
+                .map(|f| Fault {
+                    part: match f.part {
+                        Part::Arc(u, v) => Part::Arc(u ^ s, v ^ s),
+                        Part::Link(u, v) => Part::Link((u ^ s).min(v ^ s), (u ^ s).max(v ^ s)),
+                        Part::Node(v) => Part::Node(v ^ s),
+                    },
+                    from: f.from,
+                })
+                .collect(),
+        )
+    }
+}
+
+fn arc(u: NodeId, v: NodeId) -> u64 {
+    (u as u64) << 32 | v as u64
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Part::Arc(u, v) => write!(f, "arc {u}->{v}"),
+            Part::Link(u, v) => write!(f, "link {u}-{v}"),
+            Part::Node(v) => write!(f, "node {v}"),
+        }
+    }
+}
+
+/// Every set of at most `most` links (both arcs of each) of `t` failing
+/// from the start, in increasing order of size then of links, the empty
+/// set first.
+pub fn link_fault_sets(t: &impl Topology, most: u32) -> Vec<Faults> {
+    let mut links = Vec::new();
+    t.links(|u, v| links.push(Part::Link(u, v)));
+    subsets(&links, most)
+}
+
+/// Every set of at most `most` crashed nodes of `t`, from the start.
+pub fn node_fault_sets(t: &impl Topology, most: u32) -> Vec<Faults> {
+    let nodes: Vec<Part> = (0..t.nodes()).map(Part::Node).collect();
+    subsets(&nodes, most)
+}
+
+fn subsets(parts: &[Part], most: u32) -> Vec<Faults> {
+    let mut out = Vec::new();
+    for k in 0..=most.min(parts.len() as u32) {
+        for set in itertools_combinations(parts.len(), k as usize) {
+            out.push(Faults::new(
+                set.iter().map(|&i| Fault::at_start(parts[i])).collect(),
+            ));
+        }
+    }
+    out
+}
+
+/// The k-subsets of 0..n in lexicographic order.
+fn itertools_combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut c: Vec<usize> = (0..k).collect();
+    if k > n {
+        return out;
+    }
+    loop {
+        out.push(c.clone());
+        let Some(i) = (0..k).rev().find(|&i| c[i] != i + n - k) else {
+            return out;
+        };
+        c[i] += 1;
+        for j in i + 1..k {
+            c[j] = c[j - 1] + 1;
+        }
+    }
+}
+
+/// How many sets [`link_fault_sets`] or [`node_fault_sets`] would list:
+/// the sum of C(parts, k) for k <= most (saturating), to refuse before
+/// listing.
+pub fn count_sets(parts: u64, most: u32) -> u64 {
+    let mut total: u64 = 0;
+    let mut c: u64 = 1;
+    for k in 0..=most as u64 {
+        if k > parts {
+            break;
+        }
+        total = total.saturating_add(c);
+        c = c.saturating_mul(parts - k) / (k + 1);
+    }
+    total
+}
+
+/// Each link or node fails with probability `p`, drawn from `seed`
+/// (splitmix64: the same faults for the same seed on every machine).
+pub fn random_faults(t: &impl Topology, p: f64, nodes: bool, seed: u64) -> Faults {
+    let mut state = seed;
+    let mut draw = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut list = Vec::new();
+    if nodes {
+        for v in 0..t.nodes() {
+            if draw() < p {
+                list.push(Fault::at_start(Part::Node(v)));
+            }
+        }
+    } else {
+        t.links(|u, v| {
+            if draw() < p {
+                list.push(Fault::at_start(Part::Link(u, v)));
+            }
+        });
+    }
+    Faults::new(list)
+}

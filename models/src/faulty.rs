@@ -1,0 +1,386 @@
+//! A protocol run on an imperfect machine (docs/architecture.md, "Faults,
+//! delays and skew"): [`Faulty`] wraps any protocol and runs its node
+//! logic, unchanged, under
+//!
+//! * **faults** ([`crate::faults`]): each input of the check is a pair of
+//!   the protocol's input and one *scenario* (a fault set, and a start
+//!   offset per node), so the engines cover every scenario listed as they
+//!   cover every source; a crashed node's step does nothing from its
+//!   slot on, and the judge loses what crosses a failed part;
+//! * **skew**: node v starts `offset(v)` slots late. Its step sees its own
+//!   clock (its slot 1 is global slot 1 + offset), and what reaches it
+//!   before it starts waits in its network interface, handed to its first
+//!   step (the delivery itself is judged when it lands);
+//! * **delay** up to D: every transmission (a fan-out as a whole) may
+//!   cross its links up to D slots late, as an adversary chooses: each
+//!   choice is an open choice of its sender ([`Protocol::choices`]), so
+//!   the lock-step search explores every one. A transmission d slots late
+//!   is judged in the slot it lands: it takes its resources then (where
+//!   it meets a scheduled transmission, contention) and its sender must
+//!   still hold what it carries (a relay holds a packet until it lands).
+//!
+//! What the protocol writes is not touched: a time-triggered schedule
+//! still sends in its slot whether or not its packet has come, so the
+//! properties show how it fares (causality, contention, the time bound).
+
+use crate::faults::Faults;
+use crate::protocol::{Arrival, Protocol, Symmetry};
+use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
+use std::sync::Arc;
+
+/// One way the machine is imperfect in a run: faults and start offsets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scenario {
+    /// What fails.
+    pub faults: Faults,
+    /// Each node's start offset in slots (empty: every node starts in slot 1).
+    pub offsets: Vec<Slot>,
+}
+
+impl Scenario {
+    /// The offset of `node`.
+    pub fn offset(&self, node: NodeId) -> Slot {
+        self.offsets.get(node as usize).copied().unwrap_or(0)
+    }
+}
+
+/// `inner` run under each of `scenarios`, with deliveries up to `delay`
+/// slots late.
+#[derive(Clone, Debug)]
+pub struct Faulty<P> {
+    /// The protocol.
+    pub inner: P,
+    scenarios: Arc<Vec<Scenario>>,
+    delay: Slot,
+    /// The scenarios are closed under the protocol's symmetry (every fault
+    /// set of a size, every offset vector): one source per orbit still
+    /// covers every (source, scenario) pair.
+    closed: bool,
+}
+
+/// A node's state under [`Faulty`]: the protocol's, and what the machine
+/// does around it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FaultyState<S, M> {
+    /// The protocol's state of the node.
+    pub inner: S,
+    /// The global slot of the node's first step.
+    start: Slot,
+    /// The slot from which the node is crashed (`Slot::MAX`: never).
+    crash: Slot,
+    /// The protocol asked to be stepped again.
+    busy: bool,
+    /// Arrivals that came before the node started.
+    waiting: Vec<Arrival<M>>,
+    /// Transmissions made late, with the slot each lands in.
+    late: Vec<(Slot, Transmission<M>)>,
+}
+
+impl<P: Protocol> Faulty<P> {
+    /// `inner` under `scenarios` (at least one) with delays up to `delay`;
+    /// `closed` as on the field.
+    pub fn new(inner: P, scenarios: Vec<Scenario>, delay: Slot, closed: bool) -> Self {
+        assert!(!scenarios.is_empty(), "at least one scenario");
+        Faulty {
+            inner,
+            scenarios: Arc::new(scenarios),
+            delay,
+            closed,
+        }
+    }
+
+    /// The scenario of an input.
+    pub fn scenario(&self, input: &(P::Input, u32)) -> &Scenario {
+        &self.scenarios[input.1 as usize]
+    }
+
+    /// The scenarios, in input order.
+    pub fn scenarios(&self) -> &[Scenario] {
+        &self.scenarios
+    }
+
+    /// The largest delay.
+    pub fn delay(&self) -> Slot {
+        self.delay
+    }
+
+    /// Whether the inner step runs in `slot`, and with which local slot
+    /// and arrivals (those that waited first).
+    fn due(
+        &self,
+        st: &FaultyState<P::State, P::Msg>,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+    ) -> Option<(Slot, Vec<Arrival<P::Msg>>)> {
+        if slot >= st.crash || slot < st.start {
+            return None;
+        }
+        let local = slot - st.start + 1;
+        let mut all = st.waiting.clone();
+        all.extend_from_slice(arrivals);
+        (local == 1 || st.busy || !all.is_empty()).then_some((local, all))
+    }
+
+    /// The ways of the slot: for each choice of the protocol, (D + 1)^k
+    /// delays of its k transmissions.
+    fn ways(
+        &self,
+        node: NodeId,
+        st: &FaultyState<P::State, P::Msg>,
+        local: Slot,
+        arrivals: &[Arrival<P::Msg>],
+    ) -> Vec<u64> {
+        let own = self.inner.choices(node, &st.inner, local, arrivals);
+        (0..own)
+            .map(|c| {
+                if self.delay == 0 {
+                    return 1;
+                }
+                let mut probe = st.inner.clone();
+                let mut out = Vec::new();
+                self.inner
+                    .step(node, &mut probe, local, arrivals, c, &mut out);
+                (self.delay as u64 + 1).saturating_pow(out.len() as u32)
+            })
+            .collect()
+    }
+}
+
+impl<P: Protocol> Protocol for Faulty<P> {
+    type Topo = P::Topo;
+    type Input = (P::Input, u32);
+    type State = FaultyState<P::State, P::Msg>;
+    type Msg = P::Msg;
+
+    fn topology(&self) -> &P::Topo {
+        self.inner.topology()
+    }
+
+    fn init(&self, input: &Self::Input, node: NodeId) -> Self::State {
+        let scenario = self.scenario(input);
+        FaultyState {
+            inner: self.inner.init(&input.0, node),
+            start: 1 + scenario.offset(node),
+            crash: scenario.faults.crash_slot(node).unwrap_or(Slot::MAX),
+            busy: false,
+            waiting: Vec::new(),
+            late: Vec::new(),
+        }
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        st: &mut Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+        choice: u32,
+        out: &mut Vec<Transmission<P::Msg>>,
+    ) -> bool {
+        if slot >= st.crash {
+            st.late.clear();
+            st.busy = false;
+            return false;
+        }
+        if slot < st.start {
+            st.waiting.extend_from_slice(arrivals);
+            return true;
+        }
+        if let Some((local, all)) = self.due(st, slot, arrivals) {
+            st.waiting.clear();
+            let (mut own, mut delays) = (choice, 0u64);
+            if self.delay > 0 {
+                // Choice index -> (the protocol's choice, the delays).
+                let ways = self.ways(node, st, local, &all);
+                let mut index = choice as u64;
+                own = 0;
+                while index >= ways[own as usize] {
+                    index -= ways[own as usize];
+                    own += 1;
+                }
+                delays = index;
+            }
+            let first = out.len();
+            st.busy = self.inner.step(node, &mut st.inner, local, &all, own, out);
+            if self.delay > 0 {
+                let fresh: Vec<_> = out.drain(first..).collect();
+                for tx in fresh {
+                    let d = (delays % (self.delay as u64 + 1)) as Slot;
+                    delays /= self.delay as u64 + 1;
+                    match d {
+                        0 => out.push(tx),
+                        d => st.late.push((slot + d, tx)),
+                    }
+                }
+            }
+        }
+        st.late.retain(|&(at, tx)| {
+            if at == slot {
+                out.push(tx);
+            }
+            at != slot
+        });
+        st.busy || !st.late.is_empty()
+    }
+
+    fn packets(&self, msg: &P::Msg, f: impl FnMut(PacketId)) {
+        self.inner.packets(msg, f)
+    }
+
+    fn task(&self, input: &Self::Input) -> Task {
+        self.inner.task(&input.0)
+    }
+
+    fn claims(&self) -> Claims {
+        self.inner.claims()
+    }
+
+    fn source_input(&self, source: NodeId) -> Option<Self::Input> {
+        self.inner.source_input(source).map(|i| (i, 0))
+    }
+
+    fn source_of(&self, input: &Self::Input) -> Option<NodeId> {
+        self.inner.source_of(&input.0)
+    }
+
+    fn inputs(&self) -> Vec<Self::Input> {
+        if self.inner.source_input(0).is_some() {
+            let nodes = crate::Topology::nodes(self.topology());
+            return (0..nodes).flat_map(|s| self.sourced_inputs(s)).collect();
+        }
+        self.cross(self.inner.inputs())
+    }
+
+    fn sourced_inputs(&self, source: NodeId) -> Vec<Self::Input> {
+        self.cross(self.inner.sourced_inputs(source))
+    }
+
+    fn first_input(&self) -> Self::Input {
+        (self.inner.first_input(), 0)
+    }
+
+    fn inputs_total(&self) -> u64 {
+        self.inner
+            .inputs_total()
+            .saturating_mul(self.scenarios.len() as u64)
+    }
+
+    fn covered_inputs(&self) -> &'static str {
+        self.inner.covered_inputs()
+    }
+
+    fn describe_input(&self, input: &Self::Input) -> String {
+        let scenario = self.scenario(input);
+        let t = self.topology();
+        let mut words = self.inner.describe_input(&input.0);
+        if !scenario.faults.is_empty() {
+            words += &format!(", {} down", scenario.faults.words(t));
+        }
+        if scenario.offsets.iter().any(|&o| o > 0) {
+            let late: Vec<String> = (0..crate::Topology::nodes(t))
+                .filter(|&v| scenario.offset(v) > 0)
+                .map(|v| {
+                    format!(
+                        "{} +{}",
+                        crate::Topology::node_label(t, v),
+                        scenario.offset(v)
+                    )
+                })
+                .collect();
+            words += &format!(", starting late: {}", late.join(" "));
+        }
+        words
+    }
+
+    fn choices(
+        &self,
+        node: NodeId,
+        st: &Self::State,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+    ) -> u32 {
+        match self.due(st, slot, arrivals) {
+            None => 1,
+            Some((local, all)) => {
+                let total: u64 = self.ways(node, st, local, &all).iter().sum();
+                total.min(u32::MAX as u64) as u32
+            }
+        }
+    }
+
+    fn wake(&self, st: &Self::State, slot: Slot) -> Slot {
+        let _ = st;
+        slot + 1
+    }
+
+    fn faults(&self, input: &Self::Input) -> Option<&Faults> {
+        let faults = &self.scenario(input).faults;
+        (!faults.is_empty()).then_some(faults)
+    }
+
+    fn control(&self, msg: &P::Msg) -> bool {
+        self.inner.control(msg)
+    }
+
+    fn result_ok(&self, input: &Self::Input, node: NodeId, st: &Self::State) -> bool {
+        // A crashed node computes nothing.
+        st.crash != Slot::MAX || self.inner.result_ok(&input.0, node, &st.inner)
+    }
+
+    fn unfinished(&self, input: &Self::Input, node: NodeId, st: &Self::State) -> Option<u32> {
+        match st.crash {
+            Slot::MAX => self.inner.unfinished(&input.0, node, &st.inner),
+            _ => None,
+        }
+    }
+
+    fn explain(&self, violation: &properties::Violation) -> Option<String> {
+        self.inner.explain(violation)
+    }
+
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        self.inner.lower_bounds()
+    }
+
+    fn last_step(&self) -> Option<Slot> {
+        let most = self
+            .scenarios
+            .iter()
+            .flat_map(|s| s.offsets.iter())
+            .max()
+            .copied()
+            .unwrap_or(0);
+        self.inner.last_step().map(|s| s + most + self.delay)
+    }
+
+    fn forced(&self) -> Option<(Slot, bool)> {
+        None
+    }
+
+    fn symmetry(&self) -> Option<Symmetry> {
+        self.inner.symmetry().filter(|_| self.closed)
+    }
+
+    fn event_driven(&self) -> bool {
+        // The actor model delivers in every order already; faults, skew
+        // and delays are judged by the lock-step model and the executor.
+        false
+    }
+
+    fn holdings_by_packet(&self) -> bool {
+        self.inner.holdings_by_packet()
+    }
+
+    fn reads_arrivals(&self) -> bool {
+        self.inner.reads_arrivals()
+    }
+}
+
+impl<P: Protocol> Faulty<P> {
+    fn cross(&self, inputs: Vec<P::Input>) -> Vec<(P::Input, u32)> {
+        inputs
+            .into_iter()
+            .flat_map(|i| (0..self.scenarios.len() as u32).map(move |k| (i.clone(), k)))
+            .collect()
+    }
+}

@@ -1,0 +1,256 @@
+//! The machine a check runs on, as the command line describes it: faults
+//! (`--fault`, `--faults`, `--node-faults`, `--random-faults`), late
+//! deliveries (`--delay`) and skewed starts (`--skew`); turned into the
+//! scenarios of `models::Faulty` (docs/architecture.md, "Faults, delays
+//! and skew"), and back into the words of a `reproduce with` line.
+
+use super::error::CheckError;
+use crate::engine::Engine;
+use models::faults::{self, Fault, Faults};
+use models::{Faulty, Protocol, Scenario, Shape, Topology};
+use properties::Slot;
+
+/// The most scenarios (fault sets times start offsets) one check lists.
+pub const MOST_SCENARIOS: u64 = 1 << 20;
+
+/// How the machine departs from the papers' perfect one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Machine {
+    /// `--fault`, as typed: faults present in every run.
+    pub faults: Vec<String>,
+    /// `--faults F`: every set of at most F failed links.
+    pub link_faults: Option<u32>,
+    /// `--node-faults F`: every set of at most F crashed nodes.
+    pub node_faults: Option<u32>,
+    /// `--random-faults P`: each link fails with probability P.
+    pub random_links: Option<f64>,
+    /// `--random-node-faults P`: each node crashes with probability P.
+    pub random_nodes: Option<f64>,
+    /// `--seed`: the draw of the random faults.
+    pub seed: u64,
+    /// `--delay D`: any transmission may land up to D slots late.
+    pub delay: Slot,
+    /// `--skew S`: nodes start up to S slots apart.
+    pub skew: Slot,
+}
+
+impl Machine {
+    /// True for the papers' machine: nothing fails, nothing is late.
+    pub fn perfect(&self) -> bool {
+        *self == Machine::default()
+            || *self
+                == Machine {
+                    seed: self.seed,
+                    ..Machine::default()
+                }
+    }
+
+    /// True if the scenarios are every fault set of a size and every
+    /// skew, a set the hypercube's translations map onto itself.
+    fn closed(&self) -> bool {
+        self.faults.is_empty() && self.random_links.is_none() && self.random_nodes.is_none()
+    }
+
+    /// Refuses what the engine cannot cover: the executor makes one run,
+    /// so it takes named and random faults but enumerates nothing.
+    pub fn refuse(&self, engine: Engine, shape: Shape) -> Result<(), CheckError> {
+        let faulty = !self.faults.is_empty()
+            || self.link_faults.is_some()
+            || self.node_faults.is_some()
+            || self.random_links.is_some()
+            || self.random_nodes.is_some();
+        if faulty && matches!(shape, Shape::MeshBus { .. }) {
+            return Err(CheckError::Usage(
+                "faults name arcs, links and nodes of a network of links; a mesh-bus's \
+                 buses are not modelled as failing (--delay and --skew apply)"
+                    .into(),
+            ));
+        }
+        if engine == Engine::Actor {
+            return Err(CheckError::Usage(
+                "faults, delays and skew are judged in slots: the lock-step model and the \
+                 executor run them, not the actor model (which already delivers in every order)"
+                    .into(),
+            ));
+        }
+        if engine == Engine::Executor {
+            let many = [
+                (self.link_faults.is_some(), "--faults"),
+                (self.node_faults.is_some(), "--node-faults"),
+                (self.delay > 0, "--delay"),
+                (self.skew > 0, "--skew"),
+            ];
+            if let Some((_, flag)) = many.iter().find(|(on, _)| *on) {
+                return Err(CheckError::Usage(format!(
+                    "{flag} asks for every case, which the executor's one run cannot cover: \
+                     use an exhaustive engine (a small size), or --fault and --random-faults \
+                     with the executor"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The scenarios of a check of `p`: the named and random faults in
+    /// every one, times every enumerated fault set, times every start
+    /// offset vector; refused past [`MOST_SCENARIOS`].
+    fn scenarios<P: Protocol>(&self, p: &P) -> Result<Vec<Scenario>, CheckError> {
+        let t = p.topology();
+        let named = self
+            .faults
+            .iter()
+            .map(|f| Fault::parse(f, t))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(CheckError::Usage)?;
+        let mut links = 0u64;
+        t.links(|_, _| links += 1);
+        let sets = |count: Option<u32>, parts: u64| faults::count_sets(parts, count.unwrap_or(0));
+        let nodes = t.nodes() as u64;
+        let offsets = match self.skew {
+            0 => 1,
+            s => (s as u64 + 1)
+                .checked_pow(nodes as u32)
+                .unwrap_or(u64::MAX)
+                .saturating_sub((s as u64).checked_pow(nodes as u32).unwrap_or(0)),
+        };
+        let total = sets(self.link_faults, links)
+            .saturating_mul(sets(self.node_faults, nodes))
+            .saturating_mul(offsets);
+        if total > MOST_SCENARIOS {
+            return Err(CheckError::Usage(format!(
+                "{} scenarios (fault sets times start offsets) is more than the {MOST_SCENARIOS} \
+                 a check lists: fewer faults, less skew or a smaller network",
+                models::catalog::count_words(total)
+            )));
+        }
+        let mut random = Vec::new();
+        if let Some(q) = self.random_links {
+            random.extend_from_slice(faults::random_faults(t, q, false, self.seed).list());
+        }
+        if let Some(q) = self.random_nodes {
+            let salt = self.seed ^ 0x6e6f_6465;
+            random.extend_from_slice(faults::random_faults(t, q, true, salt).list());
+        }
+        let link_sets = faults::link_fault_sets(t, self.link_faults.unwrap_or(0));
+        let node_sets = faults::node_fault_sets(t, self.node_faults.unwrap_or(0));
+        let starts = start_offsets(t.nodes(), self.skew);
+        let mut out = Vec::with_capacity(total as usize);
+        for l in &link_sets {
+            for n in &node_sets {
+                let mut list = named.clone();
+                list.extend_from_slice(&random);
+                list.extend_from_slice(l.list());
+                list.extend_from_slice(n.list());
+                let faults = Faults::new(list);
+                for o in &starts {
+                    out.push(Scenario {
+                        faults: faults.clone(),
+                        offsets: o.clone(),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `p` on this machine.
+    pub fn wrap<P: Protocol>(&self, p: P) -> Result<Faulty<P>, CheckError> {
+        let scenarios = self.scenarios(&p)?;
+        Ok(Faulty::new(p, scenarios, self.delay, self.closed()))
+    }
+
+    /// What a `reproduce with` line adds for a run with `faults` (the
+    /// counterexample's, where faults were enumerated): each fault named,
+    /// or the random draw, then the delay and the skew.
+    pub fn reproduce_args(&self, t: &impl Topology, faults: Option<&Faults>) -> String {
+        let mut s = String::new();
+        let random = self.random_links.is_some() || self.random_nodes.is_some();
+        if random {
+            s += &self
+                .faults
+                .iter()
+                .map(|f| format!(" --fault {f}"))
+                .collect::<String>();
+            if let Some(q) = self.random_links {
+                s += &format!(" --random-faults {q}");
+            }
+            if let Some(q) = self.random_nodes {
+                s += &format!(" --random-node-faults {q}");
+            }
+            s += &format!(" --seed {}", self.seed);
+        } else if let Some(f) = faults {
+            for fault in f.list() {
+                s += &format!(" --fault {}", fault.arg(t));
+            }
+        }
+        if self.delay > 0 {
+            s += &format!(" --delay {}", self.delay);
+        }
+        if self.skew > 0 {
+            s += &format!(" --skew {}", self.skew);
+        }
+        s
+    }
+
+    /// The machine in words, for the report's notes.
+    pub fn words(&self) -> Vec<String> {
+        let mut w = Vec::new();
+        if !self.faults.is_empty() {
+            w.push(format!("faults in every run: {}", self.faults.join(", ")));
+        }
+        if let Some(f) = self.link_faults {
+            w.push(format!("every set of at most {f} failed links"));
+        }
+        if let Some(f) = self.node_faults {
+            w.push(format!("every set of at most {f} crashed nodes"));
+        }
+        if let Some(q) = self.random_links {
+            w.push(format!(
+                "each link failed with probability {q} (seed {})",
+                self.seed
+            ));
+        }
+        if let Some(q) = self.random_nodes {
+            w.push(format!(
+                "each node crashed with probability {q} (seed {})",
+                self.seed
+            ));
+        }
+        if self.delay > 0 {
+            w.push(format!(
+                "any transmission up to {} slot{} late, every choice",
+                self.delay,
+                if self.delay == 1 { "" } else { "s" }
+            ));
+        }
+        if self.skew > 0 {
+            w.push(format!(
+                "nodes starting up to {} slots apart, every way",
+                self.skew
+            ));
+        }
+        w
+    }
+}
+
+/// Every vector of start offsets in 0..=skew with at least one node at 0
+/// (a shift of every node is the same run, later), or the one empty vector.
+fn start_offsets(nodes: u32, skew: Slot) -> Vec<Vec<Slot>> {
+    if skew == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    let mut v = vec![0; nodes as usize];
+    loop {
+        if v.contains(&0) {
+            out.push(v.clone());
+        }
+        let Some(i) = (0..v.len()).rev().find(|&i| v[i] < skew) else {
+            return out;
+        };
+        v[i] += 1;
+        for x in &mut v[i + 1..] {
+            *x = 0;
+        }
+    }
+}
