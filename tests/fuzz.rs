@@ -15,17 +15,17 @@ use models::{Ports, Switching};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// xorshift64*: seeded, so a failure names the input that made it.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 }
@@ -58,7 +58,7 @@ const TOKENS: [&str; 24] = [
 ];
 
 /// One mutation of `text`.
-fn mutate(text: &str, rng: &mut Rng) -> String {
+pub(crate) fn mutate(text: &str, rng: &mut Rng) -> String {
     let mut bytes = text.as_bytes().to_vec();
     for _ in 0..1 + rng.below(4) {
         let at = rng.below(bytes.len() + 1);

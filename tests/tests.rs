@@ -26,6 +26,10 @@ mod examples;
 mod explorer;
 /// --dot, --svg-load and --trace, read back and held against each other.
 mod exports;
+/// Faults, delays and skew: losses and excuses, ft-trees against every
+/// fault set of its claim, the executor beside the lock-step model,
+/// seeded bugs, refusals, the fault parser fuzzed.
+mod faults;
 /// flood: the checker finds and shows its duplicates.
 mod flood;
 /// Fujita's mesh-bus gossip: SIMPLE and its refinement at every l for n

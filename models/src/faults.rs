@@ -77,6 +77,9 @@ impl Fault {
     /// cube, `2,3` or `(2,3)` on a mesh) or by id. Refuses, in one line,
     /// a node not in the network, an arc that is not a link, slot 0.
     pub fn parse(text: &str, t: &impl Topology) -> Result<Fault, String> {
+        if text.chars().any(char::is_control) {
+            return Err(format!("--fault {text:?}: a fault is one line of text"));
+        }
         let (body, from) = match text.split_once('@') {
             Some((b, s)) => match s.trim().parse::<Slot>() {
                 Ok(s) if s >= 1 => (b, s),
@@ -355,6 +358,14 @@ pub fn link_fault_sets(t: &impl Topology, most: u32) -> Vec<Faults> {
     let mut links = Vec::new();
     t.links(|u, v| links.push(Part::Link(u, v)));
     subsets(&links, most)
+}
+
+/// Every set of at most `most` failed arcs (one direction of a link
+/// each) of `t`, from the start.
+pub fn arc_fault_sets(t: &impl Topology, most: u32) -> Vec<Faults> {
+    let mut arcs = Vec::new();
+    t.links(|u, v| arcs.extend([Part::Arc(u, v), Part::Arc(v, u)]));
+    subsets(&arcs, most)
 }
 
 /// Every set of at most `most` crashed nodes of `t`, from the start.

@@ -76,6 +76,14 @@ pub struct FaultyState<S, M> {
     late: Vec<(Slot, Transmission<M>)>,
 }
 
+impl<S, M> FaultyState<S, M> {
+    /// How many late transmissions land in `slot` (sent after the node's
+    /// own, at the end of its step's output).
+    pub fn landing(&self, slot: Slot) -> usize {
+        self.late.iter().filter(|(at, _)| *at == slot).count()
+    }
+}
+
 impl<P: Protocol> Faulty<P> {
     /// `inner` under `scenarios` (at least one) with delays up to `delay`;
     /// `closed` as on the field.

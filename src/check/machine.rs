@@ -20,6 +20,8 @@ pub struct Machine {
     pub faults: Vec<String>,
     /// `--faults F`: every set of at most F failed links.
     pub link_faults: Option<u32>,
+    /// `--arc-faults F`: every set of at most F failed arcs.
+    pub arc_faults: Option<u32>,
     /// `--node-faults F`: every set of at most F crashed nodes.
     pub node_faults: Option<u32>,
     /// `--random-faults P`: each link fails with probability P.
@@ -56,6 +58,7 @@ impl Machine {
     pub fn refuse(&self, engine: Engine, shape: Shape) -> Result<(), CheckError> {
         let faulty = !self.faults.is_empty()
             || self.link_faults.is_some()
+            || self.arc_faults.is_some()
             || self.node_faults.is_some()
             || self.random_links.is_some()
             || self.random_nodes.is_some();
@@ -76,6 +79,7 @@ impl Machine {
         if engine == Engine::Executor {
             let many = [
                 (self.link_faults.is_some(), "--faults"),
+                (self.arc_faults.is_some(), "--arc-faults"),
                 (self.node_faults.is_some(), "--node-faults"),
                 (self.delay > 0, "--delay"),
                 (self.skew > 0, "--skew"),
@@ -114,6 +118,7 @@ impl Machine {
                 .saturating_sub((s as u64).checked_pow(nodes as u32).unwrap_or(0)),
         };
         let total = sets(self.link_faults, links)
+            .saturating_mul(sets(self.arc_faults, 2 * links))
             .saturating_mul(sets(self.node_faults, nodes))
             .saturating_mul(offsets);
         if total > MOST_SCENARIOS {
@@ -132,21 +137,25 @@ impl Machine {
             random.extend_from_slice(faults::random_faults(t, q, true, salt).list());
         }
         let link_sets = faults::link_fault_sets(t, self.link_faults.unwrap_or(0));
+        let arc_sets = faults::arc_fault_sets(t, self.arc_faults.unwrap_or(0));
         let node_sets = faults::node_fault_sets(t, self.node_faults.unwrap_or(0));
         let starts = start_offsets(t.nodes(), self.skew);
         let mut out = Vec::with_capacity(total as usize);
         for l in &link_sets {
-            for n in &node_sets {
-                let mut list = named.clone();
-                list.extend_from_slice(&random);
-                list.extend_from_slice(l.list());
-                list.extend_from_slice(n.list());
-                let faults = Faults::new(list);
-                for o in &starts {
-                    out.push(Scenario {
-                        faults: faults.clone(),
-                        offsets: o.clone(),
-                    });
+            for a in &arc_sets {
+                for n in &node_sets {
+                    let mut list = named.clone();
+                    list.extend_from_slice(&random);
+                    list.extend_from_slice(l.list());
+                    list.extend_from_slice(a.list());
+                    list.extend_from_slice(n.list());
+                    let faults = Faults::new(list);
+                    for o in &starts {
+                        out.push(Scenario {
+                            faults: faults.clone(),
+                            offsets: o.clone(),
+                        });
+                    }
                 }
             }
         }
@@ -200,6 +209,9 @@ impl Machine {
         }
         if let Some(f) = self.link_faults {
             w.push(format!("every set of at most {f} failed links"));
+        }
+        if let Some(f) = self.arc_faults {
+            w.push(format!("every set of at most {f} failed arcs"));
         }
         if let Some(f) = self.node_faults {
             w.push(format!("every set of at most {f} crashed nodes"));

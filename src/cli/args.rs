@@ -181,6 +181,10 @@ pub struct Cli {
     /// Check under every set of at most F failed links (exhaustive engines)
     #[arg(long, value_name = "F", value_parser = |t: &str| small("--faults", t, 8))]
     pub faults: Option<u32>,
+    /// Check under every set of at most F failed arcs, one direction of a
+    /// link each (exhaustive engines)
+    #[arg(long, value_name = "F", value_parser = |t: &str| small("--arc-faults", t, 8))]
+    pub arc_faults: Option<u32>,
     /// Check under every set of at most F crashed nodes (exhaustive engines)
     #[arg(long, value_name = "F", value_parser = |t: &str| small("--node-faults", t, 8))]
     pub node_faults: Option<u32>,

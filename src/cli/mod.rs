@@ -495,6 +495,7 @@ fn machine(cli: &Cli) -> Machine {
     Machine {
         faults: cli.fault.clone(),
         link_faults: cli.faults,
+        arc_faults: cli.arc_faults,
         node_faults: cli.node_faults,
         random_links: cli.random_faults,
         random_nodes: cli.random_node_faults,

@@ -1,0 +1,372 @@
+//! Faults, delays and skew (docs/architecture.md, "Faults, delays and
+//! skew"): what is lost and what is excused, ft-trees against every fault
+//! set of its claim, SBT broken by one, the executor beside the lock-step
+//! model under faults, seeded bugs the checker must catch, the command
+//! line's refusals, and the fault parser fuzzed.
+
+use crate::cli::check;
+use crate::support::{assert_holds, status, BUDGET};
+use commcheck::engine::executor;
+use commcheck::engine::exhaustive::{self, Search};
+use commcheck::engine::lockstep::LockStep;
+use models::blocks::broadcast::Packet;
+use models::faults::{self, Fault, Faults, Part};
+use models::lecture_notes::sbt::Sbt;
+use models::stamoulis::ft_trees::FtTrees;
+use models::{
+    Algorithm, Arrival, Faulty, Hypercube, Mutant, MutantState, Mutation, Ports, Protocol,
+    Scenario, Switching, Topology,
+};
+use properties::{NodeId, PropertyName::*, Route, Slot, Status, Transmission};
+use std::sync::Arc;
+
+fn ft(d: u32) -> FtTrees {
+    FtTrees::new(Algorithm::FtTrees.config(d as u64, None, None).unwrap())
+}
+
+fn sbt(d: u32) -> Sbt {
+    Sbt::new(Algorithm::Sbt.config(d as u64, None, None).unwrap())
+}
+
+fn scenarios(sets: Vec<Faults>) -> Vec<Scenario> {
+    sets.into_iter()
+        .map(|faults| Scenario {
+            faults,
+            offsets: Vec::new(),
+        })
+        .collect()
+}
+
+/// The lock-step search of `p` from source 0 under every fault set of
+/// `sets` (closed under translation: source 0 stands for every source),
+/// deliveries up to `delay` late.
+fn search<P: Protocol + 'static>(p: P, sets: Vec<Faults>, delay: Slot) -> Search {
+    let f = Faulty::new(p, scenarios(sets), delay, true);
+    let inputs = f.sourced_inputs(0);
+    exhaustive::lockstep(Arc::new(f), inputs, BUDGET)
+}
+
+#[test]
+fn what_crosses_a_failed_part_is_lost_and_only_that() {
+    let cube = Hypercube::new(3, Switching::Wh, Ports::All);
+    let worm = Route::Worm {
+        from: 0,
+        to: 7,
+        first: None,
+    };
+    // e-cube, highest dimension first: 000 -> 100 -> 110 -> 111.
+    assert_eq!(cube.path(&worm), vec![0, 4, 6, 7]);
+    let lost = |f: Vec<Fault>, slot| Faults::new(f).lost(&cube, &worm, 7, slot);
+    let at = Fault::at_start;
+    assert!(lost(vec![at(Part::Node(6))], 1), "through a crashed node");
+    assert!(lost(vec![at(Part::Arc(4, 6))], 1), "over a failed arc");
+    assert!(lost(vec![at(Part::Link(4, 6))], 1), "over a failed link");
+    assert!(!lost(vec![at(Part::Arc(6, 4))], 1), "the other direction");
+    assert!(!lost(vec![at(Part::Node(2))], 1), "a node off the path");
+    let later = Fault {
+        part: Part::Node(6),
+        from: 2,
+    };
+    assert!(!lost(vec![later], 1) && lost(vec![later], 2), "fail-stop");
+    // A fan-out loses only its failed links.
+    let fan = Route::Fan { from: 0, ports: 7 };
+    let f = Faults::new(vec![at(Part::Arc(0, 2))]);
+    let kept: Vec<NodeId> = [1, 2, 4]
+        .into_iter()
+        .filter(|&to| !f.lost(&cube, &fan, to, 1))
+        .collect();
+    assert_eq!(kept, vec![1, 4]);
+}
+
+#[test]
+fn completeness_excuses_only_what_no_healthy_holder_reaches() {
+    // SBT on Q2 from 00: 00->01, 00->10, then 01->11. With 00-01 and
+    // 01-11 down, 01 is cut off (excused); 11 is reachable through 10 and
+    // is what completeness names.
+    let cut = Faults::new(vec![
+        Fault::at_start(Part::Link(0, 1)),
+        Fault::at_start(Part::Link(1, 3)),
+    ]);
+    let s = search(sbt(2), vec![cut], 0);
+    let v = s.findings[Completeness as usize].violation.unwrap();
+    assert_eq!(
+        v,
+        properties::Violation::Missing { node: 3, packet: 0 },
+        "{v:?}"
+    );
+    // The same link down only from slot 2: slot 1's copy got through.
+    let late = Faults::new(vec![Fault {
+        part: Part::Link(0, 1),
+        from: 2,
+    }]);
+    assert_holds(
+        &search(sbt(2), vec![late], 0),
+        &[Completeness],
+        "fail-stop at 2",
+    );
+    // A crashed source excuses everyone.
+    let dead = Faults::new(vec![Fault::at_start(Part::Node(0))]);
+    assert_holds(
+        &search(sbt(3), vec![dead], 0),
+        &[Completeness],
+        "source down",
+    );
+}
+
+#[test]
+fn ft_trees_informs_every_reachable_node_under_any_d_minus_1_faults() {
+    for d in 2..=4u32 {
+        let t = ft(d);
+        let cube = t.topology().clone();
+        for (kind, sets) in [
+            ("arcs", faults::arc_fault_sets(&cube, d - 1)),
+            ("links", faults::link_fault_sets(&cube, d - 1)),
+            ("nodes", faults::node_fault_sets(&cube, d - 1)),
+        ] {
+            let s = search(ft(d), sets, 0);
+            let what = format!("ft-trees d = {d}, {} failed {kind}", d - 1);
+            assert_holds(&s, &[Completeness, ContentionFreedom, TimeBound], &what);
+        }
+    }
+    // d faults are too many, whichever kind.
+    let cube = ft(3).topology().clone();
+    for sets in [
+        faults::arc_fault_sets(&cube, 3),
+        faults::link_fault_sets(&cube, 3),
+        faults::node_fault_sets(&cube, 3),
+    ] {
+        assert_eq!(
+            status(&search(ft(3), sets, 0), Completeness),
+            Status::Violated
+        );
+    }
+}
+
+#[test]
+fn one_link_fault_breaks_sbt() {
+    let cube = sbt(3).topology().clone();
+    let s = search(sbt(3), faults::link_fault_sets(&cube, 1), 0);
+    assert_eq!(status(&s, Completeness), Status::Violated);
+}
+
+#[test]
+fn ft_trees_sends_d_copies_to_every_node_but_the_source() {
+    for d in 1..=6u32 {
+        let model = LockStep::new(Arc::new(ft(d)), vec![5 % (1 << d)]);
+        let mut copies = vec![0u32; 1 << d];
+        model
+            .first_choice_each(0, |s| {
+                for tx in &s.sent {
+                    let Route::Link { to, .. } = tx.route else {
+                        panic!("ft-trees sends over links")
+                    };
+                    copies[to as usize] += 1;
+                }
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        for (v, &c) in copies.iter().enumerate() {
+            let want = if v == 5 % (1 << d) { 0 } else { d };
+            assert_eq!(c, want, "d = {d}, node {v}");
+        }
+    }
+}
+
+/// The seeded bug: copies of tree 2 go down tree 1's arcs, so two trees
+/// share arcs.
+struct SharedArcs;
+
+impl Mutation<FtTrees> for SharedArcs {
+    type Memory = ();
+
+    fn step(
+        &self,
+        inner: &FtTrees,
+        node: NodeId,
+        state: &mut MutantState<Option<NodeId>, ()>,
+        slot: Slot,
+        arrivals: &[Arrival<Packet>],
+        choice: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        let moved: Vec<Arrival<Packet>> = arrivals
+            .iter()
+            .map(|a| match a.msg.step {
+                2 => Arrival {
+                    msg: Packet { step: 1, ..a.msg },
+                    ..*a
+                },
+                _ => *a,
+            })
+            .collect();
+        inner.step(node, &mut state.inner, slot, &moved, choice, out)
+    }
+}
+
+#[test]
+fn trees_that_share_an_arc_are_caught_under_faults() {
+    let cube = ft(3).topology().clone();
+    let s = search(
+        Mutant::new(ft(3), SharedArcs),
+        faults::arc_fault_sets(&cube, 2),
+        0,
+    );
+    assert_eq!(status(&s, Completeness), Status::Violated);
+}
+
+/// The seeded bug: a delay handler that drops what lands late.
+struct DropLate;
+
+impl Mutation<Faulty<Sbt>> for DropLate {
+    type Memory = ();
+
+    fn step(
+        &self,
+        inner: &Faulty<Sbt>,
+        node: NodeId,
+        state: &mut MutantState<<Faulty<Sbt> as Protocol>::State, ()>,
+        slot: Slot,
+        arrivals: &[Arrival<Packet>],
+        choice: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        let landing = state.inner.landing(slot);
+        let busy = inner.step(node, &mut state.inner, slot, arrivals, choice, out);
+        out.truncate(out.len() - landing);
+        busy
+    }
+}
+
+#[test]
+fn a_delay_handler_that_drops_late_packets_is_caught() {
+    let s = search(sbt(3), vec![Faults::default()], 1);
+    assert_holds(&s, &[Completeness, NoDuplication], "sbt 3 --delay 1");
+    assert_eq!(status(&s, TimeBound), Status::Violated, "late is later");
+    let buggy = Mutant::new(
+        Faulty::new(sbt(3), scenarios(vec![Faults::default()]), 1, true),
+        DropLate,
+    );
+    let inputs = buggy.sourced_inputs(0);
+    let s = exhaustive::lockstep(Arc::new(buggy), inputs, BUDGET);
+    assert_eq!(status(&s, Completeness), Status::Violated);
+}
+
+#[test]
+fn the_executor_makes_the_lock_step_run_under_random_faults() {
+    for seed in 1..=4 {
+        for (name, n) in [
+            ("sbt", 6),
+            ("nob", 6),
+            ("ft-trees", 5),
+            ("flood", 5),
+            ("mnb", 4),
+        ] {
+            let algorithm = Algorithm::parse(name).unwrap();
+            let cfg = algorithm.config(n, None, None).unwrap();
+            models::with_protocol!(algorithm, cfg, |p| {
+                let cube_faults = faults::random_faults(p.topology(), 0.08, false, seed);
+                let nodes = faults::random_faults(p.topology(), 0.04, true, seed);
+                let mut list = cube_faults.list().to_vec();
+                list.extend_from_slice(nodes.list());
+                let f = Faulty::new(p, scenarios(vec![Faults::new(list)]), 0, false);
+                let input = f.first_input();
+                let run = executor::run(&f, &input);
+                let model = LockStep::new(Arc::new(f), vec![input]);
+                let lock = model.first_choice_run(0).record;
+                let what = format!("{name} {n}, seed {seed}");
+                assert_eq!(run.record.lost, lock.lost, "{what}");
+                assert_eq!(run.record.excused, lock.excused, "{what}");
+                assert_eq!(run.record.missing, lock.missing, "{what}");
+                assert_eq!(run.record.completion, lock.completion, "{what}");
+                assert_eq!(run.record.transmissions, lock.transmissions, "{what}");
+                for q in properties::PropertyName::ALL {
+                    assert_eq!(run.record.violation(q), lock.violation(q), "{what} {q:?}");
+                }
+            });
+        }
+    }
+}
+
+#[test]
+fn the_command_line_refuses_bad_faults_in_one_line() {
+    for (args, says) in [
+        (vec!["sbt", "3", "--fault", "arc:000->111"], "not linked"),
+        (vec!["sbt", "3", "--fault", "node:9"], "not a node"),
+        (
+            vec!["sbt", "3", "--fault", "edge:000-001"],
+            "not arc, link or node",
+        ),
+        (
+            vec!["sbt", "3", "--fault", "link:000-001@0"],
+            "a number from 1",
+        ),
+        (vec!["sbt", "3", "--fault", "000"], "expected arc"),
+        (
+            vec!["sbt", "3", "--faults", "1", "--engine", "executor"],
+            "executor",
+        ),
+        (
+            vec!["sbt", "3", "--faults", "1", "--engine", "actor"],
+            "actor model",
+        ),
+        (vec!["sbt", "3", "--delay", "9"], "out of range"),
+        (
+            vec!["sbt", "3", "--random-faults", "2"],
+            "not a probability",
+        ),
+        (vec!["simple", "4", "--node-faults", "1"], "mesh-bus"),
+        (vec!["sbt", "8", "--faults", "3"], "more than"),
+    ] {
+        let o = check(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_reproduce_line_names_the_faults_and_reproduces_the_verdict() {
+    let o = check(&["sbt", "3", "--faults", "1", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let c = &report["properties"][0]["counterexample"];
+    assert_eq!(c["faults"][0], "link:000-001", "{c}");
+    let line = report["reproduce"].as_str().unwrap();
+    assert!(line.contains("--fault link:000-001"), "{line}");
+    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let again = check(&args);
+    assert_eq!(again.status.code(), Some(1), "{line}");
+    // ft-trees informs everyone where SBT broke; its fault-free count of
+    // transmissions is not kept (lost copies are not forwarded).
+    let o = check(&["ft-trees", "3", "--faults", "2", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let status = |name: &str| {
+        let p = report["properties"].as_array().unwrap().iter();
+        p.clone().find(|p| p["name"] == name).unwrap()["status"].clone()
+    };
+    assert_eq!(status("completeness"), "holds");
+    assert_eq!(status("time-bound"), "holds");
+    assert_eq!(status("transmissions"), "violated");
+}
+
+#[test]
+fn the_fault_parser_refuses_mutated_text_without_panicking() {
+    let cube = Hypercube::new(4, Switching::Sf, Ports::All);
+    let grid = models::Grid::new(&[3, 4], false, Switching::Sf, Ports::All);
+    let seeds = [
+        "arc:0001->0011@2",
+        "link:0000-1000",
+        "node:0110@1",
+        "node:(1,2)",
+    ];
+    let mut rng = crate::fuzz::Rng(0x5eed);
+    for k in 0..4000 {
+        let text = crate::fuzz::mutate(seeds[k % seeds.len()], &mut rng);
+        for parsed in [Fault::parse(&text, &cube), Fault::parse(&text, &grid)] {
+            if let Err(e) = parsed {
+                assert_eq!(e.lines().count(), 1, "{text:?}: {e}");
+            }
+        }
+    }
+}
