@@ -9,8 +9,10 @@
 //!   slot on, and the judge loses what crosses a failed part;
 //! * **skew**: node v starts `offset(v)` slots late. Its step sees its own
 //!   clock (its slot 1 is global slot 1 + offset), and what reaches it
-//!   before it starts waits in its network interface, handed to its first
-//!   step (the delivery itself is judged when it lands);
+//!   before it starts waits in its network interface, handed to its
+//!   second step as if it had come in its first slot (a step sees what
+//!   came in the slot before it; the delivery itself is judged when it
+//!   lands);
 //! * **delay** up to D: every transmission (a fan-out as a whole) may
 //!   cross its links up to D slots late, as an adversary chooses: each
 //!   choice is an open choice of its sender ([`Protocol::choices`]), so
@@ -124,9 +126,13 @@ impl<P: Protocol> Faulty<P> {
             return None;
         }
         let local = slot - st.start + 1;
+        if local == 1 {
+            // What came before the node started waits for its second step.
+            return Some((1, Vec::new()));
+        }
         let mut all = st.waiting.clone();
         all.extend_from_slice(arrivals);
-        (local == 1 || st.busy || !all.is_empty()).then_some((local, all))
+        (st.busy || !all.is_empty()).then_some((local, all))
     }
 
     /// The ways of the slot: for each choice of the protocol, (D + 1)^k
@@ -190,12 +196,16 @@ impl<P: Protocol> Protocol for Faulty<P> {
             st.busy = false;
             return false;
         }
-        if slot < st.start {
+        if slot <= st.start {
             st.waiting.extend_from_slice(arrivals);
+        }
+        if slot < st.start {
             return true;
         }
         if let Some((local, all)) = self.due(st, slot, arrivals) {
-            st.waiting.clear();
+            if local > 1 {
+                st.waiting.clear();
+            }
             let (mut own, mut delays) = (choice, 0u64);
             if self.delay > 0 {
                 // Choice index -> (the protocol's choice, the delays).
@@ -228,7 +238,7 @@ impl<P: Protocol> Protocol for Faulty<P> {
             }
             at != slot
         });
-        st.busy || !st.late.is_empty()
+        st.busy || !st.late.is_empty() || !st.waiting.is_empty()
     }
 
     fn packets(&self, msg: &P::Msg, f: impl FnMut(PacketId)) {

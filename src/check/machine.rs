@@ -47,6 +47,12 @@ impl Machine {
                 }
     }
 
+    /// True if some fault is named or drawn (`--fault`, `--random-faults`):
+    /// a particular machine, whose sources are not images of each other.
+    pub fn named(&self) -> bool {
+        !self.closed()
+    }
+
     /// True if the scenarios are every fault set of a size and every
     /// skew, a set the hypercube's translations map onto itself.
     fn closed(&self) -> bool {
@@ -191,6 +197,57 @@ impl Machine {
             for fault in f.list() {
                 s += &format!(" --fault {}", fault.arg(t));
             }
+        }
+        if self.delay > 0 {
+            s += &format!(" --delay {}", self.delay);
+        }
+        if self.skew > 0 {
+            s += &format!(" --skew {}", self.skew);
+        }
+        s
+    }
+
+    /// Refuses what one run cannot show: exports draw one run, so its
+    /// faults must be named (or drawn), and no delay or skew chosen.
+    pub fn one_run(&self) -> Result<(), CheckError> {
+        let many = [
+            (self.link_faults.is_some(), "--faults"),
+            (self.arc_faults.is_some(), "--arc-faults"),
+            (self.node_faults.is_some(), "--node-faults"),
+            (self.delay > 0, "--delay"),
+            (self.skew > 0, "--skew"),
+        ];
+        match many.iter().find(|(on, _)| *on) {
+            Some((_, flag)) => Err(CheckError::Usage(format!(
+                "{flag} asks for every case; --svg, --dot, --svg-load and --trace draw one run: \
+                 name its faults with --fault (a check's reproduce line names them)"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The flags as given, for a command line (`--fault X --delay 1`).
+    pub fn flags(&self) -> String {
+        let mut s: String = self
+            .faults
+            .iter()
+            .map(|f| format!(" --fault {f}"))
+            .collect();
+        let counts = [
+            (self.link_faults, "--faults"),
+            (self.arc_faults, "--arc-faults"),
+            (self.node_faults, "--node-faults"),
+        ];
+        for (count, flag) in counts {
+            if let Some(f) = count {
+                s += &format!(" {flag} {f}");
+            }
+        }
+        if let Some(q) = self.random_links {
+            s += &format!(" --random-faults {q} --seed {}", self.seed);
+        }
+        if let Some(q) = self.random_nodes {
+            s += &format!(" --random-node-faults {q} --seed {}", self.seed);
         }
         if self.delay > 0 {
             s += &format!(" --delay {}", self.delay);

@@ -45,7 +45,28 @@ fn on_machine<P: Protocol + 'static>(
         return run::check_with(Arc::new(p), subject, options);
     }
     machine.refuse(plan::engine(subject, options).0, subject.shape)?;
-    run::check_with(Arc::new(machine.wrap(p)?), subject, options)
+    let faulty = Arc::new(machine.wrap(p)?);
+    // Node logic written for the papers' machine may fail outright on
+    // this one (a schedule indexing by the slot a value came in): said in
+    // one line, as what the machine did to it.
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run::check_with(faulty, subject, options)
+    }));
+    std::panic::set_hook(quiet);
+    run.unwrap_or_else(|e| {
+        let why = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(CheckError::Usage(format!(
+            "{}'s node logic failed on this machine (its step panicked: {why}); it assumes \
+             the papers' perfect machine",
+            subject.name
+        )))
+    })
 }
 
 /// Checks a protocol of the user's own, named and sized by `subject`,

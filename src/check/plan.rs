@@ -220,6 +220,15 @@ fn inputs<P: Protocol>(
         });
         return Ok((inputs, note));
     }
+    if !options.all_sources && options.machine.named() {
+        let inputs = p.sourced_inputs(0);
+        let note = format!(
+            "sources: {} only: the faults are named, so no source stands for another; \
+             --source picks another, --all-sources checks every one",
+            p.topology().node_label(0)
+        );
+        return Ok((inputs, Some(note)));
+    }
     if options.all_sources || p.symmetry().is_none() {
         // A cube of dimension n has 2^n sources; a grid names its nodes.
         let cube = subject.shape == Shape::Cube;

@@ -248,7 +248,11 @@ pub fn assemble<P: Protocol>(
         elapsed_ms: start.elapsed().as_millis(),
         notes,
         reproduce,
-        machine: machine_report(options, executed.as_ref()),
+        machine: machine_report(
+            options,
+            executed.as_ref(),
+            inputs.first().map_or(0, |i| p.task(i).needed_deliveries()),
+        ),
     }
 }
 
@@ -350,7 +354,7 @@ fn fault_args<P: Protocol>(p: &P, input: &P::Input) -> Vec<String> {
 
 /// The machine's part of the report: what it was, and in an executor
 /// run what the faults cost.
-fn machine_report(options: &Options, run: Option<&Run>) -> Option<MachineReport> {
+fn machine_report(options: &Options, run: Option<&Run>, needed: u64) -> Option<MachineReport> {
     let machine = &options.machine;
     if machine.perfect() {
         return None;
@@ -361,6 +365,10 @@ fn machine_report(options: &Options, run: Option<&Run>) -> Option<MachineReport>
         lost: record.map(|r| r.lost),
         excused: record.map(|r| r.excused),
         missing: record.map(|r| r.missing),
+        informed: record.map(|r| {
+            let reach = needed.saturating_sub(r.excused).max(1);
+            reach.saturating_sub(r.missing) as f64 / reach as f64
+        }),
     })
 }
 

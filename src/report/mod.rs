@@ -110,6 +110,10 @@ pub struct MachineReport {
     /// fails on each (executor).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<u64>,
+    /// The share of the (node, packet) pairs within reach of a healthy
+    /// holder that the run delivered (executor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub informed: Option<f64>,
 }
 
 /// The distribution over random draws (`--distribution`), every input
@@ -615,11 +619,15 @@ impl Outcome {
         let _ = writeln!(s, "elapsed: {} ms", self.elapsed_ms);
         if let Some(m) = &self.machine {
             let _ = writeln!(s, "machine: {}", m.described.join("; "));
-            if let (Some(lost), Some(excused), Some(missing)) = (m.lost, m.excused, m.missing) {
+            if let (Some(lost), Some(excused), Some(missing), Some(informed)) =
+                (m.lost, m.excused, m.missing, m.informed)
+            {
                 let _ = writeln!(
                     s,
-                    "faults: {lost} deliveries lost; {excused} (node, packet) pairs out of \
-                     reach of every healthy holder (excused); {missing} reachable and missing"
+                    "faults: {lost} deliveries lost; {:.2}% of what healthy holders could \
+                     reach delivered ({missing} (node, packet) pairs missing); {excused} out of \
+                     reach (excused)",
+                    100.0 * informed
                 );
             }
         }

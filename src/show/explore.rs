@@ -40,8 +40,15 @@ pub const EXPLORER_AUTO_RUN: u64 = 200_000;
 /// the check would cover); returns only on error.
 pub fn serve(req: &Request, addr: &str) -> Result<(), CheckError> {
     let subject = Subject::of(req);
+    let machine = &req.options.machine;
     with_protocol!(req.algorithm, req.config.clone(), |p| {
-        serve_protocol(Arc::new(p), &subject, &req.options, addr)
+        match machine.perfect() {
+            true => serve_protocol(Arc::new(p), &subject, &req.options, addr),
+            false => {
+                machine.refuse(crate::engine::Engine::Lockstep, subject.shape)?;
+                serve_protocol(Arc::new(machine.wrap(p)?), &subject, &req.options, addr)
+            }
+        }
     })
 }
 

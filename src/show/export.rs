@@ -49,8 +49,21 @@ macro_rules! with_run {
         match $of {
             Of::Algorithm(req) => {
                 let $source = req.options.source;
-                let $command = req.command(None);
-                with_protocol!(req.algorithm, req.config.clone(), |$p| $body)
+                let machine = &req.options.machine;
+                let $command = req.command(None) + &machine.flags();
+                with_protocol!(req.algorithm, req.config.clone(), |q| {
+                    match machine.perfect() {
+                        true => {
+                            let $p = q;
+                            $body
+                        }
+                        false => {
+                            machine.one_run()?;
+                            let $p = machine.wrap(q)?;
+                            $body
+                        }
+                    }
+                })
             }
             Of::Schedule(req) => {
                 let $source: Option<u32> = None;

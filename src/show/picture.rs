@@ -195,12 +195,17 @@ fn progress<S, M>(topology: &impl Topology, task: &Task, state: &RunState<S, M>)
 /// No two texts overlap: each node's label (and count) takes the first
 /// free place around its node, the nodes spread further apart until every
 /// one finds one, and the lines under the picture are stacked.
+///
+/// On a machine with faults, failed links and arcs are drawn dashed and
+/// crossed out at their middle, and crashed nodes crossed out (class
+/// `failed`, `crashed`), from the slot they fail.
 pub fn svg<T: Topology, S, M>(
     topology: &T,
     task: &Task,
     claims: &Claims,
     state: &RunState<S, M>,
     tokens: impl Fn(&M) -> Vec<u32>,
+    faults: Option<&models::Faults>,
 ) -> String {
     let mut out = String::new();
     if topology.nodes() > MAX_DRAWN {
@@ -532,6 +537,47 @@ pub fn svg<T: Topology, S, M>(
             );
         }
     }
+    let down = |from: u32| from <= state.slot.max(1);
+    for f in faults.map_or(&[][..], |f| f.list()) {
+        let cross = |out: &mut String, (x, y): (f32, f32), class: &str, title: String| {
+            let _ = write!(
+                out,
+                "<path class='{class}' d='M{} {} L{} {} M{} {} L{} {}' stroke='#444' \
+                 stroke-width='2.5'><title>{}</title></path>",
+                x - 6.0,
+                y - 6.0,
+                x + 6.0,
+                y + 6.0,
+                x - 6.0,
+                y + 6.0,
+                x + 6.0,
+                y - 6.0,
+                escape(&title)
+            );
+        };
+        if !down(f.from) {
+            continue;
+        }
+        match f.part {
+            models::Part::Node(v) => cross(&mut out, at(v), "crashed", f.words(topology)),
+            models::Part::Arc(u, v) | models::Part::Link(u, v) => {
+                let ((x1, y1), (x2, y2)) = (at(u), at(v));
+                let _ = write!(
+                    out,
+                    "<line class='failed' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='#444' \
+                     stroke-dasharray='3 3'/>"
+                );
+                // An arc is crossed nearer its head, a link at its middle.
+                let t = if matches!(f.part, models::Part::Arc(..)) {
+                    0.7
+                } else {
+                    0.5
+                };
+                let mid = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
+                cross(&mut out, mid, "failed", f.words(topology));
+            }
+        }
+    }
     out.push_str("</svg>");
     out
 }
@@ -565,5 +611,6 @@ pub fn draw<P: Protocol>(model: &LockStep<P>, state: &State<P>) -> String {
         &model.claims,
         state,
         tokens,
+        p.faults(&model.inputs[state.input]),
     )
 }

@@ -9,6 +9,7 @@
 
 pub mod fujita;
 pub mod lecture;
+pub mod robustness;
 pub mod sheet;
 
 pub use sheet::{Format, Grid, Sheet};
@@ -31,24 +32,28 @@ pub enum Table {
     Fujita,
     /// The lecture notes' Lemma and the wormhole lower bound.
     LectureBounds,
+    /// Every algorithm under faults, delays and skew.
+    Robustness,
 }
 
 impl Table {
     /// Names `check table` accepts, in the order of [`Table::ALL`].
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "wang-ku",
         "bertsekas",
         "stamoulis",
         "fujita",
         "lecture-bounds",
+        "robustness",
     ];
     /// Every table.
-    pub const ALL: [Table; 5] = [
+    pub const ALL: [Table; 6] = [
         Table::WangKu,
         Table::Bertsekas,
         Table::Stamoulis,
         Table::Fujita,
         Table::LectureBounds,
+        Table::Robustness,
     ];
 
     /// The table called `name`.
@@ -65,6 +70,7 @@ impl Table {
             Table::Bertsekas => bertsekas_sheet(),
             Table::Stamoulis => stamoulis_sheet(),
             Table::LectureBounds => lecture::sheet(8, 16),
+            Table::Robustness => robustness::sheet(Algorithm::ALL, progress),
             Table::Fujita => {
                 let max = max_side.unwrap_or(u32::MAX);
                 let sides: Vec<u32> = fujita::SIDES.into_iter().filter(|&s| s <= max).collect();
