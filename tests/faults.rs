@@ -370,3 +370,39 @@ fn the_fault_parser_refuses_mutated_text_without_panicking() {
         }
     }
 }
+
+#[test]
+fn pictures_cross_out_failed_parts_and_mark_late_landings() {
+    use commcheck::engine::search::Space;
+    use commcheck::show::picture::draw;
+    // SBT on Q2 from 00, both of slot 1's transmissions one slot late.
+    let f = Faulty::new(sbt(2), scenarios(vec![Faults::default()]), 1, true);
+    let input = f.sourced_inputs(0).remove(0);
+    let model = LockStep::new(Arc::new(f), vec![input]);
+    let start = model.init(0);
+    assert_eq!(
+        model.successors(&start),
+        4,
+        "two transmissions, each on time or late"
+    );
+    let mut late = start.clone();
+    model.successor(&start, 3, &mut late, &mut ());
+    assert!(late.sent.is_empty(), "both held back in slot 1");
+    let mut landed = late.clone();
+    model.successor(&late, 0, &mut landed, &mut ());
+    let svg = draw(&model, &landed);
+    assert_eq!(svg.matches("<polyline class='late'").count(), 2, "{svg}");
+    assert!(svg.contains("00-&gt;01: landed 1 slot late"), "{svg}");
+    // A failed link and a crashed node, crossed out.
+    let broken = Faults::new(vec![
+        Fault::at_start(Part::Link(0, 1)),
+        Fault::at_start(Part::Node(3)),
+    ]);
+    let f = Faulty::new(sbt(2), scenarios(vec![broken]), 0, false);
+    let input = f.sourced_inputs(0).remove(0);
+    let model = LockStep::new(Arc::new(f), vec![input]);
+    let end = model.first_choice_run(0);
+    let svg = draw(&model, &end);
+    assert_eq!(svg.matches("class='failed'").count(), 2, "{svg}");
+    assert_eq!(svg.matches("class='crashed'").count(), 1, "{svg}");
+}

@@ -27,7 +27,7 @@
 
 use crate::faults::Faults;
 use crate::protocol::{Arrival, Protocol, Symmetry};
-use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 use std::sync::Arc;
 
 /// One way the machine is imperfect in a run: faults and start offsets.
@@ -74,15 +74,18 @@ pub struct FaultyState<S, M> {
     busy: bool,
     /// Arrivals that came before the node started.
     waiting: Vec<Arrival<M>>,
-    /// Transmissions made late, with the slot each lands in.
-    late: Vec<(Slot, Transmission<M>)>,
+    /// Transmissions made late, with the slot each lands in and its delay.
+    late: Vec<(Slot, Slot, Transmission<M>)>,
+    /// The late transmissions that landed in the node's last step, with
+    /// their delays (for pictures).
+    landed: Vec<(Slot, Route)>,
 }
 
 impl<S, M> FaultyState<S, M> {
     /// How many late transmissions land in `slot` (sent after the node's
     /// own, at the end of its step's output).
     pub fn landing(&self, slot: Slot) -> usize {
-        self.late.iter().filter(|(at, _)| *at == slot).count()
+        self.late.iter().filter(|(at, ..)| *at == slot).count()
     }
 }
 
@@ -179,6 +182,7 @@ impl<P: Protocol> Protocol for Faulty<P> {
             busy: false,
             waiting: Vec::new(),
             late: Vec::new(),
+            landed: Vec::new(),
         }
     }
 
@@ -191,6 +195,7 @@ impl<P: Protocol> Protocol for Faulty<P> {
         choice: u32,
         out: &mut Vec<Transmission<P::Msg>>,
     ) -> bool {
+        st.landed.clear();
         if slot >= st.crash {
             st.late.clear();
             st.busy = false;
@@ -227,14 +232,15 @@ impl<P: Protocol> Protocol for Faulty<P> {
                     delays /= self.delay as u64 + 1;
                     match d {
                         0 => out.push(tx),
-                        d => st.late.push((slot + d, tx)),
+                        d => st.late.push((slot + d, d, tx)),
                     }
                 }
             }
         }
-        st.late.retain(|&(at, tx)| {
+        st.late.retain(|&(at, d, tx)| {
             if at == slot {
                 out.push(tx);
+                st.landed.push((d, tx.route));
             }
             at != slot
         });
@@ -329,6 +335,10 @@ impl<P: Protocol> Protocol for Faulty<P> {
     fn wake(&self, st: &Self::State, slot: Slot) -> Slot {
         let _ = st;
         slot + 1
+    }
+
+    fn landed_late(&self, st: &Self::State) -> Vec<(Slot, Route)> {
+        st.landed.clone()
     }
 
     fn faults(&self, input: &Self::Input) -> Option<&Faults> {

@@ -336,6 +336,10 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
         self.inner.drawn_tail(v)
     }
 
+    fn landed_late(&self, state: &Self::State) -> Vec<(Slot, properties::Route)> {
+        self.inner.landed_late(&state.inner)
+    }
+
     fn faults(&self, input: &P::Input) -> Option<&crate::faults::Faults> {
         self.inner.faults(input)
     }

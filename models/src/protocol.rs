@@ -381,6 +381,14 @@ pub trait Protocol: Send + Sync {
         None
     }
 
+    /// The transmissions of `state`'s node in its last step that landed
+    /// late, each with its delay (default: none; [`crate::faulty::Faulty`]
+    /// under `--delay`): pictures draw them as such.
+    fn landed_late(&self, state: &Self::State) -> Vec<(Slot, properties::Route)> {
+        let _ = state;
+        Vec::new()
+    }
+
     // ===== Symmetry (default: none) =======================================
 
     /// The symmetry the node logic respects, if any (see [`Symmetry`]).

@@ -206,6 +206,7 @@ pub fn svg<T: Topology, S, M>(
     state: &RunState<S, M>,
     tokens: impl Fn(&M) -> Vec<u32>,
     faults: Option<&models::Faults>,
+    late: &[(properties::Slot, properties::Route)],
 ) -> String {
     let mut out = String::new();
     if topology.nodes() > MAX_DRAWN {
@@ -348,6 +349,14 @@ pub fn svg<T: Topology, S, M>(
             lines.push((text, "carried", colour.to_string()));
         }
     }
+    for (d, route) in late {
+        let text = format!(
+            "{}: landed {d} slot{} late",
+            topology.route_label(route),
+            if *d == 1 { "" } else { "s" }
+        );
+        lines.push((text, "late", "#7b1fa2".to_string()));
+    }
     for v in &broken {
         let words = crate::report::describe(topology, task, v);
         let (text, class, colour) = match claimed(v) {
@@ -451,6 +460,16 @@ pub fn svg<T: Topology, S, M>(
             last.1,
             topology.route_label(&tx.route),
             carried.join(" "),
+        );
+    }
+    for (d, route) in late {
+        let style = "stroke='#7b1fa2' stroke-dasharray='2 3'";
+        arrow(
+            &mut out,
+            route,
+            "late",
+            style,
+            &format!("landed {d} late: "),
         );
     }
     // The first conflict of the run, whenever it happened: its two
@@ -612,5 +631,10 @@ pub fn draw<P: Protocol>(model: &LockStep<P>, state: &State<P>) -> String {
         state,
         tokens,
         p.faults(&model.inputs[state.input]),
+        &state
+            .nodes
+            .iter()
+            .flat_map(|s| p.landed_late(s))
+            .collect::<Vec<_>>(),
     )
 }
