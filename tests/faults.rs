@@ -351,6 +351,33 @@ fn a_reproduce_line_names_the_faults_and_reproduces_the_verdict() {
 }
 
 #[test]
+fn a_counterexample_under_delay_lists_its_late_landings() {
+    // mnb 2 with one slot of delay: node 11's copy to 01 lands in slot 2,
+    // when 01's schedule already sends it on.
+    let o = check(&["mnb", "2", "--delay", "1", "--json", "--threads", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let causality = report["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "causality")
+        .unwrap();
+    let c = &causality["counterexample"];
+    let late = c["late"].as_array().expect("late landings listed");
+    assert!(!late.is_empty(), "{c}");
+    assert!(
+        late.iter()
+            .all(|l| l.as_str().unwrap().ends_with("landed 1 slot late")),
+        "{c}"
+    );
+    assert!(
+        c["text"].as_str().unwrap().contains("before holding it"),
+        "{c}"
+    );
+}
+
+#[test]
 fn the_fault_parser_refuses_mutated_text_without_panicking() {
     let cube = Hypercube::new(4, Switching::Sf, Ports::All);
     let grid = models::Grid::new(&[3, 4], false, Switching::Sf, Ports::All);

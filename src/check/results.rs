@@ -17,4 +17,7 @@ pub struct Results {
     /// What the report says about an engine not run or a property not
     /// judged.
     pub notes: Vec<String>,
+    /// Per property, the late landings of the lock-step counterexample's
+    /// run (`--delay`), in words; empty where none.
+    pub late: Vec<Vec<String>>,
 }

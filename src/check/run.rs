@@ -50,9 +50,58 @@ pub fn check_with<P: Protocol + 'static>(
     });
     notes.append(&mut results.notes);
     notes.extend(cut_notes(&results));
+    if options.machine.delay > 0 {
+        if let Some(lock) = &results.lock {
+            results.late = late_landings(&p, &inputs, lock);
+        }
+    }
     Ok(crate::report::assemble::assemble(
         &*p, subject, options, &inputs, results, notes, start,
     ))
+}
+
+/// Per property, the transmissions of its counterexample's run that
+/// landed late, replayed along its path: `slot 2: 000->001 landed 1 slot
+/// late`.
+fn late_landings<P: Protocol + 'static>(
+    p: &Arc<P>,
+    inputs: &[P::Input],
+    lock: &exhaustive::Search,
+) -> Vec<Vec<String>> {
+    use crate::engine::search::Space;
+    let model = crate::engine::lockstep::LockStep::new(Arc::clone(p), inputs.to_vec());
+    let t = p.topology();
+    lock.findings
+        .iter()
+        .map(|f| {
+            let Some(path) = &f.path else {
+                return Vec::new();
+            };
+            let steps: Vec<u64> = path.split('/').filter_map(|x| x.parse().ok()).collect();
+            let Some((&input, rest)) = steps.split_first() else {
+                return Vec::new();
+            };
+            let mut state = model.init(input as usize);
+            let mut words = Vec::new();
+            for &k in rest {
+                if k >= model.successors(&state) {
+                    break;
+                }
+                let mut next = state.clone();
+                model.successor(&state, k, &mut next, &mut ());
+                for (d, route) in next.nodes.iter().flat_map(|s| p.landed_late(s)) {
+                    let s = if d == 1 { "" } else { "s" };
+                    let label = models::Topology::route_label(t, &route);
+                    words.push(format!(
+                        "slot {}: {label} landed {d} slot{s} late",
+                        next.slot
+                    ));
+                }
+                state = next;
+            }
+            words
+        })
+        .collect()
 }
 
 /// The budget of a search.
@@ -83,6 +132,7 @@ fn execute<P: Protocol + 'static>(
         executed: None,
         label: engine.name().to_string(),
         notes: Vec::new(),
+        late: Vec::new(),
     };
     match engine {
         Engine::Executor => {

@@ -35,6 +35,7 @@ pub fn assemble<P: Protocol>(
         actors,
         executed,
         label,
+        late,
         ..
     } = results;
     let describe_finding = |f: &Finding, by: Finder| -> Option<Counterexample> {
@@ -46,6 +47,9 @@ pub fn assemble<P: Protocol>(
         };
         let mut c = counterexample(topology, &p.task(input), p.describe_input(input), order, v);
         c.faults = fault_args(p, input);
+        if by == Finder::LockStep {
+            c.late = late.get(f.property as usize).cloned().unwrap_or_default();
+        }
         Some(c)
     };
     let optimal = claims

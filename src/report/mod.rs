@@ -370,6 +370,9 @@ pub struct Counterexample {
     /// The faults of the run, as `--fault` takes them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<String>,
+    /// The run's transmissions that landed late (`--delay`), in words.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub late: Vec<String>,
 }
 
 impl Counterexample {
@@ -530,6 +533,9 @@ impl Outcome {
             }
             if let Some(c) = &p.counterexample {
                 let _ = writeln!(s, "      {}", c.text);
+                if !c.late.is_empty() {
+                    let _ = writeln!(s, "      late: {}", c.late.join("; "));
+                }
             }
             if let Some(path) = &p.explorer_path {
                 let _ = writeln!(s, "      explorer: #/steps/{path}");
