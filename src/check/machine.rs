@@ -83,14 +83,7 @@ impl Machine {
             ));
         }
         if engine == Engine::Executor {
-            let many = [
-                (self.link_faults.is_some(), "--faults"),
-                (self.arc_faults.is_some(), "--arc-faults"),
-                (self.node_faults.is_some(), "--node-faults"),
-                (self.delay > 0, "--delay"),
-                (self.skew > 0, "--skew"),
-            ];
-            if let Some((_, flag)) = many.iter().find(|(on, _)| *on) {
+            if let Some(flag) = self.every_case() {
                 return Err(CheckError::Usage(format!(
                     "{flag} asks for every case, which the executor's one run cannot cover: \
                      use an exhaustive engine (a small size), or --fault and --random-faults \
@@ -207,9 +200,9 @@ impl Machine {
         s
     }
 
-    /// Refuses what one run cannot show: exports draw one run, so its
-    /// faults must be named (or drawn), and no delay or skew chosen.
-    pub fn one_run(&self) -> Result<(), CheckError> {
+    /// The first flag given that asks for every case (every fault set,
+    /// delay or skew), which one run cannot cover.
+    fn every_case(&self) -> Option<&'static str> {
         let many = [
             (self.link_faults.is_some(), "--faults"),
             (self.arc_faults.is_some(), "--arc-faults"),
@@ -217,8 +210,14 @@ impl Machine {
             (self.delay > 0, "--delay"),
             (self.skew > 0, "--skew"),
         ];
-        match many.iter().find(|(on, _)| *on) {
-            Some((_, flag)) => Err(CheckError::Usage(format!(
+        many.iter().find(|(on, _)| *on).map(|(_, flag)| *flag)
+    }
+
+    /// Refuses what one run cannot show: exports draw one run, so its
+    /// faults must be named (or drawn), and no delay or skew chosen.
+    pub fn one_run(&self) -> Result<(), CheckError> {
+        match self.every_case() {
+            Some(flag) => Err(CheckError::Usage(format!(
                 "{flag} asks for every case; --svg, --dot, --svg-load and --trace draw one run: \
                  name its faults with --fault (a check's reproduce line names them)"
             ))),
