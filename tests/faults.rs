@@ -294,7 +294,7 @@ fn the_command_line_refuses_bad_faults_in_one_line() {
         (vec!["sbt", "3", "--fault", "node:9"], "not a node"),
         (
             vec!["sbt", "3", "--fault", "edge:000-001"],
-            "not arc, link or node",
+            "not arc, link, node or bus",
         ),
         (
             vec!["sbt", "3", "--fault", "link:000-001@0"],
@@ -314,7 +314,8 @@ fn the_command_line_refuses_bad_faults_in_one_line() {
             vec!["sbt", "3", "--random-faults", "2"],
             "not a probability",
         ),
-        (vec!["simple", "4", "--node-faults", "1"], "mesh-bus"),
+        (vec!["simple", "4", "--fault", "bus:X_9"], "not a bus"),
+        (vec!["sbt", "3", "--fault", "bus:R_1"], "not buses"),
         (vec!["sbt", "8", "--faults", "3"], "more than"),
     ] {
         let o = check(&args);
@@ -432,4 +433,111 @@ fn pictures_cross_out_failed_parts_and_mark_late_landings() {
     let svg = draw(&model, &end);
     assert_eq!(svg.matches("class='failed'").count(), 2, "{svg}");
     assert_eq!(svg.matches("class='crashed'").count(), 1, "{svg}");
+}
+
+/// `check table robustness`'s cells, against what is known without the
+/// checker: a spanning-tree broadcast (sbt on Q_3, farthest-first on the
+/// 3 x 3 mesh) loses the subtree below one failed tree link or crashed
+/// inner node while it is still reachable, and flooding informs every
+/// node still reachable. And every counterexample the table lists
+/// reproduces: its command, run as a user would, violates the property
+/// the note names.
+#[test]
+fn the_robustness_table_agrees_and_its_counterexamples_reproduce() {
+    use commcheck::table::robustness::{robustness, Verdict};
+    let cell = |a: Algorithm, property: &str, dim: usize| {
+        let r = robustness(a).unwrap();
+        let row = r.rows.iter().find(|(p, _)| *p == property).unwrap();
+        (row.1[dim].clone(), r.firsts)
+    };
+    let mut notes = Vec::new();
+    for (a, links, nodes) in [
+        (Algorithm::Sbt, Verdict::Upto(0), Verdict::Upto(0)),
+        (
+            Algorithm::MeshSfFarthest,
+            Verdict::Upto(0),
+            Verdict::Upto(0),
+        ),
+        (Algorithm::Flood, Verdict::AtLeast(2), Verdict::AtLeast(2)),
+    ] {
+        let (got, firsts) = cell(a, "completeness", 0);
+        assert_eq!(got, links, "{}: links", a.name());
+        assert_eq!(cell(a, "completeness", 1).0, nodes, "{}: nodes", a.name());
+        notes.extend(firsts);
+    }
+    // A mesh-bus's counterexamples (buses and nodes failing) too.
+    notes.extend(robustness(Algorithm::Simple).unwrap().firsts);
+    assert!(notes.len() >= 10, "{notes:#?}");
+    for note in &notes {
+        // `ALG SIZE, --FLAG V: PROPERTY: words (`COMMAND`)`
+        let property = note.split(": ").nth(1).unwrap();
+        let command = note.rsplit_once("(`").unwrap().1.trim_end_matches("`)");
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let mut with = args.clone();
+        with.push("--json");
+        let o = check(&with);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{note}: {e}: {}", crate::cli::stderr(&o)));
+        let found = v["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == property)
+            .unwrap_or_else(|| panic!("{note}: no {property}"));
+        assert_eq!(found["status"], "violated", "{note}: {found}");
+    }
+}
+
+/// A mesh-bus's buses fail as a whole, and a bus is a shared medium: a
+/// write on a failed bus is lost to every reader, a crashed reader gets
+/// nothing, and the bus still joins the nodes on either side of a
+/// crashed one (which a chain of links through its nodes would not).
+#[test]
+fn a_mesh_bus_fails_by_buses_and_reaches_past_crashed_nodes() {
+    use models::topology::mesh_bus::{Bus, MeshBus};
+    let t = MeshBus::new(3);
+    let at = |i, j| t.node(i, j);
+    let (r1, c1) = (t.bus(Bus::Row(0)), t.bus(Bus::Col(0)));
+    assert_eq!(
+        Fault::parse("bus:R_1@2", &t),
+        Ok(Fault {
+            part: Part::Bus(r1 as u64),
+            from: 2
+        })
+    );
+    assert!(Fault::parse("bus:R_9", &t)
+        .unwrap_err()
+        .contains("not a bus"));
+    let cube = Hypercube::new(3, Switching::Sf, Ports::All);
+    assert!(Fault::parse("bus:R_1", &cube)
+        .unwrap_err()
+        .contains("links, not buses"));
+    assert_eq!(faults::link_fault_sets(&t, 1).len(), 1 + 6, "2n buses");
+
+    // Node (0,1) crashed and column bus C_1 down; only (0,0) holds the
+    // packet. Row bus R_1 still takes it past (0,1) to (0,2).
+    let f = Faults::new(vec![
+        Fault::at_start(Part::Node(at(0, 1))),
+        Fault::at_start(Part::Bus(c1 as u64)),
+    ]);
+    let write = t.write(at(0, 0), Bus::Row(0));
+    assert!(!f.lost(&t, &write, at(0, 2), 1));
+    assert!(f.lost(&t, &write, at(0, 1), 1), "a crashed reader");
+    assert!(f.lost(&t, &t.write(at(0, 0), Bus::Col(0)), at(1, 0), 1));
+    let mut excused = f.excuser(&t, 5, |v, _| v == at(0, 0));
+    assert!(excused(at(0, 1), 0), "crashed");
+    assert!(!excused(at(0, 2), 0), "reached past the crashed node");
+    assert!(!excused(at(2, 0), 0), "by C_3 and R_3");
+    // With R_1 down too, nothing leaves (0,0).
+    let mut list = f.list().to_vec();
+    list.push(Fault::at_start(Part::Bus(r1 as u64)));
+    let f = Faults::new(list);
+    let mut excused = f.excuser(&t, 5, |v, _| v == at(0, 0));
+    assert!(excused(at(0, 2), 0) && excused(at(2, 2), 0));
+
+    // From the command line: every bus failing, and the arcs refused.
+    let o = check(&["simple", "3", "--faults", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a report");
+    assert!(v["engine"].as_str().unwrap().contains("lock-step"), "{v}");
+    crate::cli::refused(&["simple", "3", "--arc-faults", "1"], &["no direction"]);
 }

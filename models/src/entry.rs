@@ -19,7 +19,8 @@ pub enum Shape {
         /// The least side.
         min: u32,
     },
-    /// A mesh or torus of any sides (`5x7` on the command line); n alone
+    /// A mesh or torus of any sides (`5x7` on the command line, where a
+    /// bare `16` is the line M(16)); a config's n without sides (a table's)
     /// is the n x n one. `torus`: always a torus (else a mesh, or a torus
     /// with `--torus` where the algorithm takes it).
     Grid {

@@ -1,6 +1,6 @@
 //! Faults of the network (docs/architecture.md, "Faults"): an arc, a link
-//! (both its arcs) or a node that fails, from the start or from a given
-//! slot on (fail-stop), and what the one run semantics makes of them.
+//! (both its arcs), a bus or a node that fails, from the start or from a
+//! given slot on (fail-stop), and what the one run semantics makes of them.
 //!
 //! * A transmission over a failed arc, or through a crashed node, is
 //!   lost: under store-and-forward at the failed hop (a link is one hop,
@@ -8,16 +8,16 @@
 //!   worm. It still counts as sent and takes its resources in its slot:
 //!   the sender did send it, and the header that meets the failed channel
 //!   holds the path it has set up until the slot ends.
+//! * A write on a failed bus is lost to every reader; a crashed node
+//!   reads nothing, and the bus still carries what others write (a bus is
+//!   a shared medium, not a chain of links through its nodes).
 //! * A crashed node neither sends, receives nor relays from its slot on.
 //! * completeness asks of every healthy node only what it can still get:
 //!   a packet held at the end by a healthy node from which it is reachable
-//!   over healthy arcs and nodes ([`Faults::excused`]).
-//!
-//! Buses (the mesh-bus) are not arcs: a fault names arcs, links and nodes
-//! of networks made of links (hypercubes, meshes, tori, graph files).
+//!   over healthy arcs, buses and nodes ([`Faults::excuser`]).
 
 use crate::topology::Topology;
-use properties::{NodeId, PacketId, Route, Slot};
+use properties::{NodeId, PacketId, ResourceId, Route, Slot};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
@@ -30,6 +30,8 @@ pub enum Part {
     Link(NodeId, NodeId),
     /// A node: it crashes.
     Node(NodeId),
+    /// A bus (the resource a write on it takes): no write on it arrives.
+    Bus(ResourceId),
 }
 
 /// One fault: a part, down from slot `from` on (1: from the start).
@@ -54,6 +56,11 @@ impl Fault {
             Part::Arc(u, v) => format!("arc:{}->{}", l(u), l(v)),
             Part::Link(u, v) => format!("link:{}-{}", l(u), l(v)),
             Part::Node(v) => format!("node:{}", l(v)),
+            Part::Bus(b) => {
+                let buses = t.buses();
+                let name = buses.iter().find(|m| m.resource == b).map(|m| &m.name);
+                format!("bus:{}", name.cloned().unwrap_or_else(|| b.to_string()))
+            }
         };
         match self.from {
             1 => part,
@@ -72,10 +79,12 @@ impl Fault {
         }
     }
 
-    /// Reads `--fault` text: `arc:U->V`, `link:U-V` or `node:V`, then
-    /// optionally `@SLOT`, nodes as the network labels them (bits on a
-    /// cube, `2,3` or `(2,3)` on a mesh) or by id. Refuses, in one line,
-    /// a node not in the network, an arc that is not a link, slot 0.
+    /// Reads `--fault` text: `arc:U->V`, `link:U-V`, `node:V` or
+    /// `bus:B`, then optionally `@SLOT`, nodes as the network labels them
+    /// (bits on a cube, `2,3` or `(2,3)` on a mesh) or by id, buses by
+    /// name (`R_2`, `C_1` on a mesh-bus). Refuses, in one line, a node not
+    /// in the network, an arc that is not a link, a bus it does not have,
+    /// slot 0.
     pub fn parse(text: &str, t: &impl Topology) -> Result<Fault, String> {
         if text.chars().any(char::is_control) {
             return Err(format!("--fault {text:?}: a fault is one line of text"));
@@ -92,7 +101,9 @@ impl Fault {
             None => (text, 1),
         };
         let (kind, rest) = body.split_once(':').ok_or_else(|| {
-            format!("--fault {text}: expected arc:U->V, link:U-V or node:V, optionally @SLOT")
+            format!(
+                "--fault {text}: expected arc:U->V, link:U-V, node:V or bus:B, optionally @SLOT"
+            )
         })?;
         let node = |s: &str| {
             node_named(s.trim(), t).ok_or_else(|| {
@@ -129,9 +140,24 @@ impl Fault {
                 Part::Link(u.min(v), u.max(v))
             }
             "node" => Part::Node(node(rest)?),
+            "bus" => {
+                let buses = t.buses();
+                let named = buses
+                    .iter()
+                    .find(|m| m.name == rest.trim())
+                    .map(|m| Part::Bus(m.resource));
+                named.ok_or_else(|| match buses.first() {
+                    None => format!("--fault {text}: the network has links, not buses"),
+                    Some(m) => format!(
+                        "--fault {text}: '{}' is not a bus of the network (they are named like {})",
+                        rest.trim(),
+                        m.name
+                    ),
+                })?
+            }
             other => {
                 return Err(format!(
-                    "--fault {text}: '{other}' is not arc, link or node"
+                    "--fault {text}: '{other}' is not arc, link, node or bus"
                 ))
             }
         };
@@ -166,6 +192,8 @@ pub struct Faults {
     arcs: HashMap<u64, Slot>,
     /// Each crashed node, with its first slot down.
     nodes: BTreeMap<NodeId, Slot>,
+    /// Each failed bus, with its first slot down.
+    buses: BTreeMap<ResourceId, Slot>,
 }
 
 impl Faults {
@@ -184,6 +212,7 @@ impl Faults {
                     }
                 }
                 Part::Node(v) => earliest(faults.nodes.entry(v).or_insert(f.from), f.from),
+                Part::Bus(b) => earliest(faults.buses.entry(b).or_insert(f.from), f.from),
             }
         }
         faults.list = list;
@@ -220,13 +249,21 @@ impl Faults {
             || self.crashed(v, slot)
     }
 
+    /// True if bus `bus` has failed by `slot`.
+    #[inline]
+    pub fn bus_down(&self, bus: ResourceId, slot: Slot) -> bool {
+        self.buses.get(&bus).is_some_and(|&s| s <= slot)
+    }
+
     /// True if what `route` carries to `to` in `slot` is lost (see the
     /// module header).
     pub fn lost(&self, t: &impl Topology, route: &Route, to: NodeId, slot: Slot) -> bool {
         match *route {
             Route::Link { from, to } => self.arc_down(from, to, slot),
             Route::Fan { from, .. } => self.arc_down(from, to, slot),
-            Route::Bus { .. } => self.crashed(to, slot),
+            Route::Bus { bus, .. } => {
+                self.bus_down(bus as ResourceId, slot) || self.crashed(to, slot)
+            }
             Route::Worm { .. } => t
                 .path(route)
                 .windows(2)
@@ -234,11 +271,12 @@ impl Faults {
         }
     }
 
-    /// The nodes reachable over arcs and nodes still up at `slot` from
-    /// the healthy nodes in `start`, as a mark per node.
+    /// The nodes reachable over arcs, buses and nodes still up at `slot`
+    /// from the healthy nodes in `start`, as a mark per node. `adj` holds
+    /// each node's hops: a neighbour over a link (`None`), or over a bus.
     fn reached(
         &self,
-        adj: &[Vec<NodeId>],
+        adj: &[Vec<(NodeId, Option<ResourceId>)>],
         start: impl Iterator<Item = NodeId>,
         slot: Slot,
     ) -> Vec<bool> {
@@ -248,8 +286,12 @@ impl Faults {
             seen[u as usize] = true;
         }
         while let Some(u) = queue.pop() {
-            for &v in &adj[u as usize] {
-                if !seen[v as usize] && !self.arc_down(u, v, slot) {
+            for &(v, bus) in &adj[u as usize] {
+                let down = match bus {
+                    None => self.arc_down(u, v, slot),
+                    Some(b) => self.bus_down(b, slot) || self.crashed(v, slot),
+                };
+                if !seen[v as usize] && !down {
                     seen[v as usize] = true;
                     queue.push(v);
                 }
@@ -269,11 +311,22 @@ impl Faults {
         slot: Slot,
         holds: impl Fn(NodeId, PacketId) -> bool + 'a,
     ) -> impl FnMut(NodeId, PacketId) -> bool + 'a {
-        let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); t.nodes() as usize];
-        t.links(|u, v| {
-            adj[u as usize].push(v);
-            adj[v as usize].push(u);
-        });
+        let mut adj: Vec<Vec<(NodeId, Option<ResourceId>)>> = vec![Vec::new(); t.nodes() as usize];
+        let buses = t.buses();
+        if buses.is_empty() {
+            t.links(|u, v| {
+                adj[u as usize].push((v, None));
+                adj[v as usize].push((u, None));
+            });
+        }
+        // A bus takes a writer to every node on it, past crashed ones.
+        for m in &buses {
+            for &u in &m.nodes {
+                let others = m.nodes.iter().filter(|&&v| v != u);
+                let others = others.map(|&v| (v, Some(m.resource)));
+                adj[u as usize].extend(others);
+            }
+        }
         let mut reach: HashMap<PacketId, Vec<bool>> = HashMap::new();
         move |node, packet| {
             if self.crashed(node, slot) {
@@ -285,24 +338,6 @@ impl Faults {
             });
             !reached[node as usize]
         }
-    }
-
-    /// The nodes crashed by `slot`.
-    pub fn crashed_nodes(&self, slot: Slot) -> impl Iterator<Item = NodeId> + '_ {
-        self.nodes
-            .iter()
-            .filter(move |(_, &s)| s <= slot)
-            .map(|(&v, _)| v)
-    }
-
-    /// The failed links and arcs as drawn: (u, v, both ways), not counting
-    /// those of crashed nodes.
-    pub fn failed_arcs(&self) -> impl Iterator<Item = (NodeId, NodeId, bool)> + '_ {
-        self.list.iter().filter_map(|f| match f.part {
-            Part::Arc(u, v) => Some((u, v, false)),
-            Part::Link(u, v) => Some((u, v, true)),
-            Part::Node(_) => None,
-        })
     }
 
     /// The faults in words, `none` if there are none.
@@ -329,6 +364,7 @@ impl Faults {
                         Part::Arc(u, v) => Part::Arc(u ^ s, v ^ s),
                         Part::Link(u, v) => Part::Link((u ^ s).min(v ^ s), (u ^ s).max(v ^ s)),
                         Part::Node(v) => Part::Node(v ^ s),
+                        Part::Bus(b) => Part::Bus(b),
                     },
                     from: f.from,
                 })
@@ -347,17 +383,33 @@ impl fmt::Display for Part {
             Part::Arc(u, v) => write!(f, "arc {u}->{v}"),
             Part::Link(u, v) => write!(f, "link {u}-{v}"),
             Part::Node(v) => write!(f, "node {v}"),
+            Part::Bus(b) => write!(f, "bus {b}"),
         }
     }
 }
 
-/// Every set of at most `most` links (both arcs of each) of `t` failing
-/// from the start, in increasing order of size then of links, the empty
-/// set first.
+/// Every set of at most `most` links (both arcs of each; buses on a
+/// mesh-bus, [`links`]) of `t` failing from the start, in increasing
+/// order of size then of links, the empty set first.
 pub fn link_fault_sets(t: &impl Topology, most: u32) -> Vec<Faults> {
+    subsets(&links(t), most)
+}
+
+/// The links of `t` as parts that fail, or its buses on a network of
+/// buses (a bus is a mesh-bus's link).
+pub fn links(t: &impl Topology) -> Vec<Part> {
     let mut links = Vec::new();
-    t.links(|u, v| links.push(Part::Link(u, v)));
-    subsets(&links, most)
+    each_link(t, |part| links.push(part));
+    links
+}
+
+/// Calls `f` on each of [`links`], without listing them.
+pub fn each_link(t: &impl Topology, mut f: impl FnMut(Part)) {
+    let buses = t.buses();
+    buses.iter().for_each(|m| f(Part::Bus(m.resource)));
+    if buses.is_empty() {
+        t.links(|u, v| f(Part::Link(u, v)));
+    }
 }
 
 /// Every set of at most `most` failed arcs (one direction of a link
@@ -440,9 +492,9 @@ pub fn random_faults(t: &impl Topology, p: f64, nodes: bool, seed: u64) -> Fault
             }
         }
     } else {
-        t.links(|u, v| {
+        each_link(t, |part| {
             if draw() < p {
-                list.push(Fault::at_start(Part::Link(u, v)));
+                list.push(Fault::at_start(part));
             }
         });
     }

@@ -48,7 +48,7 @@ pub use topology::graph::Graph;
 pub use topology::grid::Grid;
 pub use topology::hypercube::Hypercube;
 pub use topology::mesh_bus::MeshBus;
-pub use topology::Topology;
+pub use topology::{Medium, Topology};
 
 /// Runs `body` with `p` bound to the protocol of an algorithm:
 /// `with_protocol!(algorithm, config, |p| body)`. Each algorithm has its own

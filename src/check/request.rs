@@ -165,13 +165,16 @@ impl Request {
     /// `--torus`), input, modes, engine and parameters.
     pub fn command(&self, source: Option<u32>) -> String {
         let params = &self.config.params;
-        let size = match &params.sides {
-            Some(sides) => sides
+        // A grid made without sides (by a table) is n x n; the command line
+        // reads a bare n as the line M(n), so the sides are written out.
+        let size = match (&params.sides, self.grid()) {
+            (Some(sides), _) => sides
                 .iter()
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
                 .join("x"),
-            None => self.config.n.to_string(),
+            (None, Some(_)) => format!("{0}x{0}", self.config.n),
+            (None, None) => self.config.n.to_string(),
         };
         let mut s = format!("check {} {size}", self.algorithm.name());
         if params.torus {

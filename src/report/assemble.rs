@@ -38,6 +38,13 @@ pub fn assemble<P: Protocol>(
         late,
         ..
     } = results;
+    // The command of the run from input `ix`: its source, and on an
+    // imperfect machine its faults, delays and skew.
+    let command = |ix: usize| {
+        let input = &inputs[ix];
+        let machine = options.machine.reproduce_args(topology, p.faults(input));
+        subject.command(p.source_of(input)).map(|c| c + &machine)
+    };
     let describe_finding = |f: &Finding, by: Finder| -> Option<Counterexample> {
         let v = f.violation.as_ref()?;
         let input = &inputs[f.input.unwrap_or(0)];
@@ -47,6 +54,7 @@ pub fn assemble<P: Protocol>(
         };
         let mut c = counterexample(topology, &p.task(input), p.describe_input(input), order, v);
         c.faults = fault_args(p, input);
+        c.reproduce = command(f.input.unwrap_or(0));
         if by == Finder::LockStep {
             c.late = late.get(f.property as usize).cloned().unwrap_or_default();
         }
@@ -57,13 +65,6 @@ pub fn assemble<P: Protocol>(
         .or_else(|| inputs.first().and_then(|i| p.task(i).least_transmissions()));
     let mut reports = Vec::new();
     let mut reproduce = None;
-    // The command of the run from input `ix`: its source, and on an
-    // imperfect machine its faults, delays and skew.
-    let command = |ix: usize| {
-        let input = &inputs[ix];
-        let machine = options.machine.reproduce_args(topology, p.faults(input));
-        subject.command(p.source_of(input)).map(|c| c + &machine)
-    };
     for (i, &prop) in PropertyName::ALL.iter().enumerate() {
         let claimed = claims.claims(prop);
         let mut report = PropertyReport {
@@ -82,6 +83,7 @@ pub fn assemble<P: Protocol>(
                 let task = p.task(input);
                 let mut c = counterexample(topology, &task, p.describe_input(input), "", &v);
                 c.faults = fault_args(p, input);
+                c.reproduce = command(0);
                 c
             });
             report.found_by = ev.violation.map(|_| Finder::Executor);
@@ -106,9 +108,6 @@ pub fn assemble<P: Protocol>(
                     report.counterexample = describe_finding(f, by);
                     report.found_by = Some(by);
                     report.explorer_path = f.path.clone();
-                    if claimed && reproduce.is_none() {
-                        reproduce = command(f.input.unwrap_or(0));
-                    }
                 }
                 Status::Unknown => unknown = true,
                 _ => {}
@@ -117,8 +116,11 @@ pub fn assemble<P: Protocol>(
         if unknown && report.counterexample.is_none() {
             report.status = Status::Unknown;
         }
-        if claimed && report.found_by == Some(Finder::Executor) && reproduce.is_none() {
-            reproduce = command(0);
+        if claimed && reproduce.is_none() {
+            reproduce = report
+                .counterexample
+                .as_ref()
+                .and_then(|c| c.reproduce.clone());
         }
         // Matching is a schedule's: reported where claimed or broken.
         if prop == PropertyName::Matching && !claimed && report.status == Status::Holds {

@@ -373,6 +373,10 @@ pub struct Counterexample {
     /// The run's transmissions that landed late (`--delay`), in words.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub late: Vec<String>,
+    /// The command that checks this run alone (its input, faults, delay
+    /// and skew), where the subject has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduce: Option<String>,
 }
 
 impl Counterexample {

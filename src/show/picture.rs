@@ -577,23 +577,29 @@ pub fn svg<T: Topology, S, M>(
         if !down(f.from) {
             continue;
         }
+        // A failed link, arc or bus (from its first node to its last):
+        // dashed, and crossed out at `t` of the way.
+        let line = |out: &mut String, u: NodeId, v: NodeId, t: f32| {
+            let ((x1, y1), (x2, y2)) = (at(u), at(v));
+            let _ = write!(
+                out,
+                "<line class='failed' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='#444' \
+                 stroke-dasharray='3 3'/>"
+            );
+            let mid = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
+            cross(out, mid, "failed", f.words(topology));
+        };
         match f.part {
             models::Part::Node(v) => cross(&mut out, at(v), "crashed", f.words(topology)),
-            models::Part::Arc(u, v) | models::Part::Link(u, v) => {
-                let ((x1, y1), (x2, y2)) = (at(u), at(v));
-                let _ = write!(
-                    out,
-                    "<line class='failed' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='#444' \
-                     stroke-dasharray='3 3'/>"
-                );
-                // An arc is crossed nearer its head, a link at its middle.
-                let t = if matches!(f.part, models::Part::Arc(..)) {
-                    0.7
-                } else {
-                    0.5
-                };
-                let mid = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
-                cross(&mut out, mid, "failed", f.words(topology));
+            // An arc is crossed nearer its head, a link at its middle.
+            models::Part::Arc(u, v) => line(&mut out, u, v, 0.7),
+            models::Part::Link(u, v) => line(&mut out, u, v, 0.5),
+            models::Part::Bus(b) => {
+                let buses = topology.buses();
+                let on = buses.iter().find(|m| m.resource == b).map(|m| &m.nodes);
+                if let Some((&u, &v)) = on.and_then(|on| on.first().zip(on.last())) {
+                    line(&mut out, u, v, 0.5);
+                }
             }
         }
     }

@@ -65,8 +65,6 @@ pub enum Verdict {
     Unknown(u32),
     /// Broken on the perfect machine already (an erratum or a variant).
     Broken,
-    /// The dimension does not apply (faults on a mesh-bus).
-    NotApplicable,
 }
 
 impl Verdict {
@@ -77,7 +75,6 @@ impl Verdict {
             Verdict::AtLeast(v) => format!(">={v}"),
             Verdict::Unknown(v) => format!("{v}?"),
             Verdict::Broken => "x".into(),
-            Verdict::NotApplicable => "-".into(),
         }
     }
 }
@@ -85,7 +82,7 @@ impl Verdict {
 /// One algorithm's rows: per claimed property a verdict per dimension,
 /// and the first counterexample of each dimension.
 pub struct Robustness {
-    /// The size checked (`3`, `3x3`).
+    /// The size checked (n x n on a grid, [`size_words`]).
     pub size: u64,
     /// (property, a verdict per dimension).
     pub rows: Vec<(&'static str, Vec<Verdict>)>,
@@ -98,6 +95,14 @@ pub fn size(algorithm: Algorithm) -> u64 {
     match algorithm.shape() {
         Shape::MeshBus { min } => min as u64,
         s => s.sizes().0.max(3) as u64,
+    }
+}
+
+/// The size as the command line writes it (`3`, `3x3`).
+pub fn size_words(algorithm: Algorithm, n: u64) -> String {
+    match algorithm.shape() {
+        Shape::Grid { .. } => format!("{n}x{n}"),
+        _ => n.to_string(),
     }
 }
 
@@ -134,11 +139,6 @@ pub fn robustness(algorithm: Algorithm) -> Result<Robustness, String> {
             .iter()
             .map(|&c| (status(&perfect, c) != Status::Holds).then_some(Verdict::Broken))
             .collect();
-        let mesh_bus = matches!(algorithm.shape(), Shape::MeshBus { .. });
-        if mesh_bus && dim.most > 0 && dim.name.contains("faults") {
-            columns.push(vec![Verdict::NotApplicable; claimed.len()]);
-            continue;
-        }
         for v in 1..=dim.most {
             if verdicts.iter().all(Option::is_some) {
                 break;
@@ -154,8 +154,9 @@ pub fn robustness(algorithm: Algorithm) -> Result<Robustness, String> {
                 Ok(o) => o,
                 Err(why) => {
                     firsts.push(format!(
-                        "{} {n}, {} {v}: not run: {why}",
+                        "{} {}, {} {v}: not run: {why}",
                         algorithm.name(),
+                        size_words(algorithm, n),
                         dim.flag
                     ));
                     for x in verdicts.iter_mut().filter(|x| x.is_none()) {
@@ -173,19 +174,20 @@ pub fn robustness(algorithm: Algorithm) -> Result<Robustness, String> {
                     Status::Holds => {}
                     Status::Violated => {
                         verdicts[i] = Some(Verdict::Upto(v - 1));
-                        let report = outcome.properties.iter().find(|p| p.name == c);
-                        let text = report
-                            .and_then(|p| p.counterexample.as_ref())
-                            .map_or(String::new(), |x| x.text.clone());
-                        first.get_or_insert(format!("{c}: {text}"));
+                        let found = outcome.properties.iter().find(|p| p.name == c);
+                        let x = found
+                            .and_then(|p| p.counterexample.clone())
+                            .unwrap_or_default();
+                        let command = x.reproduce.unwrap_or_default();
+                        first.get_or_insert(format!("{c}: {} (`{command}`)", x.text));
                     }
                     Status::Unknown => verdicts[i] = Some(Verdict::Unknown(v - 1)),
                 }
             }
             if let Some(first) = first {
-                let command = outcome.reproduce.clone().unwrap_or_default();
+                let size = size_words(algorithm, n);
                 firsts.push(format!(
-                    "{} {n}, {} {v}: {first} (`{command}`)",
+                    "{} {size}, {} {v}: {first}",
                     algorithm.name(),
                     dim.flag
                 ));
@@ -231,7 +233,7 @@ pub fn sheet(algorithms: &[Algorithm], progress: &mut dyn FnMut(&str)) -> Sheet 
                 for (property, verdicts) in &r.rows {
                     let mut row = vec![
                         a.name().to_string(),
-                        r.size.to_string(),
+                        size_words(a, r.size),
                         property.to_string(),
                     ];
                     row.extend(verdicts.iter().map(Verdict::cell));
@@ -251,11 +253,12 @@ pub fn sheet(algorithms: &[Algorithm], progress: &mut dyn FnMut(&str)) -> Sheet 
             "k: holds for every case up to k, broken at k + 1 (the first counterexample is \
              listed below, with its command); >=k: holds up to the most checked; k?: the \
              search for k + 1 was cut by the budget; x: broken on the perfect machine \
-             already; -: does not apply (a mesh-bus's buses do not fail)"
+             already"
                 .into(),
             format!(
                 "exhaustive lock-step checks, one source per symmetry orbit, at most {STATES} \
-                 generated states each; faults from the start, a failed link both ways"
+                 generated states each; faults from the start, a failed link both ways (a \
+                 mesh-bus's link is a whole bus)"
             ),
         ],
         grids: vec![grid],

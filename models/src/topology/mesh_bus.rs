@@ -10,7 +10,7 @@
 //! (the CR: everyone eavesdrops). A node may write on both its buses in
 //! one step ("can send a message ... through the two buses").
 
-use crate::topology::Topology;
+use crate::topology::{Medium, Topology};
 use properties::{NodeId, PacketId, ResourceId, Route};
 
 /// An n x n mesh with row and column buses.
@@ -191,6 +191,16 @@ impl Topology for MeshBus {
     fn position(&self, node: NodeId) -> (f32, f32) {
         let (i, j) = self.at(node);
         (j as f32, i as f32)
+    }
+
+    fn buses(&self) -> Vec<Medium> {
+        (0..2 * self.n)
+            .map(|b| Medium {
+                resource: b as ResourceId,
+                name: self.bus_label(b),
+                nodes: self.on(self.bus_of(b)).collect(),
+            })
+            .collect()
     }
 
     fn links(&self, mut f: impl FnMut(NodeId, NodeId)) {

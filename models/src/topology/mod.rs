@@ -11,6 +11,17 @@ pub mod mesh_bus;
 
 use properties::{NodeId, ResourceId, Route};
 
+/// A bus of a network of buses, as faults name and fail it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Medium {
+    /// The resource a write on the bus takes.
+    pub resource: ResourceId,
+    /// Its name in the paper's words (`R_1`), as `--fault bus:R_1` takes it.
+    pub name: String,
+    /// Its nodes in order along it.
+    pub nodes: Vec<NodeId>,
+}
+
 /// Nodes, resources, and what a route occupies and reaches.
 pub trait Topology: Send + Sync {
     /// Number of nodes; ids run from 0.
@@ -53,8 +64,15 @@ pub trait Topology: Send + Sync {
     /// Where to draw `node`, in units of one link (for pictures).
     fn position(&self, node: NodeId) -> (f32, f32);
 
-    /// Calls `f(u, v)` for every link u < v (for pictures).
+    /// Calls `f(u, v)` for every link u < v (for pictures; on a network
+    /// of buses, the segments between neighbours on them).
     fn links(&self, f: impl FnMut(NodeId, NodeId));
+
+    /// The buses (shared media) of the network; none on a network of
+    /// links. Faults fail a bus as a whole.
+    fn buses(&self) -> Vec<Medium> {
+        Vec::new()
+    }
 
     /// The two ends of a resource that is an arc (for pictures).
     fn arc_ends(&self, resource: ResourceId) -> Option<(NodeId, NodeId)>;
