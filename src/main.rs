@@ -103,6 +103,17 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Explore(req, addr) => explore::serve(&req, &addr)?,
         Command::Check(requests, json) => return check_all(&requests, json),
         Command::ExploreSchedule(request, addr) => explore::serve_schedule(&request, &addr)?,
+        Command::Optimal(request, json) => {
+            let found = commcheck::check::optimal::optimal(&request)?;
+            match json {
+                true => println!("{}", serde_json::to_string_pretty(&found)?),
+                false => print!("{}", found.text()),
+            }
+            return Ok(match found.stands() {
+                true => ExitCode::SUCCESS,
+                false => ExitCode::from(3),
+            });
+        }
         Command::Schedule(request, json) => {
             let outcome = check::schedule::check_schedule(&request)?;
             if !json {

@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod machine;
+pub mod optimal;
 pub mod plan;
 pub mod progress;
 pub mod request;

@@ -14,6 +14,24 @@ use commcheck::table;
 use models::catalog::{Ports, Switching};
 use std::path::PathBuf;
 
+/// `--routes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RoutesArg {
+    /// The network's own route: e-cube, dimension order, lowest-neighbour.
+    Network,
+    /// Any shortest path.
+    Minimal,
+}
+
+impl From<RoutesArg> for commcheck::optimal::task::Routes {
+    fn from(r: RoutesArg) -> Self {
+        match r {
+            RoutesArg::Network => Self::Network,
+            RoutesArg::Minimal => Self::Minimal,
+        }
+    }
+}
+
 /// Checks a communication algorithm exhaustively at small sizes, or runs it
 /// once at large sizes, against the claims of its paper.
 #[derive(Parser, Debug)]
@@ -30,13 +48,17 @@ use std::path::PathBuf;
 )]
 pub struct Cli {
     /// An algorithm (`check list` names them), `list`, `help`, `table`,
-    /// `claims` or `schedule`
+    /// `claims`, `schedule` or `optimal`
     pub target: String,
     /// The size: a hypercube's dimension n, a mesh-bus's side, a mesh's
     /// sides (5x7; 16 alone is the line M(16)); for `table`: the table's
     /// name; for `claims`: a paper (wang-ku, bertsekas, stamoulis, fujita,
-    /// lecture-notes; default all); for `help`: an algorithm; for `schedule`: the schedule file
+    /// lecture-notes; default all); for `help`: an algorithm; for `schedule`: the schedule file;
+    /// for `optimal`: the task (broadcast[:ROOT], allgather, scatter[:ROOT], gather[:ROOT],
+    /// alltoall)
     pub arg: Option<String>,
+    /// For `optimal`: the network (hypercube:N, mesh:AxB, torus:AxB, graph:FILE)
+    pub network_arg: Option<String>,
     /// Source node: on a cube decimal, or binary with 0b; on a mesh or
     /// torus coordinates counted from 0 (2,3) or a node id; default: one
     /// source per symmetry orbit
@@ -169,6 +191,13 @@ pub struct Cli {
     /// postconditions (for `check schedule FILE`)
     #[arg(long, value_name = "FILE")]
     pub write_schedule: Option<PathBuf>,
+    /// For `check optimal` under wormhole: the network's own route
+    /// (network) or any shortest path (minimal)
+    #[arg(long, value_enum)]
+    pub routes: Option<RoutesArg>,
+    /// For `check optimal`: the most slots tried (default 16)
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_slots: Option<u32>,
     /// Write the run as a GOAL schedule (LogGOPSim): each rank's sends and
     /// receives in slot order, each send after the receives before it
     #[arg(long, value_name = "FILE")]

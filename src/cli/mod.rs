@@ -56,6 +56,8 @@ pub enum Command {
     Schedule(ScheduleRequest, bool),
     /// `check schedule FILE --explore`.
     ExploreSchedule(ScheduleRequest, String),
+    /// `check optimal TASK NETWORK`, printed as text or JSON.
+    Optimal(commcheck::check::optimal::OptimalRequest, bool),
 }
 
 /// What exports are made of, owned.
@@ -134,6 +136,19 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
         .then(|| cli.arg.as_deref().map(Table::parse));
     if cli.target == "schedule" {
         return schedule(&cli);
+    }
+    if cli.target == "optimal" {
+        return optimal(&cli);
+    }
+    if cli.network_arg.is_some() {
+        bail!(
+            "`check {}` takes one argument; got also '{}'",
+            cli.target,
+            cli.network_arg.as_deref().unwrap_or_default()
+        );
+    }
+    if cli.routes.is_some() || cli.max_slots.is_some() {
+        bail!("--routes and --max-slots are for `check optimal TASK NETWORK`");
     }
     if cli.network.is_some()
         || cli.map.is_some()
@@ -507,6 +522,77 @@ fn machine(cli: &Cli) -> Machine {
 
 /// `check schedule FILE --network NET`: what it takes, typed; what it
 /// does not take is refused by name.
+/// `check optimal TASK NETWORK`.
+fn optimal(cli: &Cli) -> anyhow::Result<Command> {
+    use commcheck::check::optimal::OptimalRequest;
+    let usage = "`check optimal TASK NETWORK`: a task (broadcast[:ROOT], allgather, \
+                 scatter[:ROOT], gather[:ROOT], alltoall) and a network (hypercube:N, mesh:AxB, \
+                 torus:AxB, graph:FILE)";
+    let task = cli.arg.clone().ok_or_else(|| anyhow!("{usage}"))?;
+    let network = match (&cli.network_arg, &cli.network) {
+        (Some(n), None) | (None, Some(n)) => n.clone(),
+        (Some(_), Some(_)) => bail!("`check optimal` takes its network once: NETWORK or --network"),
+        (None, None) => bail!("{usage}"),
+    };
+    let refused = [
+        (cli.source.is_some(), "--source"),
+        (cli.all_sources, "--all-sources"),
+        (cli.all_k, "--all-k"),
+        (cli.all_ell, "--all-ell"),
+        (cli.engine.is_some(), "--engine"),
+        (cli.explore.is_some(), "--explore"),
+        (cli.threads.is_some(), "--threads"),
+        (cli.max_states.is_some(), "--max-states"),
+        (cli.timeout.is_some(), "--timeout"),
+        (cli.max_memory.is_some(), "--max-memory"),
+        (cli.k.is_some(), "--k"),
+        (cli.ell.is_some(), "--ell"),
+        (cli.broadcasters.is_some(), "--broadcasters"),
+        (cli.multiset, "--multiset"),
+        (cli.distribution, "--distribution"),
+        (cli.max_side.is_some(), "--max-side"),
+        (cli.format.is_some(), "--format"),
+        (cli.map.is_some(), "--map"),
+        (cli.collective.is_some(), "--collective"),
+        (cli.packet_bytes.is_some(), "--packet-bytes"),
+        (cli.torus, "--torus"),
+        (cli.svg.is_some(), "--svg"),
+        (cli.slot.is_some(), "--slot"),
+        (cli.dot.is_some(), "--dot"),
+        (cli.svg_load.is_some(), "--svg-load"),
+        (cli.trace.is_some(), "--trace"),
+        (cli.load, "--load"),
+        (cli.all_orders, "--all-orders"),
+        (cli.write_goal.is_some(), "--write-goal"),
+        (!cli.fault.is_empty(), "--fault"),
+        (cli.faults.is_some(), "--faults"),
+        (cli.arc_faults.is_some(), "--arc-faults"),
+        (cli.node_faults.is_some(), "--node-faults"),
+        (cli.random_faults.is_some(), "--random-faults"),
+        (cli.random_node_faults.is_some(), "--random-node-faults"),
+        (cli.seed.is_some(), "--seed"),
+        (cli.delay.is_some(), "--delay"),
+        (cli.skew.is_some(), "--skew"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        bail!("`check optimal` does not take {flag}");
+    }
+    Ok(Command::Optimal(
+        OptimalRequest {
+            task,
+            network,
+            switching: cli.switching.map_or(Switching::Sf, Into::into),
+            ports: cli.ports.map_or(Ports::All, Into::into),
+            routes: cli
+                .routes
+                .map_or(commcheck::optimal::task::Routes::Network, Into::into),
+            max_slots: cli.max_slots.unwrap_or(16),
+            write_schedule: cli.write_schedule.clone(),
+        },
+        cli.json,
+    ))
+}
+
 fn schedule(cli: &Cli) -> anyhow::Result<Command> {
     let file = cli.arg.as_deref().ok_or_else(|| {
         anyhow!("`check schedule` names a file: `check schedule FILE --network hypercube:3`")
