@@ -220,10 +220,10 @@ pub fn encode(inst: &Instance, slots: u32) -> Formula {
             }
         }
     }
-    for (pi, _) in inst.packets.iter().enumerate() {
-        for v in 0..n {
+    for (pi, per_node) in hold.iter().enumerate() {
+        for (v, lits) in per_node.iter().enumerate() {
             for t in 1..=slots {
-                let (before, now) = (hold[pi][v][t as usize - 1], hold[pi][v][t as usize]);
+                let (before, now) = (lits[t as usize - 1], lits[t as usize]);
                 // Kept, and had or received.
                 clause(&mut f, &[not(before), now]);
                 let mut why = vec![not(now), before];
