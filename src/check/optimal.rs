@@ -106,10 +106,7 @@ impl OptimalRequest {
             self.network,
             self.switching,
             self.ports,
-            match self.routes {
-                Routes::Network => "network",
-                Routes::Minimal => "minimal",
-            },
+            self.routes.name(),
             self.max_slots
         )
     }
@@ -138,10 +135,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         network: req.network.clone(),
         switching: req.switching.to_string(),
         ports: req.ports.to_string(),
-        routes: match req.routes {
-            Routes::Network => "network".into(),
-            Routes::Minimal => "minimal".into(),
-        },
+        routes: req.routes.name().into(),
         slots: found.slots,
         max_slots: req.max_slots,
         transmissions: found.slots.map(|_| found.witness.len()),

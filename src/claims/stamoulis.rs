@@ -482,17 +482,7 @@ fn cube_arcs_diameter(_: &Judging) -> Verdict {
         let arcs: u64 = out.iter().map(|o| o.len() as u64).sum();
         let mut diameter = 0u32;
         for s in 0..n {
-            let mut dist = vec![u32::MAX; n as usize];
-            dist[s as usize] = 0;
-            let mut queue = std::collections::VecDeque::from([s]);
-            while let Some(u) = queue.pop_front() {
-                for &v in &out[u as usize] {
-                    if dist[v as usize] == u32::MAX {
-                        dist[v as usize] = dist[u as usize] + 1;
-                        queue.push_back(v);
-                    }
-                }
-            }
+            let dist = crate::optimal::task::hops_from(&out, s);
             diameter = diameter.max(dist.iter().copied().max().unwrap_or(u32::MAX));
         }
         if arcs != d as u64 * n as u64 || diameter != d {

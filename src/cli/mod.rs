@@ -522,19 +522,9 @@ fn machine(cli: &Cli) -> Machine {
 
 /// `check schedule FILE --network NET`: what it takes, typed; what it
 /// does not take is refused by name.
-/// `check optimal TASK NETWORK`.
-fn optimal(cli: &Cli) -> anyhow::Result<Command> {
-    use commcheck::check::optimal::OptimalRequest;
-    let usage = "`check optimal TASK NETWORK`: a task (broadcast[:ROOT], allgather, \
-                 scatter[:ROOT], gather[:ROOT], alltoall) and a network (hypercube:N, mesh:AxB, \
-                 torus:AxB, graph:FILE)";
-    let task = cli.arg.clone().ok_or_else(|| anyhow!("{usage}"))?;
-    let network = match (&cli.network_arg, &cli.network) {
-        (Some(n), None) | (None, Some(n)) => n.clone(),
-        (Some(_), Some(_)) => bail!("`check optimal` takes its network once: NETWORK or --network"),
-        (None, None) => bail!("{usage}"),
-    };
-    let refused = [
+/// Every flag that only some commands take, and whether it was given.
+fn flags_given(cli: &Cli) -> Vec<(bool, &'static str)> {
+    vec![
         (cli.source.is_some(), "--source"),
         (cli.all_sources, "--all-sources"),
         (cli.all_k, "--all-k"),
@@ -573,10 +563,52 @@ fn optimal(cli: &Cli) -> anyhow::Result<Command> {
         (cli.seed.is_some(), "--seed"),
         (cli.delay.is_some(), "--delay"),
         (cli.skew.is_some(), "--skew"),
-    ];
-    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
-        bail!("`check optimal` does not take {flag}");
+        (cli.switching.is_some(), "--switching"),
+        (cli.ports.is_some(), "--ports"),
+        (cli.routes.is_some(), "--routes"),
+        (cli.max_slots.is_some(), "--max-slots"),
+        (cli.write_schedule.is_some(), "--write-schedule"),
+        (cli.network.is_some(), "--network"),
+        (cli.json, "--json"),
+        (cli.quiet, "--quiet"),
+    ]
+}
+
+/// Refuses, in one line, the first flag given that `refused` says
+/// `check COMMAND` does not take.
+fn refuse_flags(cli: &Cli, command: &str, refused: impl Fn(&str) -> bool) -> anyhow::Result<()> {
+    match flags_given(cli)
+        .into_iter()
+        .find(|&(given, flag)| given && refused(flag))
+    {
+        Some((_, flag)) => bail!("`check {command}` does not take {flag}"),
+        None => Ok(()),
     }
+}
+
+/// `check optimal TASK NETWORK`.
+fn optimal(cli: &Cli) -> anyhow::Result<Command> {
+    use commcheck::check::optimal::OptimalRequest;
+    let usage = "`check optimal TASK NETWORK`: a task (broadcast[:ROOT], allgather, \
+                 scatter[:ROOT], gather[:ROOT], alltoall) and a network (hypercube:N, mesh:AxB, \
+                 torus:AxB, graph:FILE)";
+    let task = cli.arg.clone().ok_or_else(|| anyhow!("{usage}"))?;
+    let network = match (&cli.network_arg, &cli.network) {
+        (Some(n), None) | (None, Some(n)) => n.clone(),
+        (Some(_), Some(_)) => bail!("`check optimal` takes its network once: NETWORK or --network"),
+        (None, None) => bail!("{usage}"),
+    };
+    let takes = [
+        "--switching",
+        "--ports",
+        "--routes",
+        "--max-slots",
+        "--write-schedule",
+        "--network",
+        "--json",
+        "--quiet",
+    ];
+    refuse_flags(cli, "optimal", |flag| !takes.contains(&flag))?;
     Ok(Command::Optimal(
         OptimalRequest {
             task,
@@ -611,23 +643,23 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         }
     };
     let refused = [
-        (cli.source.is_some(), "--source"),
-        (cli.all_sources, "--all-sources"),
-        (cli.all_k, "--all-k"),
-        (cli.all_ell, "--all-ell"),
-        (cli.k.is_some(), "--k"),
-        (cli.ell.is_some(), "--ell"),
-        (cli.broadcasters.is_some(), "--broadcasters"),
-        (cli.multiset, "--multiset"),
-        (cli.distribution, "--distribution"),
-        (cli.max_side.is_some(), "--max-side"),
-        (cli.torus, "--torus"),
-        (cli.write_schedule.is_some(), "--write-schedule"),
-        (cli.write_goal.is_some(), "--write-goal"),
+        "--source",
+        "--all-sources",
+        "--all-k",
+        "--all-ell",
+        "--k",
+        "--ell",
+        "--broadcasters",
+        "--multiset",
+        "--distribution",
+        "--max-side",
+        "--torus",
+        "--write-schedule",
+        "--write-goal",
+        "--routes",
+        "--max-slots",
     ];
-    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
-        bail!("`check schedule` does not take {flag}");
-    }
+    refuse_flags(cli, "schedule", |flag| refused.contains(&flag))?;
     if matches!(cli.engine.map(Into::into), Some(Engine::Actor)) {
         bail!(
             "a schedule runs in lock-step slots (docs/schedules.md): --engine exhaustive, \

@@ -36,7 +36,7 @@
 //!
 //! No symmetry of the network is used: every informed set is its own.
 
-use super::task::hops_from;
+use super::task::{hops_from, point_to_point};
 use models::topology::Topology;
 use properties::{NodeId, ResourceId};
 use std::collections::HashMap;
@@ -153,20 +153,9 @@ impl Search {
         let mut common: Vec<Option<Vec<ResourceId>>> = vec![None; n];
         for u in 0..n as NodeId {
             for v in (0..n as NodeId).filter(|&v| v != u) {
-                let route = t.message_route(u, v, model.wormhole);
-                if t.invalid(&route).is_some() {
+                let Some(route) = point_to_point(t, u, v, model.wormhole)? else {
                     continue;
-                }
-                let mut reached = Vec::new();
-                t.receivers(&route, |r| reached.push(r));
-                if reached != [v] {
-                    return Err(format!(
-                        "a send {} -> {} reaches more than its destination; the optimal \
-                         search takes point-to-point sends only",
-                        t.node_label(u),
-                        t.node_label(v)
-                    ));
-                }
+                };
                 let mut uses = Vec::new();
                 t.occupy(&route, |r| uses.push(r));
                 let (first, last) = (uses[0], uses[uses.len() - 1]);

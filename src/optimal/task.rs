@@ -3,7 +3,7 @@
 //! carry (docs/optimal.md, "The model").
 
 use models::topology::Topology;
-use properties::{NodeId, ResourceId};
+use properties::{NodeId, ResourceId, Route};
 use std::collections::HashMap;
 
 /// A collective task, as commcheck's schedule format names it.
@@ -117,6 +117,16 @@ pub enum Routes {
     Minimal,
 }
 
+impl Routes {
+    /// Its name as `--routes` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Routes::Network => "network",
+            Routes::Minimal => "minimal",
+        }
+    }
+}
+
 /// One transmission a slot may carry: a packet from `from` to `to` over
 /// `path`, taking `uses`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,20 +201,9 @@ impl Instance {
                 if !wormhole && dist[u as usize][v as usize] != 1 {
                     continue;
                 }
-                let route = t.message_route(u, v, wormhole);
-                if t.invalid(&route).is_some() {
+                let Some(route) = point_to_point(t, u, v, wormhole)? else {
                     continue;
-                }
-                let mut reached = Vec::new();
-                t.receivers(&route, |r| reached.push(r));
-                if reached != [v] {
-                    return Err(format!(
-                        "a send {} -> {} reaches more than its destination; check optimal \
-                         takes point-to-point sends only",
-                        t.node_label(u),
-                        t.node_label(v)
-                    ));
-                }
+                };
                 let own = t.path(&route);
                 let mut uses = Vec::new();
                 t.occupy(&route, |r| uses.push(r));
@@ -272,6 +271,33 @@ impl Instance {
             .max()
             .unwrap_or(0)
     }
+}
+
+/// The route of a send `u -> v` (the network's own: one arc under
+/// store-and-forward, its worm under wormhole), `None` where the network
+/// has no such send, and an error where it reaches more than `v` (a bus
+/// write): the optimal searches take point-to-point sends only.
+pub fn point_to_point<T: Topology>(
+    t: &T,
+    u: NodeId,
+    v: NodeId,
+    wormhole: bool,
+) -> Result<Option<Route>, String> {
+    let route = t.message_route(u, v, wormhole);
+    if t.invalid(&route).is_some() {
+        return Ok(None);
+    }
+    let mut reached = Vec::new();
+    t.receivers(&route, |r| reached.push(r));
+    if reached != [v] {
+        return Err(format!(
+            "a send {} -> {} reaches more than its destination; the optimal searches take \
+             point-to-point sends only",
+            t.node_label(u),
+            t.node_label(v)
+        ));
+    }
+    Ok(Some(route))
 }
 
 /// Every shortest path from `u` to `v`, as nodes.
