@@ -5,9 +5,11 @@
 use super::schedule::{check_schedule, ScheduleRequest};
 use super::CheckError;
 use crate::import::network::network;
-use crate::optimal::sat::{least_slots, Attempt};
+use crate::optimal::least::{least, Refutation};
+use crate::optimal::sat::{fewest_transmissions, Attempt, Sent};
 use crate::optimal::task::{Instance, Routes, Task};
 use crate::optimal::witness;
+use crate::optimal::Stop;
 use crate::with_network;
 use models::{Ports, Switching};
 use serde::Serialize;
@@ -30,10 +32,20 @@ pub struct OptimalRequest {
     pub routes: Routes,
     /// The most slots tried.
     pub max_slots: u32,
+    /// How the optimum is found and certified.
+    pub method: Method,
+    /// Also the fewest packet transmissions at the optimal time.
+    pub fewest_transmissions: bool,
+    /// Packets a bus write carries (mesh-bus only; default 1).
+    pub ell: Option<u64>,
+    /// When to stop counting and answer unknown.
+    pub timeout: Option<std::time::Duration>,
     /// Where to write the witness (else a file in the system's temporary
     /// folder, removed after its check).
     pub write_schedule: Option<PathBuf>,
 }
+
+pub use crate::optimal::least::Method;
 
 /// What `check optimal` found.
 #[derive(Clone, Debug, Serialize)]
@@ -46,8 +58,13 @@ pub struct OptimalReport {
     pub switching: String,
     /// `all` or `one`.
     pub ports: String,
-    /// `network` or `minimal`.
+    /// `network`, `minimal` or `any`.
     pub routes: String,
+    /// `sat` or `search`: what found the witness (the method asked for,
+    /// where none was found).
+    pub method: String,
+    /// The lower bound the task's counting arguments give, and why.
+    pub bound: String,
     /// The least slots, if within `max_slots`.
     pub slots: Option<u32>,
     /// The most slots tried.
@@ -63,6 +80,9 @@ pub struct OptimalReport {
     pub witness_file: Option<String>,
     /// How one slot fewer was shown impossible.
     pub certificate: String,
+    /// The fewest packet transmissions at the optimal time, where asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fewest: Option<FewestRow>,
     /// Each formula solved: slots, satisfiable, variables, clauses,
     /// seconds.
     pub attempts: Vec<AttemptRow>,
@@ -70,11 +90,28 @@ pub struct OptimalReport {
     pub seconds: f64,
 }
 
+/// The fewest transmissions, for the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct FewestRow {
+    /// The fewest packet transmissions in the optimal slots.
+    pub transmissions: u64,
+    /// The lower bound: a receipt per destination (and a packet's
+    /// distance, under store-and-forward, for one destination).
+    pub bound: u64,
+    /// How one fewer was shown impossible.
+    pub certificate: String,
+    /// The ordinary checker's verdict on its witness.
+    pub witness_check: String,
+}
+
 /// One formula solved, for the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct AttemptRow {
     /// The slots asked for.
     pub slots: u32,
+    /// The transmissions allowed, where capped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cap: Option<u64>,
     /// Satisfiable.
     pub sat: bool,
     /// Variables.
@@ -89,6 +126,7 @@ impl From<&Attempt> for AttemptRow {
     fn from(a: &Attempt) -> AttemptRow {
         AttemptRow {
             slots: a.slots,
+            cap: a.cap,
             sat: a.sat,
             vars: a.vars,
             clauses: a.clauses,
@@ -100,7 +138,7 @@ impl From<&Attempt> for AttemptRow {
 impl OptimalRequest {
     /// The command line that asks for this.
     pub fn command(&self) -> String {
-        format!(
+        let mut c = format!(
             "check optimal {} {} --switching {} --ports {} --routes {} --max-slots {}",
             self.task,
             self.network,
@@ -108,8 +146,69 @@ impl OptimalRequest {
             self.ports,
             self.routes.name(),
             self.max_slots
-        )
+        );
+        if self.method != Method::Auto {
+            c += &format!(" --method {}", self.method.name());
+        }
+        if let Some(l) = self.ell {
+            c += &format!(" --ell {l}");
+        }
+        if self.fewest_transmissions {
+            c += " --fewest-transmissions";
+        }
+        c
     }
+}
+
+/// Writes `sends` as a schedule and judges it with `check schedule`:
+/// "holds" where every claimed property holds and it completes in
+/// `slots`, else what failed; and the file, where kept.
+fn judge(
+    req: &OptimalRequest,
+    inst: &Instance,
+    task: Task,
+    sends: &[Sent],
+    slots: u32,
+    keep: Option<&PathBuf>,
+) -> Result<String, CheckError> {
+    let text = witness::schedule(inst, task, sends);
+    let file = match keep {
+        Some(f) => f.clone(),
+        None => std::env::temp_dir().join(format!(
+            "commcheck-optimal-{}-{slots}-{}.json",
+            std::process::id(),
+            sends.len()
+        )),
+    };
+    std::fs::write(&file, text)
+        .map_err(|e| CheckError::Usage(format!("{}: {e}", file.display())))?;
+    let mut sreq = ScheduleRequest::new(&file, &req.network);
+    sreq.switching = req.switching;
+    sreq.ports = req.ports;
+    let outcome = check_schedule(&sreq);
+    if keep.is_none() {
+        let _ = std::fs::remove_file(&file);
+    }
+    let outcome = outcome?;
+    // On a mesh-bus every node on a bus reads each write (Fujita's
+    // eavesdropping), so a reader may get a token it holds: no-duplication
+    // is not claimed there, as Fujita's own gossips do not claim it.
+    let bus = !inst.hops.is_empty() && inst.hops.iter().all(|h| h.path.is_empty());
+    let failed: Vec<String> = outcome
+        .properties
+        .iter()
+        .filter(|p| p.claimed && p.status != properties::Status::Holds)
+        .filter(|p| !(bus && p.name == properties::PropertyName::NoDuplication.as_str()))
+        .map(|p| format!("{} {}", p.name, p.status.as_str()))
+        .collect();
+    Ok(match (failed.is_empty(), outcome.time.measured) {
+        (true, Some(m)) if m == slots => "holds".into(),
+        (true, m) => format!(
+            "completes in {} slots, not {slots}",
+            m.map_or("?".into(), |m| m.to_string())
+        ),
+        (false, _) => failed.join(", "),
+    })
 }
 
 /// Runs `check optimal`.
@@ -117,83 +216,138 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
     let start = Instant::now();
     let net = network(&req.network, req.switching, req.ports)?;
     let wormhole = req.switching == Switching::Wh;
-    if req.routes == Routes::Minimal && !wormhole {
+    let bus = matches!(net, crate::import::network::Network::MeshBus(_));
+    if req.routes != Routes::Network && (!wormhole || bus) {
         return Err(CheckError::Usage(
-            "--routes is for wormhole (--switching wh): under store-and-forward a packet \
-             crosses one arc a slot, whatever its route"
+            "--routes is for worms (--switching wh on links): under store-and-forward a packet \
+             crosses one arc a slot, and a bus write reaches its bus, whatever its route"
                 .into(),
         ));
     }
-    let (task, inst) = with_network!(&net, |t| {
+    if req.ell.is_some() && !bus {
+        return Err(CheckError::Usage(
+            "--ell is the tokens a bus write carries: for a mesh-bus network".into(),
+        ));
+    }
+    let ell = match req.ell {
+        None => 1,
+        Some(l @ 1..=128) => l as u32,
+        Some(l) => {
+            return Err(CheckError::Usage(format!(
+                "--ell {l}: a message carries 1 to 128 tokens (the schedule format's limit)"
+            )))
+        }
+    };
+    let stop = Stop::at(req.timeout.map(|d| start + d));
+    let (task, inst, found) = with_network!(&net, |t| {
         let task = Task::parse(&req.task, models::Topology::nodes(t)).map_err(CheckError::Usage)?;
-        let inst = Instance::new(t, task, wormhole, req.routes).map_err(CheckError::Usage)?;
-        Ok::<_, CheckError>((task, inst))
+        let inst = Instance::new(t, task, wormhole, req.routes)
+            .map_err(CheckError::Usage)?
+            .carrying(ell);
+        let root = match task {
+            Task::Broadcast(r) => Some(r),
+            _ => None,
+        };
+        let found =
+            least(t, &inst, root, req.method, req.max_slots, &stop).map_err(CheckError::Usage)?;
+        Ok::<_, CheckError>((task, inst, found))
     })?;
-    let found = least_slots(&inst, req.max_slots).map_err(CheckError::Usage)?;
+    let bound = found.bound.clone();
+    let refuted = found.refuted.as_ref().map(|r| r.text());
+    let certificate = match (found.slots, refuted) {
+        (Some(0), _) => "none needed: every packet starts where it must end".into(),
+        (Some(1), None) => "none needed: one slot is the least where any packet must move".into(),
+        (Some(_), Some(r)) => r,
+        (None, r) => format!(
+            "none: {}{}",
+            match found.stopped {
+                true => "stopped by --timeout",
+                false => "no schedule within --max-slots",
+            },
+            r.map_or(String::new(), |r| format!("; below it, {r}"))
+        ),
+        (Some(_), None) => "none".into(),
+    };
+    let (method, slots, witness, attempts) = (
+        match found.found_by {
+            "" => req.method.name(),
+            by => by,
+        },
+        found.slots,
+        found.witness,
+        found.attempts,
+    );
     let mut report = OptimalReport {
         task: task.arg(),
         network: req.network.clone(),
         switching: req.switching.to_string(),
         ports: req.ports.to_string(),
         routes: req.routes.name().into(),
-        slots: found.slots,
+        method: method.into(),
+        bound: match bound.slots {
+            u32::MAX => bound.why.clone(),
+            b => format!("{b} ({})", bound.why),
+        },
+        slots,
         max_slots: req.max_slots,
-        transmissions: found.slots.map(|_| found.witness.len()),
+        transmissions: slots.map(|_| witness.len()),
         witness_check: None,
         witness_file: None,
-        certificate: String::new(),
-        attempts: found.attempts.iter().map(AttemptRow::from).collect(),
+        certificate,
+        fewest: None,
+        attempts: attempts.iter().map(AttemptRow::from).collect(),
         seconds: 0.0,
     };
-    report.certificate = match (&found.certificate, found.slots) {
-        (_, None) => format!(
-            "none: every T up to {} was refuted (raise --max-slots)",
-            req.max_slots
-        ),
-        (_, Some(0)) => "none needed: every packet starts where it must end".into(),
-        (None, Some(1)) => "none needed: one slot is the least where any packet must move".into(),
-        (None, Some(_)) => "none".into(),
-        (Some(c), Some(_)) => format!(
-            "DRAT refutation of {} slots ({} variables, {} clauses), {} bytes, {} lemmas, \
-             checked by commcheck's own RUP checker in {:.2} s",
-            c.slots, c.vars, c.clauses, c.proof_bytes, c.lemmas, c.check_seconds
-        ),
-    };
-    if let Some(slots) = found.slots.filter(|&s| s > 0) {
-        let text = witness::schedule(&inst, task, &found.witness);
-        let (file, keep) = match &req.write_schedule {
-            Some(f) => (f.clone(), true),
-            None => (
-                std::env::temp_dir().join(format!("commcheck-optimal-{}.json", std::process::id())),
-                false,
-            ),
+    if let Some(slots) = slots.filter(|&s| s > 0) {
+        report.witness_check = Some(judge(
+            req,
+            &inst,
+            task,
+            &witness,
+            slots,
+            req.write_schedule
+                .as_ref()
+                .filter(|_| !req.fewest_transmissions),
+        )?);
+        let fewest = match req.fewest_transmissions {
+            true => {
+                fewest_transmissions(&inst, slots, witness, &stop).map_err(CheckError::Usage)?
+            }
+            false => None,
         };
-        std::fs::write(&file, text)
-            .map_err(|e| CheckError::Usage(format!("{}: {e}", file.display())))?;
-        let mut sreq = ScheduleRequest::new(&file, &req.network);
-        sreq.switching = req.switching;
-        sreq.ports = req.ports;
-        let outcome = check_schedule(&sreq);
-        if !keep {
-            let _ = std::fs::remove_file(&file);
+        if req.fewest_transmissions && fewest.is_none() {
+            report.witness_check = Some(format!(
+                "{}; the fewest transmissions were stopped by --timeout",
+                report.witness_check.take().unwrap_or_default()
+            ));
         }
-        let outcome = outcome?;
-        let failed: Vec<String> = outcome
-            .properties
-            .iter()
-            .filter(|p| p.claimed && p.status != properties::Status::Holds)
-            .map(|p| format!("{} {}", p.name, p.status.as_str()))
-            .collect();
-        report.witness_check = Some(match (failed.is_empty(), outcome.time.measured) {
-            (true, Some(m)) if m == slots => "holds".into(),
-            (true, m) => format!(
-                "completes in {} slots, not {slots}",
-                m.map_or("?".into(), |m| m.to_string())
-            ),
-            (false, _) => failed.join(", "),
-        });
-        if keep {
-            report.witness_file = Some(file.display().to_string());
+        if let Some(fewest) = fewest {
+            let check = judge(
+                req,
+                &inst,
+                task,
+                &fewest.witness,
+                slots,
+                req.write_schedule.as_ref(),
+            )?;
+            report.fewest = Some(FewestRow {
+                transmissions: fewest.transmissions,
+                bound: fewest.bound,
+                certificate: match &fewest.certificate {
+                    Some(c) => Refutation::Drat(c.clone()).text(),
+                    None => format!(
+                        "the lower bound: {} receipts (and distances) the task needs",
+                        fewest.bound
+                    ),
+                },
+                witness_check: check,
+            });
+            report
+                .attempts
+                .extend(fewest.attempts.iter().map(AttemptRow::from));
+        }
+        if req.write_schedule.is_some() {
+            report.witness_file = req.write_schedule.as_ref().map(|f| f.display().to_string());
         }
     }
     report.seconds = start.elapsed().as_secs_f64();
@@ -214,7 +368,11 @@ impl OptimalReport {
             None => writeln!(s, "  least slots     more than {}", self.max_slots),
         };
         if let Some(n) = self.transmissions {
-            let _ = writeln!(s, "  witness         {n} transmissions");
+            let _ = writeln!(
+                s,
+                "  witness         {n} transmissions, found by {}",
+                self.method
+            );
         }
         if let Some(c) = &self.witness_check {
             let _ = writeln!(s, "  witness check   {c} (check schedule, every property)");
@@ -223,11 +381,25 @@ impl OptimalReport {
             let _ = writeln!(s, "  witness file    {f}");
         }
         let _ = writeln!(s, "  certificate     {}", self.certificate);
+        let _ = writeln!(s, "  lower bound     {}", self.bound);
+        if let Some(f) = &self.fewest {
+            let _ = writeln!(
+                s,
+                "  fewest          {} transmissions in {} slots (lower bound {})",
+                f.transmissions,
+                self.slots.unwrap_or(0),
+                f.bound
+            );
+            let _ = writeln!(s, "    certificate   {}", f.certificate);
+            let _ = writeln!(s, "    witness check {}", f.witness_check);
+        }
         for a in &self.attempts {
             let _ = writeln!(
                 s,
-                "  T = {:<3} {}  {} vars, {} clauses, {:.2} s",
+                "  T = {:<3}{} {}  {} vars, {} clauses, {:.2} s",
                 a.slots,
+                a.cap
+                    .map_or(String::new(), |c| format!(" (at most {c} transmissions)")),
                 if a.sat {
                     "satisfiable  "
                 } else {
@@ -245,6 +417,10 @@ impl OptimalReport {
     /// Whether the answer stands: an optimum whose witness the ordinary
     /// checker accepted.
     pub fn stands(&self) -> bool {
-        self.slots == Some(0) || self.witness_check.as_deref() == Some("holds")
+        (self.slots == Some(0) || self.witness_check.as_deref() == Some("holds"))
+            && self
+                .fewest
+                .as_ref()
+                .is_none_or(|f| f.witness_check == "holds")
     }
 }

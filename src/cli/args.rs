@@ -21,6 +21,31 @@ pub enum RoutesArg {
     Network,
     /// Any shortest path.
     Minimal,
+    /// Any path (worms as flows on the arcs).
+    Any,
+}
+
+/// `--method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The exhaustive search for a broadcast on the network's own routes
+    /// (up to 64 nodes), else SAT.
+    Auto,
+    /// SAT, its refutations checked as DRAT.
+    Sat,
+    /// The exhaustive search over informed sets (broadcasts, up to 64
+    /// nodes, the network's own routes).
+    Search,
+}
+
+impl From<MethodArg> for commcheck::optimal::least::Method {
+    fn from(m: MethodArg) -> Self {
+        match m {
+            MethodArg::Auto => Self::Auto,
+            MethodArg::Sat => Self::Sat,
+            MethodArg::Search => Self::Search,
+        }
+    }
 }
 
 impl From<RoutesArg> for commcheck::optimal::task::Routes {
@@ -28,6 +53,7 @@ impl From<RoutesArg> for commcheck::optimal::task::Routes {
         match r {
             RoutesArg::Network => Self::Network,
             RoutesArg::Minimal => Self::Minimal,
+            RoutesArg::Any => Self::Any,
         }
     }
 }
@@ -195,6 +221,13 @@ pub struct Cli {
     /// (network) or any shortest path (minimal)
     #[arg(long, value_enum)]
     pub routes: Option<RoutesArg>,
+    /// For `check optimal`: how the optimum is found and certified
+    #[arg(long, value_enum)]
+    pub method: Option<MethodArg>,
+    /// For `check optimal`: also the fewest packet transmissions at the
+    /// optimal time (Bertsekas et al.'s Table 2)
+    #[arg(long)]
+    pub fewest_transmissions: bool,
     /// For `check optimal`: the most slots tried (default 16)
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub max_slots: Option<u32>,

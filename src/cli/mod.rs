@@ -147,8 +147,15 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
             cli.network_arg.as_deref().unwrap_or_default()
         );
     }
-    if cli.routes.is_some() || cli.max_slots.is_some() {
-        bail!("--routes and --max-slots are for `check optimal TASK NETWORK`");
+    if cli.routes.is_some()
+        || cli.max_slots.is_some()
+        || cli.method.is_some()
+        || cli.fewest_transmissions
+    {
+        bail!(
+            "--routes, --method, --fewest-transmissions and --max-slots are for `check optimal \
+             TASK NETWORK`"
+        );
     }
     if cli.network.is_some()
         || cli.map.is_some()
@@ -566,6 +573,8 @@ fn flags_given(cli: &Cli) -> Vec<(bool, &'static str)> {
         (cli.switching.is_some(), "--switching"),
         (cli.ports.is_some(), "--ports"),
         (cli.routes.is_some(), "--routes"),
+        (cli.method.is_some(), "--method"),
+        (cli.fewest_transmissions, "--fewest-transmissions"),
         (cli.max_slots.is_some(), "--max-slots"),
         (cli.write_schedule.is_some(), "--write-schedule"),
         (cli.network.is_some(), "--network"),
@@ -591,7 +600,7 @@ fn optimal(cli: &Cli) -> anyhow::Result<Command> {
     use commcheck::check::optimal::OptimalRequest;
     let usage = "`check optimal TASK NETWORK`: a task (broadcast[:ROOT], allgather, \
                  scatter[:ROOT], gather[:ROOT], alltoall) and a network (hypercube:N, mesh:AxB, \
-                 torus:AxB, graph:FILE)";
+                 torus:AxB, mesh-bus:N, graph:FILE)";
     let task = cli.arg.clone().ok_or_else(|| anyhow!("{usage}"))?;
     let network = match (&cli.network_arg, &cli.network) {
         (Some(n), None) | (None, Some(n)) => n.clone(),
@@ -602,6 +611,10 @@ fn optimal(cli: &Cli) -> anyhow::Result<Command> {
         "--switching",
         "--ports",
         "--routes",
+        "--method",
+        "--fewest-transmissions",
+        "--ell",
+        "--timeout",
         "--max-slots",
         "--write-schedule",
         "--network",
@@ -619,6 +632,12 @@ fn optimal(cli: &Cli) -> anyhow::Result<Command> {
                 .routes
                 .map_or(commcheck::optimal::task::Routes::Network, Into::into),
             max_slots: cli.max_slots.unwrap_or(16),
+            method: cli
+                .method
+                .map_or(commcheck::check::optimal::Method::Auto, Into::into),
+            fewest_transmissions: cli.fewest_transmissions,
+            ell: cli.ell,
+            timeout: cli.timeout.map(std::time::Duration::from_secs),
             write_schedule: cli.write_schedule.clone(),
         },
         cli.json,
@@ -657,6 +676,8 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         "--write-schedule",
         "--write-goal",
         "--routes",
+        "--method",
+        "--fewest-transmissions",
         "--max-slots",
     ];
     refuse_flags(cli, "schedule", |flag| refused.contains(&flag))?;

@@ -1,45 +1,57 @@
 //! The least number of slots for a task, by SAT: "can the task be done in
-//! T slots?" as a formula, solved for T = 1, 2, ... until satisfiable.
-//! The model of the first satisfiable T is the witness; the refutation of
-//! T - 1, written by the solver as a DRAT proof and checked by
-//! [`super::drat`], is the certificate. One refutation suffices: a
-//! schedule in fewer slots is one in T - 1 slots with idle slots added
-//! (holdings persist), so T - 1 impossible means every fewer impossible.
+//! T slots?" as a formula, solved for T from the instance's lower bound
+//! ([`Instance::lower_bound`]) up until satisfiable. The model of the
+//! first satisfiable T is the witness. Its certificate is the lower bound
+//! where T meets it, else the refutation of T - 1, written by the solver
+//! as a DRAT proof and checked by [`super::drat`]. One refutation
+//! suffices: a schedule in fewer slots is one in T - 1 slots with idle
+//! slots added (holdings persist), so T - 1 impossible means every fewer
+//! impossible.
 //!
 //! The formula, for slots t = 1..T (docs/optimal.md, "The encoding"):
 //! * `h(p, v, t)`: node v holds packet p at the end of slot t; at t = 0
 //!   only the packet's origin holds it;
 //! * `x(p, k, t)`: transmission k (a [`Hop`]) carries p in slot t;
 //! * a transmission carries only what its sender held at the end of the
-//!   slot before, and only to a receiver that did not hold it (a send to
-//!   a holder can be dropped from any schedule, so none is lost);
+//!   slot before, and only where some receiver did not hold it (a send to
+//!   holders only can be dropped from any schedule, so none is lost);
 //! * a node holds p at t only if it held it at t - 1 or received it in t,
 //!   and keeps what it holds;
 //! * no two transmissions of a slot take one resource (at most one of
-//!   them: pairwise where few, else a sequential counter);
-//! * every destination of every packet holds it at T.
+//!   them: pairwise where few, else a sequential counter); a bus write
+//!   carries at most l packets;
+//! * every destination of every packet holds it at T;
+//! * under `--routes any`, worms are flows: `y(p, a, t)` (arc a carries a
+//!   worm with p in slot t), each used arc preceded by the worm's start or
+//!   by exactly one arc into its tail, and followed by its end or by
+//!   exactly one arc out of its head; a worm starts at a holder and ends
+//!   at a node without p. Used arcs so form arc-disjoint walks from starts
+//!   to ends (and idle cycles, which inform no one), and every walk holds
+//!   a path.
 //!
-//! Two prunes, each sound: under store-and-forward a node cannot hold p
-//! before slot dist(origin, v), and a transmission in slot t whose
-//! receiver is no destination of p and is farther than T - t hops from
-//! all of them cannot help.
+//! Two prunes, each sound: a node cannot hold p before
+//! [`Instance::earliest`], and a transmission in slot t none of whose
+//! receivers is a destination of p and which are all farther than
+//! T - t hops from every destination cannot help.
 
 use super::drat;
-use super::task::{Instance, Packet};
+use super::task::{Bound, Hop, Instance};
+use super::Stop;
 use properties::{NodeId, ResourceId};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 use varisat::{CnfFormula, ExtendFormula, Lit, ProofFormat, Solver};
 
-/// A transmission of a witness.
+/// A transmission of a witness: packet `packet` over `hop` in `slot`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sent {
     /// Its slot, from 1.
     pub slot: u32,
     /// The packet (the task's chunk).
     pub packet: u32,
-    /// The [`Hop`](super::task::Hop) it takes, by index.
-    pub hop: usize,
+    /// The transmission: an instance's [`Hop`], or a worm the flows of
+    /// `--routes any` traced.
+    pub hop: Hop,
 }
 
 /// One formula solved.
@@ -47,6 +59,8 @@ pub struct Sent {
 pub struct Attempt {
     /// The slots asked for.
     pub slots: u32,
+    /// The most transmissions allowed, where capped.
+    pub cap: Option<u64>,
     /// Satisfiable.
     pub sat: bool,
     /// Variables and clauses of the formula.
@@ -57,11 +71,13 @@ pub struct Attempt {
     pub seconds: f64,
 }
 
-/// A refutation of one slot fewer, checked.
+/// A refutation, checked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Certificate {
-    /// The slots refuted (the optimum minus one).
+    /// The slots refuted.
     pub slots: u32,
+    /// The transmission cap refuted, where one was.
+    pub cap: Option<u64>,
     /// The formula's size.
     pub vars: u32,
     /// Clauses.
@@ -81,8 +97,11 @@ pub struct Optimum {
     pub slots: Option<u32>,
     /// A schedule in that many slots.
     pub witness: Vec<Sent>,
-    /// The refutation of one slot fewer (none where the optimum is 0 or
-    /// 1 under wormhole, trivially least, or where no optimum was found).
+    /// The lower bound the search started from.
+    pub bound: Bound,
+    /// The refutation of one slot fewer, where the optimum is above the
+    /// bound (or the refutation of the most slots asked for, where none
+    /// was found above the bound).
     pub certificate: Option<Certificate>,
     /// Every formula solved, in order.
     pub attempts: Vec<Attempt>,
@@ -95,8 +114,22 @@ pub struct Formula {
     pub clauses: Vec<Vec<i32>>,
     /// Variables.
     pub vars: u32,
-    /// `(variable, transmission)` for every transmission variable.
-    pub sends: Vec<(i32, Sent)>,
+    /// `(variable, slot, packet, hop index)` for every transmission
+    /// variable.
+    pub sends: Vec<(i32, u32, u32, usize)>,
+    /// The flows' variables, to trace worms from (`--routes any`).
+    pub flows: FlowVars,
+}
+
+/// The variables of the flows, by what they mean.
+#[derive(Default)]
+pub struct FlowVars {
+    /// `(variable, slot, packet, arc)`: a worm with p starts on the arc.
+    starts: Vec<(i32, u32, u32, usize)>,
+    /// `(variable, slot, packet, arc)`: a worm with p ends over the arc.
+    ends: Vec<(i32, u32, u32, usize)>,
+    /// `(variable, slot, packet, arc in, arc out)`: a worm goes on.
+    turns: Vec<(i32, u32, u32, usize, usize)>,
 }
 
 /// A literal of the encoding: a constant, or a variable.
@@ -107,18 +140,106 @@ enum L {
     Var(i32),
 }
 
+fn not(l: L) -> L {
+    match l {
+        L::True => L::False,
+        L::False => L::True,
+        L::Var(v) => L::Var(-v),
+    }
+}
+
+impl Formula {
+    fn fresh(&mut self) -> i32 {
+        self.vars += 1;
+        self.vars as i32
+    }
+
+    fn clause(&mut self, lits: &[L]) {
+        if lits.contains(&L::True) {
+            return;
+        }
+        self.clauses.push(
+            lits.iter()
+                .filter_map(|l| match l {
+                    L::Var(v) => Some(*v),
+                    _ => None,
+                })
+                .collect(),
+        );
+    }
+
+    /// At most `k` of `xs`: pairwise for one of up to five, else Sinz's
+    /// sequential counter.
+    fn at_most(&mut self, xs: &[i32], k: usize) {
+        if xs.len() <= k {
+            return;
+        }
+        if k == 0 {
+            for &x in xs {
+                self.clauses.push(vec![-x]);
+            }
+            return;
+        }
+        if k == 1 && xs.len() <= 5 {
+            for (i, &a) in xs.iter().enumerate() {
+                for &b in &xs[i + 1..] {
+                    self.clauses.push(vec![-a, -b]);
+                }
+            }
+            return;
+        }
+        // s[j]: at least j + 1 of the xs so far are true.
+        let mut prev: Vec<i32> = Vec::new();
+        for (i, &x) in xs.iter().enumerate() {
+            let last = i + 1 == xs.len();
+            if let Some(&full) = prev.get(k - 1) {
+                self.clauses.push(vec![-x, -full]);
+            }
+            if last {
+                break;
+            }
+            let s: Vec<i32> = (0..k.min(i + 1)).map(|_| self.fresh()).collect();
+            for (j, &sj) in s.iter().enumerate() {
+                if let Some(&p) = prev.get(j) {
+                    self.clauses.push(vec![-p, sj]);
+                }
+                match j {
+                    0 => self.clauses.push(vec![-x, sj]),
+                    _ => self.clauses.push(vec![-x, -prev[j - 1], sj]),
+                }
+            }
+            prev = s;
+        }
+    }
+
+    /// Exactly one of `xs` when `y`, none when not.
+    fn one_if(&mut self, y: i32, xs: &[i32]) {
+        let mut some = vec![-y];
+        some.extend(xs);
+        self.clauses.push(some);
+        for &x in xs {
+            self.clauses.push(vec![-x, y]);
+        }
+        self.at_most(xs, 1);
+    }
+}
+
 /// Encodes "`inst` in `slots` slots" (the module's formula).
 pub fn encode(inst: &Instance, slots: u32) -> Formula {
+    encode_capped(inst, slots, None)
+}
+
+/// Encodes "`inst` in `slots` slots with at most `cap` packet
+/// transmissions" (none: no cap).
+pub fn encode_capped(inst: &Instance, slots: u32, cap: Option<u64>) -> Formula {
     let mut f = Formula {
         clauses: Vec::new(),
         vars: 0,
         sends: Vec::new(),
-    };
-    let fresh = |f: &mut Formula| {
-        f.vars += 1;
-        f.vars as i32
+        flows: FlowVars::default(),
     };
     let n = inst.nodes as usize;
+    let ts = slots as usize;
     // The nearest destination of each packet from each node.
     let near: Vec<Vec<u32>> = inst
         .packets
@@ -135,17 +256,12 @@ pub fn encode(inst: &Instance, slots: u32) -> Formula {
                 .collect()
         })
         .collect();
-    let earliest = |p: &Packet, v: usize| match (v == p.origin as usize, inst.wormhole) {
-        (true, _) => 0,
-        (false, true) => 1,
-        (false, false) => inst.dist[p.origin as usize][v],
-    };
     // h(p, v, t) for t in 0..=slots.
     let mut hold: Vec<Vec<Vec<L>>> = Vec::with_capacity(inst.packets.len());
     for p in &inst.packets {
         let mut per_node = Vec::with_capacity(n);
         for v in 0..n {
-            let e = earliest(p, v);
+            let e = inst.earliest(p, v as NodeId);
             let lits = (0..=slots)
                 .map(|t| match t {
                     0 => match v == p.origin as usize {
@@ -153,141 +269,227 @@ pub fn encode(inst: &Instance, slots: u32) -> Formula {
                         false => L::False,
                     },
                     t if t < e => L::False,
-                    _ => L::Var(fresh(&mut f)),
+                    _ => L::Var(f.fresh()),
                 })
                 .collect();
             per_node.push(lits);
         }
         hold.push(per_node);
     }
-    let clause = |f: &mut Formula, lits: &[L]| {
-        if lits.contains(&L::True) {
-            return;
-        }
-        f.clauses.push(
-            lits.iter()
-                .filter_map(|l| match l {
-                    L::Var(v) => Some(*v),
-                    _ => None,
-                })
-                .collect(),
-        );
-    };
-    let not = |l: L| match l {
-        L::True => L::False,
-        L::False => L::True,
-        L::Var(v) => L::Var(-v),
-    };
-    // Per (slot, resource), the transmission variables that take it; per
-    // (packet, node, slot), those that bring the packet there.
+    // Per (slot, resource), the variables that take it; per (packet,
+    // node, slot), those that bring the packet there.
     let mut taking: HashMap<(u32, ResourceId), Vec<i32>> = HashMap::new();
     let mut into: HashMap<(usize, NodeId, u32), Vec<L>> = HashMap::new();
+    let mut carried: Vec<i32> = Vec::new();
+    // Per (slot, hop), its packet variables (a bus write's l).
+    let mut loads: HashMap<(u32, usize), Vec<i32>> = HashMap::new();
     for (pi, p) in inst.packets.iter().enumerate() {
         for t in 1..=slots {
+            let ti = t as usize;
             for (k, hop) in inst.hops.iter().enumerate() {
-                let (u, v) = (hop.from as usize, hop.to as usize);
-                let had = hold[pi][u][t as usize - 1];
-                let there = hold[pi][v][t as usize];
-                let useful = p.dests.contains(&hop.to)
-                    || match inst.wormhole {
-                        true => t < slots && near[pi][v] != u32::MAX,
-                        false => near[pi][v].saturating_add(t) <= slots,
-                    };
-                if had == L::False
-                    || there == L::False
-                    || !useful
-                    || hold[pi][v][t as usize - 1] == L::True
-                {
+                let had = hold[pi][hop.from as usize][ti - 1];
+                let fresh: Vec<usize> = hop
+                    .to
+                    .iter()
+                    .map(|&v| v as usize)
+                    .filter(|&v| hold[pi][v][ti - 1] != L::True && hold[pi][v][ti] != L::False)
+                    .collect();
+                let useful = fresh.iter().any(|&v| {
+                    p.dests.contains(&(v as NodeId))
+                        || match inst.wormhole {
+                            true => t < slots && near[pi][v] != u32::MAX,
+                            false => near[pi][v].saturating_add(t) <= slots,
+                        }
+                });
+                if had == L::False || !useful {
                     continue;
                 }
-                let x = fresh(&mut f);
-                f.sends.push((
-                    x,
-                    Sent {
-                        slot: t,
-                        packet: pi as u32,
-                        hop: k,
-                    },
-                ));
-                // Carried only what the sender held, to a node without it.
-                clause(&mut f, &[L::Var(-x), had]);
-                clause(&mut f, &[L::Var(-x), not(hold[pi][v][t as usize - 1])]);
-                clause(&mut f, &[L::Var(-x), there]);
-                for &r in &hop.uses {
-                    taking.entry((t, r)).or_default().push(x);
+                let x = f.fresh();
+                f.sends.push((x, t, pi as u32, k));
+                carried.push(x);
+                // Carried only what the sender held, where some receiver
+                // lacked it; every receiver then holds it.
+                f.clause(&[L::Var(-x), had]);
+                let mut lacked = vec![L::Var(-x)];
+                lacked.extend(fresh.iter().map(|&v| not(hold[pi][v][ti - 1])));
+                f.clause(&lacked);
+                for &v in &hop.to {
+                    f.clause(&[L::Var(-x), hold[pi][v as usize][ti]]);
+                    into.entry((pi, v, t)).or_default().push(L::Var(x));
                 }
-                into.entry((pi, hop.to, t)).or_default().push(L::Var(x));
+                loads.entry((t, k)).or_default().push(x);
             }
         }
     }
+    // Resources: with one packet a message, the packet variables
+    // themselves; with more, a variable per (slot, hop) in use.
+    let mut loaded: Vec<_> = loads.into_iter().collect();
+    loaded.sort_unstable_by_key(|(k, _)| *k);
+    for ((t, k), xs) in loaded {
+        let user = match inst.per_message {
+            1 => xs,
+            l => {
+                f.at_most(&xs, l as usize);
+                let w = f.fresh();
+                for &x in &xs {
+                    f.clauses.push(vec![-x, w]);
+                }
+                vec![w]
+            }
+        };
+        for &r in &inst.hops[k].uses {
+            taking.entry((t, r)).or_default().extend(&user);
+        }
+    }
+    if let Some(flows) = &inst.flows {
+        encode_flows(&mut f, inst, flows, slots, &hold, &mut taking, &mut into);
+    }
     for (pi, per_node) in hold.iter().enumerate() {
         for (v, lits) in per_node.iter().enumerate() {
-            for t in 1..=slots {
-                let (before, now) = (lits[t as usize - 1], lits[t as usize]);
+            for t in 1..=ts {
+                let (before, now) = (lits[t - 1], lits[t]);
                 // Kept, and had or received.
-                clause(&mut f, &[not(before), now]);
+                f.clause(&[not(before), now]);
                 let mut why = vec![not(now), before];
                 why.extend(
-                    into.get(&(pi, v as NodeId, t))
+                    into.get(&(pi, v as NodeId, t as u32))
                         .into_iter()
                         .flatten()
                         .copied(),
                 );
-                clause(&mut f, &why);
+                f.clause(&why);
             }
         }
     }
     let mut taken: Vec<_> = taking.into_iter().collect();
     taken.sort_unstable_by_key(|(k, _)| *k);
     for (_, xs) in taken {
-        at_most_one(&mut f, &xs);
+        f.at_most(&xs, 1);
     }
     for (pi, p) in inst.packets.iter().enumerate() {
         for &d in &p.dests {
-            clause(&mut f, &[hold[pi][d as usize][slots as usize]]);
+            f.clause(&[hold[pi][d as usize][ts]]);
         }
+    }
+    if let Some(cap) = cap {
+        f.at_most(&carried, cap as usize);
     }
     f
 }
 
-/// At most one of `xs`: pairwise up to five, else Sinz's sequential
-/// counter.
-fn at_most_one(f: &mut Formula, xs: &[i32]) {
-    if xs.len() <= 5 {
-        for (i, &a) in xs.iter().enumerate() {
-            for &b in &xs[i + 1..] {
-                f.clauses.push(vec![-a, -b]);
-            }
-        }
-        return;
+/// The flows of `--routes any` (the module's last rule).
+fn encode_flows(
+    f: &mut Formula,
+    inst: &Instance,
+    flows: &super::task::Flows,
+    slots: u32,
+    hold: &[Vec<Vec<L>>],
+    taking: &mut HashMap<(u32, ResourceId), Vec<i32>>,
+    into: &mut HashMap<(usize, NodeId, u32), Vec<L>>,
+) {
+    let n = inst.nodes as usize;
+    let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (a, &(u, v, _)) in flows.arcs.iter().enumerate() {
+        outs[u as usize].push(a);
+        ins[v as usize].push(a);
     }
-    let mut prev: Option<i32> = None;
-    for (i, &x) in xs.iter().enumerate() {
-        let last = i + 1 == xs.len();
-        if let Some(s) = prev {
-            f.clauses.push(vec![-x, -s]);
-        }
-        if !last {
-            f.vars += 1;
-            let s = f.vars as i32;
-            f.clauses.push(vec![-x, s]);
-            if let Some(p) = prev {
-                f.clauses.push(vec![-p, s]);
+    // Per (slot, node), the starts and the ends (one-port: at most one).
+    let mut starting: HashMap<(u32, usize), Vec<i32>> = HashMap::new();
+    let mut ending: HashMap<(u32, usize), Vec<i32>> = HashMap::new();
+    for (pi, _) in inst.packets.iter().enumerate() {
+        for t in 1..=slots {
+            let ti = t as usize;
+            let y: Vec<i32> = flows.arcs.iter().map(|_| f.fresh()).collect();
+            let mut before: Vec<Vec<i32>> = vec![Vec::new(); flows.arcs.len()];
+            let mut after: Vec<Vec<i32>> = vec![Vec::new(); flows.arcs.len()];
+            for (a, &(u, v, r)) in flows.arcs.iter().enumerate() {
+                taking.entry((t, r)).or_default().push(y[a]);
+                let (had, lacked, gets) = (
+                    hold[pi][u as usize][ti - 1],
+                    hold[pi][v as usize][ti - 1],
+                    hold[pi][v as usize][ti],
+                );
+                if had != L::False {
+                    let s = f.fresh();
+                    f.clause(&[L::Var(-s), had]);
+                    f.flows.starts.push((s, t, pi as u32, a));
+                    starting.entry((t, u as usize)).or_default().push(s);
+                    before[a].push(s);
+                }
+                if lacked != L::True && gets != L::False {
+                    let e = f.fresh();
+                    f.clause(&[L::Var(-e), not(lacked)]);
+                    f.clause(&[L::Var(-e), gets]);
+                    f.flows.ends.push((e, t, pi as u32, a));
+                    ending.entry((t, v as usize)).or_default().push(e);
+                    into.entry((pi, v, t)).or_default().push(L::Var(e));
+                    after[a].push(e);
+                }
+                for &b in &outs[v as usize] {
+                    if flows.arcs[b].1 == u {
+                        continue; // a U-turn never helps
+                    }
+                    let z = f.fresh();
+                    f.flows.turns.push((z, t, pi as u32, a, b));
+                    after[a].push(z);
+                    before[b].push(z);
+                }
             }
-            prev = Some(s);
+            for a in 0..flows.arcs.len() {
+                f.one_if(y[a], &before[a]);
+                f.one_if(y[a], &after[a]);
+            }
+        }
+    }
+    if flows.one_port {
+        for xs in starting.values().chain(ending.values()) {
+            f.at_most(xs, 1);
         }
     }
 }
 
-/// Solves `formula`; the true transmission variables if satisfiable, and
-/// the DRAT proof otherwise (with `proof`).
-fn solve(formula: &Formula, proof: bool) -> Result<(Option<Vec<Sent>>, Vec<u8>), String> {
-    let mut drat = Vec::new();
-    let model = {
-        let mut solver = Solver::new();
-        if proof {
-            solver.write_proof(&mut drat, ProofFormat::Drat);
+/// What the solver answered.
+enum Answer<T> {
+    /// Satisfiable, with this.
+    Sat(T),
+    /// Unsatisfiable, with the DRAT proof.
+    Unsat(Vec<u8>),
+    /// Ended by a [`Stop`].
+    Stopped,
+}
+
+/// The proof as the solver writes it, refusing more once `stop` says so:
+/// the solver then ends with an error, which is how it is stopped.
+struct Proof<'s> {
+    bytes: Vec<u8>,
+    stop: &'s Stop,
+}
+
+impl std::io::Write for Proof<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.stop.stopped() {
+            return Err(std::io::Error::other(super::STOPPED));
         }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Solves `formula`: the true variables if satisfiable, the DRAT proof if
+/// not.
+fn solve(formula: &Formula, stop: &Stop) -> Result<Answer<HashSet<i32>>, String> {
+    let mut proof = Proof {
+        bytes: Vec::new(),
+        stop,
+    };
+    let (sat, model) = {
+        let mut solver = Solver::new();
+        solver.write_proof(&mut proof, ProofFormat::Drat);
         let mut cnf = CnfFormula::new();
         cnf.set_var_count(formula.vars as usize);
         for c in &formula.clauses {
@@ -295,107 +497,301 @@ fn solve(formula: &Formula, proof: bool) -> Result<(Option<Vec<Sent>>, Vec<u8>),
             cnf.add_clause(&lits);
         }
         solver.add_formula(&cnf);
-        let sat = solver
-            .solve()
-            .map_err(|e| format!("the SAT solver failed: {e}"))?;
+        let sat = match solver.solve() {
+            Ok(sat) => sat,
+            Err(_) if stop.stopped() => return Ok(Answer::Stopped),
+            Err(e) => return Err(format!("the SAT solver failed: {e}")),
+        };
         let model = solver.model();
-        if proof {
-            solver
-                .close_proof()
-                .map_err(|e| format!("the SAT solver's proof failed: {e}"))?;
+        match solver.close_proof() {
+            Ok(()) => {}
+            Err(_) if stop.stopped() => return Ok(Answer::Stopped),
+            Err(e) => return Err(format!("the SAT solver's proof failed: {e}")),
         }
-        sat.then(|| model.unwrap_or_default())
+        (sat, model)
     };
-    let sends = model.map(|m| {
-        let truth: std::collections::HashSet<isize> = m.iter().map(|l| l.to_dimacs()).collect();
-        formula
-            .sends
-            .iter()
-            .filter(|(x, _)| truth.contains(&(*x as isize)))
-            .map(|(_, s)| s.clone())
-            .collect()
-    });
-    Ok((sends, drat))
-}
-
-/// The least slots for `inst`, trying T = 1 ..= `max_slots`; the witness
-/// is pruned of transmissions nothing needs, and the refutation of one
-/// slot fewer is checked.
-pub fn least_slots(inst: &Instance, max_slots: u32) -> Result<Optimum, String> {
-    let mut attempts = Vec::new();
-    let mut last_proof: Option<(Formula, Vec<u8>)> = None;
-    let trivial = inst
-        .packets
-        .iter()
-        .all(|p| p.dests.iter().all(|&d| d == p.origin));
-    if trivial {
-        return Ok(Optimum {
-            slots: Some(0),
-            witness: Vec::new(),
-            certificate: None,
-            attempts,
-        });
-    }
-    for slots in 1..=max_slots {
-        let formula = encode(inst, slots);
-        let start = Instant::now();
-        let (sends, proof) = solve(&formula, true)?;
-        attempts.push(Attempt {
-            slots,
-            sat: sends.is_some(),
-            vars: formula.vars,
-            clauses: formula.clauses.len(),
-            seconds: start.elapsed().as_secs_f64(),
-        });
-        match sends {
-            None => last_proof = Some((formula, proof)),
-            Some(sends) => {
-                let certificate = match last_proof {
-                    None => None,
-                    Some((refuted, proof)) => {
-                        let start = Instant::now();
-                        let checked = drat::check(&refuted.clauses, &proof).map_err(|e| {
-                            format!("the refutation of {} slots does not check: {e}", slots - 1)
-                        })?;
-                        Some(Certificate {
-                            slots: slots - 1,
-                            vars: refuted.vars,
-                            clauses: refuted.clauses.len(),
-                            proof_bytes: proof.len(),
-                            lemmas: checked.lemmas,
-                            check_seconds: start.elapsed().as_secs_f64(),
-                        })
-                    }
-                };
-                return Ok(Optimum {
-                    slots: Some(slots),
-                    witness: needed(inst, sends),
-                    certificate,
-                    attempts,
-                });
-            }
-        }
-    }
-    Ok(Optimum {
-        slots: None,
-        witness: Vec::new(),
-        certificate: None,
-        attempts,
+    Ok(match sat {
+        true => Answer::Sat(
+            model
+                .unwrap_or_default()
+                .iter()
+                .map(|l| l.to_dimacs() as i32)
+                .filter(|&l| l > 0)
+                .collect(),
+        ),
+        false => Answer::Unsat(proof.bytes),
     })
 }
 
-/// `sends` without the transmissions nothing needs: one whose receiver
-/// is no destination of its packet and never sends it on.
+/// The transmissions a model makes: the true transmission variables, and
+/// the worms its flows trace.
+fn decode(inst: &Instance, formula: &Formula, truth: &HashSet<i32>) -> Vec<Sent> {
+    let mut sends: Vec<Sent> = formula
+        .sends
+        .iter()
+        .filter(|(x, ..)| truth.contains(x))
+        .map(|&(_, slot, packet, k)| Sent {
+            slot,
+            packet,
+            hop: inst.hops[k].clone(),
+        })
+        .collect();
+    let Some(flows) = &inst.flows else {
+        return sends;
+    };
+    let fv = &formula.flows;
+    let next: HashMap<(u32, u32, usize), usize> = fv
+        .turns
+        .iter()
+        .filter(|(z, ..)| truth.contains(z))
+        .map(|&(_, t, p, a, b)| ((t, p, a), b))
+        .collect();
+    let ends: HashSet<(u32, u32, usize)> = fv
+        .ends
+        .iter()
+        .filter(|(e, ..)| truth.contains(e))
+        .map(|&(_, t, p, a)| (t, p, a))
+        .collect();
+    for &(_, t, p, first) in fv.starts.iter().filter(|(s, ..)| truth.contains(s)) {
+        // Follow the worm from its first arc to its end, then cut the
+        // walk's loops to a path.
+        let mut walk = vec![flows.arcs[first].0];
+        let mut a = first;
+        loop {
+            let v = flows.arcs[a].1;
+            if let Some(i) = walk.iter().position(|&w| w == v) {
+                walk.truncate(i);
+            }
+            walk.push(v);
+            if ends.contains(&(t, p, a)) {
+                break;
+            }
+            match next.get(&(t, p, a)) {
+                Some(&b) => a = b,
+                None => break, // a model's walk always ends; no worm if not
+            }
+        }
+        if !ends.contains(&(t, p, a)) || walk.len() < 2 {
+            continue;
+        }
+        let uses = walk
+            .windows(2)
+            .filter_map(|w| {
+                flows
+                    .arcs
+                    .iter()
+                    .find(|&&(u, v, _)| (u, v) == (w[0], w[1]))
+                    .map(|&(.., r)| r)
+            })
+            .collect();
+        sends.push(Sent {
+            slot: t,
+            packet: p,
+            hop: Hop {
+                from: walk[0],
+                to: vec![*walk.last().expect("a worm has two ends")],
+                path: walk,
+                own: false,
+                uses,
+            },
+        });
+    }
+    sends
+}
+
+/// A formula's answer: its witness or its proof; `None` where stopped.
+pub(crate) type Solved = Option<Result<Vec<Sent>, Vec<u8>>>;
+
+/// Solves `formula` and keeps the attempt (unless stopped); the
+/// transmissions if satisfiable, else the proof.
+pub(crate) fn attempt(
+    inst: &Instance,
+    formula: &Formula,
+    slots: u32,
+    cap: Option<u64>,
+    attempts: &mut Vec<Attempt>,
+    stop: &Stop,
+) -> Result<Solved, String> {
+    let start = Instant::now();
+    let answer = solve(formula, stop)?;
+    let mut keep = |sat| {
+        attempts.push(Attempt {
+            slots,
+            cap,
+            sat,
+            vars: formula.vars,
+            clauses: formula.clauses.len(),
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    };
+    Ok(match answer {
+        Answer::Sat(truth) => {
+            keep(true);
+            Some(Ok(needed(inst, decode(inst, formula, &truth))))
+        }
+        Answer::Unsat(proof) => {
+            keep(false);
+            Some(Err(proof))
+        }
+        Answer::Stopped => None,
+    })
+}
+
+/// Checks the refutation `proof` of `formula`.
+pub(crate) fn certify(
+    formula: &Formula,
+    proof: &[u8],
+    slots: u32,
+    cap: Option<u64>,
+) -> Result<Certificate, String> {
+    let start = Instant::now();
+    let checked = drat::check(&formula.clauses, proof)
+        .map_err(|e| format!("the refutation of {slots} slots does not check: {e}"))?;
+    Ok(Certificate {
+        slots,
+        cap,
+        vars: formula.vars,
+        clauses: formula.clauses.len(),
+        proof_bytes: proof.len(),
+        lemmas: checked.lemmas,
+        check_seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The least slots for `inst`, trying T from its lower bound up to
+/// `max_slots`; the witness is pruned of transmissions nothing needs,
+/// and the refutation of one slot fewer (above the bound) is checked.
+pub fn least_slots(inst: &Instance, max_slots: u32) -> Result<Optimum, String> {
+    let bound = inst.lower_bound();
+    let mut optimum = Optimum {
+        slots: None,
+        witness: Vec::new(),
+        bound: bound.clone(),
+        certificate: None,
+        attempts: Vec::new(),
+    };
+    if bound.slots == 0 {
+        optimum.slots = Some(0);
+        return Ok(optimum);
+    }
+    let mut refuted: Option<(Formula, Vec<u8>, u32)> = None;
+    for slots in bound.slots..=max_slots {
+        let formula = encode(inst, slots);
+        match attempt(
+            inst,
+            &formula,
+            slots,
+            None,
+            &mut optimum.attempts,
+            &Stop::default(),
+        )? {
+            None => break,
+            Some(Err(proof)) => refuted = Some((formula, proof, slots)),
+            Some(Ok(witness)) => {
+                if let Some((refuted, proof, t)) = refuted {
+                    optimum.certificate = Some(certify(&refuted, &proof, t, None)?);
+                }
+                optimum.slots = Some(slots);
+                optimum.witness = witness;
+                return Ok(optimum);
+            }
+        }
+    }
+    if let Some((refuted, proof, t)) = refuted {
+        optimum.certificate = Some(certify(&refuted, &proof, t, None)?);
+    }
+    Ok(optimum)
+}
+
+/// The fewest packet transmissions in `slots` slots, from a witness of
+/// that many.
+#[derive(Clone, Debug)]
+pub struct Fewest {
+    /// The fewest transmissions.
+    pub transmissions: u64,
+    /// A schedule with that many.
+    pub witness: Vec<Sent>,
+    /// The lower bound ([`Instance::fewest_transmissions`]).
+    pub bound: u64,
+    /// The refutation of one fewer, where above the bound.
+    pub certificate: Option<Certificate>,
+    /// Every formula solved, in order.
+    pub attempts: Vec<Attempt>,
+}
+
+/// The fewest transmissions of a schedule in `slots` slots, starting from
+/// `witness`: while above the lower bound, ask for one fewer than the
+/// best so far, until refuted (the refutation is checked); `None` where
+/// `stop` ended it.
+pub fn fewest_transmissions(
+    inst: &Instance,
+    slots: u32,
+    witness: Vec<Sent>,
+    stop: &Stop,
+) -> Result<Option<Fewest>, String> {
+    let bound = inst.fewest_transmissions();
+    let mut fewest = Fewest {
+        transmissions: witness.len() as u64,
+        witness,
+        bound,
+        certificate: None,
+        attempts: Vec::new(),
+    };
+    while fewest.transmissions > bound {
+        let cap = fewest.transmissions - 1;
+        let formula = encode_capped(inst, slots, Some(cap));
+        match attempt(inst, &formula, slots, Some(cap), &mut fewest.attempts, stop)? {
+            None => return Ok(None),
+            Some(Ok(witness)) => {
+                fewest.transmissions = witness.len() as u64;
+                fewest.witness = witness;
+            }
+            Some(Err(proof)) => {
+                fewest.certificate = Some(certify(&formula, &proof, slots, Some(cap))?);
+                break;
+            }
+        }
+    }
+    Ok(Some(fewest))
+}
+
+/// `sends` without the transmissions nothing needs: one that reaches no
+/// node new to its packet (another of the slot, or an earlier one,
+/// reached them), or whose receivers are no destinations of its packet
+/// and never send it on.
 fn needed(inst: &Instance, mut sends: Vec<Sent>) -> Vec<Sent> {
+    sends.sort_by(|a, b| {
+        (a.slot, a.hop.from, &a.hop.to, a.packet).cmp(&(b.slot, b.hop.from, &b.hop.to, b.packet))
+    });
+    let mut reached: HashSet<(u32, NodeId)> = inst
+        .packets
+        .iter()
+        .enumerate()
+        .map(|(p, packet)| (p as u32, packet.origin))
+        .collect();
+    sends.retain(|s| {
+        let new: Vec<NodeId> = s
+            .hop
+            .to
+            .iter()
+            .copied()
+            .filter(|&v| !reached.contains(&(s.packet, v)))
+            .collect();
+        for &v in &new {
+            reached.insert((s.packet, v));
+        }
+        !new.is_empty()
+    });
     loop {
         let keep: Vec<bool> = sends
             .iter()
             .map(|s| {
-                let to = inst.hops[s.hop].to;
-                inst.packets[s.packet as usize].dests.contains(&to)
-                    || sends.iter().any(|o| {
-                        o.packet == s.packet && inst.hops[o.hop].from == to && o.slot > s.slot
-                    })
+                s.hop.to.iter().any(|to| {
+                    inst.packets[s.packet as usize].dests.contains(to)
+                        || sends
+                            .iter()
+                            .any(|o| o.packet == s.packet && o.hop.from == *to && o.slot > s.slot)
+                })
             })
             .collect();
         if keep.iter().all(|&k| k) {
@@ -404,18 +800,19 @@ fn needed(inst: &Instance, mut sends: Vec<Sent>) -> Vec<Sent> {
         let mut k = keep.into_iter();
         sends.retain(|_| k.next().unwrap_or(true));
     }
-    sends.sort_by_key(|s| (s.slot, inst.hops[s.hop].from, inst.hops[s.hop].to, s.packet));
     sends
 }
 
 /// Whether `formula` is satisfiable (for tests of the certificate check).
 pub fn satisfiable(formula: &Formula) -> Result<bool, String> {
-    Ok(solve(formula, false)?.0.is_some())
+    Ok(matches!(solve(formula, &Stop::default())?, Answer::Sat(_)))
 }
 
 /// The refutation of `formula` as DRAT, if it is unsatisfiable (for
 /// tests of the certificate check).
 pub fn refutation(formula: &Formula) -> Result<Option<Vec<u8>>, String> {
-    let (sends, proof) = solve(formula, true)?;
-    Ok(sends.is_none().then_some(proof))
+    Ok(match solve(formula, &Stop::default())? {
+        Answer::Unsat(proof) => Some(proof),
+        _ => None,
+    })
 }

@@ -108,6 +108,26 @@ pub fn least_rounds<T: Topology>(
     })
 }
 
+/// Whether `source` can inform every node within `depth` rounds on `t`
+/// under `model`: its rounds if so, and the informed sets expanded. The
+/// search ends early, with an error, when `stop` is set or `max_states`
+/// sets were expanded.
+pub fn within<T: Topology>(
+    t: &T,
+    model: Model,
+    source: NodeId,
+    depth: u32,
+    max_states: u64,
+    stop: &super::Stop,
+) -> Result<(Option<Vec<Round>>, u64), String> {
+    let mut s = Search::new(t, model, max_states)?;
+    s.stop = Some(stop.clone());
+    let mut witness = Vec::new();
+    let found = s.feasible(1u64 << source, depth, &mut witness)?;
+    witness.reverse();
+    Ok((found.then_some(witness), s.states))
+}
+
 /// A send u -> v: the resources its route occupies.
 struct Send {
     from: NodeId,
@@ -137,6 +157,8 @@ struct Search {
     sends: Vec<u32>,
     states: u64,
     max_states: u64,
+    /// Ends the search early.
+    stop: Option<super::Stop>,
 }
 
 impl Search {
@@ -203,6 +225,7 @@ impl Search {
             sends: vec![0; n],
             states: 0,
             max_states,
+            stop: None,
         })
     }
 
@@ -253,6 +276,9 @@ impl Search {
             return Ok(false);
         }
         self.states += 1;
+        if self.stop.as_ref().is_some_and(|s| s.stopped()) {
+            return Err(super::STOPPED.into());
+        }
         if self.states > self.max_states {
             return Err(format!(
                 "the optimal search's budget of {} informed sets ran out",
@@ -274,9 +300,18 @@ impl Search {
                 }
             }
         }
+        // A stopped enumeration is partial: it proves nothing.
+        if self.stopped() {
+            return Err(super::STOPPED.into());
+        }
         let r = self.failed.entry(informed).or_insert(0);
         *r = (*r).max(left);
         Ok(false)
+    }
+
+    /// Whether the caller asked the search to end.
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.stopped())
     }
 
     /// Whether every node of `idle` can be reached in one round from
@@ -285,6 +320,9 @@ impl Search {
     /// (or only their last) resource could not reach every receiver (a
     /// matching).
     fn cover(&mut self, informed: u64, idle: &[usize], round: &mut Round) -> bool {
+        if self.stopped() {
+            return false;
+        }
         if !self.matched(informed, idle, |s| s.first) || !self.matched(informed, idle, |s| s.last) {
             return false;
         }
@@ -369,12 +407,20 @@ impl Search {
         let mut all = Bits::new(m);
         (0..m).for_each(|c| all.set(c));
         let mut clique = Vec::new();
-        bron_kerbosch(&compatible, &mut clique, all, Bits::new(m), &mut |c| {
-            let got = c.iter().fold(0u64, |g, &i| g | 1 << sends[i].to);
-            found
-                .entry(got)
-                .or_insert_with(|| c.iter().map(|&i| (sends[i].from, sends[i].to)).collect());
-        });
+        let stopped = || self.stopped();
+        bron_kerbosch(
+            &compatible,
+            &mut clique,
+            all,
+            Bits::new(m),
+            &stopped,
+            &mut |c| {
+                let got = c.iter().fold(0u64, |g, &i| g | 1 << sends[i].to);
+                found
+                    .entry(got)
+                    .or_insert_with(|| c.iter().map(|&i| (sends[i].from, sends[i].to)).collect());
+            },
+        );
     }
 
     fn assign(
@@ -386,6 +432,9 @@ impl Search {
         round: &mut Round,
         found: &mut HashMap<u64, Round>,
     ) {
+        if self.stopped() {
+            return;
+        }
         let Some(&v) = reachable.get(at) else {
             // Maximal: no receiver left out could still be reached.
             let maximal = reachable
@@ -476,14 +525,18 @@ impl Search {
 }
 
 /// Reports every maximal clique of `compatible` that extends `clique`
-/// with nodes of `p` and none of `x`.
+/// with nodes of `p` and none of `x` (some only, once `stopped`).
 fn bron_kerbosch(
     compatible: &[Bits],
     clique: &mut Vec<usize>,
     mut p: Bits,
     mut x: Bits,
+    stopped: &dyn Fn() -> bool,
     report: &mut impl FnMut(&[usize]),
 ) {
+    if stopped() {
+        return;
+    }
     if p.is_empty() {
         if x.is_empty() {
             report(clique);
@@ -502,6 +555,7 @@ fn bron_kerbosch(
             clique,
             p.and(&compatible[v]),
             x.and(&compatible[v]),
+            stopped,
             report,
         );
         clique.pop();

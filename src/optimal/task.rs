@@ -115,6 +115,9 @@ pub enum Routes {
     Network,
     /// Any shortest path.
     Minimal,
+    /// Any path: the worms of a slot are arc-disjoint walks, encoded as
+    /// flows on the arcs rather than as enumerated paths.
+    Any,
 }
 
 impl Routes {
@@ -123,26 +126,40 @@ impl Routes {
         match self {
             Routes::Network => "network",
             Routes::Minimal => "minimal",
+            Routes::Any => "any",
         }
     }
 }
 
-/// One transmission a slot may carry: a packet from `from` to `to` over
+/// One transmission a slot may carry: packets from `from` to `to` over
 /// `path`, taking `uses`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hop {
     /// The sender.
     pub from: NodeId,
-    /// The receiver.
-    pub to: NodeId,
-    /// The nodes it crosses, sender to receiver.
+    /// The receivers, sorted: one over a link or a worm, every other node
+    /// on the bus for a bus write.
+    pub to: Vec<NodeId>,
+    /// The nodes it crosses, sender to receiver (a worm's; a link's two
+    /// ends; empty for a bus write).
     pub path: Vec<NodeId>,
     /// Whether `path` is the network's own route (a schedule file need not
     /// name it).
     pub own: bool,
-    /// The resources it takes for its slot, sorted: its arcs, and under
-    /// one-port its sender's out-port and its receiver's in-port.
+    /// The resources it takes for its slot, sorted: its arcs (or its
+    /// bus), and under one-port its sender's out-port and its receiver's
+    /// in-port.
     pub uses: Vec<ResourceId>,
+}
+
+/// The arcs of a network, for worms on any path (`--routes any`).
+#[derive(Clone, Debug)]
+pub struct Flows {
+    /// Every arc: its tail, its head, its resource.
+    pub arcs: Vec<(NodeId, NodeId, ResourceId)>,
+    /// One-port: a node starts at most one worm a slot and ends at most
+    /// one.
+    pub one_port: bool,
 }
 
 /// A task on a network, as the encoding sees it.
@@ -152,22 +169,48 @@ pub struct Instance {
     pub nodes: u32,
     /// The task's packets.
     pub packets: Vec<Packet>,
-    /// Every transmission a slot may carry.
+    /// Every transmission a slot may carry (under `--routes any`, none
+    /// of the worms: those are `flows`).
     pub hops: Vec<Hop>,
-    /// Hop distances between nodes (u32::MAX where unreachable).
+    /// Worms on any path, as flows on these arcs.
+    pub flows: Option<Flows>,
+    /// Slots from node to node (u32::MAX where unreachable): hops over
+    /// links or bus writes.
     pub dist: Vec<Vec<u32>>,
     /// Worms (a transmission crosses any number of arcs in its slot)
-    /// rather than one arc a slot.
+    /// rather than one arc (or one bus) a slot.
     pub wormhole: bool,
+    /// The most packets one transmission carries: one over links; a bus
+    /// write carries up to l tokens (Fujita's l, `--ell`).
+    pub per_message: u32,
+    /// Per node, the most receivers its transmissions of one slot reach,
+    /// and the most transmissions that reach it in one slot (for the
+    /// lower bounds).
+    fan_out: Vec<u32>,
+    fan_in: Vec<u32>,
+    /// Arcs of the network (0 on a mesh-bus).
+    arc_count: u32,
+    /// Buses of the network (0 over links).
+    bus_count: u32,
+}
+
+/// A lower bound on the slots of an instance, and the argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// No schedule has fewer slots.
+    pub slots: u32,
+    /// Why, in one sentence with its numbers.
+    pub why: String,
 }
 
 impl Instance {
     /// `task` on `t`, its transmissions as the topology's run semantics
     /// makes them ([`Topology::message_route`], [`Topology::occupy`]):
     /// under store-and-forward one arc to a neighbour; under wormhole a
-    /// worm to any node, on the network's own route or on every shortest
-    /// path (`routes`), taking the arcs it crosses and the ports its own
-    /// route takes.
+    /// worm to any node, on the network's own route, on every shortest
+    /// path or on any path (`routes`), taking the arcs it crosses and the
+    /// ports its own route takes; on a mesh-bus a write on a bus, read by
+    /// every other node on it, taking the bus.
     pub fn new<T: Topology>(
         t: &T,
         task: Task,
@@ -175,19 +218,7 @@ impl Instance {
         routes: Routes,
     ) -> Result<Instance, String> {
         let n = t.nodes();
-        if !t.buses().is_empty() {
-            return Err(
-                "check optimal takes networks of links; a mesh-bus's writes reach every node on \
-                 a bus (not yet encoded)"
-                    .into(),
-            );
-        }
-        let mut adjacent = vec![Vec::new(); n as usize];
-        t.links(|u, v| {
-            adjacent[u as usize].push(v);
-            adjacent[v as usize].push(u);
-        });
-        let dist: Vec<Vec<u32>> = (0..n).map(|s| hops_from(&adjacent, s)).collect();
+        let buses = t.buses();
         // The arcs as resources, by their ends.
         let mut arcs: HashMap<(NodeId, NodeId), ResourceId> = HashMap::new();
         for r in 0..t.resources() {
@@ -195,52 +226,148 @@ impl Instance {
                 arcs.insert(ends, r);
             }
         }
+        let mut adjacent = vec![Vec::new(); n as usize];
         let mut hops = Vec::new();
-        for u in 0..n {
-            for v in (0..n).filter(|&v| v != u) {
-                if !wormhole && dist[u as usize][v as usize] != 1 {
-                    continue;
-                }
-                let Some(route) = point_to_point(t, u, v, wormhole)? else {
-                    continue;
-                };
-                let own = t.path(&route);
-                let mut uses = Vec::new();
-                t.occupy(&route, |r| uses.push(r));
-                // What the route takes besides its arcs: the ports.
-                let own_arcs: Vec<ResourceId> = own
-                    .windows(2)
-                    .filter_map(|w| arcs.get(&(w[0], w[1])).copied())
-                    .collect();
-                let ports: Vec<ResourceId> = uses
-                    .iter()
-                    .copied()
-                    .filter(|r| !own_arcs.contains(r))
-                    .collect();
-                let paths = match (wormhole, routes) {
-                    (true, Routes::Minimal) => shortest_paths(&adjacent, &dist, u, v),
-                    _ => vec![own.clone()],
-                };
-                for path in paths {
-                    let mut uses = ports.clone();
-                    for w in path.windows(2) {
-                        uses.push(*arcs.get(&(w[0], w[1])).ok_or_else(|| {
-                            format!(
-                                "the arc {} -> {} is not a resource of the network",
-                                t.node_label(w[0]),
-                                t.node_label(w[1])
-                            )
-                        })?);
+        if !buses.is_empty() {
+            if routes != Routes::Network {
+                return Err("--routes is for worms; a mesh-bus has buses".into());
+            }
+            for bus in &buses {
+                for &u in &bus.nodes {
+                    let Some(&v) = bus.nodes.iter().find(|&&v| v != u) else {
+                        continue;
+                    };
+                    let route = t.message_route(u, v, false);
+                    if let Some(why) = t.invalid(&route) {
+                        return Err(format!("a write on bus {}: {why}", bus.name));
                     }
+                    let mut to = Vec::new();
+                    t.receivers(&route, |r| to.push(r));
+                    let mut uses = Vec::new();
+                    t.occupy(&route, |r| uses.push(r));
+                    to.sort_unstable();
                     uses.sort_unstable();
-                    uses.dedup();
+                    adjacent[u as usize].extend(to.iter().copied());
                     hops.push(Hop {
                         from: u,
-                        to: v,
-                        own: path == own,
-                        path,
+                        to,
+                        path: Vec::new(),
+                        own: true,
                         uses,
                     });
+                }
+            }
+        } else {
+            t.links(|u, v| {
+                adjacent[u as usize].push(v);
+                adjacent[v as usize].push(u);
+            });
+        }
+        let wormhole = wormhole && buses.is_empty();
+        let dist: Vec<Vec<u32>> = (0..n).map(|s| hops_from(&adjacent, s)).collect();
+        let mut flows = None;
+        if buses.is_empty() {
+            for u in 0..n {
+                for v in (0..n).filter(|&v| v != u) {
+                    if !wormhole && dist[u as usize][v as usize] != 1 {
+                        continue;
+                    }
+                    let Some(route) = point_to_point(t, u, v, wormhole)? else {
+                        continue;
+                    };
+                    let own = t.path(&route);
+                    let mut uses = Vec::new();
+                    t.occupy(&route, |r| uses.push(r));
+                    // What the route takes besides its arcs: the ports.
+                    let own_arcs: Vec<ResourceId> = own
+                        .windows(2)
+                        .filter_map(|w| arcs.get(&(w[0], w[1])).copied())
+                        .collect();
+                    let ports: Vec<ResourceId> = uses
+                        .iter()
+                        .copied()
+                        .filter(|r| !own_arcs.contains(r))
+                        .collect();
+                    if wormhole && routes == Routes::Any {
+                        // Worms are flows; the ports tell one-port apart.
+                        let f = flows.get_or_insert_with(|| Flows {
+                            arcs: Vec::new(),
+                            one_port: false,
+                        });
+                        f.one_port |= !ports.is_empty();
+                        continue;
+                    }
+                    let paths = match (wormhole, routes) {
+                        (true, Routes::Minimal) => shortest_paths(&adjacent, &dist, u, v),
+                        _ => vec![own.clone()],
+                    };
+                    for path in paths {
+                        let mut uses = ports.clone();
+                        for w in path.windows(2) {
+                            uses.push(*arcs.get(&(w[0], w[1])).ok_or_else(|| {
+                                format!(
+                                    "the arc {} -> {} is not a resource of the network",
+                                    t.node_label(w[0]),
+                                    t.node_label(w[1])
+                                )
+                            })?);
+                        }
+                        uses.sort_unstable();
+                        uses.dedup();
+                        hops.push(Hop {
+                            from: u,
+                            to: vec![v],
+                            own: path == own,
+                            path,
+                            uses,
+                        });
+                    }
+                }
+            }
+        }
+        let mut arc_list: Vec<(NodeId, NodeId, ResourceId)> =
+            arcs.iter().map(|(&(u, v), &r)| (u, v, r)).collect();
+        arc_list.sort_unstable();
+        if let Some(f) = flows.as_mut() {
+            f.arcs = arc_list.clone();
+        }
+        // Fan-out and fan-in a slot. Over links: a node's transmissions
+        // each leave over one of its out-arcs and arrive over one of its
+        // in-arcs; where every transmission of a node shares a resource
+        // (a one-port node's port), one. On a mesh-bus: one write a bus.
+        let mut fan_out = vec![0u32; n as usize];
+        let mut fan_in = vec![0u32; n as usize];
+        let one_port = flows.as_ref().is_some_and(|f| f.one_port);
+        if buses.is_empty() {
+            for &(u, v, _) in &arc_list {
+                fan_out[u as usize] += 1;
+                fan_in[v as usize] += 1;
+            }
+            for u in 0..n {
+                let shares = |of: &dyn Fn(&Hop) -> bool| {
+                    let mut common: Option<Vec<ResourceId>> = None;
+                    for h in hops.iter().filter(|h| of(h)) {
+                        let c = common.get_or_insert_with(|| h.uses.clone());
+                        c.retain(|r| h.uses.contains(r));
+                    }
+                    one_port || common.is_some_and(|c| !c.is_empty())
+                };
+                if shares(&|h: &Hop| h.from == u) {
+                    fan_out[u as usize] = fan_out[u as usize].min(1);
+                }
+                if shares(&|h: &Hop| h.to.contains(&u)) {
+                    fan_in[u as usize] = fan_in[u as usize].min(1);
+                }
+            }
+        } else {
+            // A write reaches its bus's other nodes; a node reads every
+            // bus it is on, one write a bus.
+            for h in &hops {
+                fan_out[h.from as usize] += h.to.len() as u32;
+            }
+            for bus in &buses {
+                for &v in &bus.nodes {
+                    fan_in[v as usize] += 1;
                 }
             }
         }
@@ -248,28 +375,218 @@ impl Instance {
             nodes: n,
             packets: task.packets(n),
             hops,
+            flows,
             dist,
             wormhole,
+            per_message: 1,
+            fan_out,
+            fan_in,
+            arc_count: arc_list.len() as u32,
+            bus_count: buses.len() as u32,
         })
     }
 
-    /// The fewest slots by distance: the farthest destination of any
-    /// packet under store-and-forward; one under wormhole (where any
-    /// packet must move at all). A lower bound the encoding assumes.
-    pub fn distance_bound(&self) -> u32 {
+    /// The same instance with bus writes that carry up to `ell` packets.
+    pub fn carrying(mut self, ell: u32) -> Instance {
+        self.per_message = ell.max(1);
+        self
+    }
+
+    /// The slots packet `p` needs to reach `v` by distance: the hops (or
+    /// bus writes) between them; one for a worm; none where it starts.
+    pub fn earliest(&self, p: &Packet, v: NodeId) -> u32 {
+        match (v == p.origin, self.wormhole) {
+            (true, _) => 0,
+            (false, true) => 1,
+            (false, false) => self.dist[p.origin as usize][v as usize],
+        }
+    }
+
+    /// The greatest of the lower bounds the task's counting arguments
+    /// give (docs/optimal.md, "Lower bounds"), each sound for every
+    /// schedule of the model:
+    /// * distance: a packet reaches a node no sooner than [`Self::earliest`];
+    /// * growth: a packet's holders at most multiply by 1 + F a slot,
+    ///   where a node's transmissions of one slot reach at most F nodes;
+    /// * receiving: a node receives at most its fan-in times the packets
+    ///   a message carries a slot, and must receive every packet it ends
+    ///   with and did not start with;
+    /// * sending: likewise a node must send every packet it starts with
+    ///   that some other node needs;
+    /// * arcs: over links, a packet crosses at least its distance in arcs
+    ///   to one destination, and at least one arc per destination; the
+    ///   network's arcs carry at most one packet each a slot;
+    /// * writes: on a mesh-bus, a packet needs at least as many writes as
+    ///   its new holders over the most one write reaches, and the buses
+    ///   carry at most one write of l packets each a slot (Fujita's
+    ///   Theorem 2, for any task).
+    pub fn lower_bound(&self) -> Bound {
+        let n = self.nodes as usize;
+        let mut best = Bound {
+            slots: 0,
+            why: "every packet starts where it must end".into(),
+        };
+        let mut offer = |slots: u32, why: String| {
+            if slots > best.slots {
+                best = Bound { slots, why };
+            }
+        };
+        // Distance.
+        for p in &self.packets {
+            for &d in &p.dests {
+                let e = self.earliest(p, d);
+                if e == u32::MAX {
+                    offer(
+                        u32::MAX,
+                        format!("node {d} cannot be reached from node {}", p.origin),
+                    );
+                } else {
+                    offer(
+                        e,
+                        match self.wormhole {
+                            true => format!("a packet of node {} must move to node {d}", p.origin),
+                            false => format!(
+                                "distance: node {d} is {e} hops from node {}, where a packet it \
+                                 needs starts",
+                                p.origin
+                            ),
+                        },
+                    );
+                }
+            }
+        }
+        // Growth: the origin's own fan-out in the first slot, then at
+        // most the greatest.
+        let f = u64::from(self.fan_out.iter().copied().max().unwrap_or(0));
+        for p in &self.packets {
+            let mut need: Vec<NodeId> = p.dests.clone();
+            need.push(p.origin);
+            need.sort_unstable();
+            need.dedup();
+            let need = need.len() as u64;
+            let first = u64::from(self.fan_out[p.origin as usize]);
+            let (mut have, mut t) = (1u64, 0u32);
+            let mut steps = Vec::new();
+            while have < need && f > 0 {
+                have = match t {
+                    0 => 1 + first,
+                    _ => have.saturating_mul(1 + f),
+                };
+                t += 1;
+                steps.push(have);
+            }
+            if t > 1 {
+                offer(
+                    t,
+                    format!(
+                        "growth: node {}'s transmissions of a slot reach at most {first} nodes \
+                         and any node's at most {f}, so at most {} hold a packet of node {} after \
+                         slots 1 to {}, fewer than the {need} that must",
+                        p.origin,
+                        steps[..steps.len() - 1]
+                            .iter()
+                            .map(u64::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        p.origin,
+                        t - 1
+                    ),
+                );
+            }
+        }
+        // Receiving and sending.
+        let mut gets = vec![0u64; n];
+        let mut gives = vec![0u64; n];
+        for p in &self.packets {
+            for &d in p.dests.iter().filter(|&&d| d != p.origin) {
+                gets[d as usize] += 1;
+            }
+            if p.dests.iter().any(|&d| d != p.origin) {
+                gives[p.origin as usize] += 1;
+            }
+        }
+        let per = u64::from(self.per_message);
+        for v in 0..n {
+            for (count, fan, verb) in [
+                (gets[v], self.fan_in[v], "receive"),
+                (gives[v], self.fan_out[v], "send"),
+            ] {
+                let fan = u64::from(fan) * per;
+                if count > 0 && fan > 0 {
+                    offer(
+                        count.div_ceil(fan) as u32,
+                        format!(
+                            "{verb}: node {v} must {verb} {count} packets, at most {fan} a slot"
+                        ),
+                    );
+                }
+            }
+        }
+        // Arcs.
+        if self.arc_count > 0 {
+            let crossings: u64 = self
+                .packets
+                .iter()
+                .map(|p| {
+                    let far = p
+                        .dests
+                        .iter()
+                        .map(|&d| self.dist[p.origin as usize][d as usize])
+                        .filter(|&d| d != u32::MAX)
+                        .max()
+                        .unwrap_or(0);
+                    let new = p.dests.iter().filter(|&&d| d != p.origin).count() as u32;
+                    u64::from(far.max(new))
+                })
+                .sum();
+            let arcs = u64::from(self.arc_count);
+            offer(
+                crossings.div_ceil(arcs) as u32,
+                format!(
+                    "arcs: the packets must cross at least {crossings} arcs, at most {arcs} a slot"
+                ),
+            );
+        }
+        // Writes.
+        if self.bus_count > 0 {
+            let writes = self.fewest_transmissions();
+            let per_slot = u64::from(self.bus_count) * per;
+            offer(
+                writes.div_ceil(per_slot) as u32,
+                format!(
+                    "writes: the packets need at least {writes} bus writes of one packet, the \
+                     {} buses carry at most {per_slot} a slot",
+                    self.bus_count
+                ),
+            );
+        }
+        best
+    }
+
+    /// The fewest packet transmissions (a packet over one hop) any
+    /// schedule makes: every destination that does not start with a
+    /// packet receives it, a worm or a link reaching one node and a bus
+    /// write at most a bus's other nodes; under store-and-forward a packet
+    /// for one destination crosses at least its distance.
+    pub fn fewest_transmissions(&self) -> u64 {
+        let reach = self
+            .hops
+            .iter()
+            .map(|h| h.to.len() as u64)
+            .max()
+            .unwrap_or(1);
         self.packets
             .iter()
-            .flat_map(|p| {
-                p.dests
-                    .iter()
-                    .map(move |&d| match (d == p.origin, self.wormhole) {
-                        (true, _) => 0,
-                        (false, true) => 1,
-                        (false, false) => self.dist[p.origin as usize][d as usize],
-                    })
+            .map(|p| {
+                let new = p.dests.iter().filter(|&&d| d != p.origin).count() as u64;
+                match (self.wormhole, p.dests.as_slice()) {
+                    (false, [d]) if self.arc_count > 0 => {
+                        u64::from(self.dist[p.origin as usize][*d as usize])
+                    }
+                    _ => new.div_ceil(reach.max(1)),
+                }
             })
-            .max()
-            .unwrap_or(0)
+            .sum()
     }
 }
 

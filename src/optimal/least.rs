@@ -1,0 +1,253 @@
+//! The least slots, slot count by slot count from the lower bound up,
+//! each count answered by SAT or by the exhaustive search, or by both
+//! racing on the machine's two cores (the first answer stops the other).
+//! SAT finds witnesses fast and refutes where propagation and learning
+//! reach; the search refutes the counting-type questions a CDCL solver
+//! finds hard (the all-port wormhole 5-cube in 2 rounds), but only for a
+//! broadcast on the network's own routes with at most 64 nodes.
+
+use super::sat::{self, Attempt, Certificate, Sent};
+use super::search::{self, Model};
+use super::task::{Bound, Instance};
+use super::Stop;
+use models::topology::Topology;
+use properties::NodeId;
+use std::time::Instant;
+
+/// Which method answers each slot count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Both racing, where the search applies; else SAT.
+    Auto,
+    /// SAT alone.
+    Sat,
+    /// The search alone.
+    Search,
+}
+
+impl Method {
+    /// Its name as `--method` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Auto => "auto",
+            Method::Sat => "sat",
+            Method::Search => "search",
+        }
+    }
+}
+
+/// The exhaustive search's budget of informed sets a slot count.
+pub const SEARCH_STATES: u64 = 20_000_000;
+
+/// How a slot count was shown impossible.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refutation {
+    /// The counting arguments' bound ([`Instance::lower_bound`]).
+    Bound(Bound),
+    /// A DRAT proof, checked.
+    Drat(Certificate),
+    /// The exhaustive search, to the end.
+    Search {
+        /// The rounds refuted.
+        slots: u32,
+        /// Informed sets expanded.
+        states: u64,
+        /// Its time.
+        seconds: f64,
+    },
+}
+
+impl Refutation {
+    /// The refutation in words.
+    pub fn text(&self) -> String {
+        match self {
+            Refutation::Bound(b) => format!("the lower bound: {}", b.why),
+            Refutation::Drat(c) => {
+                let what = match c.cap {
+                    Some(cap) => format!("{} slots with at most {cap} transmissions", c.slots),
+                    None => format!("{} slots", c.slots),
+                };
+                format!(
+                    "DRAT refutation of {what} ({} variables, {} clauses), {} bytes, {} lemmas, \
+                     checked by commcheck's own RUP checker in {:.2} s",
+                    c.vars, c.clauses, c.proof_bytes, c.lemmas, c.check_seconds
+                )
+            }
+            Refutation::Search {
+                slots,
+                states,
+                seconds,
+            } => format!(
+                "exhaustive search over informed sets: no broadcast in {slots} rounds ({states} \
+                 sets expanded in {seconds:.2} s, every maximal round, no symmetry used)"
+            ),
+        }
+    }
+}
+
+/// What [`least`] found.
+#[derive(Clone, Debug)]
+pub struct Least {
+    /// The least slots, if found within the most asked for.
+    pub slots: Option<u32>,
+    /// A schedule in that many.
+    pub witness: Vec<Sent>,
+    /// `sat` or `search`: which found the witness.
+    pub found_by: &'static str,
+    /// The lower bound the counts started from.
+    pub bound: Bound,
+    /// Why one slot fewer is impossible (where nothing was found: the
+    /// highest count refuted).
+    pub refuted: Option<Refutation>,
+    /// Every SAT formula solved, in order.
+    pub attempts: Vec<Attempt>,
+    /// Whether `stop` ended the counting before an answer.
+    pub stopped: bool,
+}
+
+/// One slot count's answer.
+enum Answer {
+    Found(Vec<Sent>, &'static str),
+    Refuted(Refutation),
+    Stopped,
+}
+
+/// The least slots for `inst` on `t`, counting from the lower bound to
+/// `max_slots`. `root` is the broadcast's source where the task is one
+/// (the search takes only those).
+pub fn least<T: Topology>(
+    t: &T,
+    inst: &Instance,
+    root: Option<NodeId>,
+    method: Method,
+    max_slots: u32,
+    stop: &Stop,
+) -> Result<Least, String> {
+    let bound = inst.lower_bound();
+    let searchable = root.is_some()
+        && inst.nodes <= 64
+        && inst.per_message == 1
+        && inst.flows.is_none()
+        && inst.hops.iter().all(|h| h.own && h.to.len() == 1);
+    if method == Method::Search && !searchable {
+        return Err(
+            "--method search takes a broadcast on the network's own routes with at most 64 nodes \
+             (use --method sat)"
+                .into(),
+        );
+    }
+    let mut least = Least {
+        slots: None,
+        witness: Vec::new(),
+        found_by: "",
+        bound: bound.clone(),
+        refuted: None,
+        attempts: Vec::new(),
+        stopped: false,
+    };
+    if bound.slots == 0 {
+        least.slots = Some(0);
+        return Ok(least);
+    }
+    if bound.slots > 1 {
+        least.refuted = Some(Refutation::Bound(bound.clone()));
+    }
+    let model = Model {
+        wormhole: inst.wormhole,
+        max_sends: None,
+        bounds: true,
+    };
+    for slots in bound.slots..=max_slots {
+        let by_search = |stop: &Stop| -> Result<Answer, String> {
+            let start = Instant::now();
+            let root = root.expect("the search is for broadcasts");
+            match search::within(t, model, root, slots, SEARCH_STATES, stop) {
+                Ok((Some(rounds), _)) => Ok(Answer::Found(witness(inst, &rounds)?, "search")),
+                Ok((None, states)) => Ok(Answer::Refuted(Refutation::Search {
+                    slots,
+                    states,
+                    seconds: start.elapsed().as_secs_f64(),
+                })),
+                // Out of budget or stopped: the other method answers.
+                Err(_) => Ok(Answer::Stopped),
+            }
+        };
+        let by_sat = |stop: &Stop, attempts: &mut Vec<Attempt>| -> Result<Answer, String> {
+            let formula = sat::encode(inst, slots);
+            Ok(
+                match sat::attempt(inst, &formula, slots, None, attempts, stop)? {
+                    None => Answer::Stopped,
+                    Some(Ok(w)) => Answer::Found(w, "sat"),
+                    Some(Err(proof)) => Answer::Refuted(Refutation::Drat(sat::certify(
+                        &formula, &proof, slots, None,
+                    )?)),
+                },
+            )
+        };
+        let answer = match (method, searchable) {
+            (Method::Sat, _) | (Method::Auto, false) => by_sat(stop, &mut least.attempts)?,
+            (Method::Search, _) => by_search(stop)?,
+            (Method::Auto, true) => {
+                let (left, right) = (stop.child(), stop.child());
+                let (searched, solved) = std::thread::scope(|s| {
+                    let searching = s.spawn(|| {
+                        let a = by_search(&left);
+                        if matches!(a, Ok(Answer::Found(..) | Answer::Refuted(_))) {
+                            right.set();
+                        }
+                        a
+                    });
+                    let mut attempts = Vec::new();
+                    let b = by_sat(&right, &mut attempts);
+                    if matches!(b, Ok(Answer::Found(..) | Answer::Refuted(_))) {
+                        left.set();
+                    }
+                    let a = searching
+                        .join()
+                        .unwrap_or_else(|_| Err("the search panicked".into()));
+                    (a, b.map(|b| (b, attempts)))
+                });
+                let (solved, attempts) = solved?;
+                least.attempts.extend(attempts);
+                match (searched?, solved) {
+                    (Answer::Stopped, b) => b,
+                    (a, _) => a,
+                }
+            }
+        };
+        match answer {
+            Answer::Stopped => {
+                least.stopped = true;
+                return Ok(least);
+            }
+            Answer::Refuted(r) => least.refuted = Some(r),
+            Answer::Found(witness, by) => {
+                least.slots = Some(slots);
+                least.witness = witness;
+                least.found_by = by;
+                return Ok(least);
+            }
+        }
+    }
+    Ok(least)
+}
+
+/// The search's rounds as transmissions of `inst`.
+fn witness(inst: &Instance, rounds: &[search::Round]) -> Result<Vec<Sent>, String> {
+    let mut sends = Vec::new();
+    for (r, round) in rounds.iter().enumerate() {
+        for &(u, v) in round {
+            let hop = inst
+                .hops
+                .iter()
+                .find(|h| h.from == u && h.to == [v])
+                .ok_or_else(|| format!("the search sent {u} -> {v}, which no transmission is"))?;
+            sends.push(Sent {
+                slot: r as u32 + 1,
+                packet: 0,
+                hop: hop.clone(),
+            });
+        }
+    }
+    Ok(sends)
+}
