@@ -83,7 +83,7 @@ pub struct Cli {
     /// for `optimal`: the task (broadcast[:ROOT], allgather, scatter[:ROOT], gather[:ROOT],
     /// alltoall)
     pub arg: Option<String>,
-    /// For `optimal`: the network (hypercube:N, mesh:AxB, torus:AxB, graph:FILE)
+    /// For `optimal`: the network (hypercube:N, mesh:AxB, torus:AxB, mesh-bus:N, graph:FILE)
     pub network_arg: Option<String>,
     /// Source node: on a cube decimal, or binary with 0b; on a mesh or
     /// torus coordinates counted from 0 (2,3) or a node id; default: one
@@ -218,7 +218,7 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub write_schedule: Option<PathBuf>,
     /// For `check optimal` under wormhole: the network's own route
-    /// (network) or any shortest path (minimal)
+    /// (network), any shortest path (minimal) or any path (any)
     #[arg(long, value_enum)]
     pub routes: Option<RoutesArg>,
     /// For `check optimal`: how the optimum is found and certified
