@@ -486,3 +486,31 @@ fn shipped_witnesses_hold_in_the_rounds_they_claim() {
         assert_eq!(outcome.time.measured, Some(rounds), "{file}");
     }
 }
+
+/// Requests that cannot be answered are refused in one line, never run
+/// half: routes for a bus or store-and-forward, l off a mesh-bus or out of
+/// the format's range, the search for what it does not take.
+#[test]
+fn impossible_requests_are_refused_in_one_line() {
+    let mut cases = Vec::new();
+    let mut bus_routes = ask("broadcast", "mesh-bus:3", Switching::Wh, Ports::All);
+    bus_routes.routes = Routes::Any;
+    cases.push((bus_routes, "--routes is for worms"));
+    let mut sf_routes = ask("broadcast", "hypercube:3", Switching::Sf, Ports::All);
+    sf_routes.routes = Routes::Minimal;
+    cases.push((sf_routes, "--routes is for worms"));
+    let mut cube_ell = ask("broadcast", "hypercube:3", Switching::Sf, Ports::All);
+    cube_ell.ell = Some(2);
+    cases.push((cube_ell, "--ell is the tokens a bus write carries"));
+    let mut zero_ell = ask("allgather", "mesh-bus:3", Switching::Sf, Ports::All);
+    zero_ell.ell = Some(0);
+    cases.push((zero_ell, "--ell 0"));
+    let mut search_scatter = ask("scatter", "hypercube:3", Switching::Sf, Ports::All);
+    search_scatter.method = Method::Search;
+    cases.push((search_scatter, "--method search takes a broadcast"));
+    for (req, says) in cases {
+        let err = optimal(&req).expect_err(says).to_string();
+        assert!(err.contains(says), "{}: {err}", req.command());
+        assert!(!err.contains('\n'), "{err}");
+    }
+}
