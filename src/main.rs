@@ -81,6 +81,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             table,
             format,
             max_side,
+            timeout,
             progress,
         } => {
             let mut show = |line: &str| {
@@ -88,7 +89,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                     eprint!("\r\x1b[2K{line}");
                 }
             };
-            let sheet = table.sheet(max_side, &mut show);
+            let sheet = table.sheet(max_side, timeout, &run_command, &mut show);
             if progress {
                 eprint!("\r\x1b[2K");
             }
@@ -125,6 +126,28 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Runs `check COMMAND` through this command line's own parser, quietly:
+/// how the claims ledger and `check table optimal` run the papers'
+/// algorithms.
+fn run_command(command: &str) -> Result<Vec<commcheck::report::Outcome>, String> {
+    let words = std::iter::once("check").chain(command.split_whitespace());
+    let parsed = cli::args::Cli::try_parse_from(words).map_err(|e| e.kind().to_string())?;
+    match cli::resolve(parsed).map_err(|e| format!("{e:#}"))? {
+        Command::Check(requests, _) => requests
+            .into_iter()
+            .map(|mut r| {
+                r.options.progress = false;
+                r.options.announce = false;
+                check::check(&r).map_err(|e| e.to_string())
+            })
+            .collect(),
+        Command::Schedule(r, _) => check::schedule::check_schedule(&r)
+            .map(|o| vec![o])
+            .map_err(|e| e.to_string()),
+        _ => Err(format!("`check {command}` is not a check")),
+    }
+}
+
 /// `check claims`: judges the papers' claims by running the commands
 /// each names through this command line's own parser, and prints the
 /// ledger; exit code 3 if a check could not reach its verdict.
@@ -134,24 +157,7 @@ fn claims(
     progress: bool,
 ) -> anyhow::Result<ExitCode> {
     use commcheck::claims::{self, Verdict};
-    let run = |command: &str| -> Result<Vec<commcheck::report::Outcome>, String> {
-        let words = std::iter::once("check").chain(command.split_whitespace());
-        let parsed = cli::args::Cli::try_parse_from(words).map_err(|e| e.kind().to_string())?;
-        match cli::resolve(parsed).map_err(|e| format!("{e:#}"))? {
-            Command::Check(requests, _) => requests
-                .into_iter()
-                .map(|mut r| {
-                    r.options.progress = false;
-                    r.options.announce = false;
-                    check::check(&r).map_err(|e| e.to_string())
-                })
-                .collect(),
-            Command::Schedule(r, _) => check::schedule::check_schedule(&r)
-                .map(|o| vec![o])
-                .map_err(|e| e.to_string()),
-            _ => Err(format!("`check {command}` is not a check")),
-        }
-    };
+    let run = run_command;
     let mut show = |line: &str| {
         if progress {
             eprint!("\r\x1b[2K{line}");

@@ -150,7 +150,14 @@ fn one_port_farthest_first_misses_the_bound_at_every_tie() {
             let what = format!("mesh-sf-farthest {sides:?} one-port from {s}");
             let (time, broken) = run(&p, s);
             assert!(broken.is_empty(), "{what}: breaks {broken:?}");
-            let optimum = least_rounds(p.topology(), one_port, s, 16, 5_000_000).unwrap();
+            let optimum = least_rounds(
+                p.topology(),
+                one_port,
+                s,
+                16,
+                commcheck::optimal::SEARCH_STATES,
+            )
+            .unwrap();
             let optimum = optimum.rounds.expect("within 16 rounds");
             assert!(optimum <= time, "{what}: the optimum {optimum}");
             if optimum < time {

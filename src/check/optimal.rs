@@ -80,6 +80,11 @@ pub struct OptimalReport {
     pub witness_file: Option<String>,
     /// How one slot fewer was shown impossible.
     pub certificate: String,
+    /// The certificate in a few words (`growth bound`, `DRAT, 1,223
+    /// lemmas`, `search, 1,025 sets`; `stopped` where none was found).
+    pub certified_by: String,
+    /// The most slots shown impossible, where any were.
+    pub refuted_slots: Option<u32>,
     /// The fewest packet transmissions at the optimal time, where asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fewest: Option<FewestRow>,
@@ -100,6 +105,8 @@ pub struct FewestRow {
     pub bound: u64,
     /// How one fewer was shown impossible.
     pub certificate: String,
+    /// That in a few words.
+    pub certified_by: String,
     /// The ordinary checker's verdict on its witness.
     pub witness_check: String,
 }
@@ -120,6 +127,11 @@ pub struct AttemptRow {
     pub clauses: usize,
     /// The solver's time.
     pub seconds: f64,
+    /// Where only worms of at most this many arcs were allowed (a hunt
+    /// for a witness, beside the whole formula: unsatisfiable proves
+    /// nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worms: Option<usize>,
 }
 
 impl From<&Attempt> for AttemptRow {
@@ -131,22 +143,46 @@ impl From<&Attempt> for AttemptRow {
             vars: a.vars,
             clauses: a.clauses,
             seconds: a.seconds,
+            worms: a.worms,
         }
     }
 }
 
 impl OptimalRequest {
-    /// The command line that asks for this.
+    /// `task` on `network` with `check optimal`'s defaults: the network's
+    /// own routes, up to 16 slots, `--method auto`, no timeout.
+    pub fn new(task: &str, network: &str, switching: Switching, ports: Ports) -> Self {
+        OptimalRequest {
+            task: task.into(),
+            network: network.into(),
+            switching,
+            ports,
+            routes: Routes::Network,
+            max_slots: 16,
+            method: Method::Auto,
+            fewest_transmissions: false,
+            ell: None,
+            timeout: None,
+            write_schedule: None,
+        }
+    }
+
+    /// The command line that asks for this, with the flags that differ
+    /// from the defaults.
     pub fn command(&self) -> String {
-        let mut c = format!(
-            "check optimal {} {} --switching {} --ports {} --routes {} --max-slots {}",
-            self.task,
-            self.network,
-            self.switching,
-            self.ports,
-            self.routes.name(),
-            self.max_slots
-        );
+        let mut c = format!("check optimal {} {}", self.task, self.network);
+        if self.switching == Switching::Wh {
+            c += " --switching wh";
+        }
+        if self.ports == Ports::One {
+            c += " --ports one";
+        }
+        if self.routes != Routes::Network {
+            c += &format!(" --routes {}", self.routes.name());
+        }
+        if self.max_slots != 16 {
+            c += &format!(" --max-slots {}", self.max_slots);
+        }
         if self.method != Method::Auto {
             c += &format!(" --method {}", self.method.name());
         }
@@ -162,9 +198,11 @@ impl OptimalRequest {
 
 /// Writes `sends` as a schedule and judges it with `check schedule`:
 /// "holds" where every claimed property holds and it completes in
-/// `slots`, else what failed; and the file, where kept.
+/// `slots`, else what failed; and the file, where kept. `bus`: the network
+/// is a mesh-bus.
 fn judge(
     req: &OptimalRequest,
+    bus: bool,
     inst: &Instance,
     task: Task,
     sends: &[Sent],
@@ -193,7 +231,6 @@ fn judge(
     // On a mesh-bus every node on a bus reads each write (Fujita's
     // eavesdropping), so a reader may get a token it holds: no-duplication
     // is not claimed there, as Fujita's own gossips do not claim it.
-    let bus = !inst.hops.is_empty() && inst.hops.iter().all(|h| h.path.is_empty());
     let failed: Vec<String> = outcome
         .properties
         .iter()
@@ -254,6 +291,14 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
     })?;
     let bound = found.bound.clone();
     let refuted = found.refuted.as_ref().map(|r| r.text());
+    let refuted_slots = found.refuted.as_ref().map(Refutation::slots);
+    let certified_by = match (found.slots, &found.refuted) {
+        (Some(0 | 1), None) => "trivial".to_string(),
+        (Some(_), Some(r)) => r.brief(),
+        (Some(_), None) => "none".into(),
+        (None, _) if found.stopped => "stopped at the timeout".into(),
+        (None, _) => "none within --max-slots".into(),
+    };
     let certificate = match (found.slots, refuted) {
         (Some(0), _) => "none needed: every packet starts where it must end".into(),
         (Some(1), None) => "none needed: one slot is the least where any packet must move".into(),
@@ -294,6 +339,8 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         witness_check: None,
         witness_file: None,
         certificate,
+        certified_by,
+        refuted_slots,
         fewest: None,
         attempts: attempts.iter().map(AttemptRow::from).collect(),
         seconds: 0.0,
@@ -301,6 +348,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
     if let Some(slots) = slots.filter(|&s| s > 0) {
         report.witness_check = Some(judge(
             req,
+            bus,
             &inst,
             task,
             &witness,
@@ -324,6 +372,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         if let Some(fewest) = fewest {
             let check = judge(
                 req,
+                bus,
                 &inst,
                 task,
                 &fewest.witness,
@@ -333,6 +382,10 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
             report.fewest = Some(FewestRow {
                 transmissions: fewest.transmissions,
                 bound: fewest.bound,
+                certified_by: match &fewest.certificate {
+                    Some(c) => Refutation::Drat(c.clone()).brief(),
+                    None => "receipts bound".into(),
+                },
                 certificate: match &fewest.certificate {
                     Some(c) => Refutation::Drat(c.clone()).text(),
                     None => format!(
@@ -396,10 +449,13 @@ impl OptimalReport {
         for a in &self.attempts {
             let _ = writeln!(
                 s,
-                "  T = {:<3}{} {}  {} vars, {} clauses, {:.2} s",
+                "  T = {:<3}{}{} {}  {} vars, {} clauses, {:.2} s",
                 a.slots,
                 a.cap
                     .map_or(String::new(), |c| format!(" (at most {c} transmissions)")),
+                a.worms.map_or(String::new(), |w| format!(
+                    " (worms of at most {w} arcs only)"
+                )),
                 if a.sat {
                     "satisfiable  "
                 } else {

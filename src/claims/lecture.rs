@@ -544,7 +544,7 @@ fn k_port_bound(_: &Judging) -> Verdict {
         let fan = u64::from(ports.unwrap_or(most).min(most)) + 1;
         let (mut worst, mut network) = (0, 0);
         for s in 0..t.nodes() {
-            let o = crate::optimal::least_rounds(t, model, s, 16, 5_000_000)?;
+            let o = crate::optimal::least_rounds(t, model, s, 16, crate::optimal::SEARCH_STATES)?;
             let rounds = o
                 .rounds
                 .ok_or_else(|| format!("{name}: no broadcast in 16 rounds"))?;

@@ -441,7 +441,13 @@ pub fn faster_cube_broadcast(
         max_sends: None,
         bounds: true,
     };
-    let o = crate::optimal::least_rounds(&cube, model, 0, rounds.saturating_sub(1), 5_000_000)?;
+    let o = crate::optimal::least_rounds(
+        &cube,
+        model,
+        0,
+        rounds.saturating_sub(1),
+        crate::optimal::SEARCH_STATES,
+    )?;
     Ok(o.rounds.is_some().then_some(o))
 }
 

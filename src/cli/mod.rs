@@ -33,6 +33,8 @@ pub enum Command {
         format: table::Format,
         /// `--max-side` (the Fujita sweep).
         max_side: Option<u32>,
+        /// `--timeout`: each optimum's (`check table optimal`).
+        timeout: Option<Duration>,
         /// Show the sweep's progress on stderr.
         progress: bool,
     },
@@ -178,6 +180,12 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
     {
         bail!("--max-side is for `check table fujita`");
     }
+    if cli.timeout.is_some()
+        && (cli.target == "claims"
+            || (cli.target == "table" && !matches!(table, Some(Some(Some(Table::Optimal))))))
+    {
+        bail!("--timeout is for a check, `check optimal` and `check table optimal`");
+    }
     if let Some(FormatArg::Schedule(f)) = cli.format {
         bail!(
             "--format {} is a schedule's format: for `check schedule FILE`",
@@ -246,6 +254,7 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
                 table,
                 format,
                 max_side: cli.max_side,
+                timeout: cli.timeout.map(Duration::from_secs),
                 progress: std::io::stderr().is_terminal() && !cli.quiet,
             });
         }

@@ -30,6 +30,17 @@ pub struct Checked {
 /// Checks that `proof` (DRAT text) refutes `formula` (clauses of DIMACS
 /// literals); the first failure, in one line, otherwise.
 pub fn check(formula: &[Vec<i32>], proof: &[u8]) -> Result<Checked, String> {
+    check_within(formula, proof, &super::Stop::default())
+        .map(|done| done.expect("a check without a stop ends"))
+}
+
+/// [`check`], ended early by `stop` (every thousand lines): `None` then,
+/// a verdict on no part of the proof.
+pub fn check_within(
+    formula: &[Vec<i32>],
+    proof: &[u8],
+    stop: &super::Stop,
+) -> Result<Option<Checked>, String> {
     let vars = formula
         .iter()
         .flatten()
@@ -42,6 +53,9 @@ pub fn check(formula: &[Vec<i32>], proof: &[u8]) -> Result<Checked, String> {
     }
     let mut done = Checked::default();
     for (at, line) in proof.split(|&b| b == b'\n').enumerate() {
+        if at % 1024 == 0 && stop.stopped() {
+            return Ok(None);
+        }
         let line =
             std::str::from_utf8(line).map_err(|_| format!("proof line {}: not text", at + 1))?;
         let line = line.trim();
@@ -83,12 +97,12 @@ pub fn check(formula: &[Vec<i32>], proof: &[u8]) -> Result<Checked, String> {
             ));
         }
         if lits.is_empty() {
-            return Ok(done);
+            return Ok(Some(done));
         }
         c.add(lits);
     }
     match c.conflict {
-        true => Ok(done),
+        true => Ok(Some(done)),
         false => Err("the proof ends without deriving the empty clause".into()),
     }
 }

@@ -36,9 +36,6 @@ impl Method {
     }
 }
 
-/// The exhaustive search's budget of informed sets a slot count.
-pub const SEARCH_STATES: u64 = 20_000_000;
-
 /// How a slot count was shown impossible.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Refutation {
@@ -58,6 +55,28 @@ pub enum Refutation {
 }
 
 impl Refutation {
+    /// The slots refuted (and every count below).
+    pub fn slots(&self) -> u32 {
+        match self {
+            Refutation::Bound(b) => b.slots.saturating_sub(1),
+            Refutation::Drat(c) => c.slots,
+            Refutation::Search { slots, .. } => *slots,
+        }
+    }
+
+    /// The refutation in a few words, for a table's cell: `growth bound`,
+    /// `DRAT, 1,223 lemmas`, `search, 1,025 sets`.
+    pub fn brief(&self) -> String {
+        match self {
+            Refutation::Bound(b) => match b.why.split_once(':') {
+                Some((name, _)) if !name.contains(' ') => format!("{name} bound"),
+                _ => "one slot is the least".into(),
+            },
+            Refutation::Drat(c) => format!("DRAT, {} lemmas", c.lemmas),
+            Refutation::Search { states, .. } => format!("search, {states} sets"),
+        }
+    }
+
     /// The refutation in words.
     pub fn text(&self) -> String {
         match self {
@@ -161,7 +180,7 @@ pub fn least<T: Topology>(
         let by_search = |stop: &Stop| -> Result<Answer, String> {
             let start = Instant::now();
             let root = root.expect("the search is for broadcasts");
-            match search::within(t, model, root, slots, SEARCH_STATES, stop) {
+            match search::within(t, model, root, slots, search::SEARCH_STATES, stop) {
                 Ok((Some(rounds), _)) => Ok(Answer::Found(witness(inst, &rounds)?, "search")),
                 Ok((None, states)) => Ok(Answer::Refuted(Refutation::Search {
                     slots,
@@ -178,43 +197,42 @@ pub fn least<T: Topology>(
                 match sat::attempt(inst, &formula, slots, None, attempts, stop)? {
                     None => Answer::Stopped,
                     Some(Ok(w)) => Answer::Found(w, "sat"),
-                    Some(Err(proof)) => Answer::Refuted(Refutation::Drat(sat::certify(
-                        &formula, &proof, slots, None,
-                    )?)),
+                    Some(Err(proof)) => match sat::certify(&formula, &proof, slots, None, stop)? {
+                        Some(c) => Answer::Refuted(Refutation::Drat(c)),
+                        None => Answer::Stopped,
+                    },
                 },
             )
         };
-        let answer = match (method, searchable) {
-            (Method::Sat, _) | (Method::Auto, false) => by_sat(stop, &mut least.attempts)?,
-            (Method::Search, _) => by_search(stop)?,
-            (Method::Auto, true) => {
-                let (left, right) = (stop.child(), stop.child());
-                let (searched, solved) = std::thread::scope(|s| {
-                    let searching = s.spawn(|| {
-                        let a = by_search(&left);
-                        if matches!(a, Ok(Answer::Found(..) | Answer::Refuted(_))) {
-                            right.set();
-                        }
-                        a
-                    });
-                    let mut attempts = Vec::new();
-                    let b = by_sat(&right, &mut attempts);
-                    if matches!(b, Ok(Answer::Found(..) | Answer::Refuted(_))) {
-                        left.set();
-                    }
-                    let a = searching
-                        .join()
-                        .unwrap_or_else(|_| Err("the search panicked".into()));
-                    (a, b.map(|b| (b, attempts)))
-                });
-                let (solved, attempts) = solved?;
-                least.attempts.extend(attempts);
-                match (searched?, solved) {
-                    (Answer::Stopped, b) => b,
-                    (a, _) => a,
+        let by_short = |stop: &Stop, attempts: &mut Vec<Attempt>| -> Result<Answer, String> {
+            let Some((shortest, longest)) = short_worms(inst, slots) else {
+                return Ok(Answer::Stopped);
+            };
+            for arcs in shortest..longest {
+                let short = inst.shorter(arcs);
+                let formula = sat::encode(&short, slots);
+                let solved = sat::attempt(&short, &formula, slots, None, attempts, stop)?;
+                if let Some(a) = attempts.last_mut().filter(|_| solved.is_some()) {
+                    a.worms = Some(arcs);
+                }
+                match solved {
+                    None => return Ok(Answer::Stopped),
+                    Some(Ok(w)) => return Ok(Answer::Found(w, "sat")),
+                    Some(Err(_)) => continue,
                 }
             }
+            Ok(Answer::Stopped)
         };
+        let (answer, attempts) = match (method, searchable) {
+            (Method::Sat, _) => {
+                let mut attempts = Vec::new();
+                (by_sat(stop, &mut attempts)?, attempts)
+            }
+            (Method::Search, _) => (by_search(stop)?, Vec::new()),
+            (Method::Auto, true) => race(stop, |s, _| by_search(s), by_sat)?,
+            (Method::Auto, false) => race(stop, by_short, by_sat)?,
+        };
+        least.attempts.extend(attempts);
         match answer {
             Answer::Stopped => {
                 least.stopped = true;
@@ -230,6 +248,72 @@ pub fn least<T: Topology>(
         }
     }
     Ok(least)
+}
+
+/// Runs `first` on a thread of its own beside `second`, one on each core;
+/// the first to find a schedule or refute the count stops the other.
+/// `first`'s answer stands where both gave one. The attempts of both, in
+/// that order.
+fn race<A, B>(stop: &Stop, first: A, second: B) -> Result<(Answer, Vec<Attempt>), String>
+where
+    A: FnOnce(&Stop, &mut Vec<Attempt>) -> Result<Answer, String> + Send,
+    B: FnOnce(&Stop, &mut Vec<Attempt>) -> Result<Answer, String>,
+{
+    let decisive =
+        |a: &Result<Answer, String>| matches!(a, Ok(Answer::Found(..) | Answer::Refuted(_)));
+    let (left, right) = (stop.child(), stop.child());
+    let ((a, mut attempts), (b, more)) = std::thread::scope(|s| {
+        let racing = s.spawn(|| {
+            let mut attempts = Vec::new();
+            let a = first(&left, &mut attempts);
+            if decisive(&a) {
+                right.set();
+            }
+            (a, attempts)
+        });
+        let mut attempts = Vec::new();
+        let b = second(&right, &mut attempts);
+        if decisive(&b) {
+            left.set();
+        }
+        let a = racing
+            .join()
+            .unwrap_or_else(|_| (Err("a racer panicked".into()), Vec::new()));
+        (a, (b, attempts))
+    });
+    attempts.extend(more);
+    Ok(match (a?, b?) {
+        (Answer::Stopped, b) => (b, attempts),
+        (a, _) => (a, attempts),
+    })
+}
+
+/// For a witness hunt on worms of bounded length: the fewest arcs to try
+/// first (two more than the farthest origin's eccentricity spread over the
+/// slots) and the longest worm's arcs, which is the whole instance; `None`
+/// where that leaves nothing shorter to try (store-and-forward, flows, a
+/// bus, or slots enough for the short worms to be all of them).
+fn short_worms(inst: &Instance, slots: u32) -> Option<(usize, usize)> {
+    if !inst.wormhole || inst.flows.is_some() || slots == 0 {
+        return None;
+    }
+    let longest = inst
+        .hops
+        .iter()
+        .map(|h| h.path.len().saturating_sub(1))
+        .max()?;
+    let ecc = inst
+        .packets
+        .iter()
+        .filter_map(|p| {
+            inst.dist[p.origin as usize]
+                .iter()
+                .filter(|&&d| d != u32::MAX)
+                .max()
+        })
+        .max()?;
+    let shortest = ecc.div_ceil(slots) as usize + 2;
+    (shortest < longest).then_some((shortest, longest))
 }
 
 /// The search's rounds as transmissions of `inst`.

@@ -22,7 +22,7 @@ pub mod search;
 pub mod task;
 pub mod witness;
 
-pub use search::{least_rounds, Model, Optimum, Round};
+pub use search::{least_rounds, Model, Optimum, Round, SEARCH_STATES};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

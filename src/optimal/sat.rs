@@ -69,6 +69,9 @@ pub struct Attempt {
     pub clauses: usize,
     /// The solver's time.
     pub seconds: f64,
+    /// Where only worms of at most this many arcs were allowed (a hunt
+    /// for a witness: its refutation proves nothing of the whole task).
+    pub worms: Option<usize>,
 }
 
 /// A refutation, checked.
@@ -622,6 +625,7 @@ pub(crate) fn attempt(
             vars: formula.vars,
             clauses: formula.clauses.len(),
             seconds: start.elapsed().as_secs_f64(),
+            worms: None,
         })
     };
     Ok(match answer {
@@ -637,17 +641,22 @@ pub(crate) fn attempt(
     })
 }
 
-/// Checks the refutation `proof` of `formula`.
+/// Checks the refutation `proof` of `formula`; `None` where `stop` ended
+/// the check first.
 pub(crate) fn certify(
     formula: &Formula,
     proof: &[u8],
     slots: u32,
     cap: Option<u64>,
-) -> Result<Certificate, String> {
+    stop: &Stop,
+) -> Result<Option<Certificate>, String> {
     let start = Instant::now();
-    let checked = drat::check(&formula.clauses, proof)
-        .map_err(|e| format!("the refutation of {slots} slots does not check: {e}"))?;
-    Ok(Certificate {
+    let Some(checked) = drat::check_within(&formula.clauses, proof, stop)
+        .map_err(|e| format!("the refutation of {slots} slots does not check: {e}"))?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Certificate {
         slots,
         cap,
         vars: formula.vars,
@@ -655,7 +664,7 @@ pub(crate) fn certify(
         proof_bytes: proof.len(),
         lemmas: checked.lemmas,
         check_seconds: start.elapsed().as_secs_f64(),
-    })
+    }))
 }
 
 /// The least slots for `inst`, trying T from its lower bound up to
@@ -689,7 +698,7 @@ pub fn least_slots(inst: &Instance, max_slots: u32) -> Result<Optimum, String> {
             Some(Err(proof)) => refuted = Some((formula, proof, slots)),
             Some(Ok(witness)) => {
                 if let Some((refuted, proof, t)) = refuted {
-                    optimum.certificate = Some(certify(&refuted, &proof, t, None)?);
+                    optimum.certificate = certify(&refuted, &proof, t, None, &Stop::default())?;
                 }
                 optimum.slots = Some(slots);
                 optimum.witness = witness;
@@ -698,7 +707,7 @@ pub fn least_slots(inst: &Instance, max_slots: u32) -> Result<Optimum, String> {
         }
     }
     if let Some((refuted, proof, t)) = refuted {
-        optimum.certificate = Some(certify(&refuted, &proof, t, None)?);
+        optimum.certificate = certify(&refuted, &proof, t, None, &Stop::default())?;
     }
     Ok(optimum)
 }
@@ -747,7 +756,10 @@ pub fn fewest_transmissions(
                 fewest.witness = witness;
             }
             Some(Err(proof)) => {
-                fewest.certificate = Some(certify(&formula, &proof, slots, Some(cap))?);
+                match certify(&formula, &proof, slots, Some(cap), stop)? {
+                    Some(c) => fewest.certificate = Some(c),
+                    None => return Ok(None),
+                }
                 break;
             }
         }

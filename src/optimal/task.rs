@@ -344,18 +344,15 @@ impl Instance {
                 fan_in[v as usize] += 1;
             }
             for u in 0..n {
-                let shares = |of: &dyn Fn(&Hop) -> bool| {
-                    let mut common: Option<Vec<ResourceId>> = None;
-                    for h in hops.iter().filter(|h| of(h)) {
-                        let c = common.get_or_insert_with(|| h.uses.clone());
-                        c.retain(|r| h.uses.contains(r));
-                    }
-                    one_port || common.is_some_and(|c| !c.is_empty())
-                };
-                if shares(&|h: &Hop| h.from == u) {
+                let from = hops.iter().filter(|h| h.from == u).map(|h| &h.uses[..]);
+                if one_port || share_a_resource(from) {
                     fan_out[u as usize] = fan_out[u as usize].min(1);
                 }
-                if shares(&|h: &Hop| h.to.contains(&u)) {
+                let into = hops
+                    .iter()
+                    .filter(|h| h.to.contains(&u))
+                    .map(|h| &h.uses[..]);
+                if one_port || share_a_resource(into) {
                     fan_in[u as usize] = fan_in[u as usize].min(1);
                 }
             }
@@ -390,6 +387,15 @@ impl Instance {
     pub fn carrying(mut self, ell: u32) -> Instance {
         self.per_message = ell.max(1);
         self
+    }
+
+    /// The same instance with only the worms that cross at most `arcs`
+    /// arcs: fewer variables, so a witness may be found sooner; a
+    /// witness of it is one of the whole instance, a refutation is not.
+    pub fn shorter(&self, arcs: usize) -> Instance {
+        let mut short = self.clone();
+        short.hops.retain(|h| h.path.len() <= arcs + 1);
+        short
     }
 
     /// The slots packet `p` needs to reach `v` by distance: the hops (or
@@ -588,6 +594,21 @@ impl Instance {
             })
             .sum()
     }
+}
+
+/// Whether some resource is taken by every one of these transmissions (a
+/// one-port node's port): then at most one of them a slot, which is the
+/// fan-out (fan-in) rule of the counting bounds, for [`Instance`] and the
+/// exhaustive search alike. None at all shares nothing.
+pub fn share_a_resource<'a>(mut uses: impl Iterator<Item = &'a [ResourceId]>) -> bool {
+    let Some(first) = uses.next() else {
+        return false;
+    };
+    let mut common = first.to_vec();
+    for u in uses {
+        common.retain(|r| u.contains(r));
+    }
+    !common.is_empty()
 }
 
 /// The route of a send `u -> v` (the network's own: one arc under

@@ -374,17 +374,20 @@ impl Topology for Grid {
     }
 
     fn arc_ends(&self, r: ResourceId) -> Option<(NodeId, NodeId)> {
-        (r < self.arcs()).then(|| {
-            let dims = self.dims() as u64;
-            let u = (r / 2 / dims) as NodeId;
-            let i = (r / 2 % dims) as usize;
-            let dir = if r.is_multiple_of(2) {
-                Dir::Up
-            } else {
-                Dir::Down
-            };
-            (u, self.neighbour(u, i, dir).unwrap_or(u))
-        })
+        (r < self.arcs())
+            .then(|| {
+                let dims = self.dims() as u64;
+                let u = (r / 2 / dims) as NodeId;
+                let i = (r / 2 % dims) as usize;
+                let dir = if r.is_multiple_of(2) {
+                    Dir::Up
+                } else {
+                    Dir::Down
+                };
+                // A mesh's border numbers arcs that lead nowhere: no ends.
+                Some((u, self.neighbour(u, i, dir)?))
+            })
+            .flatten()
     }
 
     fn network(&self) -> Option<String> {

@@ -74,7 +74,9 @@ pub trait Topology: Send + Sync {
         Vec::new()
     }
 
-    /// The two ends of a resource that is an arc (for pictures).
+    /// The two ends of a resource that is an arc (for pictures and the
+    /// optimal search); `None` for any other resource, and for an arc
+    /// number that leads nowhere (past a mesh's border).
     fn arc_ends(&self, resource: ResourceId) -> Option<(NodeId, NodeId)>;
 
     /// A node as the paper writes it (a hypercube node in binary).
