@@ -65,6 +65,10 @@ pub struct OptimalReport {
     pub method: String,
     /// The lower bound the task's counting arguments give, and why.
     pub bound: String,
+    /// That bound's slots (none where the task cannot be done at all).
+    pub bound_slots: Option<u32>,
+    /// Its argument's name (`growth bound`).
+    pub bound_by: String,
     /// The least slots, if within `max_slots`.
     pub slots: Option<u32>,
     /// The most slots tried.
@@ -333,6 +337,8 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
             u32::MAX => bound.why.clone(),
             b => format!("{b} ({})", bound.why),
         },
+        bound_slots: Some(bound.slots).filter(|&b| b != u32::MAX),
+        bound_by: bound.brief(),
         slots,
         max_slots: req.max_slots,
         transmissions: slots.map(|_| witness.len()),

@@ -217,10 +217,7 @@ impl Verdict {
     }
 }
 
-/// Runs one `check` command line (without the leading `check`) and gives
-/// its reports; the binary passes its own parser, so the ledger runs
-/// exactly the commands it prints.
-pub type Runner<'a> = &'a dyn Fn(&str) -> Result<Vec<Outcome>, String>;
+pub use crate::report::Runner;
 
 /// The runner, with the reports of commands already run (several claims
 /// rest on one run).

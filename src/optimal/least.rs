@@ -68,10 +68,7 @@ impl Refutation {
     /// `DRAT, 1,223 lemmas`, `search, 1,025 sets`.
     pub fn brief(&self) -> String {
         match self {
-            Refutation::Bound(b) => match b.why.split_once(':') {
-                Some((name, _)) if !name.contains(' ') => format!("{name} bound"),
-                _ => "one slot is the least".into(),
-            },
+            Refutation::Bound(b) => b.brief(),
             Refutation::Drat(c) => format!("DRAT, {} lemmas", c.lemmas),
             Refutation::Search { states, .. } => format!("search, {states} sets"),
         }

@@ -203,6 +203,16 @@ pub struct Bound {
     pub why: String,
 }
 
+impl Bound {
+    /// The argument's name: `growth bound`, `receive bound`, ...
+    pub fn brief(&self) -> String {
+        match self.why.split_once(':') {
+            Some((name, _)) if !name.contains(' ') => format!("{name} bound"),
+            _ => "one slot is the least".into(),
+        }
+    }
+}
+
 impl Instance {
     /// `task` on `t`, its transmissions as the topology's run semantics
     /// makes them ([`Topology::message_route`], [`Topology::occupy`]):
@@ -422,6 +432,9 @@ impl Instance {
     /// * arcs: over links, a packet crosses at least its distance in arcs
     ///   to one destination, and at least one arc per destination; the
     ///   network's arcs carry at most one packet each a slot;
+    /// * sends: over links, the nodes start at most their fan-outs'
+    ///   sum of transmissions a slot (one a node under one-port), each one
+    ///   arc crossed under store-and-forward, one receipt under wormhole;
     /// * writes: on a mesh-bus, a packet needs at least as many writes as
     ///   its new holders over the most one write reaches, and the buses
     ///   carry at most one write of l packets each a slot (Fujita's
@@ -552,6 +565,23 @@ impl Instance {
                     "arcs: the packets must cross at least {crossings} arcs, at most {arcs} a slot"
                 ),
             );
+            // Sends: a node starts at most its fan-out of transmissions a
+            // slot (one under one-port); under store-and-forward each
+            // crosses one arc, a worm gives one new holder.
+            let sends: u64 = self.fan_out.iter().map(|&f| u64::from(f)).sum();
+            let (needed, what) = match self.wormhole {
+                false => (crossings, "arcs crossed, one a transmission"),
+                true => (self.fewest_transmissions(), "receipts, one a worm"),
+            };
+            if sends > 0 && sends < arcs {
+                offer(
+                    needed.div_ceil(sends) as u32,
+                    format!(
+                        "sends: the packets need at least {needed} transmissions ({what}), the \
+                         nodes start at most {sends} a slot"
+                    ),
+                );
+            }
         }
         // Writes.
         if self.bus_count > 0 {

@@ -14,6 +14,11 @@ use std::fmt::Write;
 /// thousands; `inputs_checked` counts them all).
 pub const LISTED: usize = 32;
 
+/// Runs one `check` command line (without the leading `check`) and gives
+/// its reports; the binary passes its own parser, so the claims ledger and
+/// `check table optimal` run exactly the commands they print.
+pub type Runner<'a> = &'a dyn Fn(&str) -> Result<Vec<Outcome>, String>;
+
 /// The outcome of one check, engine-independent.
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {

@@ -74,7 +74,7 @@ impl Table {
         self,
         max_side: Option<u32>,
         timeout: Option<std::time::Duration>,
-        run: crate::claims::Runner,
+        run: crate::report::Runner,
         progress: &mut dyn FnMut(&str),
     ) -> Sheet {
         match self {
