@@ -69,6 +69,11 @@ pub struct OptimalReport {
     pub bound_slots: Option<u32>,
     /// Its argument's name (`growth bound`).
     pub bound_by: String,
+    /// With `--fewest-transmissions`: the fewest any schedule makes (a
+    /// receipt per new holder; a packet's distance for one destination
+    /// under store-and-forward), known whether or not the solver ends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transmissions_bound: Option<u64>,
     /// The least slots, if within `max_slots`.
     pub slots: Option<u32>,
     /// The most slots tried.
@@ -339,6 +344,9 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         },
         bound_slots: Some(bound.slots).filter(|&b| b != u32::MAX),
         bound_by: bound.brief(),
+        transmissions_bound: req
+            .fewest_transmissions
+            .then(|| inst.fewest_transmissions()),
         slots,
         max_slots: req.max_slots,
         transmissions: slots.map(|_| witness.len()),

@@ -260,17 +260,27 @@ pub fn sheet(
         // Stopped, where a paper's run (checked, its claims unbroken)
         // meets the lower bound: the bound is the optimum, that run its
         // witness.
-        if let (None, Some((t, _)), Some(b)) = (report.slots, paper, report.bound_slots) {
+        if let (None, Some((t, tx)), Some(b)) = (report.slots, paper, report.bound_slots) {
             if t == b && broken.is_empty() {
-                optimum = format!("{t} (paper's run)");
-                certificate = format!("{}; witness: `check {by}`", report.bound_by);
+                // And its transmissions, where they meet theirs.
+                let fewest = tx.filter(|&tx| report.transmissions_bound == Some(tx));
+                optimum = match fewest {
+                    Some(tx) => format!("{t} ({tx} tx) (paper's run)"),
+                    None => format!("{t} (paper's run)"),
+                };
+                certificate = format!(
+                    "{}{}; witness: `check {}`",
+                    report.bound_by,
+                    fewest.map_or("", |_| "; receipts bound"),
+                    by.trim_end_matches(" --engine executor")
+                );
             }
         }
         let paper_cell = match paper {
             None => "-".to_string(),
             Some((t, tx)) => {
-                let mut cell = match (&report.fewest, tx) {
-                    (Some(_), Some(tx)) => format!("{t} ({tx} tx)"),
+                let mut cell = match (q.request.fewest_transmissions, tx) {
+                    (true, Some(tx)) => format!("{t} ({tx} tx)"),
                     _ => t.to_string(),
                 };
                 let slower = report.slots.is_some_and(|s| t > s);
