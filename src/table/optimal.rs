@@ -21,7 +21,8 @@ use std::time::Duration;
 /// The papers' best algorithm for a question.
 #[derive(Clone, Debug)]
 pub enum Paper {
-    /// `check` commands of the papers' algorithms; the least time counts.
+    /// `check` commands of the papers' algorithms, each run by the
+    /// executor; the least time counts.
     Runs(Vec<String>),
     /// An algorithm described too thinly to run: its name and the slots
     /// its description implies.
@@ -38,12 +39,7 @@ pub struct Question {
 }
 
 fn runs(commands: &[String]) -> Paper {
-    Paper::Runs(
-        commands
-            .iter()
-            .map(|c| format!("{c} --engine executor"))
-            .collect(),
-    )
+    Paper::Runs(commands.to_vec())
 }
 
 /// ceil(log2 z).
@@ -177,7 +173,7 @@ fn paper_best(run: Runner, paper: &Paper) -> (Option<Timed>, String, Vec<String>
             let mut best: Option<(u32, Option<u64>, String)> = None;
             let mut broken = Vec::new();
             for c in commands {
-                let outcomes = match run(c) {
+                let outcomes = match run(&format!("{c} --engine executor")) {
                     Ok(o) => o,
                     // An algorithm that does not take this size or l.
                     Err(_) => continue,
@@ -272,7 +268,7 @@ pub fn sheet(
                     "{}{}; witness: `check {}`",
                     report.bound_by,
                     fewest.map_or("", |_| "; receipts bound"),
-                    by.trim_end_matches(" --engine executor")
+                    by
                 );
             }
         }
@@ -310,12 +306,12 @@ pub fn sheet(
         };
         grid.rows.push(vec![
             args,
-            report.bound.split(' ').next().unwrap_or("-").to_string(),
+            report.bound_slots.map_or("-".into(), |b| b.to_string()),
             optimum,
             certificate,
             report.method.clone(),
             format!("{:.2}", report.seconds),
-            by.trim_end_matches(" --engine executor").to_string(),
+            by.clone(),
             paper_cell,
         ]);
     }
