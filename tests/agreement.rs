@@ -181,17 +181,18 @@ fn two_threads_search_what_one_searches() {
     });
 }
 
-/// Every way of driving the executor gives the same run: inboxes, and one
-/// thread or several with the arrivals grouped per receiver range (at
-/// n >= 7 the receivers split into ranges of 64 nodes and more; with
-/// ranges of at most 64, several to a thread), for every algorithm,
-/// whether it reads its arrivals or follows a schedule.
+/// Every way of driving the executor gives the same run: inboxes, their
+/// dense codes (for the protocols that give them), and one thread or
+/// several with the arrivals grouped per receiver range (at n >= 7 the
+/// receivers split into ranges of 64 nodes and more; with ranges of at
+/// most 64, several to a thread), for every algorithm, whether it reads
+/// its arrivals or follows a schedule.
 #[test]
 fn every_drive_of_the_executor_gives_the_same_run() {
     use commcheck::engine::search::Progress;
     use executor::Drive;
     let drives = SCHEDULES;
-    let mut scheduled = 0;
+    let (mut scheduled, mut packing) = (0, 0);
     for &algorithm in Algorithm::ALL {
         for &(switching, ports) in algorithm.modes() {
             for n in [1, 2, 3, 7, 8u64]
@@ -203,7 +204,10 @@ fn every_drive_of_the_executor_gives_the_same_run() {
                     scheduled += 1;
                     let input = p.first_input();
                     let inbox = executor::drive(&p, &input, &Progress::default(), Drive::Inbox);
-                    for d in drives {
+                    let dense = [1, 3].map(|threads| Drive::Dense { threads });
+                    let dense = dense.into_iter().filter(|_| p.packs());
+                    packing += usize::from(p.packs());
+                    for d in drives.into_iter().chain(dense) {
                         let run = executor::drive(&p, &input, &Progress::default(), d);
                         let what = format!("{} n={n} {ports} {d:?}", algorithm.name());
                         assert_eq!(run, inbox, "{what}");
@@ -216,6 +220,7 @@ fn every_drive_of_the_executor_gives_the_same_run() {
         scheduled >= 20,
         "the schedule drive was tried {scheduled} times"
     );
+    assert!(packing >= 20, "the dense drive was tried {packing} times");
 }
 
 /// Slots of many deliveries (2^14 and more) are judged on several
@@ -334,4 +339,31 @@ impl<P: Protocol<Msg = models::blocks::broadcast::Packet>> models::Mutation<P> f
         }
         again
     }
+}
+
+/// The count of inputs a report states is the number listed, where one
+/// input a source is all there is (the broadcasts count rather than list
+/// them), and never fewer than listed.
+#[test]
+fn the_inputs_counted_are_the_inputs_listed() {
+    let mut counted = 0;
+    for &algorithm in Algorithm::ALL {
+        for &(switching, ports) in algorithm.modes() {
+            let n = first(algorithm).max(3);
+            let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();
+            with_protocol!(algorithm, cfg, |p| {
+                let listed = p.inputs().len() as u64;
+                let what = format!("{} n={n} {ports}", algorithm.name());
+                assert!(p.inputs_total() >= listed, "{what}");
+                if p.source_input(0).is_some() && p.sourced_inputs(0).len() == 1 {
+                    assert_eq!(p.inputs_total(), listed, "{what}");
+                    counted += 1;
+                }
+            });
+        }
+    }
+    assert!(
+        counted >= 20,
+        "{counted} algorithms with one input a source"
+    );
 }

@@ -164,11 +164,15 @@ fn the_memory_allowance_stops_a_search_before_the_limit() {
     assert!(v["notes"].to_string().contains("memory allowance"));
 }
 
+/// Under a 3 GB address space (the dense drive's NOB takes about 10.3
+/// bytes a node: 2^28 nodes 2.8 GB, 2^29 5.5 GB), the sizes past it are
+/// refused, with the largest that fits named, before anything is built.
 #[test]
 fn sizes_that_do_not_fit_are_refused_before_anything_is_allocated() {
     for args in [
         &["nob", "30"][..],
-        &["nob", "26", "--engine", "executor"][..],
+        &["nob", "29", "--engine", "executor"][..],
+        &["sbt", "29", "--engine", "executor"][..],
     ] {
         let o = check_limited(3_000_000, args);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -171,6 +171,11 @@ where
         Status::Violated,
         "{bug:?} escapes the executor"
     );
+    // The dense drive (the one `run` takes where the protocol gives
+    // codes) reports what the inbox drive does, senders named and all.
+    let mutant = Mutant { inner: make(), bug };
+    let inbox = executor::drive(&mutant, &0, &Default::default(), executor::Drive::Inbox);
+    assert_eq!(run, inbox, "{bug:?}: the executor's drives agree");
 }
 
 #[test]

@@ -110,18 +110,26 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
         return u64::MAX;
     }
     let nodes = shape.nodes(d);
-    let per_node =
-        std::mem::size_of::<P::State>() + 2 * std::mem::size_of::<Option<Arrival<P::Msg>>>();
-    // Two busy bits a node, and a bit per resource (a cube's d arcs a
-    // node and, under one-port, its two ports; a mesh-bus's 2n buses).
-    let bits = match shape {
-        Shape::Cube => (4 + d as u64) * nodes,
-        Shape::MeshBus { .. } => 2 * nodes + 2 * d as u64,
+    // Per node its codes and bits in the dense drive, else its state, two
+    // inbox entries and two busy bits.
+    let per_node = match P::PACKS {
+        true => crate::protocol::PACKED_NODE_BITS,
+        false => {
+            let inbox = std::mem::size_of::<Option<Arrival<P::Msg>>>() as u64;
+            8 * (std::mem::size_of::<P::State>() as u64 + 2 * inbox) + 2
+        }
+    };
+    // A bit per resource (a cube's d arcs a node and, under one-port, its
+    // two ports; a mesh-bus's 2n buses).
+    let resources = match shape {
+        Shape::Cube => (2 + d as u64) * nodes,
+        Shape::MeshBus { .. } => 2 * d as u64,
         // Up to four dimensions' arcs both ways and the ports (a graph
         // is no catalogued algorithm's network: as a grid's).
-        Shape::Grid { .. } | Shape::Graph => 10 * nodes,
+        Shape::Grid { .. } | Shape::Graph => 8 * nodes,
     };
-    (entry.info.memory)(d).saturating_add(nodes.saturating_mul(per_node as u64) + bits / 8)
+    let bits = nodes.saturating_mul(per_node).saturating_add(resources);
+    (entry.info.memory)(d).saturating_add(bits / 8)
 }
 
 /// The registry: one line per algorithm, `Variant => entry`, in `check list`

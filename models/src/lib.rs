@@ -43,7 +43,7 @@ pub use config::{Config, Ports, Switching};
 pub use faults::{Fault, Faults, Part};
 pub use faulty::{Faulty, Scenario};
 pub use mutant::{Mutant, MutantState, Mutation};
-pub use protocol::{Arrival, Protocol, Symmetry};
+pub use protocol::{Arrival, Protocol, Symmetry, NO_CODE, PACKED_NODE_BITS};
 pub use topology::graph::Graph;
 pub use topology::grid::Grid;
 pub use topology::hypercube::Hypercube;

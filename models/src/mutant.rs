@@ -363,4 +363,33 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
     fn reads_arrivals(&self) -> bool {
         self.inner.reads_arrivals()
     }
+
+    // ===== Codes: the protocol's, where the bug remembers what it did at first
+    //
+    // A bug may read what the protocol's code drops (an arrival's sender):
+    // an arrival keeps its code only if the code gives it back whole.
+
+    const PACKS: bool = P::PACKS;
+
+    fn pack_state(&self, input: &P::Input, node: NodeId, state: &Self::State) -> Option<u16> {
+        (state.memory == self.bug.init(&self.inner, input, node).memory)
+            .then(|| self.inner.pack_state(input, node, &state.inner))
+            .flatten()
+    }
+
+    fn unpack_state(&self, input: &P::Input, node: NodeId, code: u16) -> Self::State {
+        MutantState {
+            inner: self.inner.unpack_state(input, node, code),
+            memory: self.bug.init(&self.inner, input, node).memory,
+        }
+    }
+
+    fn pack_arrival(&self, input: &P::Input, to: NodeId, a: &Arrival<P::Msg>) -> Option<u16> {
+        let code = self.inner.pack_arrival(input, to, a)?;
+        (self.inner.unpack_arrival(input, to, code) == *a).then_some(code)
+    }
+
+    fn unpack_arrival(&self, input: &P::Input, to: NodeId, code: u16) -> Arrival<P::Msg> {
+        self.inner.unpack_arrival(input, to, code)
+    }
 }

@@ -420,4 +420,61 @@ pub trait Protocol: Send + Sync {
     fn reads_arrivals(&self) -> bool {
         true
     }
+
+    // ===== Codes for the executor's dense drive (default: none) ==========
+    //
+    // At 2^30 nodes a byte a node is a gigabyte: the dense drive keeps a
+    // node's state and each arrival as a 16-bit code (below
+    // [`NO_CODE`]) where the protocol gives one, and whatever has none
+    // whole, aside. A code keeps exactly what `step` and the judges read.
+
+    /// True if this protocol gives the codes below, so that the executor
+    /// can run it in its dense drive (a constant, so that the catalogue's
+    /// cost model knows it before anything is built).
+    const PACKS: bool = false;
+
+    /// [`Protocol::PACKS`], of a value.
+    fn packs(&self) -> bool {
+        Self::PACKS
+    }
+
+    /// The code of `node`'s `state` in a run from `input`, if it has one
+    /// (below [`NO_CODE`]); a state without one is kept whole.
+    fn pack_state(&self, _input: &Self::Input, _node: NodeId, _state: &Self::State) -> Option<u16> {
+        None
+    }
+
+    /// The state whose code [`pack_state`](Protocol::pack_state) gave.
+    fn unpack_state(&self, _input: &Self::Input, _node: NodeId, _code: u16) -> Self::State {
+        unreachable!("a protocol that packs states unpacks them")
+    }
+
+    /// The code of an arrival at `to`, if it has one (below [`NO_CODE`]).
+    /// It keeps the message, and the sender where `step` reads it; an
+    /// unpacked arrival whose sender was not kept names `to` as its
+    /// sender, and the executor replays a run whose report would name it.
+    fn pack_arrival(
+        &self,
+        _input: &Self::Input,
+        _to: NodeId,
+        _a: &Arrival<Self::Msg>,
+    ) -> Option<u16> {
+        None
+    }
+
+    /// The arrival whose code [`pack_arrival`](Protocol::pack_arrival)
+    /// gave.
+    fn unpack_arrival(&self, _input: &Self::Input, _to: NodeId, _code: u16) -> Arrival<Self::Msg> {
+        unreachable!("a protocol that packs arrivals unpacks them")
+    }
 }
+
+/// The bits the executor's dense drive keeps of a node of a protocol that
+/// packs ([`Protocol::PACKS`]): its state's code and two inbox codes, 16
+/// bits each, two bits (to step now, next) and a bit per lane of its four
+/// at most (received).
+pub const PACKED_NODE_BITS: u64 = 3 * 16 + 2 + 4;
+
+/// The codes from [`NO_CODE`] up are the dense drive's own (an empty
+/// inbox, a state or arrival kept whole): a protocol's codes lie below.
+pub const NO_CODE: u16 = u16::MAX - 1;

@@ -9,7 +9,9 @@
 //! transmissions of the last slot, for the Explorer's picture.
 
 use super::search::Space;
-use super::{end_run, horizon, judge_results, receive, release, transmit, Judge, MapLedger};
+use super::{
+    end_run, horizon, judge_results, numbered, receive, release, transmit, Judge, MapLedger,
+};
 use models::{Arrival, Protocol};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::{Model, Path, Property};
@@ -247,7 +249,7 @@ impl<P: Protocol> LockStep<P> {
         let idle = next.inbox.is_empty() && next.busy.is_empty();
         if idle || slot >= self.horizon {
             let input = &self.inputs[state.input];
-            judge_results(p, input, &next.nodes, &mut next.record);
+            judge_results(p, input, numbered(&next.nodes), &mut next.record);
             let (holdings, record) = (&next.holdings, &mut next.record);
             end_run(p, input, task, slot, holdings, record, !idle);
         }

@@ -98,3 +98,47 @@ pub fn parse_gb(text: &str) -> Option<u64> {
     let gb: f64 = text.parse().ok()?;
     (gb.is_finite() && gb > 0.0 && gb < 1e9).then_some((gb * 1e9) as u64)
 }
+
+/// Types whose all-zero bytes are a valid value (zero): [`huge`] hands
+/// out fresh zeroed memory as them.
+///
+/// # Safety
+/// All-zero bytes must be a valid value of the type.
+pub unsafe trait Zeroed {}
+
+// SAFETY: zero is a value of each, and the atomics have their integers'
+// layout and bit validity.
+unsafe impl Zeroed for u16 {}
+unsafe impl Zeroed for u64 {}
+unsafe impl Zeroed for std::sync::atomic::AtomicU16 {}
+unsafe impl Zeroed for std::sync::atomic::AtomicU64 {}
+
+/// `len` zeros, in fresh memory that the kernel zeroes as it is first
+/// touched (nothing writes it here) and is asked to back with huge pages
+/// (Linux's `madvise`, where transparent huge pages are on request): at
+/// 2^28 nodes the executor spent a fifth of its time writing its arrays
+/// before the first slot and faulting them in 4 KB pages (BENCHMARKS.md).
+pub fn huge<T: Zeroed>(len: usize) -> Vec<T> {
+    let layout = std::alloc::Layout::array::<T>(len).expect("an array that fits the address space");
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout is not empty; the memory is zeroed, a valid `T`
+    // each (`Zeroed`), allocated by the global allocator with the layout
+    // of `len` of them, which is what `Vec::from_raw_parts` needs.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<T>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        #[cfg(target_os = "linux")]
+        if layout.size() >= 1 << 21 {
+            // Advice only, on the whole pages inside the allocation.
+            let start = ptr as usize;
+            let first = start.next_multiple_of(4096);
+            let end = (start + layout.size()) & !4095;
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+        Vec::from_raw_parts(ptr, len, len)
+    }
+}

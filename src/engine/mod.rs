@@ -263,20 +263,25 @@ pub fn release(holdings: &mut Holdings, released: &mut Vec<(NodeId, PacketId)>) 
 /// completeness of computed results: at the end of a run from `input`,
 /// every node's state must hold what the task computes
 /// ([`Protocol::result_ok`]).
-pub fn judge_results<P: Protocol>(
+pub fn judge_results<P: Protocol, S: std::borrow::Borrow<P::State>>(
     protocol: &P,
     input: &P::Input,
-    states: &[P::State],
+    states: impl IntoIterator<Item = (NodeId, S)>,
     record: &mut Record,
 ) {
-    for (v, s) in states.iter().enumerate() {
-        if !protocol.result_ok(input, v as NodeId, s) {
-            record.wrong_result(v as NodeId);
+    for (v, s) in states {
+        if !protocol.result_ok(input, v, s.borrow()) {
+            record.wrong_result(v);
         }
-        if let Some(op) = protocol.unfinished(input, v as NodeId, s) {
-            record.unmatched(v as NodeId, op);
+        if let Some(op) = protocol.unfinished(input, v, s.borrow()) {
+            record.unmatched(v, op);
         }
     }
+}
+
+/// Each node's state with its id, for [`judge_results`].
+pub fn numbered<S>(states: &[S]) -> impl Iterator<Item = (NodeId, &S)> {
+    (0..).zip(states)
 }
 
 /// Judges one delivery of `slot` to `node` and updates what it holds.

@@ -395,12 +395,11 @@ fn ports_name(p: Ports) -> &'static str {
 /// Transmissions per directed link-slot of the run, or per bus-step on a
 /// mesh-bus (see `Outcome::link_utilization`, `Outcome::bus_utilization`).
 fn utilization<T: Topology>(t: &T, buses: bool, time: Option<u32>, tx: Option<u64>) -> Option<f64> {
-    let mut links = 0u64;
-    match buses {
+    let links = match buses {
         // A mesh-bus's resources are its buses.
-        true => links = t.resources(),
-        false => t.links(|_, _| links += 2),
-    }
+        true => t.resources(),
+        false => 2 * t.link_count(),
+    };
     let slots = time.filter(|&s| s > 0)? as u64;
     Some(tx? as f64 / (slots * links) as f64).filter(|_| links > 0)
 }

@@ -39,7 +39,7 @@
 //!          0100->1100, 0000->1000, 1111->1110, 1111->1101, ... (s' tree depth 1)
 //! ```
 
-use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
@@ -140,6 +140,21 @@ impl Protocol for Dt {
             Some(bounds::double_tree(self.cube.dim())),
         )
     }
+
+    // The source's round fits a byte; `step` reads no sender.
+    const PACKS: bool = true;
+
+    fn pack_state(&self, _: &NodeId, _: NodeId, state: &DtState) -> Option<u16> {
+        Some(state.source_round as u16)
+    }
+
+    fn unpack_state(&self, _: &NodeId, _: NodeId, code: u16) -> DtState {
+        DtState {
+            source_round: code as u8,
+        }
+    }
+
+    packed_arrivals!(keeps_sender: false);
 
     fn init(&self, source: &NodeId, node: NodeId) -> DtState {
         DtState {

@@ -38,7 +38,7 @@
 //! table lecture-bounds` prints HKA's steps beside DTA's, NOB's and it.
 //! Complete, one copy per node, contention-free are claimed.
 
-use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
 use crate::blocks::schedule::Schedule;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
@@ -197,6 +197,19 @@ impl Protocol for Hka {
             None,
         )
     }
+
+    // A node's state never changes: the code says it is its first.
+    const PACKS: bool = true;
+
+    fn pack_state(&self, &source: &NodeId, node: NodeId, state: &(NodeId, NodeId)) -> Option<u16> {
+        (*state == (source, node ^ source)).then_some(0)
+    }
+
+    fn unpack_state(&self, &source: &NodeId, node: NodeId, _: u16) -> (NodeId, NodeId) {
+        (source, node ^ source)
+    }
+
+    packed_arrivals!(keeps_sender: false);
 
     fn init(&self, &source: &NodeId, node: NodeId) -> (NodeId, NodeId) {
         (source, node ^ source)

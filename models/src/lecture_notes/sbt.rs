@@ -30,7 +30,7 @@
 //! slot 3: 011->111
 //! ```
 
-use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
 use crate::config::{Config, Ports};
 use crate::config::{
     Ports::{All, One},
@@ -99,6 +99,23 @@ impl Protocol for Sbt {
         ];
         broadcast::claims(&self.cube, &claimed, Some(bounds::sbt(self.cube.dim())))
     }
+
+    // The next dimension fits a byte; `step` reads the sender's dimension.
+    const PACKS: bool = true;
+
+    fn pack_state(&self, source: &NodeId, _: NodeId, state: &SbtState) -> Option<u16> {
+        let code = state.next_dim.map_or(0, |d| d + 1);
+        (state.source == *source && code < 256).then_some(code as u16)
+    }
+
+    fn unpack_state(&self, source: &NodeId, _: NodeId, code: u16) -> SbtState {
+        SbtState {
+            source: *source,
+            next_dim: (code as u32).checked_sub(1),
+        }
+    }
+
+    packed_arrivals!(keeps_sender: true);
 
     fn init(&self, source: &NodeId, node: NodeId) -> SbtState {
         SbtState {

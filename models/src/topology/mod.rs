@@ -68,6 +68,14 @@ pub trait Topology: Send + Sync {
     /// of buses, the segments between neighbours on them).
     fn links(&self, f: impl FnMut(NodeId, NodeId));
 
+    /// How many links [`links`](Topology::links) lists (a report's
+    /// utilization): counted, unless a network knows it without a walk.
+    fn link_count(&self) -> u64 {
+        let mut links = 0;
+        self.links(|_, _| links += 1);
+        links
+    }
+
     /// The buses (shared media) of the network; none on a network of
     /// links. Faults fail a bus as a whole.
     fn buses(&self) -> Vec<Medium> {

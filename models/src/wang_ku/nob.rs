@@ -210,9 +210,9 @@ impl Nob {
 
     /// Rule 2's bits of A: the k-th from the right for k < min(s, a), or
     /// as printed from the left.
-    fn rule2_bits(&self, part: &Partition) -> Vec<u32> {
+    fn rule2_bits(&self, part: &Partition) -> Few<u32> {
         if part.a == 0 || part.p < 2 {
-            return vec![];
+            return Few::default();
         }
         let k = capacity(part.p).min(part.a);
         match self.literal {
@@ -223,9 +223,9 @@ impl Nob {
 
     /// Rule 3's values of P: P xor position(k) for k = a..s-1 (those
     /// rules 1 and 2 leave), or as printed every value but P and P_2.
-    fn rule3_values(&self, part: &Partition) -> Vec<u64> {
+    fn rule3_values(&self, part: &Partition) -> Few<u64> {
         if part.r < 1 {
-            return vec![];
+            return Few::default();
         }
         if self.literal != Some(Literal::Rule3Set) {
             let count = capacity(part.p).saturating_sub(part.a);
@@ -233,7 +233,7 @@ impl Nob {
                 .map(|j| part.big_p ^ position(part.a + j) as u64)
                 .collect();
         }
-        let p2: Vec<u64> = self
+        let p2: Few<u64> = self
             .rule2_bits(part)
             .iter()
             .map(|&k| part.big_p ^ position(k) as u64)
@@ -293,7 +293,7 @@ impl Nob {
             );
         }
         // Rule 2: help the A'-subcubes for A' a neighbour of A in a covered bit.
-        for k in self.rule2_bits(&part) {
+        for &k in self.rule2_bits(&part).iter() {
             worm(
                 self.destination(i, &part, part.big_a ^ (1 << k), part.big_p),
                 None,
@@ -312,8 +312,8 @@ impl Nob {
 
 /// The `index`-th injective map from m items into r dimensions, listed
 /// item by item; index 0 maps item j to dimension j.
-pub fn injection(m: u32, r: u32, mut index: u32) -> Vec<u32> {
-    let mut free: Vec<u32> = (0..r).collect();
+pub fn injection(m: u32, r: u32, mut index: u32) -> Few<u32> {
+    let mut free: Few<u32> = (0..r).collect();
     (0..m)
         .map(|_| {
             let k = (index % free.len() as u32) as usize;
@@ -321,6 +321,52 @@ pub fn injection(m: u32, r: u32, mut index: u32) -> Vec<u32> {
             free.remove(k)
         })
         .collect()
+}
+
+/// At most 32 items, on the stack: a step's rule sets and dimensions
+/// (2^p <= 32 and r < 32 on the cubes commcheck builds) without the
+/// allocations per sending node that took a tenth of `check nob 26`.
+#[derive(Clone, Copy, Debug)]
+pub struct Few<T> {
+    items: [T; 32],
+    len: usize,
+}
+
+impl<T: Copy + Default> Default for Few<T> {
+    fn default() -> Self {
+        Few {
+            items: [T::default(); 32],
+            len: 0,
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Few<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+}
+
+impl<T: Copy> Few<T> {
+    /// Removes and returns the k-th item, shifting the rest down.
+    fn remove(&mut self, k: usize) -> T {
+        let item = self[k];
+        self.items.copy_within(k + 1..self.len, k);
+        self.len -= 1;
+        item
+    }
+}
+
+impl<T: Copy + Default> FromIterator<T> for Few<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut few = Few::default();
+        for item in iter {
+            few.items[few.len] = item;
+            few.len += 1;
+        }
+        few
+    }
 }
 
 /// Number of injective maps from m items into r dimensions: r!/(r-m)!.
@@ -422,8 +468,9 @@ mod tests {
     #[test]
     fn injections_are_counted_and_distinct() {
         for (m, r) in [(0, 3), (1, 2), (2, 4), (3, 3)] {
-            let all: std::collections::BTreeSet<Vec<u32>> =
-                (0..injections(m, r)).map(|i| injection(m, r, i)).collect();
+            let all: std::collections::BTreeSet<Vec<u32>> = (0..injections(m, r))
+                .map(|i| injection(m, r, i).to_vec())
+                .collect();
             assert_eq!(all.len() as u32, injections(m, r));
         }
     }

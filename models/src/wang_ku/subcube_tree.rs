@@ -78,6 +78,26 @@ impl TreeState {
         }
     }
 
+    /// The dense drive's code: 0 for no next step, else 1 + its index (a
+    /// packet of another source has none).
+    pub fn pack(&self, source: NodeId) -> Option<u16> {
+        match self.next {
+            None => Some(0),
+            Some(p) if p.source == source => Some(p.step as u16 + 1),
+            Some(_) => None,
+        }
+    }
+
+    /// The state whose code [`TreeState::pack`] gave.
+    pub fn unpack(source: NodeId, code: u16) -> Self {
+        TreeState {
+            next: code.checked_sub(1).map(|step| Packet {
+                source,
+                step: step as u8,
+            }),
+        }
+    }
+
     /// The step a node performs now, if any: the one carried by its first
     /// arrival, or the next one of a subcube it is already the source of.
     pub fn task(&self, arrivals: &[Arrival<Packet>]) -> Option<Packet> {
@@ -131,6 +151,29 @@ macro_rules! subcube_tree_broadcast {
         ) -> $crate::wang_ku::subcube_tree::TreeState {
             $crate::wang_ku::subcube_tree::TreeState::new(source, node)
         }
+
+        // A node's next step fits a byte; `step` reads no sender.
+        const PACKS: bool = true;
+
+        fn pack_state(
+            &self,
+            source: &properties::NodeId,
+            _: properties::NodeId,
+            state: &$crate::wang_ku::subcube_tree::TreeState,
+        ) -> Option<u16> {
+            state.pack(*source)
+        }
+
+        fn unpack_state(
+            &self,
+            source: &properties::NodeId,
+            _: properties::NodeId,
+            code: u16,
+        ) -> $crate::wang_ku::subcube_tree::TreeState {
+            $crate::wang_ku::subcube_tree::TreeState::unpack(*source, code)
+        }
+
+        $crate::blocks::broadcast::packed_arrivals!(keeps_sender: false);
     };
 }
 pub(crate) use subcube_tree_broadcast;

@@ -5,7 +5,7 @@
 
 use crate::engine::horizon;
 use crate::engine::search::{Cut, Progress};
-use crate::engine::{end_run, judge_results};
+use crate::engine::{end_run, judge_results, numbered};
 use models::Protocol;
 use properties::{Claims, Holdings, Record, Slot, Task};
 use std::sync::atomic::Ordering::Relaxed;
@@ -46,11 +46,11 @@ impl<'a, P: Protocol> Ending<'a, P> {
     }
 
     /// Ends the run after `slot` if it is over: quiet with nobody left to
-    /// step, or at the horizon (judging the results, completeness and the
-    /// counts).
+    /// step, or at the horizon (judging the results by `judge`, then
+    /// completeness and the counts).
     pub(super) fn ended(
         &self,
-        states: &[P::State],
+        judge: impl FnOnce(&mut Record),
         record: &mut Record,
         holdings: &Holdings,
         slot: Slot,
@@ -58,11 +58,20 @@ impl<'a, P: Protocol> Ending<'a, P> {
     ) -> bool {
         let over = idle || slot >= self.horizon;
         if over {
-            judge_results(self.protocol, self.input, states, record);
+            judge(record);
             let (p, input, task) = (self.protocol, self.input, self.task);
             end_run(p, input, task, slot, holdings, record, !idle);
         }
         over
+    }
+
+    /// [`judge_results`] of every node's state in `states`.
+    pub(super) fn judge<'s>(&self, states: &'s [P::State]) -> impl FnOnce(&mut Record) + 's
+    where
+        Self: 's,
+    {
+        let (p, input) = (self.protocol, self.input);
+        move |record| judge_results(p, input, numbered(states), record)
     }
 }
 

@@ -223,7 +223,7 @@ pub(super) fn execute<P: Protocol>(
         next_active.clear();
         receivers.clear();
         let idle = quiet && active.is_empty() && calendar.is_empty();
-        Some(ending.ended(&states, &mut record, &holdings, slot, idle))
+        Some(ending.ended(ending.judge(&states), &mut record, &holdings, slot, idle))
     })
     .expect("the inbox drive never gives a run up");
     (

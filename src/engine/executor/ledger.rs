@@ -10,8 +10,12 @@ use properties::{ResourceId, Route, Slot};
 pub(super) struct BitLedger {
     /// The resources taken this slot, a bit each.
     pub(super) bits: Vec<u64>,
-    /// The words set this slot, so that clearing costs what was used.
-    pub(super) taken: Vec<usize>,
+    /// The words set this slot, so that clearing costs what was used;
+    /// past one word in 64 the list stops (`all`) and every word is
+    /// cleared, so that the list costs at most a bit per 8 resources.
+    taken: Vec<usize>,
+    /// True if more words were set than `taken` lists.
+    all: bool,
     /// The slot being judged (compared with the watch).
     slot: Slot,
     /// The (slot, resource) whose first holder a replay names.
@@ -26,15 +30,27 @@ impl BitLedger {
         BitLedger {
             bits: vec![0; resources.div_ceil(64) as usize],
             taken: Vec::new(),
+            all: false,
             slot: 0,
             watch,
             holder: None,
         }
     }
 
+    /// The words that may have bits set this slot.
+    pub(super) fn words_set(&self) -> Box<dyn Iterator<Item = usize> + '_> {
+        match self.all {
+            true => Box::new(0..self.bits.len()),
+            false => Box::new(self.taken.iter().copied()),
+        }
+    }
+
     /// Frees what the last slot took (only the words it set).
     pub(super) fn begin(&mut self, slot: Slot) {
         self.slot = slot;
+        if std::mem::take(&mut self.all) {
+            self.bits.fill(0);
+        }
         for w in self.taken.drain(..) {
             self.bits[w] = 0;
         }
@@ -50,8 +66,14 @@ impl Ledger for BitLedger {
         if self.bits[w] & m != 0 {
             return Err(None);
         }
-        if self.bits[w] == 0 {
-            self.taken.push(w);
+        if self.bits[w] == 0 && !self.all {
+            match self.taken.len() < self.bits.len() / 64 {
+                true => self.taken.push(w),
+                false => {
+                    self.all = true;
+                    self.taken.clear();
+                }
+            }
         }
         self.bits[w] |= m;
         Ok(())

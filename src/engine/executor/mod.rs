@@ -19,6 +19,7 @@
 //! the resource bits both drives take.
 
 mod arrived;
+mod dense;
 mod ending;
 mod inbox;
 mod judging;
@@ -76,16 +77,22 @@ fn on_threads<T: Send, R: Send>(work: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<
     })
 }
 
-/// The memory a run of `protocol` on `task` takes, in bytes: per node its
-/// state, two inbox entries and busy bits; the holdings; per resource one
-/// bit (the cost model of BENCHMARKS.md), so that a check can refuse a
-/// size that would not fit before it starts.
+/// The memory a run of `protocol` on `task` takes, in bytes (the cost
+/// model of BENCHMARKS.md), so that a check can refuse a size that would
+/// not fit before it starts: per node, in the dense drive, its codes and
+/// bits ([`models::PACKED_NODE_BITS`]), else its state, two inbox entries
+/// and busy bits; the holdings; per resource one bit.
 pub fn memory_needed<P: Protocol>(protocol: &P, task: &Task) -> u64 {
     let topology = protocol.topology();
     let nodes = topology.nodes() as u64;
-    let per_node =
-        std::mem::size_of::<P::State>() + 2 * std::mem::size_of::<Option<Arrival<P::Msg>>>();
-    nodes * per_node as u64 + Holdings::bytes(task) + (2 * nodes + topology.resources()) / 8
+    let per_node = match P::PACKS {
+        true => models::PACKED_NODE_BITS,
+        false => {
+            let inbox = std::mem::size_of::<Option<Arrival<P::Msg>>>() as u64;
+            8 * (std::mem::size_of::<P::State>() as u64 + 2 * inbox) + 2
+        }
+    };
+    Holdings::bytes(task) + (nodes * per_node + topology.resources()) / 8
 }
 
 /// Runs `protocol` from `input` to the end, on every core.
@@ -103,6 +110,13 @@ pub fn cores() -> usize {
 pub enum Drive {
     /// Per node an inbox of what arrived in the previous slot.
     Inbox,
+    /// The inbox drive with states and arrivals kept as the protocol's
+    /// 16-bit codes ([`Protocol::packs`]): a few bytes a node; the nodes
+    /// step in `threads` lanes at once.
+    Dense {
+        /// Lanes of nodes stepped at once.
+        threads: usize,
+    },
     /// Senders stepped on `threads` threads, each range of at most
     /// `range` receivers (a power of two, at least 64) judged on its own;
     /// the arrivals (for a protocol that reads them) grouped per receiver
@@ -118,7 +132,14 @@ pub enum Drive {
 impl Drive {
     /// The fastest way to drive `protocol` with `threads` threads.
     pub fn best<P: Protocol>(protocol: &P, threads: usize) -> Drive {
-        if protocol.reads_arrivals() && !protocol.holdings_by_packet() {
+        // The dense drive first: of the protocols that give codes, those
+        // that read no arrivals would step faster on threads, but at a
+        // few times the memory.
+        if P::PACKS {
+            Drive::Dense {
+                threads: threads.max(1),
+            }
+        } else if protocol.reads_arrivals() && !protocol.holdings_by_packet() {
             Drive::Inbox
         } else {
             Drive::Schedule {
@@ -150,13 +171,33 @@ pub fn drive<P: Protocol>(
     drive: Drive,
 ) -> Run {
     // Losses are judged receiver by receiver: a run with faults takes
-    // the inbox drive.
+    // the inbox drive (or the dense one, which judges as it does).
     let drive = match protocol.faults(input) {
-        Some(_) => Drive::Inbox,
-        None => drive,
+        Some(_) if !matches!(drive, Drive::Dense { .. }) => Drive::Inbox,
+        _ => drive,
     };
-    let go = |watch| match drive {
+    // The dense drive's deliveries kept whole, once its first run is in.
+    let mut exact: Option<Vec<_>> = None;
+    let mut go = |watch| match drive {
         Drive::Inbox => inbox::execute(protocol, input, watch, progress),
+        Drive::Dense { threads } => {
+            // Lanes that met: the run is one lane's to decide.
+            let go = |exact: &[_]| {
+                let go = |lanes| dense::execute(protocol, input, watch, exact, progress, lanes);
+                go(threads).unwrap_or_else(|| go(1).expect("one lane meets no other"))
+            };
+            let run = go(exact.as_deref().unwrap_or_default());
+            if exact.is_some() {
+                return run;
+            }
+            // A violation that names a sender the codes may have dropped:
+            // the run again, those deliveries kept whole.
+            let named = exact.insert(dense::senders_named(&run.0.record));
+            match named.is_empty() {
+                true => run,
+                false => go(named),
+            }
+        }
         Drive::Schedule { threads, range } => {
             // Two threads that took one resource in one slot: which of
             // them is "second" is the one-thread run's to say.

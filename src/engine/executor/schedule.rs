@@ -193,7 +193,7 @@ impl<P: Protocol> Plan<'_, P> {
         }
         for share in run.shares.iter_mut() {
             if self.threads > 1 {
-                for &w in &share.ledger.taken {
+                for w in share.ledger.words_set() {
                     if run.taken[w] & share.ledger.bits[w] != 0 {
                         return Err(CrossConflict);
                     }
@@ -298,7 +298,8 @@ pub(super) fn execute<P: Protocol>(
         plan.fold(&mut run, progress).ok()?;
         let quiet = plan.judge(&mut run, slot);
         let idle = run.advance(slot) && quiet;
-        Some(ending.ended(&run.states, &mut run.record, &run.holdings, slot, idle))
+        let judge = ending.judge(&run.states);
+        Some(ending.ended(judge, &mut run.record, &run.holdings, slot, idle))
     })?;
     let holder = run.shares.iter_mut().find_map(|s| s.ledger.holder.take());
     Some((
