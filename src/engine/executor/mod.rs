@@ -9,14 +9,16 @@
 //! (that would cost a word per arc); when there is a conflict the run is
 //! replayed, watching that one resource.
 //!
-//! Two drives give the same [`Run`] ([`Drive`]): `inbox` steps the
-//! active nodes in order and hands each its inbox; `schedule` steps them
-//! on several threads and judges each range of receivers on its own, in
-//! named phases: `sending` (each thread's senders stepped and judged by
-//! `transmit`), `arrived` (the arrivals grouped by receiver for the next
-//! slot), `judging` (each range's deliveries judged by `receive`), and
-//! `ending` (when a run is over, shared by both drives). `ledger` keeps
-//! the resource bits both drives take.
+//! Three drives give the same [`Run`] ([`Drive`]): `inbox` steps the
+//! active nodes in order and hands each its inbox; `dense` does the same
+//! with the protocol's 16-bit codes of states and arrivals, a few bytes a
+//! node, in lanes of nodes on every core (docs/scale.md); `schedule` steps
+//! them on several threads and judges each range of receivers on its
+//! own, in named phases: `sending` (each thread's senders stepped and
+//! judged by `transmit`), `arrived` (the arrivals grouped by receiver for
+//! the next slot), `judging` (each range's deliveries judged by
+//! `receive`), and `ending` (when a run is over, shared by every drive).
+//! `ledger` keeps the resource bits the inbox and schedule drives take.
 
 mod arrived;
 mod dense;
