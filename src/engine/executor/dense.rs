@@ -267,13 +267,7 @@ impl<P: Protocol> Sending<'_, P> {
                         w => lane.later.push((w, node)),
                     }
                 }
-                *cell = match p.pack_state(input, node, &state).filter(|&c| c < ASIDE) {
-                    Some(code) => code,
-                    None => {
-                        lane.aside.insert(node, state);
-                        ASIDE
-                    }
-                };
+                *cell = pack(p, input, node, state, &mut lane.aside);
                 if out.is_empty() {
                     continue;
                 }
@@ -304,6 +298,24 @@ impl<P: Protocol> Sending<'_, P> {
                 };
                 transmit(judge, node, &out, posting);
             }
+        }
+    }
+}
+
+/// `node`'s state as its code, or [`ASIDE`] with the state kept whole in
+/// `aside`.
+fn pack<P: Protocol>(
+    p: &P,
+    input: &P::Input,
+    node: NodeId,
+    state: P::State,
+    aside: &mut HashMap<NodeId, P::State>,
+) -> u16 {
+    match p.pack_state(input, node, &state).filter(|&c| c < ASIDE) {
+        Some(code) => code,
+        None => {
+            aside.insert(node, state);
+            ASIDE
         }
     }
 }
@@ -421,14 +433,7 @@ pub(super) fn execute<P: Protocol>(
     on_threads(inits, |((cells, &w), lane)| {
         for (i, cell) in cells.iter_mut().enumerate() {
             let v = (w * 64 + i) as NodeId;
-            let state = protocol.init(input, v);
-            *cell = match protocol.pack_state(input, v, &state).filter(|&c| c < ASIDE) {
-                Some(code) => code,
-                None => {
-                    lane.aside.insert(v, state);
-                    ASIDE
-                }
-            };
+            *cell = pack(protocol, input, v, protocol.init(input, v), &mut lane.aside);
         }
     });
     let mut holdings = match protocol.holdings_by_packet() {
