@@ -47,10 +47,51 @@ fn main() -> ExitCode {
             };
         }
     };
+    #[cfg(feature = "mpi")]
+    let _ranks = match over_ranks() {
+        Ok(universe) => universe,
+        Err(e) => return usage(e),
+    };
     match cli::resolve(parsed).and_then(run) {
         Ok(code) => code,
         Err(e) => usage(e),
     }
+}
+
+/// Under `mpirun`: MPI started (ended when the returned universe drops),
+/// and every rank but rank 0 silent, since each computes what rank 0
+/// prints (docs/scale.md). Only `check` runs over several ranks.
+#[cfg(feature = "mpi")]
+fn over_ranks() -> anyhow::Result<Option<mpi::environment::Universe>> {
+    use commcheck::engine::ranks;
+    let launched = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some());
+    if !launched {
+        return Ok(None);
+    }
+    let universe = ranks::init();
+    let world = ranks::world().ok_or_else(|| anyhow::anyhow!("MPI did not start"))?;
+    if world.rank != 0 {
+        // SAFETY: open and dup2 on this process's own descriptors, before
+        // any other thread runs.
+        unsafe {
+            let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
+            libc::dup2(null, 1);
+            libc::dup2(null, 2);
+        }
+    }
+    Ok(universe)
+}
+
+/// Refuses, over several ranks, what does not run over them.
+#[cfg(feature = "mpi")]
+fn refuse_over_ranks(command: &Command) -> anyhow::Result<()> {
+    let size = commcheck::engine::ranks::world().map_or(1, |w| w.size);
+    if size > 1 && !matches!(command, Command::Check(..)) {
+        anyhow::bail!("under mpirun ({size} ranks) only `check` runs; run this without mpirun");
+    }
+    Ok(())
 }
 
 /// A usage error or a refusal: one line on stderr, exit code 2.
@@ -61,6 +102,8 @@ fn usage(msg: impl std::fmt::Display) -> ExitCode {
 
 /// Runs a resolved command.
 fn run(command: Command) -> anyhow::Result<ExitCode> {
+    #[cfg(feature = "mpi")]
+    refuse_over_ranks(&command)?;
     if matches!(
         command,
         Command::Check(..) | Command::Export(..) | Command::Schedule(..)

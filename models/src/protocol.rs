@@ -22,11 +22,15 @@
 use crate::faults::Faults;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::fmt::Debug;
 use std::hash::Hash;
 
 /// A message delivered to a node, with the node that sent it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Arrival<M> {
     /// The sender.
     pub from: NodeId,
@@ -159,8 +163,9 @@ pub trait Protocol: Send + Sync {
     /// A node's local state.
     type State: Clone + Debug + Eq + Hash + Send + Sync;
     /// What a transmission carries (a packet plus the header the paper puts
-    /// in it).
-    type Msg: Copy + Debug + Eq + Ord + Hash + Send + Sync;
+    /// in it). Serialisable, so that ranks of one run can hand it across
+    /// processes (docs/scale.md).
+    type Msg: Copy + Debug + Eq + Ord + Hash + Send + Sync + Serialize + DeserializeOwned;
 
     // ===== The node logic (required) ======================================
 

@@ -416,24 +416,36 @@ impl Holdings {
     /// The first node, in id order, missing a packet the task requires of
     /// it, with the packet.
     pub fn first_missing(&self) -> Option<(NodeId, PacketId)> {
+        self.first_missing_in(0..self.task.nodes())
+    }
+
+    /// [`Holdings::first_missing`] among the nodes of `nodes` (the rank of
+    /// a run that owns them keeps their holdings; the others' bits here
+    /// are not read).
+    pub fn first_missing_in(&self, nodes: std::ops::Range<NodeId>) -> Option<(NodeId, PacketId)> {
         let task = &*self.task;
         if !self.personal() {
             // Word by word: a complete multinode broadcast on 2^16 nodes
-            // is 2^26 full words.
+            // is 2^26 full words. One packet: only the range's words.
             let cells = task.nodes() as u64 * self.columns.len() as u64;
+            let words = match self.layout {
+                Layout::One(_) => nodes.start as usize / 64..(nodes.end as usize).div_ceil(64),
+                _ => 0..self.bits.len(),
+            };
             return self
-                .clear_bits()
+                .clear_bits(words)
                 .filter(|&i| i < cells)
                 .map(|i| self.cell(i))
-                .filter(|&(node, packet)| task.requires(node, packet))
+                .filter(|&(node, packet)| nodes.contains(&node) && task.requires(node, packet))
                 .min();
         }
         let ids = task.packet_ids();
-        self.clear_bits()
+        self.clear_bits(0..self.bits.len())
             .filter(|&p| p < ids)
             .map(|p| p as PacketId)
-            .min_by_key(|&p| (task.destination(p), p))
-            .map(|p| (task.destination(p).expect("one destination"), p))
+            .filter_map(|p| Some((task.destination(p)?, p)))
+            .filter(|(node, _)| nodes.contains(node))
+            .min()
     }
 
     /// The first node missing a required packet that `excused` does not
@@ -446,14 +458,14 @@ impl Holdings {
         let task = &*self.task;
         let missing: Vec<(NodeId, PacketId)> = if !self.personal() {
             let cells = task.nodes() as u64 * self.columns.len() as u64;
-            self.clear_bits()
+            self.clear_bits(0..self.bits.len())
                 .filter(|&i| i < cells)
                 .map(|i| self.cell(i))
                 .filter(|&(node, packet)| task.requires(node, packet))
                 .collect()
         } else {
             let ids = task.packet_ids();
-            self.clear_bits()
+            self.clear_bits(0..self.bits.len())
                 .filter(|&p| p < ids)
                 .map(|p| p as PacketId)
                 .map(|p| (task.destination(p).expect("one destination"), p))
@@ -474,12 +486,14 @@ impl Holdings {
         (first, spared, unspared)
     }
 
-    /// The indices of the bits not set, word by word (full words cost one
-    /// comparison).
-    fn clear_bits(&self) -> impl Iterator<Item = u64> + '_ {
-        self.bits
+    /// The indices of the bits not set in the words `words`, word by word
+    /// (full words cost one comparison).
+    fn clear_bits(&self, words: std::ops::Range<usize>) -> impl Iterator<Item = u64> + '_ {
+        let first = words.start;
+        self.bits[words]
             .iter()
             .enumerate()
+            .map(move |(i, w)| (first + i, w))
             .filter(|(_, w)| **w != u64::MAX)
             .flat_map(|(i, w)| {
                 (0..64)

@@ -133,7 +133,9 @@ impl Status {
 }
 
 /// A violation, in the run's own terms; a topology words it for people.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Violation {
     /// completeness: the run ended with `node` lacking `packet`.
     Missing {
@@ -324,7 +326,7 @@ pub struct Evidence {
 
 /// What a run has shown so far: counters and the first violation of each
 /// property.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Record {
     /// The claimed time bound the run is judged against.
     bound: Option<Slot>,
@@ -363,7 +365,7 @@ pub struct Record {
 
 /// The most transmissions that took one resource in one slot (more than
 /// one: a contention), and where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Load {
     /// How many.
     pub most: u32,
@@ -374,7 +376,7 @@ pub struct Load {
 }
 
 /// What a record keeps once something is violated.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 struct Firsts {
     violations: [Option<Violation>; 8],
     load: Option<Load>,
@@ -384,7 +386,7 @@ struct Firsts {
 /// The conflicts of the slot being judged, per resource: scratch for
 /// [`Load`] within one slot, which no later slot reads, so states that
 /// differ only in it are the same state (it takes no part in equality).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Counting {
     slot: Slot,
     /// Per resource taken more than once this slot, its takers: a map,
@@ -632,7 +634,18 @@ impl Record {
     /// completeness and transmissions, at the end of the run. `horizon` is
     /// `Some(slot)` when the run was cut off still active.
     pub fn end(&mut self, task: &Task, holdings: &Holdings, horizon: Option<Slot>) {
-        self.close(task, horizon, holdings.first_missing(), 0)
+        self.end_missing(task, horizon, holdings.first_missing())
+    }
+
+    /// [`Record::end`] with the first (node, packet) missing found
+    /// elsewhere: the ranks of one run each search their own nodes.
+    pub fn end_missing(
+        &mut self,
+        task: &Task,
+        horizon: Option<Slot>,
+        missing: Option<(NodeId, PacketId)>,
+    ) {
+        self.close(task, horizon, missing, 0)
     }
 
     /// [`Record::end`] on a machine with faults: a node missing a packet

@@ -18,7 +18,9 @@ pub type ResourceId = u64;
 
 /// Where a transmission goes and which resources it takes; the topology turns
 /// a route into resources and receivers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Route {
     /// A store-and-forward hop over the one directed arc `from -> to`.
     Link {

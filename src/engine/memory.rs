@@ -30,6 +30,17 @@ pub fn process_memory() -> (u64, u64) {
     (rss * 4096, vm * 4096)
 }
 
+/// The process's peak resident size in bytes so far (Linux's VmHWM; 0
+/// elsewhere).
+pub fn peak_resident() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
 /// A number from the first line of a file, if it holds one.
 fn read_number(path: &str) -> Option<u64> {
     std::fs::read_to_string(path)

@@ -13,6 +13,8 @@ pub mod executor;
 pub mod exhaustive;
 pub mod lockstep;
 pub mod memory;
+#[cfg(feature = "mpi")]
+pub mod ranks;
 pub mod search;
 pub mod visited;
 

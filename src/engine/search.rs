@@ -85,7 +85,7 @@ pub trait Space: Sync {
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Why a search stopped before it was done.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Cut {
     /// `--max-states` generated states.
     States,

@@ -59,7 +59,9 @@ pub struct Mna {
 
 /// A combined packet: the sum for `root` of the terms of the subtree below
 /// relative node `below` in the tree of `variant`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Sum {
     /// The variant of the construction.
     pub variant: u32,

@@ -269,7 +269,9 @@ pub struct ScatterState {
 
 /// A packet, by its id: the destination in a scatter, the origin in a
 /// gather (the node it is personal to).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Parcel {
     /// The packet's id.
     pub packet: NodeId,

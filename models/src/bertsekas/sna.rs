@@ -54,7 +54,9 @@ pub struct Sna {
 
 /// A combined packet: the sum of the terms of the subtree below `below`
 /// (relative to `root`) for `root`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Sum {
     /// The root the terms are for.
     pub root: NodeId,

@@ -307,7 +307,9 @@ pub struct TotalExchange {
 }
 
 /// A packet of the exchange, by origin and destination.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Letter {
     /// The node it starts at.
     pub origin: NodeId,

@@ -10,7 +10,9 @@ use properties::{bounds, Claims, NodeId, PropertyName, Route, Slot, Task};
 /// The message of a broadcast: the packet (named by its source) and the
 /// step index the paper carries in the header ("the destination and step
 /// index are carried in the header", Wang-Ku section 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Packet {
     /// The source, which names the packet.
     pub source: NodeId,

@@ -83,7 +83,9 @@ pub const FIXED: Entry<Centralize> = Entry {
 };
 
 /// What a message carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Msg {
     /// Phase 1: the writer's own token.
     Own(LineTokens),

@@ -113,7 +113,9 @@ pub struct Partition {
 
 /// What a message carries: one line's tokens (phases 1 and 2) or a
 /// block's (phase 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Msg {
     /// One line's tokens (phases 1 and 2).
     Line(LineTokens),

@@ -53,7 +53,9 @@ pub fn too_large(ranks: u32, positions: u64) -> Option<String> {
 }
 
 /// What a position holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Value {
     /// Nothing yet.
     Empty,

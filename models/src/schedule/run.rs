@@ -35,7 +35,9 @@ const POSTED: u8 = 1;
 const DONE: u8 = 2;
 
 /// What a message carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Payload {
     /// Nothing: its positions were empty when it was sent.
     Nothing,
@@ -58,7 +60,9 @@ pub enum Payload {
 }
 
 /// A message: the send that made it, and what it carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Message {
     /// The send operation.
     pub op: OpId,

@@ -312,7 +312,9 @@ pub struct Draw {
 }
 
 /// What a transmission carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Msg {
     /// Phase 1: a prefix value (control).
     Prefix(u32),

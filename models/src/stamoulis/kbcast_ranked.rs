@@ -129,7 +129,9 @@ pub fn position(r: u32, j: u32, d: u32) -> u32 {
 
 /// The message: the packet (named by its id, its broadcaster where each
 /// has one) and its rank, in the header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Ranked {
     /// The packet.
     pub packet: Packet,

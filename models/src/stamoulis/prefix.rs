@@ -153,7 +153,9 @@ pub fn rank(set: &[NodeId], x: NodeId) -> usize {
 }
 
 /// A prefix value in transit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Value(pub u32);
 
 impl Protocol for Prefix {

@@ -20,7 +20,9 @@ pub struct MeshBus {
 }
 
 /// A bus: a row's or a column's (0-based index).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Bus {
     /// Row bus R_i (0-based i).
     Row(u32),
@@ -249,7 +251,9 @@ pub type Mask = [u64; 4];
 /// positions set in `mask` (the token of node v has id v). The checker
 /// reads the tokens off the message, checks the sender holds each
 /// (causality) and that there are at most l (message-length).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct LineTokens {
     /// The line whose tokens it carries.
     pub line: Bus,
@@ -293,7 +297,9 @@ impl LineTokens {
 /// whose i + j has the parity `odd` (PARTITION's phase-3 sets: the
 /// even-sum tokens of a block of rows, the odd-sum ones of a block of
 /// columns).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Stripe {
     /// Rows (else columns).
     pub rows: bool,

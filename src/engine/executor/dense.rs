@@ -44,12 +44,12 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64};
 pub const LANES: usize = 4;
 
 /// A state kept whole, aside.
-const ASIDE: u16 = NO_CODE;
+pub(super) const ASIDE: u16 = NO_CODE;
 /// An empty inbox: an inbox holds its arrival's code plus one, so that
 /// fresh zeroed memory is empty inboxes.
-const EMPTY: u16 = 0;
+pub(super) const EMPTY: u16 = 0;
 /// An inbox whose first arrival is kept whole, aside.
-const SPILLED: u16 = u16::MAX;
+pub(super) const SPILLED: u16 = u16::MAX;
 
 /// What a slot delivers: per node its first arrival's code; the arrivals
 /// without one, and every further arrival, in the overflow list (in send
@@ -304,7 +304,7 @@ impl<P: Protocol> Sending<'_, P> {
 
 /// `node`'s state as its code, or [`ASIDE`] with the state kept whole in
 /// `aside`.
-fn pack<P: Protocol>(
+pub(super) fn pack<P: Protocol>(
     p: &P,
     input: &P::Input,
     node: NodeId,

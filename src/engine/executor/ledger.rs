@@ -55,16 +55,12 @@ impl BitLedger {
             self.bits[w] = 0;
         }
     }
-}
 
-impl Ledger for BitLedger {
-    fn take(&mut self, r: ResourceId, route: Route) -> Result<(), Option<Route>> {
+    /// Takes resource `r`; false if it was taken this slot already.
+    pub(super) fn claim(&mut self, r: ResourceId) -> bool {
         let (w, m) = ((r / 64) as usize, 1u64 << (r % 64));
-        if self.watch == Some((self.slot, r)) && self.holder.is_none() {
-            self.holder = Some(route);
-        }
         if self.bits[w] & m != 0 {
-            return Err(None);
+            return false;
         }
         if self.bits[w] == 0 && !self.all {
             match self.taken.len() < self.bits.len() / 64 {
@@ -76,6 +72,18 @@ impl Ledger for BitLedger {
             }
         }
         self.bits[w] |= m;
-        Ok(())
+        true
+    }
+}
+
+impl Ledger for BitLedger {
+    fn take(&mut self, r: ResourceId, route: Route) -> Result<(), Option<Route>> {
+        if self.watch == Some((self.slot, r)) && self.holder.is_none() {
+            self.holder = Some(route);
+        }
+        match self.claim(r) {
+            true => Ok(()),
+            false => Err(None),
+        }
     }
 }

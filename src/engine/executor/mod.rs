@@ -26,6 +26,8 @@ mod ending;
 mod inbox;
 mod judging;
 mod ledger;
+#[cfg(feature = "mpi")]
+mod ranks;
 mod schedule;
 mod sending;
 
@@ -40,7 +42,7 @@ use properties::{Holdings, PropertyName, Record, ResourceId, Route, Slot, Task, 
 pub const RANGE: usize = 1 << 13;
 
 /// The outcome of one executed run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     /// What the run broke and counted, as every engine records it.
     pub record: Record,
@@ -165,8 +167,24 @@ pub fn run_with<P: Protocol>(
 }
 
 /// [`run_with`], driven as `drive` says. A conflict's first holder is
-/// named by replaying the run, watching that one resource.
+/// named by replaying the run, watching that one resource. Under `mpirun`
+/// (`--features mpi`), the run is every rank's, whatever `drive` says
+/// (docs/scale.md).
 pub fn drive<P: Protocol>(
+    protocol: &P,
+    input: &P::Input,
+    progress: &Progress,
+    drive: Drive,
+) -> Run {
+    #[cfg(feature = "mpi")]
+    if let Some(world) = crate::engine::ranks::world() {
+        return ranks::execute(&world, protocol, input, progress);
+    }
+    drive_here(protocol, input, progress, drive)
+}
+
+/// [`drive`] in this process alone.
+fn drive_here<P: Protocol>(
     protocol: &P,
     input: &P::Input,
     progress: &Progress,
