@@ -49,6 +49,10 @@ mod layout;
 /// source, against times computed from coordinates), Ho-Kao on the cube;
 /// the notes' errata.
 mod lecture;
+/// The executor over MPI ranks gives one process's report (`--features
+/// mpi`, under mpirun).
+#[cfg(feature = "mpi")]
+mod mpi;
 /// MSCCL-IR files: the ring allgather and allreduce generated here,
 /// seeded bugs, dependencies released as the interpreter releases them.
 mod msccl;

@@ -25,14 +25,16 @@
 //! same order (the others' with a scratch record), so that every copy of
 //! the holdings is the one process's.
 //!
-//! A correct run never makes the order of two ranks' sends matter. What
-//! would (a resource claimed from two ranks, any violation while the slot
-//! runs) gives the run up on every rank at once; rank 0 then runs it
-//! alone, as one process ([`super::drive`]), so that the report is the
-//! one-process run's, violation and all. A run with faults is run so
-//! too. The violations judged at the end (completeness, results,
-//! transmissions) are each rank's own nodes' and are merged in rank
-//! order, as one process notes them in node order.
+//! Every violation is noted at one node, the sender's or the receiver's,
+//! by the rank that owns it and in one process's order there; the
+//! records merged in rank order keep one process's first violation of
+//! each property. Except contention: which of two worms took an arc
+//! first, and the most takers of one, are the whole network's. A conflict
+//! (or a resource claimed from two ranks), or a copy received again where
+//! codes may have dropped its sender, gives the run up on every rank at
+//! once; rank 0 then runs it alone, as one process ([`super::drive`]), so
+//! that the report is the one-process run's, violation and all. A run
+//! with faults is run so too. A contention-free run is never given up.
 //!
 //! Every decision is collective: a rank ends, cuts or gives up only when
 //! every rank does ([`World::max`]), and rank 0 hands every rank the
@@ -46,7 +48,7 @@ use crate::engine::ranks::{wire, World};
 use crate::engine::search::{Cut, Progress};
 use crate::engine::{horizon, judge_results, receive, release, transmit, Judge, Ledger};
 use models::{Arrival, Protocol, Topology, NO_CODE};
-use properties::{Holdings, NodeId, PacketId, Record, ResourceId, Route, Slot, Task};
+use properties::{Holdings, NodeId, PacketId, PropertyName, Record, ResourceId, Route, Slot, Task};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::ops::Range;
@@ -70,7 +72,7 @@ pub(super) fn execute<P: Protocol>(
                 "note: the run is decided by rank 0 alone ({}; docs/scale.md)",
                 match protocol.faults(input) {
                     Some(_) => "a run with faults",
-                    None => "the ranks' order mattered: a violation while the slots ran",
+                    None => "a conflict, or a copy received again whose sender a code dropped",
                 }
             );
             let drive = super::Drive::best(protocol, super::cores());
@@ -435,7 +437,7 @@ fn slots<P: Protocol>(
         }
         mail.overflow.clear();
         progress.generated.fetch_add(stepped, Relaxed);
-        let mut met = record.any_violation();
+        let mut met = order_matters::<P>(&record);
         // The batches, each with its claims and releases in front.
         let mine = std::mem::take(&mut batches[me]);
         let outgoing: Vec<Vec<u8>> = (0..size)
@@ -530,7 +532,7 @@ fn slots<P: Protocol>(
         for (to, _, a) in &foreign[below..] {
             receiving(*to, a, &mut holdings, &mut scratch);
         }
-        met |= record.any_violation();
+        met |= order_matters::<P>(&record);
         for (n, g) in next.iter_mut().zip(&mut next_mail.got) {
             *n |= std::mem::take(g);
         }
@@ -593,6 +595,18 @@ fn slots<P: Protocol>(
         }
     });
     Some(world.from_first(merged))
+}
+
+/// True if `record` holds a violation whose report the ranks could not
+/// give as one process would: a conflict (its first holder and the most
+/// takers of a resource are the whole network's, in send order), or a
+/// copy received again where codes may have dropped its sender. Every
+/// other violation is noted at one node (the sender's or the receiver's),
+/// by the rank that owns it, in one process's order; merged in rank
+/// order, the first of each property is one process's.
+fn order_matters<P: Protocol>(record: &Record) -> bool {
+    record.violation(PropertyName::ContentionFreedom).is_some()
+        || (P::PACKS && record.violation(PropertyName::NoDuplication).is_some())
 }
 
 /// Says, on rank 0's standard error, what the run cost each rank: its

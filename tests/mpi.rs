@@ -1,0 +1,164 @@
+//! The executor over MPI ranks (`--features mpi`): under `mpirun -np 1`,
+//! `2`, `3` and `4`, every family's run gives the report one process
+//! gives, field by field (only the elapsed time may differ), violations
+//! and exit codes included (docs/scale.md, "Over MPI ranks").
+
+use serde_json::Value;
+use std::process::Command;
+
+const CHECK: &str = env!("CARGO_BIN_EXE_check");
+
+/// `check ARGS --engine executor --json`, in this process or under
+/// `mpirun -np ranks`: its exit code, its report (without the elapsed
+/// time) and its standard error.
+fn check(ranks: Option<usize>, args: &str) -> (i32, Value, String) {
+    let mut words: Vec<String> = args.split_whitespace().map(String::from).collect();
+    words.extend(["--engine", "executor", "--json"].map(String::from));
+    let mut command = match ranks {
+        None => Command::new(CHECK),
+        Some(np) => {
+            let mut c = Command::new("mpirun");
+            c.args(["-np", &np.to_string(), CHECK]);
+            c
+        }
+    };
+    // Open MPI refuses root, and more ranks than cores, unless told.
+    let output = command
+        .args(&words)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .output()
+        .expect("mpirun runs (the mpi feature needs Open MPI: see README.md)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let mut report: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{args} over {ranks:?}: no report ({e}): {stderr}"));
+    report
+        .as_object_mut()
+        .expect("a report is an object")
+        .remove("elapsed_ms");
+    (output.status.code().unwrap_or(-1), report, stderr)
+}
+
+/// The first field where two reports differ, by its path.
+fn first_difference(a: &Value, b: &Value, at: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.keys()
+                .chain(y.keys())
+                .find_map(|k| match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => first_difference(p, q, &format!("{at}.{k}")),
+                    _ => Some(format!("{at}.{k}: present in one report only")),
+                })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (p, q))| first_difference(p, q, &format!("{at}[{i}]"))),
+        _ => (a != b).then(|| format!("{at}: {a} here, {b} over the ranks")),
+    }
+}
+
+/// Each run of `cases` over 1 to 4 ranks gives the one-process report;
+/// returns how many of them the ranks decided together (not given to
+/// rank 0 alone).
+fn same_over_ranks(cases: &[&str]) -> usize {
+    let mut shared = 0;
+    for case in cases {
+        let (code, alone, _) = check(None, case);
+        for np in 1..=4 {
+            let (c, over, stderr) = check(Some(np), case);
+            if let Some(d) = first_difference(&alone, &over, "report") {
+                panic!("{case} over {np} ranks: {d}\n{stderr}");
+            }
+            assert_eq!(code, c, "{case} over {np} ranks: exit code");
+            let alone = stderr.contains("decided by rank 0 alone");
+            let costs = stderr.contains(&format!("over {np} ranks: peak memory"));
+            assert!(alone != costs, "{case} over {np} ranks: one note: {stderr}");
+            shared += !alone as usize;
+        }
+    }
+    shared
+}
+
+#[test]
+fn cube_broadcasts_give_the_same_report_over_ranks() {
+    // sbt reads its arrivals' senders; nob's codes drop them; ho-kao is
+    // one-port; flood delivers a node several copies in a slot.
+    let cases = [
+        "sbt 5", "dt 6", "nob 7", "ho-kao 5", "flood 5", "snb 4", "esbt 4",
+    ];
+    assert_eq!(same_over_ranks(&cases), 4 * cases.len(), "none given up");
+}
+
+#[test]
+fn grids_give_the_same_report_over_ranks() {
+    let cases = [
+        "mesh-sf 4x4",
+        "torus-sf 4x4",
+        "mesh-flood 4x5",
+        "recursive-doubling 4x4",
+    ];
+    assert_eq!(same_over_ranks(&cases), 4 * cases.len(), "none given up");
+}
+
+#[test]
+fn mesh_bus_gossip_gives_the_same_report_over_ranks() {
+    let cases = ["simple 4", "partition 4", "centralize 4"];
+    assert_eq!(same_over_ranks(&cases), 4 * cases.len(), "none given up");
+}
+
+#[test]
+fn k_broadcasts_and_multinode_broadcasts_give_the_same_report_over_ranks() {
+    // Several arrivals at a node in one slot, from several ranks: the
+    // order of a node's arrivals is one process's.
+    let cases = [
+        "kbcast 4",
+        "kbcast-small 4",
+        "kbcast-ranked-shifted 4",
+        "mnb 4",
+        "mna 4",
+    ];
+    assert_eq!(same_over_ranks(&cases), 4 * cases.len(), "none given up");
+}
+
+#[test]
+fn personalised_tasks_give_the_same_report_over_ranks() {
+    // Holdings by packet: every rank keeps them all (the module header).
+    let cases = ["total-exchange 4", "scatter 4", "gather 4"];
+    assert_eq!(same_over_ranks(&cases), 4 * cases.len(), "none given up");
+}
+
+#[test]
+fn violations_give_the_same_report_over_ranks() {
+    // Judged by the ranks together: nob-appendix misses nodes (at the
+    // end), kbcast-ranked is late (at a receiver), flood copies (at
+    // receivers, from several ranks).
+    let shared = ["nob-appendix 8", "kbcast-ranked 4", "flood 5"];
+    assert_eq!(same_over_ranks(&shared), 4 * shared.len(), "none given up");
+    for case in ["nob-appendix 8", "kbcast-ranked 4"] {
+        let (code, report, _) = check(Some(2), case);
+        assert_eq!(code, 1, "{case}: a violated claim: {report}");
+    }
+    // Contention is the whole network's: rank 0 decides alone.
+    let contended = ["naive-tree 6", "mnb-sbt 4", "nob-rule3-printed 7"];
+    assert_eq!(same_over_ranks(&contended), 0, "each given to rank 0");
+}
+
+#[test]
+fn only_the_executor_runs_over_several_ranks() {
+    let output = Command::new("mpirun")
+        .args(["-np", "2", CHECK, "sbt", "3", "--engine", "lockstep"])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .output()
+        .expect("mpirun runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("does not run over MPI ranks"),
+        "one line of refusal: {stderr}"
+    );
+}
