@@ -508,10 +508,10 @@ fn table_wang_ku_prints_every_printed_value_next_to_the_checked_one() {
 fn readme_states_the_commands_ci_and_people_run() {
     let readme = include_str!("../README.md");
     let ci = include_str!("../.ci/run");
-    // Every target (the examples among them), then the doc-tests, which
-    // `--all-targets` leaves out.
-    let test_command =
-        "cargo test --workspace --release --all-targets && cargo test --workspace --release --doc";
+    // Every target (the examples among them) with the MPI runs, then the
+    // doc-tests, which `--all-targets` leaves out.
+    let test_command = "cargo test --workspace --release --all-targets --features mpi && \
+                        cargo test --workspace --release --doc --features mpi";
     assert!(
         readme.contains(&format!("\n    {test_command}\n")),
         "README states the test command"

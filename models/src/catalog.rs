@@ -104,7 +104,7 @@ pub fn executor_bytes(algorithm: Algorithm, d: u32) -> u64 {
 /// The executor's cost model (BENCHMARKS.md): per node its state, two
 /// inbox entries and two busy bits; a bit per arc; and what the entry
 /// declares (holdings and the algorithm's own tables).
-fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
+fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32, ranks: u64) -> u64 {
     let shape = entry.info.shape;
     if shape == Shape::Cube && d >= 40 {
         return u64::MAX;
@@ -129,7 +129,7 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32) -> u64 {
         Shape::Grid { .. } | Shape::Graph => 8 * nodes,
     };
     let bits = nodes.saturating_mul(per_node).saturating_add(resources);
-    (entry.info.memory)(d).saturating_add(bits / 8)
+    (entry.info.memory)(d).saturating_add(bits / 8 / ranks.max(1))
 }
 
 /// The registry: one line per algorithm, `Variant => entry`, in `check list`
@@ -215,8 +215,15 @@ macro_rules! define_algorithms {
             /// What an executor run takes at dimension d, in bytes, known
             /// before anything is built (see `entry_bytes`).
             pub fn executor_bytes(self, d: u32) -> u64 {
+                self.executor_bytes_over(d, 1)
+            }
+
+            /// What each of `ranks` MPI ranks of an executor run takes at
+            /// dimension d: its share of the nodes' and resources' bits,
+            /// and the holdings and tables whole (every rank keeps them).
+            pub fn executor_bytes_over(self, d: u32, ranks: u64) -> u64 {
                 match self {
-                    $(Algorithm::$variant => entry_bytes(&$entry, d),)*
+                    $(Algorithm::$variant => entry_bytes(&$entry, d, ranks),)*
                 }
             }
         }

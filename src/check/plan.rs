@@ -137,15 +137,32 @@ pub fn refuse_past_memory(
     need: Option<&dyn Fn() -> u64>,
 ) -> Result<(), CheckError> {
     let (engine, _) = engine(subject, options);
-    let Some(have) = (engine == Engine::Executor)
+    let have = (engine == Engine::Executor)
         .then(|| memory::allowance(options.max_memory))
-        .flatten()
-    else {
+        .flatten();
+    // Over ranks, rank 0's allowance decides for every rank (ranks that
+    // disagreed would part ways, one refusing, the others waiting for it),
+    // against what the ranks on its host take (docs/scale.md).
+    let (ranks, on_host) = (1, 1);
+    #[cfg(feature = "mpi")]
+    let (have, ranks, on_host) = match crate::engine::ranks::world().filter(|w| w.size > 1) {
+        Some(world) if engine == Engine::Executor => (
+            world.from_first(Some(have)),
+            world.size as u64,
+            world.on_first_host() as u64,
+        ),
+        _ => (have, ranks, on_host),
+    };
+    let Some(have) = have else {
         return Ok(());
     };
     let n = subject.config.n;
     let cost = |d: u32| match (&subject.request, need) {
-        (Some(req), _) => Some(req.algorithm.executor_bytes(d)),
+        (Some(req), _) => Some(
+            req.algorithm
+                .executor_bytes_over(d, ranks)
+                .saturating_mul(on_host),
+        ),
         (None, Some(need)) => (d == n).then(need),
         (None, None) => None,
     };

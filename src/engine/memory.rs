@@ -11,7 +11,7 @@
 
 /// Bytes a check may still add to the process, and whether the address
 /// space is what is limited (then reserved, untouched memory counts too).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Allowance {
     /// Bytes that may still be added.
     pub bytes: u64,

@@ -135,6 +135,14 @@ impl World {
         (self.rank == 0).then(|| got.iter().map(|b| wire::get(b)).collect())
     }
 
+    /// How many ranks run on rank 0's host (every rank is told): they
+    /// share its memory.
+    pub fn on_first_host(&self) -> usize {
+        let name = mpi::environment::processor_name().unwrap_or_default();
+        let names = self.gather(&name);
+        self.from_first(names.map(|all| all.iter().filter(|n| **n == all[0]).count()))
+    }
+
     /// Rank 0's `value` on every rank (the others' `value` is ignored).
     pub fn from_first<T: Serialize + DeserializeOwned>(&self, value: Option<T>) -> T {
         let bytes = match (self.rank, value) {
