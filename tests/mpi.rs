@@ -4,16 +4,12 @@
 //! and exit codes included (docs/scale.md, "Over MPI ranks").
 
 use serde_json::Value;
-use std::process::Command;
+use std::process::{Command, Output};
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
 
-/// `check ARGS --engine executor --json`, in this process or under
-/// `mpirun -np ranks`: its exit code, its report (without the elapsed
-/// time) and its standard error.
-fn check(ranks: Option<usize>, args: &str) -> (i32, Value, String) {
-    let mut words: Vec<String> = args.split_whitespace().map(String::from).collect();
-    words.extend(["--engine", "executor", "--json"].map(String::from));
+/// `check` with `words`, in this process or under `mpirun -np ranks`.
+fn run(ranks: Option<usize>, words: &[&str]) -> Output {
     let mut command = match ranks {
         None => Command::new(CHECK),
         Some(np) => {
@@ -23,13 +19,22 @@ fn check(ranks: Option<usize>, args: &str) -> (i32, Value, String) {
         }
     };
     // Open MPI refuses root, and more ranks than cores, unless told.
-    let output = command
-        .args(&words)
+    command
+        .args(words)
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
         .output()
-        .expect("mpirun runs (the mpi feature needs Open MPI: see README.md)");
+        .expect("mpirun runs (the mpi feature needs Open MPI: see README.md)")
+}
+
+/// `check ARGS --engine executor --json`, in this process or under
+/// `mpirun -np ranks`: its exit code, its report (without the elapsed
+/// time) and its standard error.
+fn check(ranks: Option<usize>, args: &str) -> (i32, Value, String) {
+    let mut words: Vec<&str> = args.split_whitespace().collect();
+    words.extend(["--engine", "executor", "--json"]);
+    let output = run(ranks, &words);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let mut report: Value = serde_json::from_str(&stdout)
@@ -148,17 +153,18 @@ fn violations_give_the_same_report_over_ranks() {
 }
 
 #[test]
-fn only_the_executor_runs_over_several_ranks() {
-    let output = Command::new("mpirun")
-        .args(["-np", "2", CHECK, "sbt", "3", "--engine", "lockstep"])
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
-        .output()
-        .expect("mpirun runs");
+fn only_the_executor_runs_over_several_ranks_and_what_does_not_fit_is_refused() {
+    let output = run(Some(2), &["sbt", "3", "--engine", "lockstep"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("does not run over MPI ranks"),
         "one line of refusal: {stderr}"
     );
+    assert_eq!(output.status.code(), Some(2), "a refusal: {stderr}");
+    // A size that does not fit is refused by every rank alike (rank 0's
+    // allowance decides), before anything is allocated.
+    let output = run(Some(2), &["nob", "28", "--max-memory", "1"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("largest n that fits"), "{stderr}");
+    assert_eq!(output.status.code(), Some(2), "a refusal: {stderr}");
 }
