@@ -207,6 +207,15 @@ fn local_key(seq: u64) -> Key {
     (u32::MAX, seq)
 }
 
+/// Where `key` falls in one process's order on rank `me`: this rank's
+/// own sends between the lower ranks' and the higher ranks'.
+fn in_order(me: usize, key: Key) -> Key {
+    match key.0 {
+        u32::MAX => (me as u32, key.1),
+        r => (r, key.1),
+    }
+}
+
 /// A rank's hold on resources: its own share a bit each; the others'
 /// claimed, to be sent to their owners.
 struct Claims<'a> {
@@ -495,10 +504,7 @@ fn slots<P: Protocol>(
         drop(incoming);
         // The slot's deliveries, receiver by receiver (this rank's key
         // between the lower and the higher ranks').
-        let order = |key: Key| match key.0 {
-            u32::MAX => (me as u32, key.1),
-            r => (r, key.1),
-        };
+        let order = |key: Key| in_order(me, key);
         next_mail
             .overflow
             .sort_by_key(|&(to, key, _)| (to, order(key)));
@@ -652,5 +658,19 @@ fn cut_of(code: u64) -> Option<Cut> {
         2 => Some(Cut::Time),
         3 => Some(Cut::Memory),
         _ => Some(Cut::Interrupted),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ranks_own_arrivals_come_between_the_lower_and_the_higher_ranks() {
+        // Rank 1 made its own deliveries first; rank 0's and rank 2's came
+        // in later, by rank. One process's order is rank 0's, 1's, 2's.
+        let mut keys = vec![local_key(2), (2, 1), local_key(1), (0, 7), (0, 3)];
+        keys.sort_by_key(|&k| in_order(1, k));
+        assert_eq!(keys, [(0, 3), (0, 7), local_key(1), local_key(2), (2, 1)]);
     }
 }
