@@ -73,7 +73,7 @@ pub struct Comb {
 }
 
 /// A node's state: what it still has to do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum State {
     /// The source, before slot 1.
     Source,

@@ -1,8 +1,11 @@
-//! The executor over MPI ranks (`--features mpi`): under `mpirun -np 1`,
-//! `2`, `3` and `4`, every family's run gives the report one process
-//! gives, field by field (only the elapsed time may differ), violations
-//! and exit codes included (docs/scale.md, "Over MPI ranks").
+//! The executor and the exhaustive search over MPI ranks (`--features
+//! mpi`). Under `mpirun -np 1`, `2`, `3` and `4`, every family's executor
+//! run gives the report one process gives, field by field (only the
+//! elapsed time may differ), violations and exit codes included; every
+//! algorithm's search gives the one-process counts and verdicts (docs/scale.md,
+//! "Over MPI ranks").
 
+use models::catalog::Algorithm;
 use serde_json::Value;
 use std::process::{Command, Output};
 
@@ -32,8 +35,15 @@ fn run(ranks: Option<usize>, words: &[&str]) -> Output {
 /// `mpirun -np ranks`: its exit code, its report (without the elapsed
 /// time) and its standard error.
 fn check(ranks: Option<usize>, args: &str) -> (i32, Value, String) {
+    report(ranks, &format!("{args} --engine executor"))
+}
+
+/// `check ARGS --json`, in this process or under `mpirun -np ranks`: its
+/// exit code, its report (without the elapsed time) and its standard
+/// error.
+fn report(ranks: Option<usize>, args: &str) -> (i32, Value, String) {
     let mut words: Vec<&str> = args.split_whitespace().collect();
-    words.extend(["--engine", "executor", "--json"]);
+    words.push("--json");
     let output = run(ranks, &words);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -152,14 +162,131 @@ fn violations_give_the_same_report_over_ranks() {
     assert_eq!(same_over_ranks(&contended), 0, "each given to rank 0");
 }
 
+/// The report of a search with each counterexample's path left out: a
+/// search over ranks goes breadth first and finds one of the shortest,
+/// one process the first its depth-first order meets.
+fn without_paths(mut report: Value) -> Value {
+    for p in report["properties"].as_array_mut().into_iter().flatten() {
+        let p = p.as_object_mut().expect("a property is an object");
+        if let Some(c) = p.get_mut("counterexample").and_then(Value::as_object_mut) {
+            for path in ["text", "slot", "resource", "transmissions", "reproduce"] {
+                c.remove(path);
+            }
+        }
+        p.remove("explorer_path");
+    }
+    report
+}
+
+/// Each search of `cases` over 1, 2 and 4 ranks has the one-process
+/// counts, verdicts and exit code; a counterexample's path may differ
+/// (`without_paths`). Returns the cases with a counterexample.
+fn same_search_over_ranks(cases: &[String]) -> usize {
+    let mut violated = 0;
+    for case in cases {
+        let (code, alone, _) = report(None, case);
+        violated += (code == 1) as usize;
+        for np in [1, 2, 4] {
+            let (c, over, stderr) = report(Some(np), case);
+            let (a, o) = (without_paths(alone.clone()), without_paths(over.clone()));
+            if let Some(d) = first_difference(&a, &o, "report") {
+                panic!("{case} over {np} ranks: {d}\n{stderr}");
+            }
+            assert_eq!(code, c, "{case} over {np} ranks: exit code\n{stderr}");
+            assert!(
+                stderr.contains(&format!("over {np} ranks: peak memory")),
+                "{case} over {np} ranks: the costs note: {stderr}"
+            );
+        }
+    }
+    violated
+}
+
+/// The smallest size `algorithm` takes on the command line (a torus of
+/// the notes' optimal case is 5x5).
+fn smallest(algorithm: Algorithm) -> String {
+    let first = algorithm.shape().sizes().0;
+    (first..first + 4)
+        .map(|n| n.to_string())
+        .chain(["5x5".to_string()])
+        .find(|size| {
+            let words = [algorithm.name(), size, "--engine", "executor"];
+            run(None, &words).status.code() != Some(2)
+        })
+        .unwrap_or_else(|| panic!("{} takes a small size", algorithm.name()))
+}
+
 #[test]
-fn only_the_executor_runs_over_several_ranks_and_what_does_not_fit_is_refused() {
-    let output = run(Some(2), &["sbt", "3", "--engine", "lockstep"]);
+fn every_algorithm_searched_over_ranks_has_the_one_process_counts_and_verdicts() {
+    // Each algorithm at its smallest size, by the default exhaustive
+    // engine (the lock-step model, and the actor model where it runs).
+    let cases: Vec<String> = Algorithm::ALL
+        .iter()
+        .map(|a| format!("{} {} --engine exhaustive", a.name(), smallest(*a)))
+        .collect();
+    let violated = same_search_over_ranks(&cases);
+    assert!(violated >= 1, "a refuted variant among them: {violated}");
+}
+
+#[test]
+fn larger_searches_over_ranks_have_the_one_process_counts_and_verdicts() {
+    // Every source, several inputs a rank; the actor model's orders of
+    // delivery; violations the actor model finds (late deliveries).
+    let cases = [
+        "nob 3 --all-sources",
+        "sbt 4 --engine actor",
+        "kbcast-small 3 --engine lockstep",
+        "kbcast-ranked 3",
+        "naive-tree 4 --engine lockstep",
+        "simple 3",
+    ];
+    let cases: Vec<String> = cases.iter().map(|c| c.to_string()).collect();
+    assert!(same_search_over_ranks(&cases) >= 2, "violations among them");
+}
+
+#[test]
+fn budgets_bind_a_search_over_ranks_and_end_in_unknown() {
+    // The state budget counts every rank's states; the memory allowance
+    // is each rank's own. Either way the report so far says unknown, with
+    // the cut, and exits as one process does.
+    for (case, cut) in [
+        ("sbt 4 --engine actor --max-states 3000", "max-states"),
+        (
+            "sbt 5 --engine actor --source 0 --max-memory 0.01",
+            "max-memory",
+        ),
+    ] {
+        let (code, alone, _) = report(None, case);
+        for np in [2, 4] {
+            let (c, over, stderr) = report(Some(np), case);
+            assert_eq!(c, code, "{case} over {np} ranks: exit code\n{stderr}");
+            let search = &over["actor_search"];
+            assert_eq!(search["cut"], cut, "{case} over {np} ranks: {search}");
+            let generated = search["generated"].as_u64().expect("a count");
+            if cut == "max-states" {
+                assert!(
+                    (3000..3000 + 64 * np as u64).contains(&generated),
+                    "{case} over {np} ranks: stops near the budget: {search}"
+                );
+            }
+            for (a, o) in alone["properties"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .zip(over["properties"].as_array().into_iter().flatten())
+            {
+                assert_eq!(o["status"], "unknown", "{case} over {np} ranks: {o}");
+                assert_eq!(a["status"], o["status"], "{case} over {np} ranks");
+            }
+        }
+    }
+}
+
+#[test]
+fn what_does_not_run_or_fit_over_ranks_is_refused() {
+    let output = run(Some(2), &["table", "wang-ku"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("does not run over MPI ranks"),
-        "one line of refusal: {stderr}"
-    );
+    assert!(stderr.contains("only `check` runs"), "{stderr}");
     assert_eq!(output.status.code(), Some(2), "a refusal: {stderr}");
     // A size that does not fit is refused by every rank alike (rank 0's
     // allowance decides), before anything is allocated.

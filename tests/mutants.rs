@@ -38,7 +38,7 @@ enum Bug {
 /// What a bug remembers of a node: the source (the bugs' "first" and
 /// "farthest" are the source's), a transmission to send again, the
 /// arrivals held back a slot.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 struct Memory {
     source: NodeId,
     again: Option<Transmission<Packet>>,

@@ -62,7 +62,7 @@ pub struct Faulty<P> {
 
 /// A node's state under [`Faulty`]: the protocol's, and what the machine
 /// does around it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FaultyState<S, M> {
     /// The protocol's state of the node.
     pub inner: S,

@@ -85,6 +85,7 @@
 
 use crate::protocol::{Arrival, Protocol, Symmetry};
 use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
+use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -109,7 +110,7 @@ impl<P, B> Mutant<P, B> {
 /// A node's state in a mutant: the protocol's state, and what the bug
 /// remembers beside it (`()` for most bugs, which hashes to nothing: the
 /// mutant's states are then told apart exactly as the protocol's).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MutantState<S, M> {
     /// The protocol's state of the node.
     pub inner: S,
@@ -124,7 +125,7 @@ pub struct MutantState<S, M> {
 pub trait Mutation<P: Protocol>: Send + Sync {
     /// What the bug remembers of a node between slots, beside the
     /// protocol's state (`()` if nothing).
-    type Memory: Clone + Debug + Default + Eq + Hash + Send + Sync;
+    type Memory: Clone + Debug + Default + Eq + Hash + Send + Sync + Serialize + DeserializeOwned;
 
     /// A node's state before slot 1 (default: the protocol's, and
     /// `Memory::default()`).

@@ -160,8 +160,9 @@ pub trait Protocol: Send + Sync {
     /// What the claim quantifies over (a source node; a set of broadcasting
     /// nodes; ...). Every input is an initial state of the exhaustive check.
     type Input: Clone + Debug + Eq + Hash + Send + Sync;
-    /// A node's local state.
-    type State: Clone + Debug + Eq + Hash + Send + Sync;
+    /// A node's local state. Serialisable, so that ranks of one search
+    /// can hand states across processes (docs/scale.md).
+    type State: Clone + Debug + Eq + Hash + Send + Sync + Serialize + DeserializeOwned;
     /// What a transmission carries (a packet plus the header the paper puts
     /// in it). Serialisable, so that ranks of one run can hand it across
     /// processes (docs/scale.md).

@@ -183,6 +183,24 @@ impl Clone for Holdings {
 }
 
 impl Holdings {
+    /// What these holdings add to their task: the bits and the relays
+    /// (ranks of a search hand a state across as these; the receiver
+    /// knows the task).
+    pub fn contents(&self) -> (&[u64], &[NodeId]) {
+        (&self.bits, &self.relay)
+    }
+
+    /// Replaces the bits and relays with `contents` of holdings of the
+    /// same task and layout.
+    pub fn set_contents(&mut self, bits: &[u64], relay: &[NodeId]) {
+        assert!(
+            bits.len() == self.bits.len() && relay.len() == self.relay.len(),
+            "contents of holdings of the same task"
+        );
+        self.bits.copy_from_slice(bits);
+        self.relay.copy_from_slice(relay);
+    }
+
     /// What every node holds before slot 1.
     pub fn initial(task: &Task) -> Self {
         Holdings::in_blocks(task, u64::MAX)

@@ -85,7 +85,9 @@ impl Route {
 }
 
 /// One transmission of one slot: a route and the message it carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Transmission<M> {
     /// Where it goes.
     pub route: Route,

@@ -108,25 +108,6 @@ pub fn engine(subject: &Subject, options: &Options) -> (Engine, Option<String>) 
     }
 }
 
-/// Refuses, under `mpirun` with several ranks, an engine that does not
-/// run over ranks: only the executor does.
-pub fn refuse_over_ranks(subject: &Subject, options: &Options) -> Result<(), CheckError> {
-    #[cfg(feature = "mpi")]
-    if let Some(world) = crate::engine::ranks::world().filter(|w| w.size > 1) {
-        let (engine, _) = engine(subject, options);
-        if engine != Engine::Executor {
-            return Err(CheckError::Usage(format!(
-                "the {} engine does not run over MPI ranks ({} here); over ranks, check \
-                 runs --engine executor, or run without mpirun",
-                engine.name(),
-                world.size
-            )));
-        }
-    }
-    let _ = (subject, options);
-    Ok(())
-}
-
 /// Refuses an executor run that would pass the memory allowance, by one
 /// cost model: the catalogue's (known before anything is built, so the
 /// largest size that fits can be named), else, for a protocol of the

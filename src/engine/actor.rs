@@ -66,7 +66,9 @@ impl RunCfg {
 }
 
 /// A message on the network, with the slot of its delivery.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Wire<M> {
     /// The logical slot of its delivery.
     pub slot: Slot,

@@ -394,6 +394,38 @@ impl<P: Protocol> Space for Async<'_, P> {
     fn record<'b>(&self, sys: &'b Sys<P>) -> &'b Record {
         &sys.record
     }
+
+    #[cfg(feature = "mpi")]
+    fn encode(&self, sys: &Sys<P>, out: &mut Vec<u8>) {
+        let (bits, relay) = sys.holdings.contents();
+        let parts = (&sys.nodes, &sys.clocks, &sys.pending, &sys.net);
+        let whole = (sys.input, sys.parts, parts, bits, relay, &sys.record);
+        super::ranks::wire::append(out, &whole);
+    }
+
+    #[cfg(feature = "mpi")]
+    fn decode(&self, bytes: &mut &[u8], into: &mut Sys<P>) {
+        type Parts<P> = (
+            Vec<<P as Protocol>::State>,
+            Vec<Slot>,
+            Vec<(NodeId, Slot, Option<Arrival<<P as Protocol>::Msg>>, u32)>,
+            Vec<(Envelope<<P as Protocol>::Msg>, u32)>,
+        );
+        let (input, parts, (nodes, clocks, pending, net), bits, relay, record): (
+            usize,
+            u64,
+            Parts<P>,
+            Vec<u64>,
+            Vec<NodeId>,
+            Record,
+        ) = super::ranks::wire::take(bytes);
+        if into.input != input {
+            into.holdings = Holdings::initial(&self.cfgs[input].task);
+        }
+        into.holdings.set_contents(&bits, &relay);
+        (into.input, into.parts, into.record) = (input, parts, record);
+        (into.nodes, into.clocks, into.pending, into.net) = (nodes, clocks, pending, net);
+    }
 }
 
 /// What identifies a state (its `Hash`): written the same way for a built

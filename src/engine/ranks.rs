@@ -5,9 +5,10 @@
 //! the same branches on every rank (they decide on values every rank has
 //! been told: [`World::any`], [`World::max`]).
 //!
-//! What ranks hand each other is bytes: arrivals, records and runs in
-//! bincode's fixed binary form of serde (`wire`).
+//! What ranks hand each other is bytes: arrivals, records, runs and
+//! search states in bincode's binary form of serde (`wire`).
 
+use super::search::Cut;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::*;
@@ -161,29 +162,70 @@ impl World {
     }
 }
 
-/// What ranks hand each other, as bytes.
+/// A cut as a number every rank can take the largest of (0: none).
+pub fn cut_code(cut: Cut) -> u64 {
+    match cut {
+        Cut::States => 1,
+        Cut::Time => 2,
+        Cut::Memory => 3,
+        Cut::Interrupted => 4,
+    }
+}
+
+/// The cut [`cut_code`] numbered.
+pub fn cut_of(code: u64) -> Option<Cut> {
+    match code {
+        0 => None,
+        1 => Some(Cut::States),
+        2 => Some(Cut::Time),
+        3 => Some(Cut::Memory),
+        _ => Some(Cut::Interrupted),
+    }
+}
+
+/// Bytes as the ranks' closing notes say them.
+pub fn amount(bytes: u64) -> String {
+    match bytes {
+        0..1_000_000 => format!("{bytes} B"),
+        b => format!("{:.3} GB", b as f64 / 1e9),
+    }
+}
+
+/// What ranks hand each other, as bytes: bincode with variable-length
+/// integers (a search's states and paths are mostly small numbers).
 pub mod wire {
+    use bincode::Options;
     use serde::de::DeserializeOwned;
     use serde::Serialize;
 
+    fn options() -> impl Options {
+        bincode::DefaultOptions::new()
+    }
+
     /// `value` as bytes.
     pub fn put<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-        bincode::serialize(value).expect("plain data serialises")
+        options().serialize(value).expect("plain data serialises")
     }
 
     /// Appends `value`'s bytes to `out`.
     pub fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
-        bincode::serialize_into(out, value).expect("plain data serialises")
+        options()
+            .serialize_into(out, value)
+            .expect("plain data serialises")
     }
 
     /// The value `bytes` hold, written by [`put`] on another rank of this
     /// same program.
     pub fn get<T: DeserializeOwned>(bytes: &[u8]) -> T {
-        bincode::deserialize(bytes).expect("a rank of this program wrote it")
+        options()
+            .deserialize(bytes)
+            .expect("a rank of this program wrote it")
     }
 
     /// The value at the front of `bytes`, which are advanced past it.
     pub fn take<T: DeserializeOwned>(bytes: &mut &[u8]) -> T {
-        bincode::deserialize_from(bytes).expect("a rank of this program wrote it")
+        options()
+            .deserialize_from(bytes)
+            .expect("a rank of this program wrote it")
     }
 }

@@ -214,7 +214,7 @@ impl Gather {
 /// A node's state: the root and the schedule, known to all, and what the
 /// schedule tells this node: its parent and the slot in which it sends its
 /// own packet.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct GatherState {
     /// The root.
     pub root: NodeId,

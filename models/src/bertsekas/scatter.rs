@@ -257,7 +257,7 @@ pub struct Scatter {
 /// packets not yet sent, per subtree (MLA) or all in one group (SLA), each
 /// group in blocks of one distance, nearest first, so that the farthest
 /// are the last block (its length is the number of ties).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ScatterState {
     /// The root.
     pub root: NodeId,

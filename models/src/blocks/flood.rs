@@ -13,7 +13,7 @@ use properties::{NodeId, Route, Transmission};
 
 /// Whether the node is to forward (the source, in slot 1) and whether it
 /// has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FloodState {
     pending: bool,
     forwarded: bool,

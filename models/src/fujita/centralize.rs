@@ -123,7 +123,7 @@ pub type Plan = Vec<Turn>;
 /// A node's turn on a bus: from step `at`, `parts` messages of consecutive
 /// steps carrying `msg`'s tokens l at a time (one entry per turn, not per
 /// message: at l = 1 a turn is thousands of steps).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Turn {
     /// The step of its first message.
     pub at: Slot,

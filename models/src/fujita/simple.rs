@@ -94,7 +94,7 @@ pub struct Simple {
 }
 
 /// A node's schedule, fixed by the order of every bus's writers.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Plan {
     /// Phase 1: the step of the node's one write, its bus and message.
     first: Slot,

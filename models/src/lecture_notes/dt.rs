@@ -56,7 +56,7 @@ pub struct Dt {
 
 /// Only the source has something to remember: the round-2 send to the
 /// neighbour on the path to s'.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct DtState {
     source_round: u8,
 }

@@ -176,7 +176,7 @@ pub struct MeshSf {
 /// A node's state: the packet (named by its source), where it came from
 /// (dimension and direction of travel; None at the source) and the slot of
 /// the node's first send.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum State {
     /// Not informed yet.
     Waiting,

@@ -74,7 +74,7 @@ pub struct RecursiveDoubling {
 
 /// A node's sends of the source's packet: (slot, destination), in slot
 /// order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Plan {
     /// The source.
     pub source: NodeId,

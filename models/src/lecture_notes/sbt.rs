@@ -49,7 +49,7 @@ pub struct Sbt {
 
 /// The packet a node forwards (named by its source) and the next
 /// dimension it forwards over, if it still has one.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SbtState {
     source: NodeId,
     next_dim: Option<u32>,

@@ -75,7 +75,7 @@ pub struct Message {
 }
 
 /// A rank's state (a node without a rank keeps an empty one).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct RankState {
     /// Per position, its value.
     values: Box<[Value]>,

@@ -342,7 +342,7 @@ pub enum Msg {
 }
 
 /// A node's state.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Node {
     /// Phase 1 (kbcast only).
     pub sums: Sums,

@@ -143,7 +143,7 @@ pub struct Ranked {
 /// i 2^d + x), with their ranks and the slot each arrived in (0: its own). A copy crosses each of its tree's arcs
 /// once, in the first slot after its arrival that permits it (every
 /// dimension comes round within d slots).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Held(pub Vec<(NodeId, u32, Slot)>);
 
 impl Protocol for KbcastRanked {

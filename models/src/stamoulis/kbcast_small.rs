@@ -119,7 +119,7 @@ impl KbcastSmall {
 
 /// A node's state: per outgoing dimension, the packets (by origin) waiting
 /// to cross it, in increasing order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Queues(pub Vec<Vec<NodeId>>);
 
 impl Queues {

@@ -75,7 +75,7 @@ impl Prefix {
 }
 
 /// A node's sums.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Sums {
     /// a_x.
     pub own: u32,

@@ -33,7 +33,7 @@ pub struct Grid {
 }
 
 /// A direction along a dimension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Dir {
     /// Towards coordinate 0.
     Down,

@@ -62,7 +62,7 @@ pub fn claims(cube: &Hypercube) -> Claims {
 /// The step a node performs in the next slot, if any, and for which
 /// source's packet: a source of step i stays the source of its own child
 /// subcube in step i+1.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct TreeState {
     next: Option<Packet>,
 }

@@ -44,8 +44,8 @@ use super::dense::{pack, ASIDE, EMPTY, SPILLED};
 use super::ledger::BitLedger;
 use super::{set_bit, Run};
 use crate::engine::memory::peak_resident;
-use crate::engine::ranks::{wire, World};
-use crate::engine::search::{Cut, Progress};
+use crate::engine::ranks::{amount, cut_code, cut_of, wire, World};
+use crate::engine::search::Progress;
 use crate::engine::{horizon, judge_results, receive, release, transmit, Judge, Ledger};
 use models::{Arrival, Protocol, Topology, NO_CODE};
 use properties::{Holdings, NodeId, PacketId, PropertyName, Record, ResourceId, Route, Slot, Task};
@@ -619,10 +619,6 @@ fn order_matters<P: Protocol>(record: &Record) -> bool {
 /// peak memory, and the bytes handed between ranks in all and in the
 /// busiest slot (docs/scale.md's figures come from this line).
 fn say_costs<R, M>(parts: &[(R, M, u64, Vec<u64>)]) {
-    let gb = |b: u64| match b {
-        0..1_000_000 => format!("{b} B"),
-        b => format!("{:.3} GB", b as f64 / 1e9),
-    };
     let peaks = parts.iter().map(|p| p.2);
     let slots = parts.iter().map(|p| p.3.len()).max().unwrap_or(0);
     let per_slot: Vec<u64> = (0..slots)
@@ -632,33 +628,12 @@ fn say_costs<R, M>(parts: &[(R, M, u64, Vec<u64>)]) {
         "note: over {} ranks: peak memory per rank {} to {}; handed between ranks {} in \
          {} slots, at most {} in one",
         parts.len(),
-        gb(peaks.clone().min().unwrap_or(0)),
-        gb(peaks.max().unwrap_or(0)),
-        gb(per_slot.iter().sum()),
+        amount(peaks.clone().min().unwrap_or(0)),
+        amount(peaks.max().unwrap_or(0)),
+        amount(per_slot.iter().sum()),
         per_slot.len(),
-        gb(per_slot.iter().copied().max().unwrap_or(0)),
+        amount(per_slot.iter().copied().max().unwrap_or(0)),
     );
-}
-
-/// A cut as a number every rank can take the largest of (0: none).
-fn cut_code(cut: Cut) -> u64 {
-    match cut {
-        Cut::States => 1,
-        Cut::Time => 2,
-        Cut::Memory => 3,
-        Cut::Interrupted => 4,
-    }
-}
-
-/// The cut [`cut_code`] numbered.
-fn cut_of(code: u64) -> Option<Cut> {
-    match code {
-        0 => None,
-        1 => Some(Cut::States),
-        2 => Some(Cut::Time),
-        3 => Some(Cut::Memory),
-        _ => Some(Cut::Interrupted),
-    }
 }
 
 #[cfg(test)]

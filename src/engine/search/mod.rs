@@ -23,6 +23,9 @@
 //! next input, or when none is left is fed by splitting the remaining
 //! successors of the oldest frame of a busy one.
 
+#[cfg(feature = "mpi")]
+mod ranks;
+
 use super::memory::{process_memory, Allowance};
 use super::visited::{Visited, PUBLISH};
 use ahash::RandomState;
@@ -78,6 +81,16 @@ pub trait Space: Sync {
 
     /// The record of the run so far.
     fn record<'a>(&self, state: &'a Self::State) -> &'a Record;
+
+    /// Appends `state`'s bytes to `out`: ranks of one search hand states
+    /// to their owners (docs/scale.md).
+    #[cfg(feature = "mpi")]
+    fn encode(&self, state: &Self::State, out: &mut Vec<u8>);
+
+    /// Reads into `into` the state that [`Space::encode`] wrote at the
+    /// front of `bytes`, and advances `bytes` past it.
+    #[cfg(feature = "mpi")]
+    fn decode(&self, bytes: &mut &[u8], into: &mut Self::State);
 }
 
 /// Set by the Ctrl-C handler: every search and run stops at its next
@@ -171,7 +184,7 @@ impl Progress {
 }
 
 /// A violation found, with the path to it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Discovery {
     /// The input (initial state) the path starts from.
     pub input: usize,
@@ -183,7 +196,7 @@ pub struct Discovery {
 }
 
 /// What a search found.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Found {
     /// The first discovery of each property, in `PropertyName::ALL` order.
     pub discoveries: [Option<Discovery>; PropertyName::ALL.len()],
@@ -220,7 +233,7 @@ pub struct Found {
 
 impl Found {
     /// Notes what a state's `record` shows: the first discovery of each
-    /// property it violates (with the path, made only if needed), and,
+    /// property it violates from the lowest input (with the path, made only if needed), and,
     /// for an ended run, its completion time and counts.
     fn judge(&mut self, record: &Record, input: usize, path: impl FnOnce() -> Vec<u64>) {
         let (mut path, mut made) = (Some(path), None::<Vec<u64>>);
@@ -228,7 +241,12 @@ impl Found {
             let Some(violation) = record.violation(p) else {
                 continue;
             };
-            if self.discoveries[p as usize].is_none() {
+            // The lowest input's (a worker may take a job of a lower input
+            // later; a rank's breadth-first levels mix inputs).
+            if self.discoveries[p as usize]
+                .as_ref()
+                .is_none_or(|d| input < d.input)
+            {
                 let path = made
                     .get_or_insert_with(|| path.take().expect("made once")())
                     .clone();
@@ -264,11 +282,13 @@ impl Found {
     /// Folds in what another worker found, independent of which finished
     /// first.
     fn merge(&mut self, other: Found) {
-        // The lowest input's: inputs run side by side, and which worker
-        // finishes first should not pick the report's counterexample.
+        // The lowest input's, then the shorter: inputs run side by side,
+        // and which worker finishes first should not pick the report's
+        // counterexample.
+        let key = |d: &Discovery| (d.input, d.path.len());
         for (mine, theirs) in self.discoveries.iter_mut().zip(other.discoveries) {
             if let Some(t) = theirs {
-                if mine.as_ref().is_none_or(|m| t.input < m.input) {
+                if mine.as_ref().is_none_or(|m| key(&t) < key(m)) {
                     *mine = Some(t);
                 }
             }
@@ -777,41 +797,16 @@ impl<Sp: Space> Shared<'_, Sp> {
     }
 }
 
-/// Searches every input of `space` in order, to the end or the first cut.
+/// Searches every input of `space` in order, to the end or the first cut;
+/// over MPI ranks when the program runs under mpirun.
 pub fn search<Sp: Space>(space: &Sp, inputs: usize, limits: Limits, progress: &Progress) -> Found {
+    #[cfg(feature = "mpi")]
+    if let Some(world) = super::ranks::world() {
+        return ranks::search(&world, space, inputs, limits, progress);
+    }
     let threads = limits.threads.max(1);
     let limits = Limits { threads, ..limits };
-    progress.inputs_total.store(inputs, Relaxed);
-    let shared = Shared {
-        space,
-        limits,
-        progress,
-        hasher: RandomState::with_seeds(
-            0x243f_6a88_85a3_08d3,
-            0x1319_8a2e_0370_7344,
-            0xa409_3822_299f_31d0,
-            0x082e_fa98_ec4e_6c89,
-        ),
-        visited: Visited::new(threads),
-        memory: MemoryGuard {
-            base: process_memory(),
-            allowance: limits.memory,
-            promised: AtomicU64::new(0),
-            measured: AtomicU64::new(0),
-        },
-        inputs,
-        pool: Mutex::new(Pool {
-            jobs: Vec::new(),
-            idle: 0,
-            next: 0,
-            live: HashMap::new(),
-        }),
-        waiting: AtomicUsize::new(0),
-        wake: Condvar::new(),
-        stop: Mutex::new(None),
-        stopping: AtomicBool::new(false),
-        found: Mutex::new(Found::default()),
-    };
+    let shared = Shared::new(space, inputs, limits, progress);
     std::thread::scope(|scope| {
         for w in 0..threads {
             let shared = &shared;
@@ -825,6 +820,43 @@ pub fn search<Sp: Space>(space: &Sp, inputs: usize, limits: Limits, progress: &P
     found.depth = progress.depth.load(Relaxed);
     found.inputs_done = progress.inputs_done.load(Relaxed);
     found
+}
+
+impl<'a, Sp: Space> Shared<'a, Sp> {
+    /// What `limits.threads` workers share to search `inputs` of `space`.
+    fn new(space: &'a Sp, inputs: usize, limits: Limits, progress: &'a Progress) -> Self {
+        progress.inputs_total.store(inputs, Relaxed);
+        Shared {
+            space,
+            limits,
+            progress,
+            hasher: RandomState::with_seeds(
+                0x243f_6a88_85a3_08d3,
+                0x1319_8a2e_0370_7344,
+                0xa409_3822_299f_31d0,
+                0x082e_fa98_ec4e_6c89,
+            ),
+            visited: Visited::new(limits.threads),
+            memory: MemoryGuard {
+                base: process_memory(),
+                allowance: limits.memory,
+                promised: AtomicU64::new(0),
+                measured: AtomicU64::new(0),
+            },
+            inputs,
+            pool: Mutex::new(Pool {
+                jobs: Vec::new(),
+                idle: 0,
+                next: 0,
+                live: HashMap::new(),
+            }),
+            waiting: AtomicUsize::new(0),
+            wake: Condvar::new(),
+            stop: Mutex::new(None),
+            stopping: AtomicBool::new(false),
+            found: Mutex::new(Found::default()),
+        }
+    }
 }
 
 /// The deadline `timeout` from now, or None if it is too far to represent.

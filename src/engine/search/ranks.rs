@@ -1,0 +1,413 @@
+//! The search over MPI ranks (`--features mpi`, under mpirun): each state
+//! is owned by the rank its fingerprint names, a rank expands only the
+//! states it owns, and successors owned by another rank travel to it in
+//! batches: the design of the published distributed explicit-state
+//! checkers (Stern and Dill's parallel Murphi, PReach, DiVinE).
+//!
+//! The search goes in rounds. In a round each rank expands at most
+//! [`CHUNK`] states of its own, newest first, hands its batches to their
+//! owners in one collective exchange, and the ranks sum the states left
+//! to expand. After the exchange no state is in flight, so "no rank has
+//! a state left" is sound termination: a synchronous round needs no token
+//! (Dijkstra's, Safra's).
+//!
+//! What a rank keeps: its share of the visited fingerprints (the same
+//! table as the one-process search, 8 bytes a state), and a stack of the
+//! states it owns and has not expanded, as bytes, each with its input and
+//! its path (the successor indices from the initial state). Newest first
+//! keeps the stack near a depth-first search's (the depth times the new
+//! successors a state has), where breadth first would keep whole levels.
+//! Paths travel with states,
+//! so a violation found on any rank comes with the path the report
+//! replays, and no rank keeps a parent table. A direct-mapped table of
+//! the fingerprints lately sent keeps a rank from building and sending a
+//! successor it has sent before (most successors are states seen before).
+//!
+//! The counts are the one-process search's: every reachable state is
+//! visited once, by its owner, and expanded once, so the distinct states,
+//! the generated successors, the worst times and every verdict are the
+//! same. A state is judged when it is expanded; at a cut the states
+//! visited but not yet expanded are judged before the report, so a
+//! report so far covers every state visited. The counterexample comes
+//! from the lowest input, as one process's does; its path may differ
+//! (the ranks meet states in another order), and both replay to the
+//! violation.
+
+use super::{Collect, Cut, Found, Limits, Progress, Shared, Space};
+use crate::engine::memory::peak_resident;
+use crate::engine::ranks::{amount, cut_code, cut_of, wire, World};
+use std::collections::BTreeSet;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// States a rank expands in one round, at most: enough work that the
+/// round's collectives cost little beside it, few enough that a budget
+/// binds within a round of its running out.
+const CHUNK: usize = 1 << 14;
+
+/// Bytes a rank hands the others in one round, about (a round ends after
+/// the state that passes it).
+const BATCH: usize = 16 << 20;
+
+/// Slots of the table of fingerprints lately sent (a power of two).
+const SENT: usize = 1 << 20;
+
+/// Successors between two looks at the budgets.
+const CHECK: u64 = 32;
+
+/// The rank that owns a state: its fingerprint's high bits (the visited
+/// table indexes by the low bits, which stay uniform within a rank).
+fn owner(fp: u64, ranks: usize) -> usize {
+    (((fp >> 32) * ranks as u64) >> 32) as usize
+}
+
+/// The states a rank has to expand, as bytes: each entry its input and
+/// path and the state ([`Space::encode`]), then its length (4 bytes), so
+/// that the newest is taken from the end.
+#[derive(Default)]
+struct Stack {
+    bytes: Vec<u8>,
+    /// Entries.
+    left: u64,
+}
+
+impl Stack {
+    fn push(&mut self, entry: &[u8]) {
+        self.bytes.extend_from_slice(entry);
+        self.bytes
+            .extend_from_slice(&(entry.len() as u32).to_le_bytes());
+        self.left += 1;
+    }
+
+    /// Where the newest entry lies in `bytes`; [`Stack::drop_from`] its
+    /// start once it is read.
+    fn top(&self) -> Option<std::ops::Range<usize>> {
+        let end = self.bytes.len().checked_sub(4)?;
+        let len: [u8; 4] = self.bytes[end..].try_into().expect("4 bytes");
+        Some(end - u32::from_le_bytes(len) as usize..end)
+    }
+
+    fn drop_from(&mut self, start: usize) {
+        self.bytes.truncate(start);
+        self.left -= 1;
+    }
+}
+
+/// One rank's side of the search.
+struct Rank<'a, Sp: Space> {
+    world: &'a World,
+    shared: Shared<'a, Sp>,
+    /// `--max-states`, over every rank's generated states.
+    max_states: Option<u64>,
+    /// What this rank's expanded states showed.
+    found: Found,
+    /// The states to expand.
+    work: Stack,
+    /// Per slot, the last fingerprint sent from it (slot i starts with a
+    /// value whose own slot is not i).
+    sent: Vec<u64>,
+    /// Per rank, the batch for it this round.
+    out: Vec<Vec<u8>>,
+    /// Visited insertions not yet published to the table's length.
+    unpublished: usize,
+    /// This rank's generated successors, distinct states visited, and
+    /// the longest path judged.
+    generated: u64,
+    unique: u64,
+    depth: usize,
+    /// Every rank's generated states, and this rank's, when this round
+    /// began.
+    generated_before: u64,
+    mine_before: u64,
+    /// Bytes handed to other ranks, the most bytes of states waiting to
+    /// be expanded, and rounds.
+    handed: u64,
+    waiting: u64,
+    rounds: u64,
+}
+
+/// Searches every input of `space` over the ranks of `world`; every rank
+/// returns rank 0's merge of what all found.
+pub(super) fn search<Sp: Space>(
+    world: &World,
+    space: &Sp,
+    inputs: usize,
+    limits: Limits,
+    progress: &Progress,
+) -> Found {
+    // A rank is one worker: ranks are the parallelism (one a core).
+    let one = Limits {
+        threads: 1,
+        max_states: None,
+        ..limits
+    };
+    let mut rank = Rank {
+        world,
+        shared: Shared::new(space, inputs, one, progress),
+        max_states: limits.max_states,
+        found: Found::default(),
+        work: Stack::default(),
+        sent: (0..SENT).map(|i| (i ^ 1) as u64).collect(),
+        out: vec![Vec::new(); world.size],
+        unpublished: 0,
+        generated: 0,
+        unique: 0,
+        depth: 0,
+        generated_before: 0,
+        mine_before: 0,
+        handed: 0,
+        waiting: 0,
+        rounds: 0,
+    };
+    let mut cut = rank.start();
+    loop {
+        if cut.is_none() {
+            cut = rank.expand();
+        }
+        let batches = std::mem::replace(&mut rank.out, vec![Vec::new(); world.size]);
+        rank.handed += batches.iter().map(|b| b.len() as u64).sum::<u64>();
+        rank.rounds += 1;
+        let got = world.exchange(batches);
+        if cut.is_none() {
+            cut = rank.receive(&got);
+        }
+        rank.waiting = rank.waiting.max(rank.work.bytes.len() as u64);
+        let mine = [rank.work.left, rank.generated, rank.unique];
+        let [left, generated, unique] = world.sum(&mine)[..] else {
+            unreachable!("three sums")
+        };
+        cut = cut_of(world.max(&[cut.map_or(0, cut_code)])[0]);
+        progress.generated.store(generated, Relaxed);
+        progress.unique.store(unique, Relaxed);
+        (rank.generated_before, rank.mine_before) = (generated, rank.generated);
+        if cut.is_none() && rank.max_states.is_some_and(|m| generated >= m) {
+            cut = Some(Cut::States);
+        }
+        if cut.is_some() || left == 0 {
+            break;
+        }
+    }
+    rank.finish(cut, inputs)
+}
+
+impl<Sp: Space> Rank<'_, Sp> {
+    /// Visits the initial states this rank owns: the first level.
+    fn start(&mut self) -> Option<Cut> {
+        let space = self.shared.space;
+        let mut entry = Vec::new();
+        for ix in 0..self.shared.inputs {
+            let init = space.init(ix);
+            let fp = self.shared.fingerprint(&init, &mut entry);
+            if owner(fp, self.world.size) != self.world.rank {
+                continue;
+            }
+            match self.shared.visit(0, fp, &mut self.unpublished) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(why) => return Some(why),
+            }
+            self.generated += 1;
+            self.unique += 1;
+            entry.clear();
+            wire::append(&mut entry, &(ix, &Vec::<u64>::new()));
+            space.encode(&init, &mut entry);
+            self.work.push(&entry);
+        }
+        None
+    }
+
+    /// Expands up to [`CHUNK`] states of the current level, or until the
+    /// batches pass [`BATCH`] bytes or a budget runs out.
+    fn expand(&mut self) -> Option<Cut> {
+        let space = self.shared.space;
+        let (me, ranks) = (self.world.rank, self.world.size);
+        let verify = self.shared.limits.verify_probes;
+        let mut local = space.scratch();
+        let mut buf = Vec::new();
+        let mut entry = Vec::new();
+        let mut state: Option<Sp::State> = None;
+        let mut child: Option<Sp::State> = None;
+        let (mut checks, mut expanded, mut batched) = (0u64, 0, 0);
+        while expanded < CHUNK && batched < BATCH && !self.states_spent() {
+            let Some(range) = self.work.top() else {
+                break;
+            };
+            expanded += 1;
+            let start = range.start;
+            let mut bytes = &self.work.bytes[range];
+            let (input, mut path): (usize, Vec<u64>) = wire::take(&mut bytes);
+            let state = state.get_or_insert_with(|| space.init(input));
+            space.decode(&mut bytes, state);
+            self.work.drop_from(start);
+            self.depth = self.depth.max(path.len().max(1));
+            let record = space.record(state);
+            self.found.judge(record, input, || path.clone());
+            for k in 0..space.successors(state) {
+                self.generated += 1;
+                if self.generated % CHECK == 0 {
+                    if let Some(why) = self.over_budget(&mut checks) {
+                        return Some(why);
+                    }
+                }
+                buf.clear();
+                let probed = (space.probe(state, k, &mut local, &mut Collect(&mut buf)))
+                    .then(|| self.shared.finish(&buf));
+                let child = child.get_or_insert_with(|| state.clone());
+                let mut built = false;
+                let fp = match probed {
+                    Some(fp) if !verify => fp,
+                    _ => {
+                        space.successor(state, k, child, &mut local);
+                        built = true;
+                        let fp = self.shared.fingerprint(child, &mut buf);
+                        assert!(
+                            probed.is_none_or(|p| p == fp),
+                            "a probed successor has the fingerprint of the built one"
+                        );
+                        fp
+                    }
+                };
+                let to = owner(fp, ranks);
+                if to == me {
+                    match self.shared.visit(0, fp, &mut self.unpublished) {
+                        Ok(true) => self.unique += 1,
+                        Ok(false) => continue,
+                        Err(why) => return Some(why),
+                    }
+                } else {
+                    let slot = &mut self.sent[fp as usize & (SENT - 1)];
+                    if *slot == fp {
+                        continue;
+                    }
+                    *slot = fp;
+                }
+                if !built {
+                    space.successor(state, k, child, &mut local);
+                }
+                path.push(k);
+                entry.clear();
+                wire::append(&mut entry, &(input, &path));
+                path.pop();
+                space.encode(child, &mut entry);
+                if to == me {
+                    self.work.push(&entry);
+                } else {
+                    let batch = &mut self.out[to];
+                    batch.extend_from_slice(&fp.to_le_bytes());
+                    batch.extend_from_slice(&(entry.len() as u32).to_le_bytes());
+                    batch.extend_from_slice(&entry);
+                    batched += 12 + entry.len();
+                }
+            }
+        }
+        None
+    }
+
+    /// Why this rank must stop now, if it must: the one-process search's
+    /// budgets but the states (see `states_spent`).
+    fn over_budget(&mut self, checks: &mut u64) -> Option<Cut> {
+        *checks += 1;
+        if *checks % 64 == 0 {
+            self.shared.memory.probe();
+        }
+        self.shared.over_budget()
+    }
+
+    /// True if the ranks may have generated `--max-states` states by now,
+    /// counting the others as generating as fast as this one this round:
+    /// the round ends, and the search stops where the sum says they have.
+    fn states_spent(&self) -> bool {
+        let this_round = self.generated - self.mine_before;
+        let all = self.generated_before + this_round * self.world.size as u64;
+        self.max_states.is_some_and(|m| all >= m)
+    }
+
+    /// Visits the states other ranks handed this one: the new ones are
+    /// to expand.
+    fn receive(&mut self, got: &[Vec<u8>]) -> Option<Cut> {
+        for (from, batch) in got.iter().enumerate() {
+            if from == self.world.rank {
+                continue;
+            }
+            let mut at = 0;
+            while at < batch.len() {
+                let fp = u64::from_le_bytes(batch[at..at + 8].try_into().expect("8 bytes"));
+                let len = u32::from_le_bytes(batch[at + 8..at + 12].try_into().expect("4 bytes"));
+                let entry = &batch[at + 12..at + 12 + len as usize];
+                at += 12 + len as usize;
+                match self.shared.visit(0, fp, &mut self.unpublished) {
+                    Ok(true) => {
+                        self.unique += 1;
+                        self.work.push(entry);
+                    }
+                    Ok(false) => {}
+                    Err(why) => return Some(why),
+                }
+            }
+        }
+        None
+    }
+
+    /// Judges the states visited but not expanded (after a cut), gathers
+    /// what every rank found at rank 0, and hands rank 0's merge to all.
+    fn finish(mut self, cut: Option<Cut>, inputs: usize) -> Found {
+        let space = self.shared.space;
+        let mut pending = BTreeSet::new();
+        let mut state: Option<Sp::State> = None;
+        while let Some(range) = self.work.top() {
+            let start = range.start;
+            let mut bytes = &self.work.bytes[range];
+            let (input, path): (usize, Vec<u64>) = wire::take(&mut bytes);
+            let state = state.get_or_insert_with(|| space.init(input));
+            space.decode(&mut bytes, state);
+            self.work.drop_from(start);
+            self.depth = self.depth.max(path.len().max(1));
+            self.found.judge(space.record(state), input, || path);
+            pending.insert(input);
+        }
+        let [generated, unique] = self.world.sum(&[self.generated, self.unique])[..] else {
+            unreachable!("two sums")
+        };
+        let mine = (
+            std::mem::take(&mut self.found),
+            self.depth,
+            pending,
+            peak_resident(),
+            self.handed,
+            self.rounds,
+            self.waiting,
+        );
+        let all = self.world.gather(&mine);
+        let merged = all.map(|all| {
+            let mut found = Found::default();
+            let mut pending = BTreeSet::<usize>::new();
+            for (f, depth, p, ..) in &all {
+                found.merge(f.clone());
+                found.depth = found.depth.max(*depth);
+                pending.extend(p);
+            }
+            found.cut = cut;
+            found.unique = unique;
+            found.generated = generated;
+            found.inputs_done = inputs - pending.len();
+            let peaks = all.iter().map(|p| p.3);
+            eprintln!(
+                "note: over {} ranks: peak memory per rank {} to {}; states waiting on a rank \
+                 at most {}; handed between ranks {} in {} rounds",
+                all.len(),
+                amount(peaks.clone().min().unwrap_or(0)),
+                amount(peaks.max().unwrap_or(0)),
+                amount(all.iter().map(|p| p.6).max().unwrap_or(0)),
+                amount(all.iter().map(|p| p.4).sum()),
+                all[0].5,
+            );
+            found
+        });
+        let found: Found = self.world.from_first(merged);
+        let progress = self.shared.progress;
+        progress.generated.store(found.generated, Relaxed);
+        progress.unique.store(found.unique, Relaxed);
+        progress.depth.store(found.depth, Relaxed);
+        progress.inputs_done.store(found.inputs_done, Relaxed);
+        found
+    }
+}
