@@ -46,7 +46,7 @@ const CHUNK: usize = 1 << 14;
 
 /// Bytes a rank hands the others in one round, about (a round ends after
 /// the state that passes it).
-const BATCH: usize = 16 << 20;
+const BATCH: usize = 4 << 20;
 
 /// Slots of the table of fingerprints lately sent (a power of two).
 const SENT: usize = 1 << 20;
@@ -60,36 +60,18 @@ fn owner(fp: u64, ranks: usize) -> usize {
     (((fp >> 32) * ranks as u64) >> 32) as usize
 }
 
-/// The states a rank has to expand, as bytes: each entry its input and
-/// path and the state ([`Space::encode`]), then its length (4 bytes), so
-/// that the newest is taken from the end.
-#[derive(Default)]
-struct Stack {
-    bytes: Vec<u8>,
-    /// Entries.
-    left: u64,
-}
-
-impl Stack {
-    fn push(&mut self, entry: &[u8]) {
-        self.bytes.extend_from_slice(entry);
-        self.bytes
-            .extend_from_slice(&(entry.len() as u32).to_le_bytes());
-        self.left += 1;
-    }
-
-    /// Where the newest entry lies in `bytes`; [`Stack::drop_from`] its
-    /// start once it is read.
-    fn top(&self) -> Option<std::ops::Range<usize>> {
-        let end = self.bytes.len().checked_sub(4)?;
-        let len: [u8; 4] = self.bytes[end..].try_into().expect("4 bytes");
-        Some(end - u32::from_le_bytes(len) as usize..end)
-    }
-
-    fn drop_from(&mut self, start: usize) {
-        self.bytes.truncate(start);
-        self.left -= 1;
-    }
+/// A state to expand: one this rank made, with its input and its path
+/// from the initial state; or the bytes of one another rank handed over
+/// (input, path and [`Space::encode`]), read when its turn comes. Made
+/// states skip the bytes (one process's speed on one rank); handed ones
+/// wait compactly (most of what waits, over several ranks).
+enum Entry<S> {
+    Made {
+        input: usize,
+        path: Vec<u64>,
+        state: S,
+    },
+    Handed(Vec<u8>),
 }
 
 /// One rank's side of the search.
@@ -100,8 +82,8 @@ struct Rank<'a, Sp: Space> {
     max_states: Option<u64>,
     /// What this rank's expanded states showed.
     found: Found,
-    /// The states to expand.
-    work: Stack,
+    /// The states to expand, newest last.
+    work: Vec<Entry<Sp::State>>,
     /// Per slot, the last fingerprint sent from it (slot i starts with a
     /// value whose own slot is not i).
     sent: Vec<u64>,
@@ -118,8 +100,8 @@ struct Rank<'a, Sp: Space> {
     /// began.
     generated_before: u64,
     mine_before: u64,
-    /// Bytes handed to other ranks, the most bytes of states waiting to
-    /// be expanded, and rounds.
+    /// Bytes handed to other ranks, the most states waiting to be
+    /// expanded, and rounds.
     handed: u64,
     waiting: u64,
     rounds: u64,
@@ -145,7 +127,7 @@ pub(super) fn search<Sp: Space>(
         shared: Shared::new(space, inputs, one, progress),
         max_states: limits.max_states,
         found: Found::default(),
-        work: Stack::default(),
+        work: Vec::new(),
         sent: (0..SENT).map(|i| (i ^ 1) as u64).collect(),
         out: vec![Vec::new(); world.size],
         unpublished: 0,
@@ -170,8 +152,8 @@ pub(super) fn search<Sp: Space>(
         if cut.is_none() {
             cut = rank.receive(&got);
         }
-        rank.waiting = rank.waiting.max(rank.work.bytes.len() as u64);
-        let mine = [rank.work.left, rank.generated, rank.unique];
+        rank.waiting = rank.waiting.max(rank.work.len() as u64);
+        let mine = [rank.work.len() as u64, rank.generated, rank.unique];
         let [left, generated, unique] = world.sum(&mine)[..] else {
             unreachable!("three sums")
         };
@@ -193,10 +175,10 @@ impl<Sp: Space> Rank<'_, Sp> {
     /// Visits the initial states this rank owns: the first level.
     fn start(&mut self) -> Option<Cut> {
         let space = self.shared.space;
-        let mut entry = Vec::new();
+        let mut buf = Vec::new();
         for ix in 0..self.shared.inputs {
             let init = space.init(ix);
-            let fp = self.shared.fingerprint(&init, &mut entry);
+            let fp = self.shared.fingerprint(&init, &mut buf);
             if owner(fp, self.world.size) != self.world.rank {
                 continue;
             }
@@ -207,10 +189,11 @@ impl<Sp: Space> Rank<'_, Sp> {
             }
             self.generated += 1;
             self.unique += 1;
-            entry.clear();
-            wire::append(&mut entry, &(ix, &Vec::<u64>::new()));
-            space.encode(&init, &mut entry);
-            self.work.push(&entry);
+            self.work.push(Entry::Made {
+                input: ix,
+                path: Vec::new(),
+                state: init,
+            });
         }
         None
     }
@@ -224,20 +207,25 @@ impl<Sp: Space> Rank<'_, Sp> {
         let mut local = space.scratch();
         let mut buf = Vec::new();
         let mut entry = Vec::new();
-        let mut state: Option<Sp::State> = None;
         let mut child: Option<Sp::State> = None;
+        let mut read: Option<Sp::State> = None;
         let (mut checks, mut expanded, mut batched) = (0u64, 0, 0);
         while expanded < CHUNK && batched < BATCH && !self.states_spent() {
-            let Some(range) = self.work.top() else {
+            let Some(next) = self.work.pop() else {
                 break;
             };
+            let made;
+            let (input, mut path, state) = match next {
+                Entry::Made { input, path, state } => {
+                    made = state;
+                    (input, path, &made)
+                }
+                Entry::Handed(bytes) => {
+                    let (input, path, state) = self.read(&bytes, &mut read);
+                    (input, path, &*state)
+                }
+            };
             expanded += 1;
-            let start = range.start;
-            let mut bytes = &self.work.bytes[range];
-            let (input, mut path): (usize, Vec<u64>) = wire::take(&mut bytes);
-            let state = state.get_or_insert_with(|| space.init(input));
-            space.decode(&mut bytes, state);
-            self.work.drop_from(start);
             self.depth = self.depth.max(path.len().max(1));
             let record = space.record(state);
             self.found.judge(record, input, || path.clone());
@@ -284,19 +272,21 @@ impl<Sp: Space> Rank<'_, Sp> {
                     space.successor(state, k, child, &mut local);
                 }
                 path.push(k);
-                entry.clear();
-                wire::append(&mut entry, &(input, &path));
-                path.pop();
-                space.encode(child, &mut entry);
                 if to == me {
-                    self.work.push(&entry);
+                    let path = path.clone();
+                    let state = std::mem::replace(child, state.clone());
+                    self.work.push(Entry::Made { input, path, state });
                 } else {
+                    entry.clear();
+                    wire::append(&mut entry, &(input, &path));
+                    space.encode(child, &mut entry);
                     let batch = &mut self.out[to];
                     batch.extend_from_slice(&fp.to_le_bytes());
                     batch.extend_from_slice(&(entry.len() as u32).to_le_bytes());
                     batch.extend_from_slice(&entry);
                     batched += 12 + entry.len();
                 }
+                path.pop();
             }
         }
         None
@@ -321,6 +311,20 @@ impl<Sp: Space> Rank<'_, Sp> {
         self.max_states.is_some_and(|m| all >= m)
     }
 
+    /// The input, path and state of a handed entry, the state read into
+    /// `into` (made from the first input's initial state the first time).
+    fn read<'s>(
+        &self,
+        mut bytes: &[u8],
+        into: &'s mut Option<Sp::State>,
+    ) -> (usize, Vec<u64>, &'s Sp::State) {
+        let space = self.shared.space;
+        let (input, path): (usize, Vec<u64>) = wire::take(&mut bytes);
+        let state = into.get_or_insert_with(|| space.init(input));
+        space.decode(&mut bytes, state);
+        (input, path, state)
+    }
+
     /// Visits the states other ranks handed this one: the new ones are
     /// to expand.
     fn receive(&mut self, got: &[Vec<u8>]) -> Option<Cut> {
@@ -337,7 +341,7 @@ impl<Sp: Space> Rank<'_, Sp> {
                 match self.shared.visit(0, fp, &mut self.unpublished) {
                     Ok(true) => {
                         self.unique += 1;
-                        self.work.push(entry);
+                        self.work.push(Entry::Handed(entry.to_vec()));
                     }
                     Ok(false) => {}
                     Err(why) => return Some(why),
@@ -351,17 +355,18 @@ impl<Sp: Space> Rank<'_, Sp> {
     /// what every rank found at rank 0, and hands rank 0's merge to all.
     fn finish(mut self, cut: Option<Cut>, inputs: usize) -> Found {
         let space = self.shared.space;
-        let mut pending = BTreeSet::new();
-        let mut state: Option<Sp::State> = None;
-        while let Some(range) = self.work.top() {
-            let start = range.start;
-            let mut bytes = &self.work.bytes[range];
-            let (input, path): (usize, Vec<u64>) = wire::take(&mut bytes);
-            let state = state.get_or_insert_with(|| space.init(input));
-            space.decode(&mut bytes, state);
-            self.work.drop_from(start);
+        let mut pending = BTreeSet::<usize>::new();
+        let mut read = None;
+        for entry in std::mem::take(&mut self.work) {
+            let (input, path, state) = match entry {
+                Entry::Made { input, path, state } => (input, path, state),
+                Entry::Handed(bytes) => {
+                    let (input, path, state) = self.read(&bytes, &mut read);
+                    (input, path, state.clone())
+                }
+            };
             self.depth = self.depth.max(path.len().max(1));
-            self.found.judge(space.record(state), input, || path);
+            self.found.judge(space.record(&state), input, || path);
             pending.insert(input);
         }
         let [generated, unique] = self.world.sum(&[self.generated, self.unique])[..] else {
@@ -396,7 +401,7 @@ impl<Sp: Space> Rank<'_, Sp> {
                 all.len(),
                 amount(peaks.clone().min().unwrap_or(0)),
                 amount(peaks.max().unwrap_or(0)),
-                amount(all.iter().map(|p| p.6).max().unwrap_or(0)),
+                all.iter().map(|p| p.6).max().unwrap_or(0),
                 amount(all.iter().map(|p| p.4).sum()),
                 all[0].5,
             );
