@@ -8,7 +8,6 @@
 //! What ranks hand each other is bytes: arrivals, records, runs and
 //! search states in bincode's binary form of serde (`wire`).
 
-use super::search::Cut;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::*;
@@ -159,27 +158,6 @@ impl World {
             self.comm.process_at_rank(0).broadcast_into(chunk);
         }
         wire::get(&buf)
-    }
-}
-
-/// A cut as a number every rank can take the largest of (0: none).
-pub fn cut_code(cut: Cut) -> u64 {
-    match cut {
-        Cut::States => 1,
-        Cut::Time => 2,
-        Cut::Memory => 3,
-        Cut::Interrupted => 4,
-    }
-}
-
-/// The cut [`cut_code`] numbered.
-pub fn cut_of(code: u64) -> Option<Cut> {
-    match code {
-        0 => None,
-        1 => Some(Cut::States),
-        2 => Some(Cut::Time),
-        3 => Some(Cut::Memory),
-        _ => Some(Cut::Interrupted),
     }
 }
 

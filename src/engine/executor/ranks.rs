@@ -44,8 +44,8 @@ use super::dense::{pack, ASIDE, EMPTY, SPILLED};
 use super::ledger::BitLedger;
 use super::{set_bit, Run};
 use crate::engine::memory::peak_resident;
-use crate::engine::ranks::{amount, cut_code, cut_of, wire, World};
-use crate::engine::search::Progress;
+use crate::engine::ranks::{amount, wire, World};
+use crate::engine::search::{Cut, Progress};
 use crate::engine::{horizon, judge_results, receive, release, transmit, Judge, Ledger};
 use models::{Arrival, Protocol, Topology, NO_CODE};
 use properties::{Holdings, NodeId, PacketId, PropertyName, Record, ResourceId, Route, Slot, Task};
@@ -363,8 +363,8 @@ fn slots<P: Protocol>(
     let mut slot: Slot = 0;
     // Bytes this rank handed the others, per slot (for the closing note).
     let mut handed = Vec::new();
-    let stop = |progress: &Progress| world.max(&[progress.stop().map_or(0, cut_code)])[0];
-    let mut cut = cut_of(stop(progress));
+    let stop = |progress: &Progress| world.max(&[Cut::code(progress.stop())])[0];
+    let mut cut = Cut::of_code(stop(progress));
     let mut idle = false;
     while cut.is_none() {
         slot += 1;
@@ -550,7 +550,7 @@ fn slots<P: Protocol>(
         }
         std::mem::swap(&mut now, &mut next);
         let busy = !(quiet && calendar.is_empty() && now.iter().all(|&w| w == 0));
-        let why = progress.stop().map_or(0, cut_code);
+        let why = Cut::code(progress.stop());
         let [met, busy, why] = world.max(&[met as u64, busy as u64, why])[..] else {
             unreachable!("three values")
         };
@@ -561,7 +561,7 @@ fn slots<P: Protocol>(
             idle = busy == 0;
             break;
         }
-        cut = cut_of(why);
+        cut = Cut::of_code(why);
     }
     // The end: each rank's results and first missing, merged at rank 0 in
     // rank order, as one process notes them in node order.

@@ -111,6 +111,28 @@ pub enum Cut {
 }
 
 impl Cut {
+    /// The cut as a number every rank can take the largest of (0: none).
+    pub fn code(cut: Option<Cut>) -> u64 {
+        match cut {
+            None => 0,
+            Some(Cut::States) => 1,
+            Some(Cut::Time) => 2,
+            Some(Cut::Memory) => 3,
+            Some(Cut::Interrupted) => 4,
+        }
+    }
+
+    /// The cut [`Cut::code`] numbered.
+    pub fn of_code(code: u64) -> Option<Cut> {
+        match code {
+            0 => None,
+            1 => Some(Cut::States),
+            2 => Some(Cut::Time),
+            3 => Some(Cut::Memory),
+            _ => Some(Cut::Interrupted),
+        }
+    }
+
     /// The cut's name in JSON reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -35,7 +35,7 @@
 
 use super::{Collect, Cut, Found, Limits, Progress, Shared, Space};
 use crate::engine::memory::peak_resident;
-use crate::engine::ranks::{amount, cut_code, cut_of, wire, World};
+use crate::engine::ranks::{amount, wire, World};
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -157,7 +157,7 @@ pub(super) fn search<Sp: Space>(
         let [left, generated, unique] = world.sum(&mine)[..] else {
             unreachable!("three sums")
         };
-        cut = cut_of(world.max(&[cut.map_or(0, cut_code)])[0]);
+        cut = Cut::of_code(world.max(&[Cut::code(cut)])[0]);
         progress.generated.store(generated, Relaxed);
         progress.unique.store(unique, Relaxed);
         (rank.generated_before, rank.mine_before) = (generated, rank.generated);
@@ -222,7 +222,7 @@ impl<Sp: Space> Rank<'_, Sp> {
                 }
                 Entry::Handed(bytes) => {
                     let (input, path, state) = self.read(&bytes, &mut read);
-                    (input, path, &*state)
+                    (input, path, state)
                 }
             };
             expanded += 1;
@@ -231,7 +231,7 @@ impl<Sp: Space> Rank<'_, Sp> {
             self.found.judge(record, input, || path.clone());
             for k in 0..space.successors(state) {
                 self.generated += 1;
-                if self.generated % CHECK == 0 {
+                if self.generated.is_multiple_of(CHECK) {
                     if let Some(why) = self.over_budget(&mut checks) {
                         return Some(why);
                     }
@@ -296,7 +296,7 @@ impl<Sp: Space> Rank<'_, Sp> {
     /// budgets but the states (see `states_spent`).
     fn over_budget(&mut self, checks: &mut u64) -> Option<Cut> {
         *checks += 1;
-        if *checks % 64 == 0 {
+        if checks.is_multiple_of(64) {
             self.shared.memory.probe();
         }
         self.shared.over_budget()
