@@ -397,34 +397,24 @@ impl<P: Protocol> Space for Async<'_, P> {
 
     #[cfg(feature = "mpi")]
     fn encode(&self, sys: &Sys<P>, out: &mut Vec<u8>) {
-        let (bits, relay) = sys.holdings.contents();
-        let parts = (&sys.nodes, &sys.clocks, &sys.pending, &sys.net);
-        let whole = (sys.input, sys.parts, parts, bits, relay, &sys.record);
-        super::ranks::wire::append(out, &whole);
+        let parts = (sys.parts, &sys.nodes, &sys.clocks, &sys.pending, &sys.net);
+        super::ranks::wire::put_state(out, sys.input, &parts, &sys.holdings, &sys.record);
     }
 
     #[cfg(feature = "mpi")]
     fn decode(&self, bytes: &mut &[u8], into: &mut Sys<P>) {
         type Parts<P> = (
+            u64,
             Vec<<P as Protocol>::State>,
             Vec<Slot>,
             Vec<(NodeId, Slot, Option<Arrival<<P as Protocol>::Msg>>, u32)>,
             Vec<(Envelope<<P as Protocol>::Msg>, u32)>,
         );
-        let (input, parts, (nodes, clocks, pending, net), bits, relay, record): (
-            usize,
-            u64,
-            Parts<P>,
-            Vec<u64>,
-            Vec<NodeId>,
-            Record,
-        ) = super::ranks::wire::take(bytes);
-        if into.input != input {
-            into.holdings = Holdings::initial(&self.cfgs[input].task);
-        }
-        into.holdings.set_contents(&bits, &relay);
-        (into.input, into.parts, into.record) = (input, parts, record);
-        (into.nodes, into.clocks, into.pending, into.net) = (nodes, clocks, pending, net);
+        let fresh = |input: usize| Holdings::initial(&self.cfgs[input].task);
+        let (input, parts, record): (usize, Parts<P>, Record) =
+            super::ranks::wire::take_state(bytes, into.input, &mut into.holdings, fresh);
+        (into.input, into.record) = (input, record);
+        (into.parts, into.nodes, into.clocks, into.pending, into.net) = parts;
     }
 }
 

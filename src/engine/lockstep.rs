@@ -518,33 +518,23 @@ impl<P: Protocol> Space for LockStep<P> {
 
     #[cfg(feature = "mpi")]
     fn encode(&self, s: &State<P>, out: &mut Vec<u8>) {
-        let (bits, relay) = s.holdings.contents();
-        let parts = (&s.nodes, &s.busy, &s.inbox, &s.sent);
-        let whole = (s.input, s.slot, parts, bits, relay, &s.record);
-        super::ranks::wire::append(out, &whole);
+        let parts = (s.slot, &s.nodes, &s.busy, &s.inbox, &s.sent);
+        super::ranks::wire::put_state(out, s.input, &parts, &s.holdings, &s.record);
     }
 
     #[cfg(feature = "mpi")]
     fn decode(&self, bytes: &mut &[u8], into: &mut State<P>) {
         type Parts<P> = (
+            Slot,
             Vec<<P as Protocol>::State>,
             Vec<NodeId>,
             Vec<(NodeId, Arrival<<P as Protocol>::Msg>)>,
             Vec<Transmission<<P as Protocol>::Msg>>,
         );
-        let (input, slot, (nodes, busy, inbox, sent), bits, relay, record): (
-            usize,
-            Slot,
-            Parts<P>,
-            Vec<u64>,
-            Vec<NodeId>,
-            Record,
-        ) = super::ranks::wire::take(bytes);
-        if into.input != input {
-            into.holdings = Holdings::initial(&self.tasks[input]);
-        }
-        into.holdings.set_contents(&bits, &relay);
-        (into.input, into.slot, into.record) = (input, slot, record);
-        (into.nodes, into.busy, into.inbox, into.sent) = (nodes, busy, inbox, sent);
+        let fresh = |input: usize| Holdings::initial(&self.tasks[input]);
+        let (input, parts, record): (usize, Parts<P>, Record) =
+            super::ranks::wire::take_state(bytes, into.input, &mut into.holdings, fresh);
+        (into.input, into.record) = (input, record);
+        (into.slot, into.nodes, into.busy, into.inbox, into.sent) = parts;
     }
 }

@@ -173,6 +173,7 @@ pub fn amount(bytes: u64) -> String {
 /// integers (a search's states and paths are mostly small numbers).
 pub mod wire {
     use bincode::Options;
+    use properties::{Holdings, NodeId, Record};
     use serde::de::DeserializeOwned;
     use serde::Serialize;
 
@@ -205,5 +206,37 @@ pub mod wire {
         options()
             .deserialize_from(bytes)
             .expect("a rank of this program wrote it")
+    }
+
+    /// Appends a search state: its input, its engine's own `parts`, what
+    /// its holdings add to their task, and its record (the receiving
+    /// rank knows the task).
+    pub fn put_state<T: Serialize>(
+        out: &mut Vec<u8>,
+        input: usize,
+        parts: &T,
+        holdings: &Holdings,
+        record: &Record,
+    ) {
+        let (bits, relay) = holdings.contents();
+        append(out, &(input, parts, bits, relay, record));
+    }
+
+    /// Reads what [`put_state`] wrote at the front of `bytes`: the input,
+    /// the parts and the record, the holdings' contents into `holdings`
+    /// (made anew by `fresh` for an input other than `was`).
+    pub fn take_state<T: DeserializeOwned>(
+        bytes: &mut &[u8],
+        was: usize,
+        holdings: &mut Holdings,
+        fresh: impl FnOnce(usize) -> Holdings,
+    ) -> (usize, T, Record) {
+        type Whole<T> = (usize, T, Vec<u64>, Vec<NodeId>, Record);
+        let (input, parts, bits, relay, record): Whole<T> = take(bytes);
+        if input != was {
+            *holdings = fresh(input);
+        }
+        holdings.set_contents(&bits, &relay);
+        (input, parts, record)
     }
 }
