@@ -393,4 +393,31 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
     fn unpack_arrival(&self, input: &P::Input, to: NodeId, code: u16) -> Arrival<P::Msg> {
         self.inner.unpack_arrival(input, to, code)
     }
+
+    fn merge_arrival(
+        &self,
+        input: &P::Input,
+        to: NodeId,
+        code: u16,
+        a: &Arrival<P::Msg>,
+    ) -> Option<u16> {
+        let merged = self.inner.merge_arrival(input, to, code, a)?;
+        let (mut was, mut is) = (Vec::new(), Vec::new());
+        self.inner.unpack_arrivals(input, to, code, &mut was);
+        self.inner.unpack_arrivals(input, to, merged, &mut is);
+        was.push(*a);
+        was.sort_unstable();
+        is.sort_unstable();
+        (was == is).then_some(merged)
+    }
+
+    fn unpack_arrivals(
+        &self,
+        input: &P::Input,
+        to: NodeId,
+        code: u16,
+        into: &mut Vec<Arrival<P::Msg>>,
+    ) {
+        self.inner.unpack_arrivals(input, to, code, into)
+    }
 }

@@ -473,6 +473,36 @@ pub trait Protocol: Send + Sync {
     fn unpack_arrival(&self, _input: &Self::Input, _to: NodeId, _code: u16) -> Arrival<Self::Msg> {
         unreachable!("a protocol that packs arrivals unpacks them")
     }
+
+    /// The code of the arrivals of `code` followed by `a`, all at `to` in
+    /// one slot, if there is one (below [`NO_CODE`]): an inbox of several
+    /// arrivals in one code (flooding's node hears its packet from every
+    /// nearer neighbour at once). The drive merges in the order it
+    /// delivers, which on one lane is one process's; lanes that deliver at
+    /// once may merge in another order, and must then reach the same code
+    /// or none (a refusal gives the run to one lane).
+    fn merge_arrival(
+        &self,
+        _input: &Self::Input,
+        _to: NodeId,
+        _code: u16,
+        _a: &Arrival<Self::Msg>,
+    ) -> Option<u16> {
+        None
+    }
+
+    /// Pushes onto `into` every arrival of `code` (one from
+    /// [`pack_arrival`](Protocol::pack_arrival) or
+    /// [`merge_arrival`](Protocol::merge_arrival)), in the order merged.
+    fn unpack_arrivals(
+        &self,
+        input: &Self::Input,
+        to: NodeId,
+        code: u16,
+        into: &mut Vec<Arrival<Self::Msg>>,
+    ) {
+        into.push(self.unpack_arrival(input, to, code))
+    }
 }
 
 /// The bits the executor's dense drive keeps of a node of a protocol that

@@ -28,6 +28,19 @@ impl FloodState {
         }
     }
 
+    /// The dense drive's code of the state: its two flags.
+    pub fn code(self) -> u16 {
+        u16::from(self.pending) | u16::from(self.forwarded) << 1
+    }
+
+    /// The state whose [`code`](FloodState::code) is `code`.
+    pub fn of_code(code: u16) -> Self {
+        FloodState {
+            pending: code & 1 != 0,
+            forwarded: code & 2 != 0,
+        }
+    }
+
     /// One slot at `node`: the first time it holds the packet (the source
     /// in slot 1, any other node the slot after a copy arrives), it sends
     /// it over each of `links` (a neighbour and the route to it) but to

@@ -12,7 +12,9 @@
 //! with the holdings (a bit per node and packet) and a bit per resource.
 //! What has no code is kept whole, aside: a state in a map, an arrival in
 //! the overflow list, where a second arrival in a slot goes too (a
-//! contention-free single-source broadcast has none). The steps, the
+//! contention-free single-source broadcast has none) unless the protocol
+//! merges it into the first one's code ([`Protocol::merge_arrival`]:
+//! flooding, whose node hears a copy from every nearer neighbour). The steps, the
 //! judging by [`transmit`] and [`receive`] and the order of both are the
 //! inbox drive's, so the runs are the same (a test compares every drive).
 //!
@@ -172,24 +174,40 @@ struct Posting<'a, P: Protocol> {
 impl<P: Protocol> Post<P::Msg> for Posting<'_, P> {
     #[inline]
     fn deliver(&mut self, to: NodeId, a: Arrival<P::Msg>) {
-        let code = match self.whole.contains(&to) {
-            true => None,
-            false => self.protocol.pack_arrival(self.input, to, &a),
-        };
+        let (p, input) = (self.protocol, self.input);
+        let kept = !self.whole.contains(&to);
+        let code = kept.then(|| p.pack_arrival(input, to, &a)).flatten();
         let code = code.filter(|&c| c < NO_CODE).map_or(SPILLED, |c| c + 1);
         let entry = &self.codes[to as usize];
-        match entry.compare_exchange(EMPTY, code, Relaxed, Relaxed) {
+        let mut seen = match entry.compare_exchange(EMPTY, code, Relaxed, Relaxed) {
             Ok(_) => {
                 set_bit(self.got, to as usize);
                 if code == SPILLED {
                     self.overflow.push((to, a));
                 }
+                return;
             }
-            Err(_) => {
-                *self.crowded = true;
-                self.overflow.push((to, a));
+            Err(seen) => seen,
+        };
+        // A further arrival joins the inbox's code if the protocol merges
+        // them; if not, the code's arrivals go whole ahead of it, so that
+        // no later arrival joins a code this one would follow.
+        while seen != SPILLED {
+            let merged = p.merge_arrival(input, to, seen - 1, &a);
+            let now = merged.filter(|&c| c < NO_CODE).map_or(SPILLED, |c| c + 1);
+            match entry.compare_exchange(seen, now, Relaxed, Relaxed) {
+                Ok(_) if now != SPILLED => return,
+                Ok(_) => {
+                    let mut heard = Vec::new();
+                    p.unpack_arrivals(input, to, seen - 1, &mut heard);
+                    self.overflow.extend(heard.into_iter().map(|h| (to, h)));
+                    break;
+                }
+                Err(again) => seen = again,
             }
         }
+        *self.crowded = true;
+        self.overflow.push((to, a));
     }
 }
 
@@ -249,7 +267,7 @@ impl<P: Protocol> Sending<'_, P> {
                 inbox.store(EMPTY, Relaxed);
                 match code {
                     EMPTY | SPILLED => {}
-                    code => arrivals.push(p.unpack_arrival(input, node, code - 1)),
+                    code => p.unpack_arrivals(input, node, code - 1, &mut arrivals),
                 }
                 while let Some((_, a)) = over.next_if(|(to, _)| *to == node) {
                     arrivals.push(*a);
@@ -341,14 +359,18 @@ impl<P: Protocol> Receiving<'_, P> {
             .overflow
             .partition_point(|(to, _)| (*to as usize) < base * 64);
         let mut over = self.overflow[first..].iter().peekable();
+        let mut heard = Vec::new();
         for (i, word) in got.iter_mut().enumerate() {
             let mut w = std::mem::take(word);
             while w != 0 {
                 let node = ((base + i) * 64) as NodeId + w.trailing_zeros();
                 w &= w - 1;
                 if let code @ 1..=NO_CODE = self.codes[node as usize].load(Relaxed) {
-                    let a = p.unpack_arrival(input, node, code - 1);
-                    receive(p, slot, task, node, &a, keep, record);
+                    heard.clear();
+                    p.unpack_arrivals(input, node, code - 1, &mut heard);
+                    for a in &heard {
+                        receive(p, slot, task, node, a, keep, record);
+                    }
                 }
                 while let Some((to, a)) = over.next_if(|(to, _)| *to == node) {
                     receive(p, slot, task, *to, a, keep, record);
@@ -585,15 +607,19 @@ pub(super) fn execute<P: Protocol>(
 }
 
 /// The (slot, receiver) of each violation in `record` that names a
-/// sender: [`execute`] keeps those deliveries whole when it replays.
+/// sender a code dropped (the receiver stands in for it): [`execute`]
+/// keeps those deliveries whole when it replays.
 pub(super) fn senders_named(record: &Record) -> Vec<(Slot, NodeId)> {
     use properties::{PropertyName, Violation};
     PropertyName::ALL
         .iter()
         .filter_map(|&p| match record.violation(p)? {
-            Violation::Duplicate { slot, node, .. } | Violation::OwnPacket { slot, node, .. } => {
-                Some((slot, node))
+            Violation::Duplicate {
+                slot, node, from, ..
             }
+            | Violation::OwnPacket {
+                slot, node, from, ..
+            } if from == node => Some((slot, node)),
             _ => None,
         })
         .collect()

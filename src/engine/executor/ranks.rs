@@ -446,7 +446,7 @@ fn slots<P: Protocol>(
         }
         mail.overflow.clear();
         progress.generated.fetch_add(stepped, Relaxed);
-        let mut met = order_matters::<P>(&record);
+        let mut met = order_matters(&record);
         // The batches, each with its claims and releases in front.
         let mine = std::mem::take(&mut batches[me]);
         let outgoing: Vec<Vec<u8>> = (0..size)
@@ -538,7 +538,7 @@ fn slots<P: Protocol>(
         for (to, _, a) in &foreign[below..] {
             receiving(*to, a, &mut holdings, &mut scratch);
         }
-        met |= order_matters::<P>(&record);
+        met |= order_matters(&record);
         for (n, g) in next.iter_mut().zip(&mut next_mail.got) {
             *n |= std::mem::take(g);
         }
@@ -610,9 +610,9 @@ fn slots<P: Protocol>(
 /// other violation is noted at one node (the sender's or the receiver's),
 /// by the rank that owns it, in one process's order; merged in rank
 /// order, the first of each property is one process's.
-fn order_matters<P: Protocol>(record: &Record) -> bool {
+fn order_matters(record: &Record) -> bool {
     record.violation(PropertyName::ContentionFreedom).is_some()
-        || (P::PACKS && record.violation(PropertyName::NoDuplication).is_some())
+        || !super::dense::senders_named(record).is_empty()
 }
 
 /// Says, on rank 0's standard error, what the run cost each rank: its
