@@ -45,11 +45,27 @@ use std::sync::atomic::Ordering::Relaxed;
 const CHUNK: usize = 1 << 14;
 
 /// Bytes a rank hands the others in one round, about (a round ends after
-/// the state that passes it).
+/// the state that passes it), at most.
 const BATCH: usize = 4 << 20;
 
-/// Slots of the table of fingerprints lately sent (a power of two).
+/// Slots of the table of fingerprints lately sent, at most (a power of
+/// two).
 const SENT: usize = 1 << 20;
+
+/// The part of a rank's memory allowance each of its own buffers (the
+/// batches, the table of fingerprints sent) may take: a small budget a
+/// rank is spent on states (the received batches are as large again).
+const BUFFER_SHARE: u64 = 64;
+
+/// The round's batch bytes and the sent-table's slots for a rank allowed
+/// `allowance` bytes.
+fn buffers(allowance: Option<u64>) -> (usize, usize) {
+    let share = allowance.map_or(u64::MAX, |b| b / BUFFER_SHARE);
+    let batch = share.clamp(64 << 10, BATCH as u64) as usize;
+    let slots = (share / 8).clamp(1 << 12, SENT as u64) as usize;
+    // The largest power of two that fits.
+    (batch, 1 << slots.ilog2())
+}
 
 /// Successors between two looks at the budgets.
 const CHECK: u64 = 32;
@@ -87,8 +103,9 @@ struct Rank<'a, Sp: Space> {
     /// Per slot, the last fingerprint sent from it (slot i starts with a
     /// value whose own slot is not i).
     sent: Vec<u64>,
-    /// Per rank, the batch for it this round.
+    /// Per rank, the batch for it this round; their bytes, about, at most.
     out: Vec<Vec<u8>>,
+    batch: usize,
     /// Visited insertions not yet published to the table's length.
     unpublished: usize,
     /// This rank's generated successors, distinct states visited, and
@@ -122,14 +139,16 @@ pub(super) fn search<Sp: Space>(
         max_states: None,
         ..limits
     };
+    let (batch, slots) = buffers(limits.memory.map(|a| a.bytes));
     let mut rank = Rank {
         world,
         shared: Shared::new(space, inputs, one, progress),
         max_states: limits.max_states,
         found: Found::default(),
         work: Vec::new(),
-        sent: (0..SENT).map(|i| (i ^ 1) as u64).collect(),
+        sent: (0..slots).map(|i| (i ^ 1) as u64).collect(),
         out: vec![Vec::new(); world.size],
+        batch,
         unpublished: 0,
         generated: 0,
         unique: 0,
@@ -199,7 +218,7 @@ impl<Sp: Space> Rank<'_, Sp> {
     }
 
     /// Expands up to [`CHUNK`] states of the current level, or until the
-    /// batches pass [`BATCH`] bytes or a budget runs out.
+    /// batches pass their bytes ([`buffers`]) or a budget runs out.
     fn expand(&mut self) -> Option<Cut> {
         let space = self.shared.space;
         let (me, ranks) = (self.world.rank, self.world.size);
@@ -210,7 +229,7 @@ impl<Sp: Space> Rank<'_, Sp> {
         let mut child: Option<Sp::State> = None;
         let mut read: Option<Sp::State> = None;
         let (mut checks, mut expanded, mut batched) = (0u64, 0, 0);
-        while expanded < CHUNK && batched < BATCH && !self.states_spent() {
+        while expanded < CHUNK && batched < self.batch && !self.states_spent() {
             let Some(next) = self.work.pop() else {
                 break;
             };
@@ -262,7 +281,8 @@ impl<Sp: Space> Rank<'_, Sp> {
                         Err(why) => return Some(why),
                     }
                 } else {
-                    let slot = &mut self.sent[fp as usize & (SENT - 1)];
+                    let mask = self.sent.len() - 1;
+                    let slot = &mut self.sent[fp as usize & mask];
                     if *slot == fp {
                         continue;
                     }
@@ -414,5 +434,24 @@ impl<Sp: Space> Rank<'_, Sp> {
         progress.depth.store(found.depth, Relaxed);
         progress.inputs_done.store(found.inputs_done, Relaxed);
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rank's own buffers take a small share of a small allowance, and
+    /// no more than their most of a large one.
+    #[test]
+    fn a_ranks_buffers_shrink_with_its_allowance() {
+        assert_eq!(buffers(None), (BATCH, SENT));
+        assert_eq!(buffers(Some(1 << 40)), (BATCH, SENT));
+        for mb in [8u64, 25, 50, 100, 200] {
+            let bytes = mb << 20;
+            let (batch, slots) = buffers(Some(bytes));
+            assert!(slots.is_power_of_two(), "{mb} MB");
+            assert!((batch + 8 * slots) as u64 <= bytes / 32, "{mb} MB");
+        }
     }
 }
