@@ -419,7 +419,9 @@ impl<P: Protocol> Space for Async<'_, P> {
 }
 
 /// What identifies a state (its `Hash`): written the same way for a built
-/// state and for a probed successor.
+/// state and for a probed successor. Inlined: the search's hot path,
+/// which a larger crate (`--features mpi`) otherwise calls out of line.
+#[inline]
 fn identity<H: Hasher>(input: usize, parts: u64, holdings: &Holdings, record: &Record, h: &mut H) {
     input.hash(h);
     parts.hash(h);

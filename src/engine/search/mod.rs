@@ -473,6 +473,7 @@ impl<Sp: Space> Shared<'_, Sp> {
     }
 
     /// The fingerprint of what a state's `Hash` wrote.
+    #[inline]
     fn finish(&self, bytes: &[u8]) -> u64 {
         let mut h = self.hasher.build_hasher();
         h.write(bytes);
