@@ -152,6 +152,11 @@ impl Protocol for Flood {
 /// from [`broadcast::pack_arrival`] has the top bit clear.
 const MERGED: u16 = 0x8000;
 
+/// The top dimensions whose copies a merged code names a bit each: they
+/// name the executor's lanes (at most 4, `LANES` in the dense drive), so
+/// their copies may come in any order.
+const TOP: u32 = 2;
+
 /// The copies one node has heard in a slot, in a form any of them can
 /// join (see the module header).
 #[derive(Clone, Copy, Debug)]
@@ -160,7 +165,7 @@ struct Heard {
     n: u32,
     source: NodeId,
     to: NodeId,
-    /// Bit j: the nearer neighbour across dimension n - 1 - j (j < 2).
+    /// Bit j: the nearer neighbour across dimension n - 1 - j (j < [`TOP`]).
     top: u16,
     /// How many of the other nearer neighbours, in the order of their
     /// numbers.
@@ -177,7 +182,7 @@ impl Heard {
             n,
             source,
             to,
-            top: (code >> 13) & 3,
+            top: (code >> 13) & ((1 << TOP) - 1),
             low: (code >> 8) as u32 & 0x1f,
             step: code as u8,
         };
@@ -197,9 +202,9 @@ impl Heard {
         MERGED | self.top << 13 | (self.low as u16) << 8 | self.step as u16
     }
 
-    /// The dimensions below the two top ones.
+    /// The dimensions below the [`TOP`] ones.
     fn lows(&self) -> u32 {
-        self.n.saturating_sub(2)
+        self.n.saturating_sub(TOP)
     }
 
     /// The nearer neighbours across dimensions below the top two, in the
@@ -236,7 +241,7 @@ impl Heard {
     /// numbers (the order one lane delivers them in).
     fn senders(self, into: &mut Vec<Arrival<Packet>>) {
         let first = into.len();
-        let top = (0..2)
+        let top = (0..TOP)
             .filter(|j| self.top >> j & 1 == 1)
             .map(|j| self.n - 1 - j);
         for d in self.low_order().take(self.low as usize).chain(top) {

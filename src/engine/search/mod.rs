@@ -111,26 +111,20 @@ pub enum Cut {
 }
 
 impl Cut {
+    /// Every cut, in the order of [`Cut::code`] (the largest code wins).
+    const ALL: [Cut; 4] = [Cut::States, Cut::Time, Cut::Memory, Cut::Interrupted];
+
     /// The cut as a number every rank can take the largest of (0: none).
     pub fn code(cut: Option<Cut>) -> u64 {
-        match cut {
-            None => 0,
-            Some(Cut::States) => 1,
-            Some(Cut::Time) => 2,
-            Some(Cut::Memory) => 3,
-            Some(Cut::Interrupted) => 4,
-        }
+        cut.map_or(0, |c| {
+            1 + Cut::ALL.iter().position(|&a| a == c).expect("listed") as u64
+        })
     }
 
     /// The cut [`Cut::code`] numbered.
     pub fn of_code(code: u64) -> Option<Cut> {
-        match code {
-            0 => None,
-            1 => Some(Cut::States),
-            2 => Some(Cut::Time),
-            3 => Some(Cut::Memory),
-            _ => Some(Cut::Interrupted),
-        }
+        let last = Cut::ALL.len() as u64;
+        (code > 0).then(|| Cut::ALL[(code.min(last) - 1) as usize])
     }
 
     /// The cut's name in JSON reports.

@@ -441,6 +441,16 @@ impl<Sp: Space> Rank<'_, Sp> {
 mod tests {
     use super::*;
 
+    /// Every cut's code reads back, and no cut reads as none.
+    #[test]
+    fn cuts_travel_as_codes() {
+        assert_eq!(Cut::of_code(Cut::code(None)), None);
+        for cut in [Cut::States, Cut::Time, Cut::Memory, Cut::Interrupted] {
+            assert_ne!(Cut::code(Some(cut)), 0);
+            assert_eq!(Cut::of_code(Cut::code(Some(cut))), Some(cut));
+        }
+    }
+
     /// A rank's own buffers take a small share of a small allowance, and
     /// no more than their most of a large one.
     #[test]
