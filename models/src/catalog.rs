@@ -129,7 +129,11 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32, ranks: u64) -> u64 {
         Shape::Grid { .. } | Shape::Graph => 8 * nodes,
     };
     let bits = nodes.saturating_mul(per_node).saturating_add(resources);
-    (entry.info.memory)(d).saturating_add(bits / 8 / ranks.max(1))
+    entry
+        .info
+        .memory
+        .bytes_over(d, ranks)
+        .saturating_add(bits / 8 / ranks.max(1))
 }
 
 /// The registry: one line per algorithm, `Variant => entry`, in `check list`
@@ -219,8 +223,9 @@ macro_rules! define_algorithms {
             }
 
             /// What each of `ranks` MPI ranks of an executor run takes at
-            /// dimension d: its share of the nodes' and resources' bits,
-            /// and the holdings and tables whole (every rank keeps them).
+            /// dimension d: its share of the nodes' and resources' bits
+            /// and of a broadcast's holdings, and the tables every rank
+            /// keeps whole ([`crate::entry::Tables`]).
             pub fn executor_bytes_over(self, d: u32, ranks: u64) -> u64 {
                 match self {
                     $(Algorithm::$variant => entry_bytes(&$entry, d, ranks),)*
@@ -298,7 +303,7 @@ impl Algorithm {
         let (min, max) = shape.sizes();
         if !(min as u64..=max as u64).contains(&n) {
             let beyond = if n > max as u64 && n <= 64 {
-                let bytes = (self.info().memory)(n as u32);
+                let bytes = self.info().memory.bytes(n as u32);
                 let gb = bytes as f64 / 1e9;
                 let about = if bytes == u64::MAX {
                     "more than"

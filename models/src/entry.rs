@@ -125,7 +125,7 @@ pub struct Info {
     /// from the types): known before anything is built, so that a check
     /// too big for the machine is refused before it allocates (the cost
     /// model of BENCHMARKS.md).
-    pub memory: fn(u32) -> u64,
+    pub memory: Footprint,
     /// The network, and what its size n means.
     pub shape: Shape,
 }
@@ -138,7 +138,7 @@ impl Info {
         modes: &'static [(Switching, Ports)],
         reach: Reach,
         params: &'static [Param],
-        memory: fn(u32) -> u64,
+        memory: Footprint,
         shape: Shape,
     ) -> Info {
         Info {
@@ -172,6 +172,34 @@ pub fn variant_label(what: &str, v: u32, total: u64) -> String {
 /// enumerated (past every lock-step reach of those algorithms); larger
 /// sizes run the executor, which uses the first variant only.
 pub const ENUMERATED_UP_TO: u32 = 6;
+
+/// What the executor's holdings and an algorithm's own tables take at
+/// dimension d, in bytes, and how a run over MPI ranks keeps them.
+#[derive(Clone, Copy, Debug)]
+pub enum Footprint {
+    /// A broadcast's holdings, a bit per (node, packet): each rank keeps
+    /// its own nodes' bits.
+    ByNode(fn(u32) -> u64),
+    /// Kept whole on every rank: a personalised task's holdings (by
+    /// packet: who holds one in transit is the whole network's fact), an
+    /// algorithm's own tables.
+    Whole(fn(u32) -> u64),
+}
+
+impl Footprint {
+    /// The bytes at dimension d in one process.
+    pub fn bytes(self, d: u32) -> u64 {
+        self.bytes_over(d, 1)
+    }
+
+    /// The bytes each of `ranks` ranks keeps at dimension d.
+    pub fn bytes_over(self, d: u32, ranks: u64) -> u64 {
+        match self {
+            Footprint::ByNode(f) => f(d).div_ceil(ranks.max(1)),
+            Footprint::Whole(f) => f(d),
+        }
+    }
+}
 
 /// Holdings of one broadcast packet: a bit per node.
 pub fn one_packet_bytes(d: u32) -> u64 {

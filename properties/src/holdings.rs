@@ -26,6 +26,12 @@ pub struct Holdings {
     /// position here.
     columns: Arc<[PacketId]>,
     bits: Vec<u64>,
+    /// The bit index of `bits[0]`: 0, or where the first node's bits start
+    /// in holdings kept for a range of nodes ([`Holdings::of_nodes`]).
+    first: u64,
+    /// How many of a broadcast's bits, from `bits[0]`, are cells (the
+    /// rest pad the last word).
+    cells: u64,
     /// Per packet of a personalised task, the relay holding it in transit.
     relay: Vec<NodeId>,
     /// Where a broadcast's bit of (node, packet) lives.
@@ -166,6 +172,8 @@ impl Clone for Holdings {
             task: self.task.clone(),
             columns: self.columns.clone(),
             bits: self.bits.clone(),
+            first: self.first,
+            cells: self.cells,
             relay: self.relay.clone(),
             layout: self.layout,
         }
@@ -177,6 +185,7 @@ impl Clone for Holdings {
             self.columns = source.columns.clone();
             self.layout = source.layout;
         }
+        (self.first, self.cells) = (source.first, source.cells);
         self.bits.clone_from(&source.bits);
         self.relay.clone_from(&source.relay);
     }
@@ -237,22 +246,50 @@ impl Holdings {
     /// of `block` nodes (a power of two), so that [`Holdings::parts`] can
     /// split it into ranges of that many nodes.
     pub fn in_blocks(task: &Task, block: u64) -> Self {
+        Holdings::of_nodes(task, block, 0..task.nodes())
+    }
+
+    /// [`Holdings::in_blocks`] kept for the nodes `nodes` alone: the bits of
+    /// a broadcast are by node, and a rank of a run over MPI keeps only
+    /// its own nodes' (docs/scale.md). `nodes.start` must be a multiple of
+    /// `block` (a power of two) or of the whole broadcast's block; asking
+    /// of a node outside the range is a bug (a panic, never a wrong
+    /// answer). A personalised task's holdings are by packet, whole.
+    pub fn of_nodes(task: &Task, block: u64, nodes: std::ops::Range<NodeId>) -> Self {
         let columns: Arc<[PacketId]> = task.broadcast_packets().into();
         let personal = !task.is_broadcast();
-        let (bits, relays) = if personal {
-            (task.packet_ids(), task.packet_ids())
+        let layout = if personal {
+            Layout::Personal
         } else {
-            (task.nodes() as u64 * columns.len() as u64, 0)
+            Layout::of(&columns, task.nodes(), block)
+        };
+        let len = columns.len() as u64;
+        // A broadcast's bits of the range's blocks of nodes: a layout in
+        // blocks keeps a block's bits together.
+        let whole = match layout {
+            Layout::EverySource { block } => block,
+            _ => 1,
+        };
+        let (first, bits, relays) = if personal {
+            (0, task.packet_ids(), task.packet_ids())
+        } else {
+            assert!(
+                u64::from(nodes.start).is_multiple_of(whole) && nodes.end <= task.nodes(),
+                "holdings of whole blocks of nodes"
+            );
+            let end = u64::from(nodes.end)
+                .next_multiple_of(whole)
+                .min(task.nodes().into());
+            let first = u64::from(nodes.start) * len;
+            (first, end * len - first, 0)
         };
         let mut h = Holdings {
             task: Arc::new(task.clone()),
-            layout: if personal {
-                Layout::Personal
-            } else {
-                Layout::of(&columns, task.nodes(), block)
-            },
+            layout,
             columns,
             bits: vec![0; bits.div_ceil(64) as usize],
+            first,
+            cells: bits,
             relay: vec![NOWHERE; relays as usize],
         };
         if personal {
@@ -265,7 +302,9 @@ impl Holdings {
             }
         } else {
             for &s in h.columns.clone().iter() {
-                h.set_column(task.origin(s), s);
+                if nodes.contains(&task.origin(s)) {
+                    h.set_column(task.origin(s), s);
+                }
             }
         }
         h
@@ -275,14 +314,14 @@ impl Holdings {
     /// task does not have (a forged one).
     #[inline]
     fn column(&self, node: NodeId, packet: PacketId) -> Option<(usize, u64)> {
-        let i = self.layout.index(&self.columns, node, packet)?;
+        let i = self.layout.index(&self.columns, node, packet)? - self.first;
         Some(((i / 64) as usize, 1 << (i % 64)))
     }
 
     /// The (node, packet) of bit `i` of a broadcast: the inverse of
     /// [`Holdings::column`].
     fn cell(&self, i: u64) -> (NodeId, PacketId) {
-        let len = self.columns.len() as u64;
+        let (i, len) = (i + self.first, self.columns.len() as u64);
         match self.layout {
             Layout::One(only) => (i as NodeId, only),
             Layout::EverySource { block: b } => {
@@ -320,7 +359,7 @@ impl Holdings {
             return None;
         }
         let words = per as usize * self.columns.len() / 64;
-        let (layout, columns) = (self.layout, &*self.columns);
+        let (layout, columns, first) = (self.layout, &*self.columns, self.first);
         Some(
             self.bits
                 .chunks_mut(words)
@@ -328,7 +367,7 @@ impl Holdings {
                 .map(|(k, bits)| Part {
                     layout,
                     columns,
-                    first: (k * words * 64) as u64,
+                    first: first + (k * words * 64) as u64,
                     bits,
                 })
                 .collect(),
@@ -445,9 +484,16 @@ impl Holdings {
         if !self.personal() {
             // Word by word: a complete multinode broadcast on 2^16 nodes
             // is 2^26 full words. One packet: only the range's words.
-            let cells = task.nodes() as u64 * self.columns.len() as u64;
+            let cells = self.cells;
             let words = match self.layout {
-                Layout::One(_) => nodes.start as usize / 64..(nodes.end as usize).div_ceil(64),
+                Layout::One(_) => {
+                    let word = |v: NodeId, up: bool| {
+                        let bit = u64::from(v).saturating_sub(self.first);
+                        let w = if up { bit.div_ceil(64) } else { bit / 64 };
+                        (w as usize).min(self.bits.len())
+                    };
+                    word(nodes.start, false)..word(nodes.end, true)
+                }
                 _ => 0..self.bits.len(),
             };
             return self
@@ -475,7 +521,7 @@ impl Holdings {
     ) -> (Option<(NodeId, PacketId)>, u64, u64) {
         let task = &*self.task;
         let missing: Vec<(NodeId, PacketId)> = if !self.personal() {
-            let cells = task.nodes() as u64 * self.columns.len() as u64;
+            let cells = self.cells;
             self.clear_bits(0..self.bits.len())
                 .filter(|&i| i < cells)
                 .map(|i| self.cell(i))
@@ -640,6 +686,65 @@ mod tests {
         assert_eq!(h.first_missing(), Some((0, 1)));
         assert!(h.insert(0, 1) && h.insert(1, 0));
         assert_eq!(h.first_missing(), None);
+    }
+
+    /// Holdings kept for a range of nodes answer of those nodes as the
+    /// whole holdings do, through every layout of a broadcast: one packet,
+    /// every source (in blocks) and columns.
+    #[test]
+    fn holdings_of_a_range_of_nodes_are_the_wholes_there() {
+        let tasks = [
+            Task::Broadcast {
+                nodes: 100,
+                sources: vec![37],
+            },
+            Task::multinode_broadcast(64),
+            Task::Broadcast {
+                nodes: 96,
+                sources: vec![5, 40, 90],
+            },
+        ];
+        for task in tasks {
+            let n = task.nodes();
+            let packets = task.broadcast_packets();
+            for (ranks, block) in [(1u32, 64u64), (2, 32), (3, 2), (4, 8)] {
+                let per = n.div_ceil(ranks).next_multiple_of(block as u32);
+                let mut whole = Holdings::in_blocks(&task, block);
+                let mut parts: Vec<Holdings> = (0..ranks)
+                    .map(|r| (r * per).min(n)..((r + 1) * per).min(n))
+                    .map(|range| Holdings::of_nodes(&task, block, range))
+                    .collect();
+                // Every third cell delivered, once to the whole and once to
+                // the owner's part.
+                for (k, (node, &packet)) in (0..n)
+                    .flat_map(|v| packets.iter().map(move |p| (v, p)))
+                    .enumerate()
+                    .filter(|(k, _)| k % 3 == 0)
+                {
+                    let part = &mut parts[(node / per) as usize];
+                    assert_eq!(part.insert(node, packet), whole.insert(node, packet), "{k}");
+                }
+                for (r, part) in parts.iter().enumerate() {
+                    let range = (r as u32 * per).min(n)..((r as u32 + 1) * per).min(n);
+                    for node in range.clone() {
+                        for &packet in &packets {
+                            assert_eq!(part.holds(node, packet), whole.holds(node, packet));
+                        }
+                    }
+                    assert_eq!(
+                        part.first_missing_in(range.clone()),
+                        whole.first_missing_in(range.clone()),
+                        "{task:?}, rank {r} of {ranks}"
+                    );
+                    let spared = |v: NodeId, _| v % 2 == 0;
+                    let (first, spared_n, unspared) = part.missing_except(spared);
+                    let in_range = |v: &NodeId| range.contains(v);
+                    let all = whole.missing_except(|v, p| !in_range(&v) || spared(v, p));
+                    assert_eq!((first, unspared), (all.0, all.2), "{task:?}, rank {r}");
+                    assert!(spared_n <= all.1);
+                }
+            }
+        }
     }
 
     /// Laid out by packet in blocks: every cell has its own bit, `cell`

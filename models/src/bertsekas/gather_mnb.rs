@@ -45,7 +45,7 @@ pub const ENTRY: Entry<GatherMnb> = Entry {
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach::lockstep_only(6),
         params: &[],
-        memory,
+        memory: crate::entry::Footprint::Whole(memory),
         shape: crate::entry::Shape::Cube,
     },
     build: GatherMnb::new,

@@ -42,7 +42,7 @@ pub const ENTRY: Entry<Mna> = Entry {
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach::lockstep_only(6),
         params: &[],
-        memory: crate::entry::pair_packet_bytes,
+        memory: crate::entry::Footprint::Whole(crate::entry::pair_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Mna::new,

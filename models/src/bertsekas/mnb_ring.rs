@@ -39,7 +39,7 @@ pub const ENTRY: Entry<MnbRing> = Entry {
         modes: &[(Sf, One)],
         reach: Reach::lockstep_only(9),
         params: &[],
-        memory: crate::entry::every_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: MnbRing::new,

@@ -23,7 +23,7 @@ pub const ENTRY: Entry<Mnb> = Entry {
         modes: &[(Sf, All)],
         reach: Reach::lockstep_only(8),
         params: &[],
-        memory: crate::entry::every_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Mnb::binomial,

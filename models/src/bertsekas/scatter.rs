@@ -56,7 +56,7 @@ pub const ENTRY: Entry<Scatter> = Entry {
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach::lockstep_only(5),
         params: &[],
-        memory: crate::entry::personal_packet_bytes,
+        memory: crate::entry::Footprint::Whole(crate::entry::personal_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Scatter::new,

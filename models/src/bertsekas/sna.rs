@@ -40,7 +40,7 @@ pub const ENTRY: Entry<Sna> = Entry {
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach::lockstep_only(14),
         params: &[],
-        memory: crate::entry::personal_packet_bytes,
+        memory: crate::entry::Footprint::Whole(crate::entry::personal_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Sna::new,

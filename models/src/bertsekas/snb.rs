@@ -37,7 +37,7 @@ pub const ENTRY: Entry<Snb> = Entry {
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach::lockstep_only(16),
         params: &[],
-        memory: crate::entry::one_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Snb::new,

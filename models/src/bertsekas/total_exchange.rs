@@ -73,7 +73,7 @@ pub const ENTRY: Entry<TotalExchange> = Entry {
         modes: &[(Sf, All), (Sf, One)],
         reach: Reach::lockstep_only(5),
         params: &[],
-        memory,
+        memory: crate::entry::Footprint::Whole(memory),
         shape: crate::entry::Shape::Cube,
     },
     build: TotalExchange::new,

@@ -21,7 +21,7 @@ pub const INFO: Info = Info::family(
     &[(Sf, All)],
     Reach::lockstep_only(16),
     &[ELL],
-    gossip_bytes,
+    crate::entry::Footprint::ByNode(gossip_bytes),
     Shape::MeshBus { min: 2 },
 );
 

@@ -65,7 +65,7 @@ pub const ENTRY: Entry<DilatedDiagonal> = Entry {
         modes: &[(Wh, All)],
         reach: Reach::lockstep_only(25),
         params: &[],
-        memory: crate::entry::one_packet_bytes_grid,
+        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes_grid),
         shape: Shape::Grid { torus: true },
     },
     build: DilatedDiagonal::new,

@@ -57,7 +57,7 @@ pub const ENTRY: Entry<Flood> = Entry {
         modes: &[(Sf, All), (Wh, All)],
         reach: Reach::lockstep_only(19),
         params: &[],
-        memory: crate::entry::one_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Flood::new,

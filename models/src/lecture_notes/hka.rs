@@ -61,7 +61,7 @@ pub const ENTRY: Entry<Hka> = Entry {
         modes: &[(Wh, All)],
         reach: Reach::lockstep_only(16),
         params: &[],
-        memory: crate::entry::one_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Hka::new,

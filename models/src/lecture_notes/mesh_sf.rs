@@ -95,7 +95,7 @@ const INFO: Info = Info {
     modes: &[(Sf, All), (Sf, One)],
     reach: Reach::lockstep_only(16),
     params: &[],
-    memory: crate::entry::one_packet_bytes_grid,
+    memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes_grid),
     shape: Shape::Grid { torus: false },
 };
 

@@ -60,7 +60,7 @@ pub const ENTRY: Entry<RecursiveDoubling> = Entry {
         modes: &[(Wh, One)],
         reach: Reach::lockstep_only(16),
         params: &[TORUS],
-        memory: crate::entry::one_packet_bytes_grid,
+        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes_grid),
         shape: Shape::Grid { torus: false },
     },
     build: RecursiveDoubling::new,

@@ -69,7 +69,7 @@ pub const ENTRY: Entry<Sbt> = Entry {
             actor_auto: 4,
         },
         params: &[],
-        memory: crate::entry::one_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Sbt::new,

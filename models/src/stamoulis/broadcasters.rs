@@ -19,7 +19,7 @@ pub const INFO: Info = Info::family(
     &[(Sf, All)],
     Reach::lockstep_only(4),
     &[],
-    crate::entry::every_packet_bytes,
+    crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
     Shape::Cube,
 );
 

@@ -43,7 +43,7 @@ pub const ENTRY: Entry<Esbt> = Entry {
         modes: &[(Sf, All)],
         reach: Reach::lockstep_only(12),
         params: &[],
-        memory: crate::entry::every_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: Esbt::new,

@@ -53,7 +53,7 @@ pub const ENTRY: Entry<FtTrees> = Entry {
             actor_auto: 2,
         },
         params: &[],
-        memory: crate::entry::one_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: FtTrees::new,

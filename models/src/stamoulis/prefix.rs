@@ -51,7 +51,7 @@ pub const ENTRY: Entry<Prefix> = Entry {
             },
             broadcasters::MULTISET,
         ],
-        memory: |_| 0,
+        memory: crate::entry::Footprint::Whole(|_| 0),
         ..broadcasters::INFO
     },
     build: Prefix::new,

@@ -134,7 +134,7 @@ pub const TEXT: Entry<Nob> = Entry {
             actor_auto: 4,
         },
         params: &[],
-        memory: crate::entry::one_packet_bytes,
+        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
         shape: crate::entry::Shape::Cube,
     },
     build: |cfg| Nob::new(cfg, Levels::Text),

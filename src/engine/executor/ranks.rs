@@ -18,7 +18,8 @@
 //! its step in that order), and judges them by [`receive`], receiver by
 //! receiver, with its own nodes' holdings.
 //!
-//! A personalised task (total exchange, scatter) keeps its holdings by
+//! A broadcast's holdings are by node: a rank keeps its own nodes' bits
+//! alone. A personalised task (total exchange, scatter) keeps its holdings by
 //! packet, not by node: who holds a packet in transit is the whole
 //! network's fact. Each rank then keeps the whole holdings, and every
 //! rank's batch goes to every rank, which judges every delivery in the
@@ -347,7 +348,16 @@ fn slots<P: Protocol>(
         }
         false => Cells::Whole(nodes.clone().map(|v| p.init(input, v as NodeId)).collect()),
     };
-    let mut holdings = Holdings::initial(&rank.task);
+    let mut holdings = match rank.personal {
+        true => Holdings::initial(&rank.task),
+        // A broadcast's bits are by node: this rank's alone, in blocks
+        // that divide its share (so that its first node starts one).
+        false => {
+            let block = 1u64 << per.trailing_zeros();
+            let range = nodes.start as NodeId..nodes.end as NodeId;
+            Holdings::of_nodes(&rank.task, block, range)
+        }
+    };
     let mut record = Record::new(&claims);
     let (mut mail, mut next_mail) = (Mail::new(P::PACKS, own), Mail::new(P::PACKS, own));
     let mut now = vec![u64::MAX; words];
