@@ -33,7 +33,7 @@
 //! (the ranks meet states in another order), and both replay to the
 //! violation.
 
-use super::{Collect, Cut, Found, Limits, Progress, Shared, Space};
+use super::{Collect, Cut, Found, Limits, Progress, Shared, Space, AHEAD};
 use crate::engine::memory::peak_resident;
 use crate::engine::ranks::{amount, wire, World};
 use std::collections::BTreeSet;
@@ -226,6 +226,7 @@ impl<Sp: Space> Rank<'_, Sp> {
         let mut local = space.scratch();
         let mut buf = Vec::new();
         let mut entry = Vec::new();
+        let mut ahead: Vec<Option<u64>> = Vec::with_capacity(AHEAD as usize);
         let mut child: Option<Sp::State> = None;
         let mut read: Option<Sp::State> = None;
         let (mut checks, mut expanded, mut batched) = (0u64, 0, 0);
@@ -248,16 +249,30 @@ impl<Sp: Space> Rank<'_, Sp> {
             self.depth = self.depth.max(path.len().max(1));
             let record = space.record(state);
             self.found.judge(record, input, || path.clone());
-            for k in 0..space.successors(state) {
+            let successors = space.successors(state);
+            for k in 0..successors {
+                // Every AHEAD successors, probe them all and prefetch the
+                // visited slots of this rank's own, so that the table's
+                // cache misses overlap (as the one-process worker does).
+                if k % AHEAD == 0 {
+                    ahead.clear();
+                    for j in k..successors.min(k + AHEAD) {
+                        buf.clear();
+                        let probed = (space.probe(state, j, &mut local, &mut Collect(&mut buf)))
+                            .then(|| self.shared.finish(&buf));
+                        if let Some(fp) = probed.filter(|&fp| owner(fp, ranks) == me) {
+                            self.shared.visited.prefetch(fp);
+                        }
+                        ahead.push(probed);
+                    }
+                }
                 self.generated += 1;
                 if self.generated.is_multiple_of(CHECK) {
                     if let Some(why) = self.over_budget(&mut checks) {
                         return Some(why);
                     }
                 }
-                buf.clear();
-                let probed = (space.probe(state, k, &mut local, &mut Collect(&mut buf)))
-                    .then(|| self.shared.finish(&buf));
+                let probed = ahead[(k % AHEAD) as usize];
                 let child = child.get_or_insert_with(|| state.clone());
                 let mut built = false;
                 let fp = match probed {
