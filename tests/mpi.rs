@@ -151,8 +151,27 @@ fn violations_give_the_same_report_over_ranks() {
     // Judged by the ranks together: nob-appendix misses nodes (at the
     // end), kbcast-ranked is late (at a receiver), flood copies (at
     // receivers, from several ranks).
-    let shared = ["nob-appendix 8", "kbcast-ranked 4", "flood 5"];
+    let shared = [
+        "nob-appendix 8",
+        "kbcast-ranked 4",
+        "flood 5",
+        "flood 9 --source 341",
+    ];
     assert_eq!(same_over_ranks(&shared), 4 * shared.len(), "none given up");
+    // Flooding's copies merge into one code a node: on 3 ranks (blocks
+    // across dimensions) and 8 (a third top dimension, which its code
+    // counts in sender order) copies from lower ranks come after the
+    // rank's own and the code must give its own up to them.
+    let (code, alone, _) = check(None, "flood 9 --source 341");
+    for np in [3, 8] {
+        let (c, over, stderr) = check(Some(np), "flood 9 --source 341");
+        let d = first_difference(&alone, &over, "report");
+        assert!(d.is_none(), "flood over {np} ranks: {d:?}\n{stderr}");
+        assert_eq!(
+            (code, stderr.contains("decided by rank 0 alone")),
+            (c, false)
+        );
+    }
     for case in ["nob-appendix 8", "kbcast-ranked 4"] {
         let (code, report, _) = check(Some(2), case);
         assert_eq!(code, 1, "{case}: a violated claim: {report}");

@@ -123,71 +123,115 @@ impl<S> Cells<S> {
     }
 }
 
-/// What a slot delivers to a rank's nodes: per node the first arrival's
-/// code (plus one; [`EMPTY`], or [`SPILLED`] when it is kept whole), the
-/// others whole with their place in the order.
+/// What a slot delivers to a rank's nodes: per node a code of its first
+/// arrivals (plus one; [`EMPTY`], or [`SPILLED`] when they are all kept
+/// whole), the others whole with their place in the order.
+///
+/// A node's code holds arrivals that come, in one process's order, before
+/// every arrival of the node kept whole. A rank places its own deliveries
+/// first (it makes them while stepping), then the others' by rank and send
+/// order; one process's order puts the lower ranks' before its own. So a
+/// lower rank's arrival that the code cannot take ([`Protocol::merge_arrival`])
+/// sends the code's arrivals to the overflow, whole, and goes there too.
 struct Mail<M> {
+    /// This rank.
+    me: u32,
     /// Per node, as in the dense drive (empty if the protocol has no codes).
     codes: Vec<u16>,
     /// A bit per node: it received this slot.
     got: Vec<u64>,
-    /// A bit per node: its code came from this rank.
+    /// A bit per node: its code holds an arrival from this rank.
     local: Vec<u64>,
+    /// A bit per node: an arrival came after its code and is kept whole, so
+    /// no later one may join the code.
+    tail: Vec<u64>,
     /// The arrivals kept whole, grouped by receiver and ordered by key once
     /// the slot's deliveries are all in.
     overflow: Vec<Entry<M>>,
+    /// A code's arrivals, being sent to the overflow.
+    spill: Vec<Arrival<M>>,
 }
 
 impl<M: Copy> Mail<M> {
-    fn new(codes: bool, own: usize) -> Self {
+    fn new(me: usize, codes: bool, own: usize) -> Self {
         Mail {
+            me: me as u32,
             codes: vec![EMPTY; if codes { own } else { 0 }],
             got: vec![0; own.div_ceil(64)],
             local: vec![0; own.div_ceil(64)],
+            tail: vec![0; own.div_ceil(64)],
             overflow: Vec::new(),
+            spill: Vec::new(),
         }
     }
 
     /// Puts the arrival `a` (with its code, if it has one) to the rank's
-    /// `i`th node, node `v`, in its place `key` (this rank sent it if [`local_key`] made
-    /// the key). Deliveries come in by key except that this rank's own come
-    /// before the lower ranks': a lower rank's arrival then takes the code
-    /// from this rank's first.
+    /// `i`th node, node `v`, in its place `key` (this rank sent it if
+    /// [`local_key`] made the key); `rank_of` names a sender's rank as a
+    /// key does. False if a code whose arrivals must go whole dropped a
+    /// sender of several: their places are unknown, and the run is given
+    /// up (no protocol of the catalogue merges codes that drop senders).
     fn place<P: Protocol<Msg = M>>(
         &mut self,
         p: &P,
         input: &P::Input,
         (v, i): (NodeId, usize),
-        key: Key,
-        a: Arrival<M>,
-        code: Option<u16>,
-    ) {
+        (key, a, code): (Key, Arrival<M>, Option<u16>),
+        rank_of: impl Fn(NodeId) -> u32,
+    ) -> bool {
         let local = key.0 == local_key(0).0;
         let (w, m) = (i / 64, 1u64 << (i % 64));
         let first = self.got[w] & m == 0;
         self.got[w] |= m;
         if self.codes.is_empty() {
-            return self.overflow.push((v, key, a));
+            self.overflow.push((v, key, a));
+            return true;
         }
         let code = code.filter(|&c| c < NO_CODE);
-        if !first && self.local[w] & m != 0 && !local {
-            // Before this rank's own: its first moves to the overflow,
-            // ahead of its others.
-            let mine = std::mem::replace(&mut self.codes[i], EMPTY);
-            if mine != SPILLED {
-                let back = p.unpack_arrival(input, v, mine - 1);
-                self.overflow.push((v, local_key(0), back));
-            }
-            self.local[w] &= !m;
-            return self.first(i, v, key, a, code);
-        }
         if first {
             if local {
                 self.local[w] |= m;
             }
-            return self.first(i, v, key, a, code);
+            self.first(i, v, key, a, code);
+            return true;
         }
+        let held = self.codes[i];
+        if held == SPILLED {
+            self.overflow.push((v, key, a));
+            return true;
+        }
+        if self.tail[w] & m == 0 {
+            if let Some(c) = p
+                .merge_arrival(input, v, held - 1, &a)
+                .filter(|&c| c < NO_CODE)
+            {
+                self.codes[i] = c + 1;
+                return true;
+            }
+        }
+        let before_own = self.local[w] & m != 0 && !local && key.0 < self.me;
+        self.tail[w] |= m;
+        if !before_own {
+            self.overflow.push((v, key, a));
+            return true;
+        }
+        // The code's arrivals go whole, each keyed by its sender's rank
+        // (sorted stably, they keep the code's order), and `a` after them:
+        // the code may hold lower ranks' arrivals that come before it.
+        self.spill.clear();
+        p.unpack_arrivals(input, v, held - 1, &mut self.spill);
+        let single = self.spill.len() == 1;
+        for b in self.spill.drain(..) {
+            let rank = match b.from {
+                from if from != v => rank_of(from),
+                _ if single => local_key(0).0,
+                _ => return false,
+            };
+            self.overflow.push((v, (rank, 0), b));
+        }
+        self.codes[i] = SPILLED;
         self.overflow.push((v, key, a));
+        true
     }
 
     /// Makes `a` node `i`'s first arrival.
@@ -199,6 +243,24 @@ impl<M: Copy> Mail<M> {
                 self.overflow.push((v, key, a));
             }
         }
+    }
+
+    /// Orders the arrivals kept whole by receiver, then as one process
+    /// delivers them (stably: a code's spilled arrivals keep its order).
+    fn sort(&mut self) {
+        let me = self.me as usize;
+        self.overflow
+            .sort_by_key(|&(to, key, _)| (to, in_order(me, key)));
+    }
+
+    /// Ready for the next slot: the bits cleared, what was received handed
+    /// to `next` (the nodes to step).
+    fn clear_bits(&mut self, next: &mut [u64]) {
+        for (n, g) in next.iter_mut().zip(&mut self.got) {
+            *n |= std::mem::take(g);
+        }
+        self.local.iter_mut().for_each(|w| *w = 0);
+        self.tail.iter_mut().for_each(|w| *w = 0);
     }
 }
 
@@ -359,7 +421,12 @@ fn slots<P: Protocol>(
         }
     };
     let mut record = Record::new(&claims);
-    let (mut mail, mut next_mail) = (Mail::new(P::PACKS, own), Mail::new(P::PACKS, own));
+    let (mut mail, mut next_mail) = (Mail::new(me, P::PACKS, own), Mail::new(me, P::PACKS, own));
+    // A sender's rank as a key names it.
+    let rank_of = |from: NodeId| match rank.own(from) {
+        true => local_key(0).0,
+        false => rank.owner(from) as u32,
+    };
     let mut now = vec![u64::MAX; words];
     if own % 64 != 0 {
         now[words - 1] = (1 << (own % 64)) - 1;
@@ -388,6 +455,8 @@ fn slots<P: Protocol>(
         let mut foreign: Vec<Entry<P::Msg>> = Vec::new();
         let mut seq = 0u64;
         let (mut over, mut stepped) = (0, 0);
+        // A delivery whose place in the order was lost (see Mail::place).
+        let mut unplaced = false;
         for (k, word) in now.iter_mut().enumerate() {
             while *word != 0 {
                 let i = k * 64 + word.trailing_zeros() as usize;
@@ -397,7 +466,7 @@ fn slots<P: Protocol>(
                 if let Some(code) = mail.codes.get_mut(i) {
                     match std::mem::replace(code, EMPTY) {
                         EMPTY | SPILLED => {}
-                        c => arrivals.push(p.unpack_arrival(input, v, c - 1)),
+                        c => p.unpack_arrivals(input, v, c - 1, &mut arrivals),
                     }
                 }
                 while let Some((_, _, a)) = mail.overflow.get(over).filter(|e| e.0 == v) {
@@ -448,7 +517,7 @@ fn slots<P: Protocol>(
                     if rank.own(to) {
                         let i = to as usize - nodes.start;
                         let code = p.pack_arrival(input, to, &a);
-                        next_mail.place(p, input, (to, i), key, a, code);
+                        unplaced |= !next_mail.place(p, input, (to, i), (key, a, code), rank_of);
                     }
                 };
                 transmit(judge, v, &out, posting);
@@ -456,7 +525,7 @@ fn slots<P: Protocol>(
         }
         mail.overflow.clear();
         progress.generated.fetch_add(stepped, Relaxed);
-        let mut met = order_matters(&record);
+        let mut met = order_matters(&record) || unplaced;
         // The batches, each with its claims and releases in front.
         let mine = std::mem::take(&mut batches[me]);
         let outgoing: Vec<Vec<u8>> = (0..size)
@@ -505,7 +574,7 @@ fn slots<P: Protocol>(
                 match rank.own(to) {
                     true => {
                         let i = to as usize - nodes.start;
-                        next_mail.place(p, input, (to, i), key, a, code);
+                        met |= !next_mail.place(p, input, (to, i), (key, a, code), rank_of);
                     }
                     false => foreign.push((to, key, a)),
                 }
@@ -515,9 +584,7 @@ fn slots<P: Protocol>(
         // The slot's deliveries, receiver by receiver (this rank's key
         // between the lower and the higher ranks').
         let order = |key: Key| in_order(me, key);
-        next_mail
-            .overflow
-            .sort_by_key(|&(to, key, _)| (to, order(key)));
+        next_mail.sort();
         foreign.sort_by_key(|&(to, key, _)| (to, order(key)));
         let below = foreign.partition_point(|e| (e.0 as usize) < nodes.start);
         let receiving = |to: NodeId, a: &Arrival<P::Msg>, h: &mut Holdings, r: &mut Record| {
@@ -536,8 +603,11 @@ fn slots<P: Protocol>(
                 w &= w - 1;
                 let v = (nodes.start + i) as NodeId;
                 if let Some(&c @ 1..=NO_CODE) = next_mail.codes.get(i) {
-                    let a = p.unpack_arrival(input, v, c - 1);
-                    receiving(v, &a, &mut holdings, &mut record);
+                    arrivals.clear();
+                    p.unpack_arrivals(input, v, c - 1, &mut arrivals);
+                    for a in &arrivals {
+                        receiving(v, a, &mut holdings, &mut record);
+                    }
                 }
                 while let Some((to, _, a)) = next_mail.overflow.get(o).filter(|e| e.0 == v) {
                     receiving(*to, a, &mut holdings, &mut record);
@@ -549,10 +619,7 @@ fn slots<P: Protocol>(
             receiving(*to, a, &mut holdings, &mut scratch);
         }
         met |= order_matters(&record);
-        for (n, g) in next.iter_mut().zip(&mut next_mail.got) {
-            *n |= std::mem::take(g);
-        }
-        next_mail.local.iter_mut().for_each(|w| *w = 0);
+        next_mail.clear_bits(&mut next);
         std::mem::swap(&mut mail, &mut next_mail);
         while let Some(&Reverse((_, v))) = calendar.peek().filter(|w| w.0 .0 == slot + 1) {
             calendar.pop();
@@ -657,5 +724,83 @@ mod tests {
         let mut keys = vec![local_key(2), (2, 1), local_key(1), (0, 7), (0, 3)];
         keys.sort_by_key(|&k| in_order(1, k));
         assert_eq!(keys, [(0, 3), (0, 7), local_key(1), local_key(2), (2, 1)]);
+    }
+
+    /// On Q_6 split over 2, 3, 4 and 8 ranks, a node's copies of a flood
+    /// placed in a rank's order (its own first, then the others' by rank)
+    /// read back, code first and then the overflow, in one process's order
+    /// (by sender): its nearer neighbours' copies (one code, merged across
+    /// ranks), with a copy sent twice, or with a farther neighbour's
+    /// (refused: the code goes whole).
+    #[test]
+    fn a_nodes_mail_reads_in_one_process_order() {
+        use models::lecture_notes::flood::Flood;
+        let n = 6;
+        let p = Flood::new(models::Config {
+            n,
+            switching: models::Switching::Sf,
+            ports: models::Ports::All,
+            params: Default::default(),
+        });
+        let (mut merged, mut spilled) = (0, 0);
+        for source in [0, 0b101010] {
+            for ranks in [2usize, 3, 4, 8] {
+                let per = 64usize.div_ceil(ranks);
+                for to in (0..64).filter(|&v| v != source) {
+                    let me = to as usize / per;
+                    let nearer = (0..n).filter(|d| (to ^ source) >> d & 1 == 1);
+                    let farther = (0..n).find(|d| (to ^ source) >> d & 1 == 0);
+                    let mut cases: Vec<Vec<NodeId>> = vec![nearer.map(|d| to ^ 1 << d).collect()];
+                    cases.push([cases[0].clone(), vec![cases[0][0]]].concat());
+                    if let Some(d) = farther {
+                        cases.push([cases[0].clone(), vec![to ^ 1 << d]].concat());
+                    }
+                    for mut senders in cases {
+                        senders.sort_unstable();
+                        let rank = |u: NodeId| u as usize / per;
+                        // Sent in one process's order; placed own first.
+                        let mut sent: Vec<(Key, NodeId)> = Vec::new();
+                        for (seq, &u) in (1..).zip(&senders) {
+                            sent.push(match rank(u) == me {
+                                true => (local_key(seq), u),
+                                false => ((rank(u) as u32, seq), u),
+                            });
+                        }
+                        sent.sort_by_key(|&(k, _)| k.0 != local_key(0).0);
+                        let mut mail = Mail::new(me, true, per);
+                        let i = to as usize - me * per;
+                        for (key, u) in sent {
+                            let a = Arrival {
+                                from: u,
+                                msg: models::blocks::broadcast::Packet { source, step: 0 },
+                            };
+                            let code = p.pack_arrival(&source, to, &a);
+                            let rank_of = |u: NodeId| match rank(u) == me {
+                                true => local_key(0).0,
+                                false => rank(u) as u32,
+                            };
+                            assert!(mail.place(&p, &source, (to, i), (key, a, code), rank_of));
+                        }
+                        mail.sort();
+                        let mut read = Vec::new();
+                        match mail.codes[i] {
+                            EMPTY => unreachable!("it received"),
+                            SPILLED => spilled += 1,
+                            c => {
+                                p.unpack_arrivals(&source, to, c - 1, &mut read);
+                                merged += (read.len() > 1) as usize;
+                            }
+                        }
+                        read.extend(mail.overflow.iter().map(|e| e.2));
+                        let from: Vec<NodeId> = read.iter().map(|a| a.from).collect();
+                        assert_eq!(from, senders, "source {source}, {ranks} ranks, to {to}");
+                    }
+                }
+            }
+        }
+        assert!(
+            merged > 0 && spilled > 0,
+            "{merged} merged, {spilled} spilled"
+        );
     }
 }
