@@ -225,7 +225,7 @@ macro_rules! define_algorithms {
             /// What each of `ranks` MPI ranks of an executor run takes at
             /// dimension d: its share of the nodes' and resources' bits
             /// and of a broadcast's holdings, and the tables every rank
-            /// keeps whole ([`crate::entry::Tables`]).
+            /// keeps whole ([`crate::entry::Footprint`]).
             pub fn executor_bytes_over(self, d: u32, ranks: u64) -> u64 {
                 match self {
                     $(Algorithm::$variant => entry_bytes(&$entry, d, ranks),)*

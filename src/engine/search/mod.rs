@@ -466,6 +466,20 @@ impl<Sp: Space> Shared<'_, Sp> {
         self.finish(buf)
     }
 
+    /// The fingerprint of successor `k` of `state` without building it,
+    /// if the space can probe it ([`Space::probe`]).
+    #[inline]
+    fn probed(
+        &self,
+        state: &Sp::State,
+        k: u64,
+        local: &mut Sp::Scratch,
+        buf: &mut Vec<u8>,
+    ) -> Option<u64> {
+        buf.clear();
+        (self.space.probe(state, k, local, &mut Collect(buf))).then(|| self.finish(buf))
+    }
+
     /// The fingerprint of what a state's `Hash` wrote.
     #[inline]
     fn finish(&self, bytes: &[u8]) -> u64 {
@@ -692,11 +706,7 @@ impl<Sp: Space> Shared<'_, Sp> {
                 let fp = match known {
                     Some(fp) => fp,
                     None => {
-                        buf.clear();
-                        let probed =
-                            self.space
-                                .probe(&top.state, k, &mut local, &mut Collect(&mut buf));
-                        let probed_fp = probed.then(|| self.finish(&buf));
+                        let probed_fp = self.probed(&top.state, k, &mut local, &mut buf);
                         self.space.successor(&top.state, k, next, &mut local);
                         let fp = self.fingerprint(next, &mut buf);
                         assert!(
@@ -757,14 +767,9 @@ impl<Sp: Space> Shared<'_, Sp> {
     fn probe_ahead(&self, top: &mut Frame<Sp::State>, local: &mut Sp::Scratch, buf: &mut Vec<u8>) {
         let end = top.end.min(top.next + AHEAD);
         while top.next < end {
-            buf.clear();
-            if !self
-                .space
-                .probe(&top.state, top.next, local, &mut Collect(buf))
-            {
+            let Some(fp) = self.probed(&top.state, top.next, local, buf) else {
                 break;
-            }
-            let fp = self.finish(buf);
+            };
             self.visited.prefetch(fp);
             top.ahead.push((top.next, fp));
             top.next += 1;

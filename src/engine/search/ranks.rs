@@ -33,7 +33,7 @@
 //! (the ranks meet states in another order), and both replay to the
 //! violation.
 
-use super::{Collect, Cut, Found, Limits, Progress, Shared, Space, AHEAD};
+use super::{Cut, Found, Limits, Progress, Shared, Space, AHEAD};
 use crate::engine::memory::peak_resident;
 use crate::engine::ranks::{amount, wire, World};
 use std::collections::BTreeSet;
@@ -257,9 +257,7 @@ impl<Sp: Space> Rank<'_, Sp> {
                 if k % AHEAD == 0 {
                     ahead.clear();
                     for j in k..successors.min(k + AHEAD) {
-                        buf.clear();
-                        let probed = (space.probe(state, j, &mut local, &mut Collect(&mut buf)))
-                            .then(|| self.shared.finish(&buf));
+                        let probed = self.shared.probed(state, j, &mut local, &mut buf);
                         if let Some(fp) = probed.filter(|&fp| owner(fp, ranks) == me) {
                             self.shared.visited.prefetch(fp);
                         }
