@@ -259,6 +259,10 @@ impl<P: Protocol> Protocol for Faulty<P> {
         self.inner.claims()
     }
 
+    fn bound(&self, input: &Self::Input) -> Option<Slot> {
+        self.inner.bound(&input.0)
+    }
+
     fn source_input(&self, source: NodeId) -> Option<Self::Input> {
         self.inner.source_input(source).map(|i| (i, 0))
     }

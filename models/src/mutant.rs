@@ -249,6 +249,10 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
         self.bug.claims(&self.inner)
     }
 
+    fn bound(&self, input: &P::Input) -> Option<Slot> {
+        self.inner.bound(input)
+    }
+
     // ===== The inputs =====================================================
 
     fn source_input(&self, source: NodeId) -> Option<P::Input> {

@@ -204,6 +204,26 @@ pub trait Protocol: Send + Sync {
     /// What the paper claims at these parameters.
     fn claims(&self) -> Claims;
 
+    /// The time claimed for the run from `input`. By default the claims'
+    /// one bound; an algorithm whose bound depends on the input (a mesh
+    /// broadcast's on its source) gives each input its own here, and
+    /// every engine judges each run against its own
+    /// ([`Protocol::claims_for`]), so a run over every source misses no
+    /// source's violation.
+    fn bound(&self, input: &Self::Input) -> Option<Slot> {
+        let _ = input;
+        self.claims().bound
+    }
+
+    /// [`Protocol::claims`] for the run from `input`: its bound is
+    /// [`Protocol::bound`]'s. Engines judge a run by these.
+    fn claims_for(&self, input: &Self::Input) -> Claims {
+        Claims {
+            bound: self.bound(input),
+            ..self.claims()
+        }
+    }
+
     // ===== The inputs (default: one per source) ===========================
 
     /// The input with the given source node, if the algorithm has one

@@ -117,6 +117,21 @@ pub mod stamoulis {
         ((nodes - 1) * k).div_ceil(d as u64 * nodes).max(d as u64)
     }
 
+    /// Section 3.1's lower bound as printed, max{d, (2^d - 1) K / (d 2^d)},
+    /// not rounded: the paper's ratios (remarks of section 3.2) divide by
+    /// it as it stands.
+    pub fn lower_printed(d: u32, k: u64) -> f64 {
+        let nodes = (1u64 << d) as f64;
+        ((nodes - 1.0) * k as f64 / (d as f64 * nodes)).max(d as f64)
+    }
+
+    /// The lower bound as section 3.2 reprints it for K >> d^2,
+    /// max{d, ((2^d - 1)/d^2) K}: d^2 where section 3.1 has d 2^d.
+    pub fn lower_reprinted(d: u32, k: u64) -> f64 {
+        let nodes = (1u64 << d) as f64;
+        ((nodes - 1.0) * k as f64 / (d * d) as f64).max(d as f64)
+    }
+
     /// Section 3.2: the three-phase algorithm takes 2 floor(K/d) + 4d
     /// slots (phase 1 2d + 1, phase 2 floor(K/d) + d - 1, phase 3
     /// floor(K/d) + d with the termination packet).

@@ -119,6 +119,9 @@ pub enum Status {
     Violated,
     /// The budget (states, time) ran out before a verdict.
     Unknown,
+    /// Nothing was there to judge (no time claimed, no length limit) or
+    /// the engine cannot judge it; the report says which.
+    NotJudged,
 }
 
 impl Status {
@@ -128,6 +131,7 @@ impl Status {
             Status::Holds => "holds",
             Status::Violated => "violated",
             Status::Unknown => "unknown",
+            Status::NotJudged => "not judged",
         }
     }
 }

@@ -299,6 +299,14 @@ impl<'a> Judging<'a> {
                             p.name
                         ))
                     }
+                    // A property asked by name must have been judged.
+                    (true, Status::NotJudged) if !properties.is_empty() || p.claimed => {
+                        return Found::Unknown(format!(
+                            "`check {command}`: {} not judged ({})",
+                            p.name,
+                            p.reason.as_deref().unwrap_or("no judge ran")
+                        ))
+                    }
                     _ => {}
                 }
             }

@@ -194,11 +194,32 @@ pub fn claims() -> Vec<Claim> {
             },
         },
         Claim {
-            id: "ratio-remarks",
+            id: "ratio-factor-6",
+            section: "1",
+            words: "for any K <= 2^d and for any K-tuple of broadcasting nodes, [the algorithm] \
+                    comes within a factor of 6 of the lower bound",
+            judge: Judge::Computed(ratio_factor_6),
+        },
+        Claim {
+            id: "ratio-close-to-2",
             section: "1, 3.2",
-            words: "the ratio to the lower bound is close to 2 when K >> d^2, close to 4 when \
-                    K << d^2, and within a factor of 6 overall",
-            judge: Judge::Computed(ratio_remarks),
+            words: "for K >> d^2, the completion time of the algorithm exceeds the lower bound \
+                    by a factor that is very close to 2",
+            judge: Judge::Computed(ratio_close_to_2),
+        },
+        Claim {
+            id: "ratio-close-to-4",
+            section: "3.2",
+            words: "for K << d^2, the completion time of the algorithm exceeds the lower bound \
+                    max{d, ((2^d - 1)/d2^d)K} by a factor that is close to 4",
+            judge: Judge::Computed(ratio_close_to_4),
+        },
+        Claim {
+            id: "lower-bound-reprinted",
+            section: "3.2",
+            words: "for K >> d^2 ... the lower bound max{d, ((2^d - 1)/d^2)K} (errata item 23: \
+                    d^2 where section 3.1 has d 2^d)",
+            judge: Judge::Computed(lower_bound_reprinted),
         },
         Claim {
             id: "multinode-factor-2",
@@ -378,40 +399,192 @@ pub fn claims() -> Vec<Claim> {
     ]
 }
 
-/// The three-phase algorithm's worst time over the lower bound, at the
-/// sizes the executor checks in seconds.
-fn ratio_remarks(j: &Judging) -> Verdict {
-    let mut worst = (0.0f64, String::new());
-    let mut small = (0.0f64, String::new());
-    for (d, k) in [
-        (3u32, 1u64),
-        (3, 3),
-        (3, 8),
-        (4, 1),
-        (4, 4),
-        (4, 16),
-        (5, 25),
-        (6, 36),
-    ] {
-        let c = format!("kbcast {d} --k {k} --engine executor");
+/// The ratio sweep's reach: every K from 1 to 2^d at d = 2..=8, the
+/// executor's first K-set of each (508 runs, a few seconds).
+const SWEEP: std::ops::RangeInclusive<u32> = 2..=8;
+
+/// "K >> d^2" taken as K >= 16 d^2, "K << d^2" as K <= d^2/16: the
+/// paper gives no number, and a factor of 16 is where its own formula's
+/// ratio, 2 + 4d^2/K or 4 + 2K/d^2, comes within 1/8 of its limit.
+const FAR: u64 = 16;
+
+/// "Close to" taken as within 20% of the limit: the formula's ratio at
+/// FAR is within 12.5%, and the measured time adds a slot or two.
+const CLOSE: f64 = 0.2;
+
+/// One run of the three-phase algorithm beside section 3.1's bound.
+struct Ratio {
+    d: u32,
+    k: u64,
+    time: u64,
+    /// Over the bound as printed (the verdict's).
+    printed: f64,
+    /// Over the bound rounded up to a slot (reported beside it).
+    rounded: f64,
+}
+
+impl Ratio {
+    fn command(&self) -> String {
+        format!("kbcast {} --k {} --engine executor", self.d, self.k)
+    }
+
+    /// `check C`: T slots over B = R.
+    fn words(&self) -> String {
+        format!(
+            "`check {}`: {} slots over {:.2} = {:.2}",
+            self.command(),
+            self.time,
+            bound::lower_printed(self.d, self.k),
+            self.printed
+        )
+    }
+}
+
+/// The measured ratios at each d of `ds` and each K `ks` gives there.
+fn ratios(
+    j: &Judging,
+    ds: std::ops::RangeInclusive<u32>,
+    ks: impl Fn(u32) -> Vec<u64>,
+) -> Result<Vec<Ratio>, String> {
+    let mut out = Vec::new();
+    for d in ds {
+        for k in ks(d) {
+            let c = format!("kbcast {d} --k {k} --engine executor");
+            let time = u64::from(j.measured(&c)?);
+            out.push(Ratio {
+                d,
+                k,
+                time,
+                printed: time as f64 / bound::lower_printed(d, k),
+                rounded: time as f64 / bound::lower(d, k) as f64,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Every K of the d-cube.
+fn every_k(d: u32) -> Vec<u64> {
+    (1..=1u64 << d).collect()
+}
+
+/// The largest of `rs` by `key`.
+fn largest(rs: &[Ratio], key: impl Fn(&Ratio) -> f64) -> &Ratio {
+    rs.iter()
+        .max_by(|a, b| key(a).total_cmp(&key(b)))
+        .expect("a sweep has runs")
+}
+
+fn ratio_factor_6(j: &Judging) -> Verdict {
+    let rs = match ratios(j, SWEEP, every_k) {
+        Ok(rs) => rs,
+        Err(why) => return Verdict::Unknown { why },
+    };
+    let worst = largest(&rs, |r| r.printed);
+    let rounded = largest(&rs, |r| r.rounded);
+    let over = rs.iter().filter(|r| r.printed > 6.0).count();
+    Verdict::measured(
+        worst.printed <= 6.0,
+        format!(
+            "every K = 1..2^d at d = 2..8 ({} runs; executor, the first K-set of each K), \
+             measured time over section 3.1's bound as printed, max{{d, (2^d - 1)K/(d 2^d)}}: \
+             the largest {}, at d = {}, K = {} ({over} runs above 6); over the bound rounded \
+             up to a slot (not the paper's) the largest is {:.2}, `check {}`",
+            rs.len(),
+            worst.words(),
+            worst.d,
+            worst.k,
+            rounded.rounded,
+            rounded.command()
+        ),
+    )
+}
+
+fn ratio_close_to_2(j: &Judging) -> Verdict {
+    // The first d with 16 d^2 <= 2^d is 11; at d = 11, 12 the K from
+    // 16 d^2 to 2^d, ends and middle (a run at d = 12 takes about 1 s).
+    let ks = |d: u32| {
+        let (lo, hi) = (FAR * (d * d) as u64, 1u64 << d);
+        let mut ks = vec![lo, (lo + hi) / 2, hi];
+        ks.dedup();
+        ks
+    };
+    let rs = match ratios(j, 11..=12, ks) {
+        Ok(rs) => rs,
+        Err(why) => return Verdict::Unknown { why },
+    };
+    let off = largest(&rs, |r| (r.printed - 2.0).abs());
+    let seen: Vec<String> = rs
+        .iter()
+        .map(|r| format!("{:.3} at d = {}, K = {}", r.printed, r.d, r.k))
+        .collect();
+    Verdict::measured(
+        (off.printed - 2.0).abs() <= 2.0 * CLOSE,
+        format!(
+            "K >> d^2 taken as K >= {FAR} d^2 and close as within {:.0}% (the paper gives no \
+             numbers; its own formula's ratio is 2 + 4d^2/K), measured over section 3.1's \
+             bound as printed at d = 11, 12 (the first d with {FAR} d^2 <= 2^d), K = {FAR} d^2, \
+             the middle and 2^d: {}; the farthest from 2: {}",
+            100.0 * CLOSE,
+            seen.join(", "),
+            off.words()
+        ),
+    )
+}
+
+fn ratio_close_to_4(j: &Judging) -> Verdict {
+    let ks = |d: u32| (1..=(d * d) as u64 / FAR).collect();
+    let rs = match ratios(j, 4..=*SWEEP.end(), ks) {
+        Ok(rs) => rs,
+        Err(why) => return Verdict::Unknown { why },
+    };
+    let off = largest(&rs, |r| (r.printed - 4.0).abs());
+    let (lo, hi) = (
+        rs.iter().map(|r| r.printed).fold(f64::MAX, f64::min),
+        rs.iter().map(|r| r.printed).fold(0.0, f64::max),
+    );
+    Verdict::measured(
+        (off.printed - 4.0).abs() <= 4.0 * CLOSE,
+        format!(
+            "K << d^2 taken as K <= d^2/{FAR} and close as within {:.0}% (the paper gives no \
+             numbers; its own formula's ratio is 4 + 2K/d^2), every such K at d = 4..8 ({} \
+             runs; executor, the first K-set of each): ratios {lo:.2} to {hi:.2} over section \
+             3.1's bound as printed; the farthest from 4: {}",
+            100.0 * CLOSE,
+            rs.len(),
+            off.words()
+        ),
+    )
+}
+
+/// The reprinted bound is a lower bound only if no run beats it: the
+/// multinode broadcast (`kbcast-mnb`, K = 2^d) is the run to try.
+fn lower_bound_reprinted(j: &Judging) -> Verdict {
+    let mut met = Vec::new();
+    for d in 2..=8u32 {
+        let c = format!("kbcast-mnb {d} --engine executor");
         let t = match j.measured(&c) {
             Ok(t) => t as f64,
             Err(why) => return Verdict::Unknown { why },
         };
-        let r = t / bound::lower(d, k) as f64;
-        if r > worst.0 {
-            worst = (r, format!("`check {c}`"));
+        let b = bound::lower_reprinted(d, 1 << d);
+        if t < b {
+            return Verdict::Refuted {
+                counterexample: format!(
+                    "`check {c}` completes in {t} slots, below the reprinted bound \
+                     max{{d, ((2^d - 1)/d^2) 2^d}} = {b:.2} (section 3.1's bound is {:.2})",
+                    bound::lower_printed(d, 1 << d)
+                ),
+            };
         }
-        if k < (d * d) as u64 && r > small.0 {
-            small = (r, format!("`check {c}`"));
-        }
+        met.push(format!("d = {d}: {t} >= {b:.2}"));
     }
-    let scope = format!(
-        "the largest ratio of measured time to the lower bound (rounded up to a slot) is \
-         {:.2}, {}; for K < d^2 at most {:.2}, {} (executor, one K-set each)",
-        worst.0, worst.1, small.0, small.1
-    );
-    Verdict::measured(worst.0 <= 6.0, scope)
+    Verdict::Holds {
+        scope: format!(
+            "`check kbcast-mnb D --engine executor`, d = 2..8: {}",
+            met.join(", ")
+        ),
+    }
 }
 
 fn multinode_factor(j: &Judging) -> Verdict {
@@ -823,69 +996,51 @@ fn mnb_ranks(j: &Judging) -> Verdict {
     }
 }
 
-/// The K of a ratio sweep at d: both sides of d^2, capped at 2^d.
-fn sweep(d: u32) -> Vec<u64> {
-    let (d, dd) = (d as u64, (d * d) as u64);
-    let mut ks = vec![
-        d,
-        dd / 2,
-        dd - d,
-        dd - 1,
-        dd,
-        dd + 1,
-        dd + d,
-        2 * dd,
-        1 << d,
-    ];
-    ks.retain(|k| (1..=1u64 << d).contains(k));
-    ks.sort_unstable();
-    ks.dedup();
-    ks
-}
-
 fn ratio_worst_at_d2(j: &Judging) -> Verdict {
+    let rs = match ratios(j, SWEEP, every_k) {
+        Ok(rs) => rs,
+        Err(why) => return Verdict::Unknown { why },
+    };
     let mut seen = Vec::new();
-    for d in 5..=7u32 {
+    let mut wrong = None;
+    // K = Theta(d^2) taken as d^2/4 <= K <= 4 d^2, at the d where d^2 <= 2^d.
+    for d in SWEEP.filter(|&d| d * d <= 1 << d) {
         let dd = (d * d) as u64;
-        let mut ratios = Vec::new();
-        for k in sweep(d) {
-            let c = format!("kbcast {d} --k {k} --engine executor");
-            let t = match j.measured(&c) {
-                Ok(t) => t as f64,
-                Err(why) => return Verdict::Unknown { why },
-            };
-            ratios.push((k, t / bound::lower(d, k) as f64));
-        }
-        let at = ratios.iter().find(|r| r.0 == dd).map_or(0.0, |r| r.1);
-        let least = ratios.iter().map(|r| r.1).fold(f64::MAX, f64::min);
-        if let Some(&(k, r)) = ratios.iter().find(|r| r.0 != dd && r.1 >= at) {
-            return Verdict::Refuted {
-                counterexample: format!(
-                    "`check kbcast {d} --k {k} --engine executor`: {r:.2} times the lower bound, \
-                     not below K = d^2 = {dd}'s {at:.2}"
-                ),
-            };
-        }
-        if at > 6.0 || least < 2.0 {
-            return Verdict::Refuted {
-                counterexample: format!(
-                    "`check kbcast {d} --k K --engine executor`: ratios from {least:.2} to {at:.2}, \
-                     not within 2..6"
-                ),
-            };
+        let near: Vec<&Ratio> = rs
+            .iter()
+            .filter(|r| r.d == d && 4 * r.k >= dd && r.k <= 4 * dd)
+            .collect();
+        let worst = near
+            .iter()
+            .max_by(|a, b| a.printed.total_cmp(&b.printed))
+            .expect("K = d^2 is in range");
+        let least = near.iter().map(|r| r.printed).fold(f64::MAX, f64::min);
+        let at = near.iter().find(|r| r.k == dd).map_or(0.0, |r| r.printed);
+        if wrong.is_none() && (worst.printed > at || worst.printed > 6.0 || least < 2.0) {
+            wrong = Some(format!(
+                "d = {d}: the worst for d^2/4 <= K <= 4d^2 is at K = {} (not d^2 = {dd}), {}; \
+                 ratios {least:.2} to {:.2}",
+                worst.k,
+                worst.words(),
+                worst.printed
+            ));
         }
         seen.push(format!(
-            "d = {d}: {at:.2} at K = {dd}, the least {least:.2}"
+            "d = {d}: worst {:.2} at K = {}, least {least:.2}",
+            worst.printed, worst.k
         ));
     }
-    Verdict::Holds {
-        scope: format!(
-            "measured time over the lower bound (rounded up to a slot), `check kbcast D --k K \
-             --engine executor` (one K-set each) at K = d, d^2/2, d^2 - d, d^2 - 1, d^2, \
-             d^2 + 1, d^2 + d, 2d^2, 2^d (those <= 2^d), d = 5..7: the largest strictly at \
-             K = d^2, all within 2..6; {}",
-            seen.join("; ")
-        ),
+    let scope = format!(
+        "measured time over section 3.1's bound as printed, every K with d^2/4 <= K <= 4d^2 \
+         (K = Theta(d^2) taken so) at every d = 2..8 with d^2 <= 2^d (executor, the first K-set \
+         of each K): {}",
+        seen.join("; ")
+    );
+    match wrong {
+        Some(w) => Verdict::Refuted {
+            counterexample: format!("{w}; {scope}"),
+        },
+        None => Verdict::Holds { scope },
     }
 }
 

@@ -26,7 +26,7 @@ pub fn algorithm_help(a: Algorithm) -> String {
          reach without a budget, on 2 cores (BENCHMARKS.md):\n  \
          lock-step   n <= {lock} (the default engine up to there; the executor past it)\n  \
          actor model {actor}\n  \
-         executor    as far as memory allows (nob: n = 28 in 24 GB)\n\n\
+         executor    {executor}\n\n\
          usage: check {name} N [--source S | --all-sources] [--engine E] [--switching S] \
          [--ports P]\n             [--json | --quiet] [--threads T] [--max-states N] \
          [--timeout SECS] [--max-memory GB]{flags}\n",
@@ -58,6 +58,7 @@ pub fn algorithm_help(a: Algorithm) -> String {
             .iter()
             .map(|p| format!("; {} {}", p.flag, p.meaning))
             .collect::<String>(),
+        executor = executor_reach(a),
         summary = a.summary(),
         reference = a.reference(),
         claim = a.claim(),
@@ -146,4 +147,33 @@ pub fn suggest(name: &str) -> Option<&'static str> {
         .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, n)| n)
+}
+
+/// The executor's reach on the reference machine's 24 GB, by the cost
+/// model the memory check refuses sizes with (`executor_bytes`). A grid's
+/// size is its sides, not one n: its reach is its node count's.
+pub fn executor_reach(a: Algorithm) -> String {
+    const MACHINE: u64 = 24 << 30;
+    let gb = |n: u32| a.executor_bytes(n) as f64 / 1e9;
+    let (min, max) = a.shape().sizes();
+    let word = a.shape().size_word();
+    if !matches!(a.shape(), Shape::Cube | Shape::MeshBus { .. }) {
+        return "as far as memory allows (the report's memory check says before it runs)".into();
+    }
+    match (min..=max)
+        .take_while(|&n| a.executor_bytes(n) <= MACHINE)
+        .last()
+    {
+        Some(n) if n == max => format!(
+            "every {word} up to {n} in 24 GB (n = {n}: about {:.1} GB by the cost model)",
+            gb(n)
+        ),
+        Some(n) => format!(
+            "{word} up to {n} in 24 GB (about {:.1} GB; n = {}: {:.1} GB by the cost model)",
+            gb(n),
+            n + 1,
+            gb(n + 1)
+        ),
+        None => "no size fits in 24 GB by the cost model".into(),
+    }
 }

@@ -56,7 +56,7 @@ impl RunCfg {
             protocol.faults(input).is_none(),
             "the actor model runs a perfect machine"
         );
-        let claims = protocol.claims();
+        let claims = protocol.claims_for(input);
         RunCfg {
             task,
             horizon: horizon(protocol, &claims),

@@ -349,7 +349,7 @@ impl<P: Protocol> LockStep<P> {
             busy: (0..nodes).collect(),
             inbox: Vec::new(),
             holdings: Holdings::initial(&self.tasks[ix]),
-            record: Record::new(&self.claims),
+            record: Record::new(&p.claims_for(input)),
             sent: Vec::new(),
         }
     }

@@ -63,6 +63,10 @@ pub fn assemble<P: Protocol>(
     let optimal = claims
         .transmissions
         .or_else(|| inputs.first().and_then(|i| p.task(i).least_transmissions()));
+    // The bound each input's run was judged against.
+    let bounds: Vec<properties::Slot> = inputs.iter().filter_map(|i| p.bound(i)).collect();
+    let (least, most) = (bounds.iter().min().copied(), bounds.iter().max().copied());
+    let limited = inputs.iter().any(|i| p.task(i).message_limit().is_some());
     let mut reports = Vec::new();
     let mut reproduce = None;
     for (i, &prop) in PropertyName::ALL.iter().enumerate() {
@@ -71,6 +75,7 @@ pub fn assemble<P: Protocol>(
             name: prop.as_str(),
             claimed,
             status: Status::Holds,
+            reason: None,
             counterexample: None,
             found_by: None,
             explorer_path: None,
@@ -89,6 +94,7 @@ pub fn assemble<P: Protocol>(
             report.found_by = ev.violation.map(|_| Finder::Executor);
         }
         let mut unknown = false;
+        let mut unjudged = false;
         let searches = [
             (lock.as_ref(), Finder::LockStep),
             (actors.as_ref(), Finder::ActorModel),
@@ -99,7 +105,7 @@ pub fn assemble<P: Protocol>(
             };
             let judged = !(by == Finder::ActorModel && prop == PropertyName::ContentionFreedom);
             if !judged {
-                unknown |= lock.is_none();
+                unjudged |= lock.is_none() && executed.is_none();
                 continue;
             }
             match f.status {
@@ -115,6 +121,49 @@ pub fn assemble<P: Protocol>(
         }
         if unknown && report.counterexample.is_none() {
             report.status = Status::Unknown;
+        }
+        // A "holds" is earned only where a judge had something to judge.
+        let nothing = match prop {
+            _ if unjudged => {
+                Some("the actor model has no common slot: contention is judged in lock step".into())
+            }
+            PropertyName::TimeBound if bounds.is_empty() => Some("no time is claimed".into()),
+            PropertyName::MessageLength if !limited => {
+                Some("no message length limit: no bus".into())
+            }
+            _ => None,
+        };
+        match nothing {
+            Some(why) if report.status != Status::Violated => {
+                report.status = Status::NotJudged;
+                report.reason = Some(why);
+            }
+            _ if prop == PropertyName::TimeBound => {
+                // Over several inputs: how many were judged, how many late.
+                let late = lock.as_ref().filter(|s| s.cut.is_none()).map(|s| {
+                    let late = |&(ix, (_, hi)): &(usize, (_, properties::Slot))| {
+                        p.bound(&inputs[ix]).is_some_and(|b| b < hi)
+                    };
+                    s.by_input.iter().filter(|x| late(x)).count()
+                });
+                let mut why = Vec::new();
+                let what = match p.source_input(0) {
+                    Some(_) => "sources",
+                    None => "inputs",
+                };
+                if bounds.len() < inputs.len() {
+                    why.push(format!(
+                        "judged at {} of {} {what}; no time is claimed at the others",
+                        bounds.len(),
+                        inputs.len()
+                    ));
+                }
+                if let Some(late) = late.filter(|&l| l > 0 && bounds.len() > 1) {
+                    why.push(format!("late at {late} of {}", bounds.len()));
+                }
+                report.reason = (!why.is_empty()).then(|| why.join("; "));
+            }
+            _ => {}
         }
         if claimed && reproduce.is_none() {
             reproduce = report
@@ -169,7 +218,10 @@ pub fn assemble<P: Protocol>(
         cut: s.cut.map(Cut::name),
     };
     let mesh = matches!(subject.shape, models::Shape::MeshBus { .. });
-    let utilized = utilization(topology, mesh, measured, tx.map(|t| t.1).filter(|&t| t > 0));
+    // Transmissions go on until the last delivery, news or not: the
+    // slots they are spread over end there (never above 100%).
+    let busy = measured.max(termination);
+    let utilized = utilization(topology, mesh, busy, tx.map(|t| t.1).filter(|&t| t > 0));
     Outcome {
         algorithm: subject.name.clone(),
         params: Params {
@@ -204,7 +256,8 @@ pub fn assemble<P: Protocol>(
             measured,
             termination: termination.filter(|&t| Some(t) > measured),
             at_least: executed.is_none() && lock.as_ref().is_some_and(|s| s.cut.is_some()),
-            bound: claims.bound,
+            bound: least.filter(|_| least == most),
+            bounds: least.zip(most).filter(|(lo, hi)| lo != hi),
             lower_bound: claims.lower_bound,
             lower_bounds: p
                 .lower_bounds()
@@ -245,6 +298,7 @@ pub fn assemble<P: Protocol>(
         sources_total: topology.nodes(),
         inputs_total: p.inputs_total(),
         sourced: p.source_input(0).is_some(),
+        symmetric: p.symmetry().is_some(),
         inputs_checked: inputs.len(),
         inputs: inputs
             .iter()
@@ -276,6 +330,7 @@ fn forced_report<P: Protocol>(
     PropertyReport {
         name: "forced-slots",
         claimed,
+        reason: None,
         status: match (witness, finished) {
             (Some(_), _) => Status::Holds,
             (None, true) => Status::Violated,

@@ -55,12 +55,14 @@ pub struct Outcome {
     /// the runs checked, and where; absent where none took one twice.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link_load: Option<LinkLoad>,
-    /// Transmissions / (completion time x directed links): the fraction of
-    /// directed link-slots busy (1.0 when every link is busy both ways in
-    /// every slot). From the slowest run where a search covers several.
+    /// Transmissions / (last delivery's slot x directed links): the
+    /// fraction of directed link-slots busy (1.0 when every link is busy
+    /// both ways in every slot). The slots end at the last delivery, not
+    /// the last news, since transmissions go on until then. From the
+    /// slowest run where a search covers several.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link_utilization: Option<f64>,
-    /// On a mesh-bus: transmissions / (completion time x buses), the
+    /// On a mesh-bus: transmissions / (last delivery's step x buses), the
     /// fraction of bus-steps with a writer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bus_utilization: Option<f64>,
@@ -82,6 +84,10 @@ pub struct Outcome {
     pub inputs_total: u64,
     /// True if the inputs are source nodes.
     pub sourced: bool,
+    /// True if one source stands for all by a declared (and tested)
+    /// symmetry; a mesh's one source stands only for itself.
+    #[serde(skip)]
+    pub symmetric: bool,
     /// Inputs covered.
     pub inputs_checked: usize,
     /// The first [`LISTED`] of the inputs covered, described.
@@ -265,8 +271,14 @@ pub struct Time {
     /// worst of the runs it finished, and the true worst may be later.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub at_least: bool,
-    /// The bound the paper claims.
+    /// The bound the paper claims, where it is the same for every input
+    /// checked.
     pub bound: Option<Slot>,
+    /// Where the inputs' claimed bounds differ (a mesh broadcast's, per
+    /// source): the least and the most. Each run was judged against its
+    /// own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<(Slot, Slot)>,
     /// The largest lower bound for the network model.
     pub lower_bound: Option<Slot>,
     /// The paper's lower bounds by name, where it proves several.
@@ -302,9 +314,13 @@ pub struct PropertyReport {
     /// True if the paper claims it: a violation fails the check; else it
     /// is an observation.
     pub claimed: bool,
-    /// The verdict (`holds`, `violated`, `unknown` in JSON).
+    /// The verdict (`holds`, `violated`, `unknown`, `not judged` in JSON).
     #[serde(serialize_with = "status_name")]
     pub status: Status,
+    /// Why a property was not judged, or over what part of the inputs it
+    /// was (`no time is claimed`; `judged at 20 of 36 sources`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// The run that violates it, in the paper's words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<Counterexample>,
@@ -472,11 +488,12 @@ impl Outcome {
             .any(|p| p.claimed && p.status == Status::Violated)
     }
 
-    /// True if a claimed property has no verdict (budget ran out).
+    /// True if a claimed property has no verdict (a budget ran out, or
+    /// the engine cannot judge it).
     pub fn undecided(&self) -> bool {
         self.properties
             .iter()
-            .any(|p| p.claimed && p.status == Status::Unknown)
+            .any(|p| p.claimed && matches!(p.status, Status::Unknown | Status::NotJudged))
     }
 
     /// The text report.
@@ -500,7 +517,10 @@ impl Outcome {
                 ),
             },
             match self.inputs_checked {
-                1 if self.sourced && self.params.source.is_none() && self.sources_total > 1 =>
+                1 if self.sourced
+                    && self.symmetric
+                    && self.params.source.is_none()
+                    && self.sources_total > 1 =>
                     format!(
                         "{} (for all {} by symmetry)",
                         self.inputs[0], self.sources_total
@@ -537,7 +557,13 @@ impl Outcome {
                         other => other.as_str(),
                     };
                     let kind = if claimed { "claimed" } else { "observed" };
-                    let _ = writeln!(s, "  {:<20}{:<10}{}", p.name, status, kind);
+                    let _ = match &p.reason {
+                        Some(why) if p.status == Status::NotJudged => {
+                            writeln!(s, "  {:<20}{status} ({why})", p.name)
+                        }
+                        Some(why) => writeln!(s, "  {:<20}{status:<10}{kind} ({why})", p.name),
+                        None => writeln!(s, "  {:<20}{status:<10}{kind}", p.name),
+                    };
                 }
             }
             if let Some(c) = &p.counterexample {
@@ -551,16 +577,29 @@ impl Outcome {
             }
         }
         let opt = |v: Option<Slot>| v.map_or("-".to_string(), |v| v.to_string());
+        // A run that leaves nodes without their packets ends early and
+        // sends less: its time and count say nothing beside the bounds.
+        let incomplete = self
+            .properties
+            .iter()
+            .any(|p| p.name == "completeness" && p.status == Status::Violated);
+        let caveat = match incomplete {
+            true => " (not comparable: the run is incomplete)",
+            false => "",
+        };
         let _ = writeln!(
             s,
-            "time: measured {}{}, bound {}, lower bound {}",
+            "time: measured {}{}{caveat}, bound {}, lower bound {}",
             if self.time.at_least && self.time.measured.is_some() {
                 "at least "
             } else {
                 ""
             },
             opt(self.time.measured),
-            opt(self.time.bound),
+            match self.time.bounds {
+                Some((lo, hi)) => format!("{lo}..{hi} (each run its input's own)"),
+                None => opt(self.time.bound),
+            },
             opt(self.time.lower_bound)
         );
         if let Some(t) = self.time.termination {
@@ -580,7 +619,9 @@ impl Outcome {
             let _ = writeln!(s, "lower bounds: {}", named.join(", "));
         }
         if let Some(w) = &self.worst_input {
-            let _ = writeln!(s, "worst: {w}");
+            // The slowest run; a counterexample names the first run found
+            // to break its property, which may be another.
+            let _ = writeln!(s, "worst: {w} (the slowest run)");
         }
         let optimum = match self.optimal_transmissions {
             Some(o) => format!(" (optimum {o})"),
@@ -588,10 +629,10 @@ impl Outcome {
         };
         match (self.transmissions_min, self.transmissions) {
             (Some(lo), Some(hi)) if lo != hi => {
-                let _ = writeln!(s, "transmissions: {lo}..{hi}{optimum}");
+                let _ = writeln!(s, "transmissions: {lo}..{hi}{optimum}{caveat}");
             }
             (_, Some(hi)) => {
-                let _ = writeln!(s, "transmissions: {hi}{optimum}");
+                let _ = writeln!(s, "transmissions: {hi}{optimum}{caveat}");
             }
             _ => {}
         }
@@ -661,7 +702,12 @@ impl Outcome {
 /// first: step 2: ...`).
 fn observation(c: &Counterexample) -> String {
     match (c.count, c.optimum) {
-        (Some(count), Some(optimum)) => format!("{count} transmissions, optimum {optimum}"),
+        // The counterexample's run, which over several inputs may not be
+        // the one of the most transmissions (the `transmissions:` line).
+        (Some(count), Some(optimum)) => match &c.input {
+            Some(input) => format!("{count} transmissions from {input}, optimum {optimum}"),
+            None => format!("{count} transmissions, optimum {optimum}"),
+        },
         _ => format!("not kept (not claimed here); the first: {}", c.text),
     }
 }

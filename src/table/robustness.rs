@@ -181,7 +181,9 @@ pub fn robustness(algorithm: Algorithm) -> Result<Robustness, String> {
                         let command = x.reproduce.unwrap_or_default();
                         first.get_or_insert(format!("{c}: {} (`{command}`)", x.text));
                     }
-                    Status::Unknown => verdicts[i] = Some(Verdict::Unknown(v - 1)),
+                    Status::Unknown | Status::NotJudged => {
+                        verdicts[i] = Some(Verdict::Unknown(v - 1))
+                    }
                 }
             }
             if let Some(first) = first {

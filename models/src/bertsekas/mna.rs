@@ -137,7 +137,9 @@ impl Protocol for Mna {
     fn claims(&self) -> Claims {
         let d = self.cube.dim();
         let mut c = self.mnb.claims();
-        c.claimed = PropertyName::ALL.to_vec();
+        // Table 1's strong optimality; no length limit (a combined message
+        // is one packet) and no schedule to match: nothing else to claim.
+        c.claimed = PropertyName::OPTIMAL.to_vec();
         c.transmissions = Some(bertsekas::multinode_transmissions(d));
         c
     }

@@ -92,6 +92,11 @@ impl Protocol for MeshFlood {
         }
     }
 
+    /// Each source's own eccentricity (the claims' bound is the largest).
+    fn bound(&self, &source: &NodeId) -> Option<Slot> {
+        Some(self.eccentricity(source))
+    }
+
     fn init(&self, &source: &NodeId, node: NodeId) -> FloodState {
         FloodState::new(node == source)
     }

@@ -437,7 +437,7 @@ pub(super) fn execute<P: Protocol>(
         .max(64);
     let lanes = nodes.div_ceil(per);
     let task = protocol.task(input);
-    let claims = protocol.claims();
+    let claims = protocol.claims_for(input);
     let ending = Ending::new(protocol, input, &task, &claims, progress);
     // Lane i steps words bounds[i]..bounds[i+1].
     let bounds: Vec<usize> = (0..=lanes).map(|i| (i * per / 64).min(words)).collect();

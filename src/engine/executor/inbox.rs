@@ -115,7 +115,7 @@ pub(super) fn execute<P: Protocol>(
     let topology = protocol.topology();
     let nodes = topology.nodes() as usize;
     let task = protocol.task(input);
-    let claims = protocol.claims();
+    let claims = protocol.claims_for(input);
     let ending = Ending::new(protocol, input, &task, &claims, progress);
 
     let mut states: Vec<P::State> = (0..nodes as NodeId)

@@ -379,7 +379,7 @@ fn slots<P: Protocol>(
     let share =
         (me as u64 * per_resource).min(resources)..((me as u64 + 1) * per_resource).min(resources);
     let task = protocol.task(input);
-    let claims = protocol.claims();
+    let claims = protocol.claims_for(input);
     let horizon = horizon(protocol, &claims);
     progress
         .slots

@@ -71,7 +71,7 @@ impl<'a, P: Protocol> Plan<'a, P> {
         Plan {
             protocol,
             input,
-            claims: protocol.claims(),
+            claims: protocol.claims_for(input),
             task,
             reads: protocol.reads_arrivals(),
             threads,
