@@ -891,3 +891,63 @@ fn every_reproduce_line_reproduces_network_input_and_verdict() {
     }
     assert_eq!(reproduced, cases.len());
 }
+
+/// A bound that depends on the source is judged per source when every
+/// source is checked: the all-sources run counts as late exactly the
+/// sources that `--source` finds late, and as unjudged those where no
+/// time is claimed.
+#[test]
+fn an_all_sources_run_judges_each_source_against_its_own_bound() {
+    let (mut late, mut unjudged) = (0, 0);
+    for x in 0..3 {
+        for y in 0..3 {
+            for z in 0..4 {
+                let source = format!("{x},{y},{z}");
+                let o = check(&["mesh-sf", "3x3x4", "--ports", "one", "--source", &source]);
+                let out = stdout(&o);
+                late += out.contains("time-bound          VIOLATED") as usize;
+                unjudged +=
+                    out.contains("time-bound          not judged (no time is claimed)") as usize;
+            }
+        }
+    }
+    assert!(
+        late > 0,
+        "some source of M(3,3,4) misses the one-port bound"
+    );
+    let all = check(&["mesh-sf", "3x3x4", "--ports", "one"]);
+    assert_eq!(all.status.code(), Some(1), "{}", stdout(&all));
+    let line = format!(
+        "  time-bound          VIOLATED  claimed (judged at {} of 36 sources; no time is claimed \
+         at the others; late at {late} of {})",
+        36 - unjudged,
+        36 - unjudged
+    );
+    assert!(
+        stdout(&all).lines().any(|l| l == line),
+        "{line:?} in\n{}",
+        stdout(&all)
+    );
+}
+
+/// Where nothing was there to judge, the report says "not judged" and
+/// why, in text and JSON; never "holds".
+#[test]
+fn nothing_judged_is_not_reported_as_holding() {
+    let o = check(&["nob", "4", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let length = json["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "message-length")
+        .unwrap();
+    assert_eq!(length["status"], "not judged");
+    assert_eq!(length["reason"], "no message length limit: no bus");
+    let o = check(&["sbt", "3", "--engine", "actor"]);
+    assert_eq!(o.status.code(), Some(3), "the claim is left undecided");
+    assert!(stdout(&o).contains(
+        "  contention-freedom  not judged (the actor model has no common slot: contention is \
+         judged in lock step)"
+    ));
+}
