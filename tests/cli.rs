@@ -660,7 +660,7 @@ fn svg_exports_the_violating_slot() {
     let o = check(&["naive-tree", "3", "--svg", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("slot 1 (the first violation)"),
+        stderr(&o).contains("step 1 (the first violation)"),
         "{}",
         stderr(&o)
     );
@@ -675,7 +675,7 @@ fn svg_exports_the_violating_slot() {
     assert_eq!(svg.matches("class='node'").count(), 8, "{svg}");
     let o = check(&["nob", "4", "--svg", file.to_str().unwrap()]);
     assert!(
-        stderr(&o).contains("slot 2 (the last slot)"),
+        stderr(&o).contains("step 2 (the last step)"),
         "{}",
         stderr(&o)
     );
@@ -688,7 +688,7 @@ fn svg_exports_the_violating_slot() {
         "1",
     ]);
     assert!(
-        stderr(&o).contains("slot 1 (the slot asked for)"),
+        stderr(&o).contains("step 1 (the step --slot asked for)"),
         "{}",
         stderr(&o)
     );
@@ -696,7 +696,7 @@ fn svg_exports_the_violating_slot() {
     assert_eq!(svg.matches("class='worm'").count(), 1, "{svg}");
     let o = check(&["nob", "4", "--svg", file.to_str().unwrap(), "--slot", "9"]);
     assert!(
-        stderr(&o).contains("slot 3 (the run ends before slot 9)"),
+        stderr(&o).contains("step 3 (the run ends before --slot 9)"),
         "{}",
         stderr(&o)
     );
@@ -936,12 +936,7 @@ fn an_all_sources_run_judges_each_source_against_its_own_bound() {
 fn nothing_judged_is_not_reported_as_holding() {
     let o = check(&["nob", "4", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let length = json["properties"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "message-length")
-        .unwrap();
+    let length = crate::support::property(&json, "message-length");
     assert_eq!(length["status"], "not judged");
     assert_eq!(length["reason"], "no message length limit: no bus");
     let o = check(&["sbt", "3", "--engine", "actor"]);

@@ -282,25 +282,26 @@ fn explore_says_what_it_found_with_a_link() {
     );
 }
 
-/// What the paper does not claim is an observation, never a
-/// counterexample: flood's duplicates (the notes claim one copy nowhere)
-/// are the `sometimes` property "observed: duplicate receptions", whose
-/// example is the slot where they show, and no `always` property
-/// no-duplication; the state pane lists them as observed, apart from the
-/// claims; the line printed says "not claimed".
+/// What the paper does not claim is an observation, never a violation:
+/// flood's duplicates (the notes claim one copy nowhere) break the
+/// property "no duplicate receptions (not claimed)", whose discovery is
+/// the slot where they show, and no property is named no-duplication;
+/// the state pane lists them as observed, apart from the claims; the line
+/// printed says "not claimed". (Every property is `always`, so that the
+/// Explorer ticks what holds and warns of what breaks.)
 #[test]
 fn unclaimed_properties_are_observations_not_counterexamples() {
     let (_server, addr, said) = serve_saying(&["flood", "3"]);
     let addr = addr.as_str();
     assert!(
         said.contains(&format!(
-            "observed: duplicate receptions (no-duplication, not claimed): see \
+            "no-duplication is not kept (observed, not claimed): see \
              http://{addr}/#/steps/0/0/0"
         )),
         "{said}"
     );
     assert!(!said.contains("no-duplication is violated"), "{said}");
-    let path = discovery(addr, "observed: duplicate receptions");
+    let path = discovery(addr, "no duplicate receptions (not claimed)");
     assert_eq!(
         path, "0/0/0",
         "the example ends at slot 2, where 011 hears twice"
@@ -314,14 +315,11 @@ fn unclaimed_properties_are_observations_not_counterexamples() {
         .collect();
     let has = |kind: &str, name: &str| listed.contains(&(kind.into(), name.into()));
     assert!(
-        has("Sometimes", "observed: duplicate receptions"),
+        has("Always", "no duplicate receptions (not claimed)"),
         "{status}"
     );
     assert!(
-        has(
-            "Sometimes",
-            "observed: transmissions other than the optimum"
-        ),
+        has("Always", "the optimum's transmissions (not claimed)"),
         "{status}"
     );
     assert!(has("Always", "completeness"), "a claim: {status}");
@@ -364,7 +362,7 @@ fn the_actor_model_is_served_with_links_to_its_violations() {
         .unwrap_or_else(|| panic!("a link to the violation: {said}"));
     assert!(
         said.contains(&format!(
-            "observed: transmissions other than the optimum (transmissions, not claimed): \
+            "transmissions is not kept (observed, not claimed): \
              see http://{addr}/#/steps/"
         )),
         "{said}"
@@ -384,7 +382,7 @@ fn the_actor_model_is_served_with_links_to_its_violations() {
         .collect();
     assert!(!names.contains(&"contention-freedom"), "{names:?}");
     assert!(
-        names.contains(&"observed: transmissions other than the optimum"),
+        names.contains(&"the optimum's transmissions (not claimed)"),
         "{names:?}"
     );
     let first = json(addr, "/.states");
@@ -412,10 +410,17 @@ fn the_actor_model_is_served_with_links_to_its_violations() {
         pane.contains("observed so far:\n  transmissions:"),
         "{pane}"
     );
+    let diagram = step["svg"].as_str().unwrap();
     assert!(
-        step["svg"].as_str().unwrap().contains("svg-event-line"),
+        diagram.contains("svg-event-line"),
         "the deliveries are arrows"
     );
+    // Each delivery is labelled in the paper's words, never Rust's.
+    assert!(
+        diagram.contains("class='svg-event-label'>the packet of 000, slot "),
+        "{diagram}"
+    );
+    assert!(!diagram.contains("Wire {"), "{diagram}");
     // The page's own check finds the violation too, on a path of the
     // same model.
     let own = discovery(addr, "completeness");

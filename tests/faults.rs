@@ -358,12 +358,7 @@ fn a_counterexample_under_delay_lists_its_late_landings() {
     let o = check(&["mnb", "2", "--delay", "1", "--json", "--threads", "1"]);
     assert_eq!(o.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let causality = report["properties"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "causality")
-        .unwrap();
+    let causality = crate::support::property(&report, "causality");
     let c = &causality["counterexample"];
     let late = c["late"].as_array().expect("late landings listed");
     assert!(!late.is_empty(), "{c}");
@@ -478,12 +473,7 @@ fn the_robustness_table_agrees_and_its_counterexamples_reproduce() {
         let o = check(&with);
         let v: serde_json::Value = serde_json::from_slice(&o.stdout)
             .unwrap_or_else(|e| panic!("{note}: {e}: {}", crate::cli::stderr(&o)));
-        let found = v["properties"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["name"] == property)
-            .unwrap_or_else(|| panic!("{note}: no {property}"));
+        let found = crate::support::property(&v, property);
         assert_eq!(found["status"], "violated", "{note}: {found}");
     }
 }

@@ -435,12 +435,7 @@ fn fixed_trees_have_an_adversarial_set() {
             .expect("run check");
         assert_eq!(o.status.code(), Some(0), "d={d}");
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-        let forced = v["properties"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["name"] == "forced-slots")
-            .expect("the sometimes claim is reported");
+        let forced = crate::support::property(&v, "forced-slots");
         assert_eq!(forced["status"], "holds", "d={d}");
         let text = forced["counterexample"]["text"].as_str().unwrap();
         let inside = &text[text.find('{').unwrap() + 1..text.find('}').unwrap()];

@@ -79,7 +79,7 @@ fn nob_actor_state_counts_are_the_downsets_of_the_delivery_tree() {
 
 /// The sentences commcheck reads otherwise, run as printed: each holds
 /// where its sentence does not apply and breaks the property its reading
-/// protects from the first size where it does (docs/errata.md items 2, 2a).
+/// protects from the first size where it does (docs/errata.md items 2, 2a, 5).
 #[test]
 fn the_text_as_printed_fails_where_the_reading_holds() {
     use models::wang_ku::nob::Literal::{self, *};
@@ -94,7 +94,7 @@ fn the_text_as_printed_fails_where_the_reading_holds() {
         PropertyName,
         &'static [u64],
     );
-    let cases: [Case; 3] = [
+    let cases: [Case; 4] = [
         (
             Rule3Set,
             Algorithm::NobRule3Printed,
@@ -115,6 +115,13 @@ fn the_text_as_printed_fails_where_the_reading_holds() {
             &[1, 2],
             ContentionFreedom,
             &[3, 4, 5],
+        ),
+        (
+            SourcesRetire,
+            Algorithm::NobSourcesRetire,
+            &[1],
+            Completeness,
+            &[2, 3, 4, 5],
         ),
     ];
     for (literal, algorithm, holds, broken, fails) in cases {

@@ -479,6 +479,35 @@ fn shipped_witnesses_hold_in_the_rounds_they_claim() {
         assert!(!outcome.refuted(), "{file}:\n{}", outcome.text());
         assert_eq!(outcome.time.measured, Some(rounds), "{file}");
     }
+    // The T(5,5) witness is the shortest-path one (docs/optimal.md): each
+    // worm's hops are the torus distance of its ends (node = 5 row + col).
+    let text = include_str!("../examples/optimal/torus-5x5-wh-broadcast-2-rounds.json");
+    let witness: serde_json::Value = serde_json::from_str(text).unwrap();
+    let ring = |a: u64, b: u64| a.abs_diff(b).min(5 - a.abs_diff(b));
+    let mut worms = 0;
+    for send in witness["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|op| &op["send"])
+    {
+        if send.is_null() {
+            continue;
+        }
+        worms += 1;
+        // Without a path a worm takes the torus's own route, the shorter
+        // way round each ring in turn: a shortest path.
+        let Some(path) = send["path"].as_array() else {
+            continue;
+        };
+        let (a, b) = (
+            path[0].as_u64().unwrap(),
+            path[path.len() - 1].as_u64().unwrap(),
+        );
+        let distance = ring(a / 5, b / 5) + ring(a % 5, b % 5);
+        assert_eq!(path.len() as u64 - 1, distance, "a shortest path: {send}");
+    }
+    assert_eq!(worms, 24);
 }
 
 /// Requests that cannot be answered are refused in one line, never run

@@ -157,3 +157,77 @@ fn the_pages_figures_are_the_tools() {
         "README names nob 30's run"
     );
 }
+
+/// Every erratum of docs/errata.md (a `###` section) quotes at least one
+/// command that reproduces it, `$ check ...` indented as code, with the
+/// lines the tool prints that say so (its verdicts, its times), or says
+/// in a line `No run:` why none exists. Each command is run: the quoted
+/// lines are what it prints, in order (the erratum quotes the lines that
+/// matter, not the whole report; a `...` inside a line stands for the
+/// rest of it).
+#[test]
+fn every_erratum_reproduces_by_its_command() {
+    let page = include_str!("../docs/errata.md");
+    let sections: Vec<&str> = page.split("\n### ").skip(1).collect();
+    assert!(sections.len() >= 25, "{} errata", sections.len());
+    let mut commands = 0;
+    for section in sections {
+        let title = section.lines().next().unwrap_or_default();
+        let lines: Vec<&str> = section.lines().collect();
+        let mut ran = 0;
+        for (i, line) in lines.iter().enumerate() {
+            let Some(command) = line.trim_start().strip_prefix("$ check ") else {
+                continue;
+            };
+            let indent = line.len() - line.trim_start().len();
+            assert!(indent >= 4, "{title}: `{line}` is not quoted as code");
+            let quoted: Vec<&str> = lines[i + 1..]
+                .iter()
+                .take_while(|l| !l.trim().is_empty() && !l.trim_start().starts_with("$ "))
+                .map(|l| l.trim())
+                .collect();
+            assert!(!quoted.is_empty(), "{title}: `{command}` quotes no output");
+            let args: Vec<&str> = command.split_whitespace().collect();
+            let o = check(&args);
+            let said = format!("{}{}", stdout(&o), stderr(&o));
+            let mut said_lines = said
+                .lines()
+                .map(|l| l.split_whitespace().collect::<Vec<_>>());
+            for q in &quoted {
+                // The words of the quoted line, the `...` parts in order.
+                let parts: Vec<String> = q
+                    .split("...")
+                    .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .collect();
+                let fits = |line: &str| {
+                    if parts.len() == 1 {
+                        return line == parts[0];
+                    }
+                    let mut rest = line;
+                    parts
+                        .iter()
+                        .enumerate()
+                        .all(|(j, p)| match rest.find(p.as_str()) {
+                            Some(k) if j > 0 || k == 0 => {
+                                rest = &rest[k + p.len()..];
+                                true
+                            }
+                            _ => false,
+                        })
+                };
+                let found = said_lines.any(|words| fits(&words.join(" ")));
+                assert!(
+                    found,
+                    "{title}: `check {command}` does not print, in order:\n{q}\n\n{said}"
+                );
+            }
+            ran += 1;
+        }
+        commands += ran;
+        assert!(
+            ran > 0 || section.contains("\nNo run: "),
+            "{title}: no command reproduces it and no `No run:` says why"
+        );
+    }
+    assert!(commands >= 30, "{commands} commands");
+}

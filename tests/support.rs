@@ -139,3 +139,12 @@ pub fn statuses(report: &serde_json::Value) -> Vec<&str> {
         .map(|p| p["status"].as_str().unwrap())
         .collect()
 }
+
+/// The property `name` of a JSON report (its one entry; panics naming
+/// the report where there is none).
+pub fn property<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["properties"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == name))
+        .unwrap_or_else(|| panic!("no {name} in {report}"))
+}

@@ -83,3 +83,6 @@ mod schedules;
 mod stamoulis;
 /// The xor symmetry that lets a check cover one source holds.
 mod symmetry;
+/// Every verdict earned: no "holds" whose judge had nothing to judge, for
+/// every algorithm of the catalogue by every engine.
+mod verdicts;

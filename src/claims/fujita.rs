@@ -31,6 +31,16 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Computed(theorem_2),
         },
         Claim {
+            id: "eavesdrop-own",
+            section: "2 and 4.1",
+            words: "each node (i, j) always eavesdrops on two buses R_i and C_j, so H(i, j) \
+                    or V(i, j) holds its own token (errata item 9)",
+            judge: Judge::Reading {
+                literal: "simple-own-unheard 4",
+                reading: "simple 4",
+            },
+        },
+        Claim {
             id: "thm3-phase-1",
             section: "4.1, proof of Theorem 3",
             words: "Phase 1 takes tau = ceil(n/2) steps, since each bus is sequentially \

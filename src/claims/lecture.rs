@@ -4,7 +4,7 @@
 //! diagonals). docs/errata.md items 6 and 12-18 explain the readings and
 //! refutations.
 
-use super::{Claim, Judge, Judging, Verdict};
+use super::{Claim, Found, Judge, Judging, Verdict};
 use properties::bounds;
 
 /// The claims, in the order of the notes.
@@ -222,6 +222,14 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Runs(&["ho-kao 3", "ho-kao 5", "ho-kao 7"], &[]),
         },
         Claim {
+            id: "hka-disjoint-paths",
+            section: "hypercubes, all-port WH, HKA",
+            words: "given 0 <= i_1 < ... < i_d <= n - 1, an ascending dimension-simple path u_0, \
+                    ..., u_d complements bit i_j at step j; all d paths u_0 -> u_j are pairwise \
+                    node-disjoint if e-cube WH routing (bits checked left to right) is used",
+            judge: Judge::Computed(hka_disjoint_paths),
+        },
+        Claim {
             id: "fig-hka-q7-optimal",
             section: "wormhole OAB, hypercube (HKA), figure",
             words: "Time optimal OAB algorithm in all-port WH Q_7",
@@ -249,6 +257,13 @@ pub fn claims() -> Vec<Claim> {
                 ],
                 &[],
             ),
+        },
+        Claim {
+            id: "dimension-order-necessary",
+            section: "meshes",
+            words: "in n-dimensional meshes, dimension-order approach is necessary to avoid \
+                    duplication: every node uses dimensions in the same order",
+            judge: Judge::Computed(dimension_order_necessary),
         },
         Claim {
             id: "mesh-all-port",
@@ -388,8 +403,20 @@ pub fn claims() -> Vec<Claim> {
         Claim {
             id: "dilated-diagonal-5",
             section: "all-port WH tori",
-            words: "at most 5 rounds above the lower bound on any 2D torus",
+            words: "at most 5 rounds above the lower bound (judged on T(5^k, 5^k), the tori whose \
+                    strips and bands the notes define)",
             judge: Judge::Computed(dilated_diagonal_gap),
+        },
+        Claim {
+            id: "dilated-diagonal-any-torus",
+            section: "all-port WH tori",
+            words: "it can be generalized and applied to arbitrary 2D torus, in which case it \
+                    requires at most 5 rounds more than the lower bound",
+            judge: Judge::NotEncodable(
+                "the generalization is named, not described: \"the same idea is applied, except \
+                 for using so called dilated diagonals\" gives neither the strips of a side that \
+                 is not a power of 5 nor the dilated diagonals' paths",
+            ),
         },
         Claim {
             id: "dd-phases",
@@ -938,6 +965,114 @@ fn dta_twice(j: &Judging) -> Verdict {
             words.join(", ")
         ),
     )
+}
+
+/// Every ascending dimension-simple path of Q_n, n = 1..10, from u_0 =
+/// 0 (the cube is vertex symmetric: a path from u_0 is this one xor
+/// u_0): the nodes of the e-cube routes u_0 -> u_j, the routing the
+/// network uses (highest differing bit first), meet only at u_0. The
+/// lowest-first routes are counted beside: there they meet.
+fn hka_disjoint_paths(_: &Judging) -> Verdict {
+    use models::catalog::{Ports, Switching};
+    use models::topology::hypercube::Hypercube;
+    use properties::Route;
+    let (mut paths, mut low_meet) = (0u64, 0u64);
+    for n in 1..=10u32 {
+        let cube = Hypercube::new(n, Switching::Wh, Ports::All);
+        let low = cube.clone().lowest_first();
+        // Every set of dimensions, taken ascending, is one path.
+        for dims in 1u32..1 << n {
+            let ascending: Vec<u32> = (0..n).filter(|i| dims >> i & 1 == 1).collect();
+            let route_nodes = |c: &Hypercube, j: usize| {
+                let to = ascending[..j].iter().fold(0u32, |u, i| u ^ (1 << i));
+                let mut nodes = Vec::new();
+                c.hops(
+                    &Route::Worm {
+                        from: 0,
+                        to: to as properties::NodeId,
+                        first: None,
+                    },
+                    |u, d| nodes.push(u ^ (1 << d)),
+                );
+                nodes
+            };
+            let meets = |c: &Hypercube| {
+                let mut seen = std::collections::HashSet::new();
+                (1..=ascending.len())
+                    .flat_map(|j| route_nodes(c, j))
+                    .any(|u| !seen.insert(u))
+            };
+            if meets(&cube) {
+                return Verdict::Refuted {
+                    counterexample: format!(
+                        "Q_{n}, dimensions {ascending:?} from node 0: two e-cube routes u_0 -> u_j \
+                         share a node"
+                    ),
+                };
+            }
+            paths += 1;
+            low_meet += meets(&low) as u64;
+        }
+    }
+    Verdict::Holds {
+        scope: format!(
+            "computed over every ascending dimension-simple path of Q_1..Q_10 from node 0 ({paths} \
+             paths; the cube is vertex symmetric): the e-cube routes, highest bit first, share no \
+             node but u_0; routed lowest bit first, the routes of {low_meet} of them share one"
+        ),
+    }
+}
+
+/// The notes' claim read as a universal one: a broadcast tree that mixes
+/// the dimensions' order informs every node once. Flooding duplicates
+/// (`mesh-flood`), the dimension-order tree does not (`mesh-sf`), and so
+/// does a spanning tree whose path to the far corner turns X, Y, Y, X
+/// (examples/schedules/mesh-3x3-mixed-order-broadcast.json, written to a
+/// temporary file so that the ledger runs from any directory).
+fn dimension_order_necessary(j: &Judging) -> Verdict {
+    const MIXED: &str =
+        include_str!("../../examples/schedules/mesh-3x3-mixed-order-broadcast.json");
+    let flood = "mesh-flood 3x3";
+    match j.found(flood, &["no-duplication"]) {
+        Found::Broken(_) => {}
+        Found::Holds => {
+            return Verdict::Unknown {
+                why: format!("`check {flood}` duplicates nothing: flooding should"),
+            }
+        }
+        Found::Unknown(why) => return Verdict::Unknown { why },
+    }
+    let tree = "mesh-sf 3x3";
+    if let Found::Broken(why) | Found::Unknown(why) = j.found(tree, &["no-duplication"]) {
+        return Verdict::Unknown {
+            why: format!("`check {tree}`: {why}"),
+        };
+    }
+    let file =
+        std::env::temp_dir().join(format!("commcheck-mixed-order-{}.json", std::process::id()));
+    if let Err(e) = std::fs::write(&file, MIXED) {
+        return Verdict::Unknown {
+            why: format!("cannot write {}: {e}", file.display()),
+        };
+    }
+    let run = format!("schedule {} --network mesh:3x3", file.display());
+    let found = j.found(&run, &["completeness", "no-duplication"]);
+    let _ = std::fs::remove_file(&file);
+    let shown = "`check schedule examples/schedules/mesh-3x3-mixed-order-broadcast.json --network \
+                 mesh:3x3`";
+    match found {
+        Found::Holds => Verdict::Refuted {
+            counterexample: format!(
+                "{shown}: a spanning tree whose path to (2,2) turns X, Y, Y, X informs every \
+                 node once (completeness and no-duplication hold), as `check {tree}`'s dimension \
+                 order does, while `check {flood}` duplicates: a tree avoids duplication, not its \
+                 order (errata item 25)"
+            ),
+        },
+        Found::Broken(why) | Found::Unknown(why) => Verdict::Unknown {
+            why: format!("{shown}: {why}"),
+        },
+    }
 }
 
 fn hka_q7(j: &Judging) -> Verdict {

@@ -157,6 +157,14 @@ pub fn claims() -> Vec<Claim> {
             judge: Judge::Computed(nj_split),
         },
         Claim {
+            id: "phase-two-pipelining",
+            section: "3.2, phase 2",
+            words: "due to pipelining, all N_j packets destined for root e_j will have been \
+                    received after at most N_j + d - 1 slots from the beginning of the present \
+                    phase",
+            judge: Judge::Computed(phase_two),
+        },
+        Claim {
             id: "phase-three",
             section: "3.2, phase 3",
             words: "just after forwarding the N_j-th packet, root e_j starts broadcasting a \
@@ -276,6 +284,14 @@ pub fn claims() -> Vec<Claim> {
             section: "3.2, randomized trees",
             words: "Pr(max_j N_j >= C K/d) <= 2d (e/C)^(CK/d), the Chernoff bound (1)",
             judge: Judge::Runs(&["kbcast-random 3 --k 3", "kbcast-random 3 --k 6"], &[]),
+        },
+        Claim {
+            id: "random-first-packet",
+            section: "3.2, randomized trees",
+            words: "we can allow the root nodes to start broadcasting (phase 3) as soon as they \
+                    receive the first packet to be broadcasted but let phase 3 packets have \
+                    priority over phase 2 packets",
+            judge: Judge::Computed(random_first_packet),
         },
         Claim {
             id: "random-derived",
@@ -887,6 +903,149 @@ fn phase_one(_: &Judging) -> Verdict {
             traced_command(PHASED[0].0, PHASED[0].1),
             traced_command(PHASED[PHASED.len() - 1].0, PHASED[PHASED.len() - 1].1),
             seen.join(", ")
+        ),
+    }
+}
+
+/// Phase 2 per root: the last of root e_j's N_j packets reaches it at
+/// most N_j + d - 1 slots after phase 1 ends. A root is known by its
+/// phase-3 fan (one packet across d arcs in a slot); its packets are
+/// those it fans out, and each reached it in the last slot, before the
+/// fan, in which it was among a transmission's receivers (none where the
+/// root broadcasts its own).
+fn phase_two(_: &Judging) -> Verdict {
+    let mut seen = Vec::new();
+    for &(d, set) in PHASED {
+        let c = traced_command(d, set);
+        let lines = match super::trace(&traced_run(d, set)) {
+            Ok(lines) => lines,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        let Some(start) = lines.iter().filter(|l| !l.control).map(|l| l.slot).min() else {
+            return Verdict::Unknown {
+                why: format!("`check {c}`: no data transmitted"),
+            };
+        };
+        // Per root: its packets' count and the slot the last reached it.
+        let mut roots: std::collections::BTreeMap<&str, (u64, u32)> = Default::default();
+        for fan in lines
+            .iter()
+            .filter(|l| !l.control && l.receivers.len() == d as usize)
+        {
+            let reached = lines
+                .iter()
+                .filter(|l| {
+                    !l.control
+                        && l.slot < fan.slot
+                        && l.payload == fan.payload
+                        && l.receivers.contains(&fan.from)
+                })
+                .map(|l| l.slot)
+                .max()
+                .unwrap_or(0);
+            let root = roots.entry(fan.from.as_str()).or_default();
+            root.0 += 1;
+            root.1 = root.1.max(reached);
+        }
+        if roots.len() != d.min(set.len() as u32) as usize {
+            return Verdict::Unknown {
+                why: format!(
+                    "`check {c}`: {} nodes fan a packet out across d arcs, not the {} roots \
+                     that have packets",
+                    roots.len(),
+                    d.min(set.len() as u32)
+                ),
+            };
+        }
+        for (root, &(n_j, last)) in &roots {
+            let took = last.saturating_sub(start - 1) as u64;
+            if took > n_j + d as u64 - 1 {
+                return Verdict::Refuted {
+                    counterexample: format!(
+                        "`check {c}`: root {root}'s {n_j} packets reach it {took} slots into \
+                         phase 2 (slot {last}; the phase starts in slot {start}), past N_j + d - \
+                         1 = {}",
+                        n_j + d as u64 - 1
+                    ),
+                };
+            }
+        }
+        let most = roots
+            .values()
+            .map(|&(n_j, last)| {
+                format!("{}/{}", last.saturating_sub(start - 1), n_j + d as u64 - 1)
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        seen.push(format!("d = {d}, K = {}: {most}", set.len()));
+    }
+    Verdict::Holds {
+        scope: format!(
+            "the runs `check kbcast D --broadcasters LIST --trace F` writes (the PHASED sets of \
+             d = 3..5, K = 3..8): per root, slots into phase 2 until its last packet / N_j + d \
+             - 1: {}",
+            seen.join("; ")
+        ),
+    }
+}
+
+/// The randomized refinement: the runs keep every claimed property
+/// (complete, contention-free) for every draw, and in the traced run each root fans
+/// its first packet out in the slot after it arrives (or in the first
+/// slot, its own).
+fn random_first_packet(judging: &Judging) -> Verdict {
+    const RUNS: &[&str] = &["kbcast-random 3 --all-k", "kbcast-random 4 --k 5"];
+    let runs = judging.runs(RUNS, &[]);
+    if !matches!(runs, Verdict::Holds { .. }) {
+        return runs;
+    }
+    let mut seen = Vec::new();
+    for (d, set) in [(3u32, &[0u32, 3, 5, 6][..]), (4, &[1, 2, 4, 8, 15])] {
+        let list: Vec<String> = set.iter().map(|x| x.to_string()).collect();
+        let run = format!("kbcast-random {d} --broadcasters {}", list.join(","));
+        let lines = match super::trace(&run) {
+            Ok(lines) => lines,
+            Err(why) => return Verdict::Unknown { why },
+        };
+        // Per root: the slot of its first fan across d arcs, and the
+        // slot the first of the packets it fans reached it (0: its own).
+        let mut roots: std::collections::BTreeMap<&str, (u32, u32)> = Default::default();
+        for fan in lines.iter().filter(|l| l.receivers.len() == d as usize) {
+            let reached = lines
+                .iter()
+                .filter(|l| {
+                    l.slot < fan.slot && l.payload == fan.payload && l.receivers.contains(&fan.from)
+                })
+                .map(|l| l.slot)
+                .max()
+                .unwrap_or(0);
+            let root = roots
+                .entry(fan.from.as_str())
+                .or_insert((fan.slot, reached));
+            *root = (root.0.min(fan.slot), root.1.min(reached));
+        }
+        for (root, &(fan, reached)) in &roots {
+            let arrived = (reached > 0).then_some(reached);
+            let expected = reached + 1;
+            if fan != expected {
+                return Verdict::Refuted {
+                    counterexample: format!(
+                        "`check {run} --trace F`: root {root} starts phase 3 in slot {fan}, its \
+                         first packet arrived in slot {}",
+                        arrived.map_or("- (its own)".into(), |a| a.to_string())
+                    ),
+                };
+            }
+        }
+        seen.push(format!("`check {run} --trace F` ({} roots)", roots.len()));
+    }
+    Verdict::Holds {
+        scope: format!(
+            "`check {}` and `check {}`: every claimed property holds at every draw; each \
+             root's first fan comes the slot after its first packet in {}",
+            RUNS[0],
+            RUNS[1],
+            seen.join(" and ")
         ),
     }
 }

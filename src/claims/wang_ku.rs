@@ -209,6 +209,16 @@ pub fn claims() -> Vec<Claim> {
             },
         },
         Claim {
+            id: "sources-stay",
+            section: "3 and Appendix",
+            words: "a source could make totally 2^p destination nodes, including itself, get a \
+                    copy (the Appendix routes only the 2^p - 1 worms; errata item 5)",
+            judge: Judge::Reading {
+                literal: "nob-sources-retire 4",
+                reading: "nob 4",
+            },
+        },
+        Claim {
             id: "sec3-ecube",
             section: "3",
             words: "the routes could be handled by e-cube routing except the first links",

@@ -373,30 +373,25 @@ fn holds<P: Protocol, const I: usize>(_: &LockStep<P>, s: &State<P>) -> bool {
     }
 }
 
-/// Property `I` of [`PropertyName::ALL`] was violated in the slot that
-/// led to `s` (not [`holds`]): where the paper does not claim it, the
-/// state where the observation shows.
-fn shows<P: Protocol, const I: usize>(m: &LockStep<P>, s: &State<P>) -> bool {
-    !holds::<P, I>(m, s)
-}
-
 /// The Explorer's name of property `p`: its own name where the paper
-/// claims it (an `always` property, whose discovery is a counterexample);
-/// otherwise what a run shows when it breaks it, as an observation
-/// (`observed: duplicate receptions`), never a counterexample.
+/// claims it; otherwise the property in words, marked as not claimed
+/// (`no duplicate receptions (not claimed)`). Both are `always`
+/// properties, so the Explorer marks a run that keeps one as good news
+/// and one that breaks it with a warning; the name says which the paper
+/// does not claim.
 pub fn explorer_name(claims: &Claims, p: PropertyName) -> &'static str {
     if claims.claims(p) {
         return p.as_str();
     }
     match p {
-        PropertyName::Completeness => "observed: nodes left without a packet",
-        PropertyName::NoDuplication => "observed: duplicate receptions",
-        PropertyName::ContentionFreedom => "observed: contended resources",
-        PropertyName::Causality => "observed: packets sent before they are held",
-        PropertyName::TimeBound => "observed: deliveries after the bound",
-        PropertyName::Transmissions => "observed: transmissions other than the optimum",
-        PropertyName::MessageLength => "observed: messages over the length limit",
-        PropertyName::Matching => "observed: operations never completed",
+        PropertyName::Completeness => "every node gets its packets (not claimed)",
+        PropertyName::NoDuplication => "no duplicate receptions (not claimed)",
+        PropertyName::ContentionFreedom => "no contended resources (not claimed)",
+        PropertyName::Causality => "nothing sent before it is held (not claimed)",
+        PropertyName::TimeBound => "no deliveries after the bound (not claimed)",
+        PropertyName::Transmissions => "the optimum's transmissions (not claimed)",
+        PropertyName::MessageLength => "no message over the length limit (not claimed)",
+        PropertyName::Matching => "every operation completed (not claimed)",
     }
 }
 
@@ -456,26 +451,17 @@ impl<P: Protocol + 'static> Model for LockStep<P> {
         Some(self.describe(&next))
     }
 
-    /// A claimed property is an `always` property (a discovery is a
-    /// counterexample); one the paper does not claim is a `sometimes`
-    /// property named as an observation ([`explorer_name`]), whose
-    /// discovery is the run where it shows. One per property, in
-    /// [`PropertyName::ALL`] order (matching only where claimed), then
-    /// [`RUN_ENDS`].
+    /// Every property is an `always` property, named as the paper's claim
+    /// or as not claimed ([`explorer_name`]): its discovery is the run
+    /// that breaks it. One per property, in [`PropertyName::ALL`] order
+    /// (matching only where claimed), then [`RUN_ENDS`].
     fn properties(&self) -> Vec<Property<Self>> {
-        let observed = super::per_property!(shows, P);
         let mut properties: Vec<Property<Self>> = super::per_property!(holds, P)
             .into_iter()
-            .zip(observed)
             .zip(PropertyName::ALL)
             // Matching is a schedule's: listed where claimed.
             .filter(|(_, q)| *q != PropertyName::Matching || self.claims.claims(*q))
-            .map(
-                |(((name, holds), (_, shows)), q)| match self.claims.claims(q) {
-                    true => Property::always(name, holds),
-                    false => Property::sometimes(explorer_name(&self.claims, q), shows),
-                },
-            )
+            .map(|((_, holds), q)| Property::always(explorer_name(&self.claims, q), holds))
             .collect();
         properties.push(Property::sometimes(RUN_ENDS, |_, s: &State<P>| {
             s.record.ended

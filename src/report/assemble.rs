@@ -63,8 +63,9 @@ pub fn assemble<P: Protocol>(
     let optimal = claims
         .transmissions
         .or_else(|| inputs.first().and_then(|i| p.task(i).least_transmissions()));
-    // The bound each input's run was judged against.
-    let bounds: Vec<properties::Slot> = inputs.iter().filter_map(|i| p.bound(i)).collect();
+    // The bound each input's run was judged against, by input.
+    let bound_of: Vec<Option<properties::Slot>> = inputs.iter().map(|i| p.bound(i)).collect();
+    let bounds: Vec<properties::Slot> = bound_of.iter().flatten().copied().collect();
     let (least, most) = (bounds.iter().min().copied(), bounds.iter().max().copied());
     let limited = inputs.iter().any(|i| p.task(i).message_limit().is_some());
     let mut reports = Vec::new();
@@ -142,7 +143,7 @@ pub fn assemble<P: Protocol>(
                 // Over several inputs: how many were judged, how many late.
                 let late = lock.as_ref().filter(|s| s.cut.is_none()).map(|s| {
                     let late = |&(ix, (_, hi)): &(usize, (_, properties::Slot))| {
-                        p.bound(&inputs[ix]).is_some_and(|b| b < hi)
+                        bound_of[ix].is_some_and(|b| b < hi)
                     };
                     s.by_input.iter().filter(|x| late(x)).count()
                 });

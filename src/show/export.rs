@@ -371,12 +371,13 @@ pub fn svg(of: Of, slot: Option<u32>) -> Result<(String, String), CheckError> {
             }
         };
         let picture = super::picture::draw(&model, &state);
+        // The picture counts time in steps; so does its line here.
         let why = match (slot, violated(&state)) {
-            (Some(k), _) if k > state.slot => format!("the run ends before slot {k}"),
-            (Some(_), _) => "the slot asked for".to_string(),
+            (Some(k), _) if k > state.slot => format!("the run ends before --slot {k}"),
+            (Some(_), _) => "the step --slot asked for".to_string(),
             (None, true) => "the first violation".to_string(),
-            (None, false) => "the last slot".to_string(),
+            (None, false) => "the last step".to_string(),
         };
-        Ok((picture, format!("{what}, slot {} ({why})", state.slot)))
+        Ok((picture, format!("{what}, step {} ({why})", state.slot)))
     })
 }

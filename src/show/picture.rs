@@ -472,9 +472,10 @@ pub fn svg<T: Topology, S, M>(
             &format!("landed {d} late: "),
         );
     }
-    // The first conflict of the run, whenever it happened: its two
-    // transmissions dashed, the shared resource in red (orange where
-    // contention-freedom is not claimed).
+    // The first conflict of the run, where it happened in this step: its
+    // two transmissions dashed, the shared resource in red (orange where
+    // contention-freedom is not claimed). An earlier one is named in the
+    // lines under the picture, not drawn over this step's transmissions.
     if let Some(
         conflict @ Violation::Conflict {
             slot,
@@ -482,7 +483,10 @@ pub fn svg<T: Topology, S, M>(
             first,
             second,
         },
-    ) = state.record.violation(PropertyName::ContentionFreedom)
+    ) = state
+        .record
+        .violation(PropertyName::ContentionFreedom)
+        .filter(|v| v.slot() == Some(state.slot))
     {
         let colour = match claimed(&conflict) {
             true => "#d62728",
@@ -611,7 +615,7 @@ pub fn svg<T: Topology, S, M>(
 const OBSERVED: &str = "#c05800";
 
 /// `text` with XML's special characters escaped.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

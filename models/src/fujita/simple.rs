@@ -13,7 +13,8 @@
 //! * A writer hears its own write ("each node always eavesdrops on" its
 //!   buses), so H(i, j) holds t(i, j) when i + j is even and V(i, j) when
 //!   it is odd. Without that, t(i, j) never reaches the rest of its line in
-//!   phase 2 and the gossip is incomplete.
+//!   phase 2 and the gossip is incomplete: that reading is its own
+//!   variant, `simple-own-unheard`.
 //! * The phases follow each other: phase 2 starts at step tau + 1, tau =
 //!   ceil(n/2), on every bus.
 //! * A bus's writers take turns, each sending its set in ceil(|set|/l)
@@ -84,12 +85,29 @@ pub const PACKED: Entry<Simple> = Entry {
     build: |cfg| Simple::new(cfg, true),
 };
 
+/// The registry entry of SIMPLE whose writers do not hear their own write.
+pub const OWN_UNHEARD: Entry<Simple> = Entry {
+    info: Info {
+        name: "simple-own-unheard",
+        summary: "SIMPLE as printed if a writer does not hear its own phase-1 write",
+        reference: "Fujita, Gossiping in Mesh-Bus Computers, section 4.1 (docs/errata.md)",
+        ..INFO
+    },
+    build: |cfg| Simple {
+        hears_own: false,
+        ..Simple::new(cfg, false)
+    },
+};
+
 /// SIMPLE at one side and l.
 #[derive(Clone, Debug)]
 pub struct Simple {
     mesh: MeshBus,
     l: u32,
     packed: bool,
+    /// Whether a phase-1 writer's own token is among what it received
+    /// on its bus (the reading; `simple-own-unheard` has it not).
+    hears_own: bool,
     orders: Orders,
 }
 
@@ -126,6 +144,7 @@ impl Simple {
             mesh,
             l: gossip::ell(&cfg, 1),
             packed,
+            hears_own: true,
             orders,
         }
     }
@@ -216,6 +235,15 @@ impl Protocol for Simple {
         // with the node's own, heard as it wrote).
         let mut v = mesh_bus::parity_line(col, n, true);
         let mut h = mesh_bus::parity_line(row, n, false);
+        // A writer's own token is in what it received only if it hears
+        // its own write; `unheard(x)` is 1 where it is left out.
+        let unheard = |own_in_set: bool| (own_in_set && !self.hears_own) as u32;
+        if unheard((i + j) % 2 == 1) == 1 {
+            v.remove(i);
+        }
+        if unheard((i + j) % 2 == 0) == 1 {
+            h.remove(j);
+        }
         let count = |s: &LineTokens| s.count();
         // Phase 1: the step of each writer on a bus.
         let step_of = |bus: Bus, k: u32| -> Slot {
@@ -230,7 +258,7 @@ impl Protocol for Simple {
             let heard = self.writers(variant, col);
             for &k in heard.iter().take(self.packs(first, count(&v)) as usize) {
                 msg.add(k);
-                v.mask[k as usize / 64] &= !(1 << (k % 64));
+                v.remove(k);
             }
             (first, row, msg)
         } else {
@@ -240,7 +268,7 @@ impl Protocol for Simple {
             let heard = self.writers(variant, row);
             for &k in heard.iter().take(self.packs(first, count(&h)) as usize) {
                 msg.add(k);
-                h.mask[k as usize / 64] &= !(1 << (k % 64));
+                h.remove(k);
             }
             (first, col, msg)
         };
@@ -248,7 +276,8 @@ impl Protocol for Simple {
         // writers packed some), and of my column of its H.
         let row_writers = self.writers(variant, row);
         let row_at = self.turn(variant, row, j, |k| {
-            let full = mesh_bus::parity_line(Bus::Col(k), n, true).count();
+            let full =
+                mesh_bus::parity_line(Bus::Col(k), n, true).count() - unheard((i + k) % 2 == 1);
             match (i + k) % 2 == 0 {
                 true => {
                     let first = row_writers.iter().position(|&x| x == k).expect("a writer") as Slot;
@@ -259,7 +288,8 @@ impl Protocol for Simple {
         });
         let col_writers = self.writers(variant, col);
         let col_at = self.turn(variant, col, i, |k| {
-            let full = mesh_bus::parity_line(Bus::Row(k), n, false).count();
+            let full =
+                mesh_bus::parity_line(Bus::Row(k), n, false).count() - unheard((k + j) % 2 == 0);
             match (k + j) % 2 == 1 {
                 true => {
                     let first = col_writers.iter().position(|&x| x == k).expect("a writer") as Slot;

@@ -272,6 +272,11 @@ impl LineTokens {
         self.mask[k as usize / 64] |= 1 << (k % 64);
     }
 
+    /// Takes token `k` out.
+    pub fn remove(&mut self, k: u32) {
+        self.mask[k as usize / 64] &= !(1 << (k % 64));
+    }
+
     /// How many tokens.
     pub fn count(&self) -> u32 {
         self.mask.iter().map(|w| w.count_ones()).sum()

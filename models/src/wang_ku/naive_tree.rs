@@ -100,7 +100,7 @@ impl Protocol for NaiveTree {
         _choice: u32,
         out: &mut Vec<Transmission<Packet>>,
     ) -> bool {
-        state.step(arrivals, self.levels.len(), |_, task| {
+        state.step(arrivals, self.levels.len(), true, |_, task| {
             self.send_step(node, task.source, task.step, out)
         })
     }

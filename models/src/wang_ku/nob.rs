@@ -53,6 +53,10 @@
 //!   counted from A's left (its highest) end instead of its right.
 //! * `nob-ecube-low`: "dimensional order" read as e-cube from the lowest
 //!   dimension up.
+//! * `nob-sources-retire`: the Appendix routes only the 2^p - 1 worms of a
+//!   step; section 3's "2^p destination nodes, including itself" makes the
+//!   sender the source of its own child subcube too. Without it, the
+//!   sender's child subcube is never informed.
 //!
 //! # Bounds
 //! * steps <= ceil(n / floor(log2(n+1))) (Theorem 3, Table I)
@@ -106,6 +110,9 @@ pub enum Literal {
     Rule2FromLeft,
     /// Worms corrected from the lowest dimension up.
     LowestFirst,
+    /// Only the Appendix's 2^p - 1 worms: a step's sender is not the
+    /// source of its own child subcube in the next step.
+    SourcesRetire,
 }
 
 /// NOB at one configuration and one reading of its levels.
@@ -182,6 +189,17 @@ pub const ECUBE_LOW: Entry<Nob> = Entry {
         ..TEXT.info
     },
     build: |cfg| Nob::literal(cfg, Literal::LowestFirst),
+};
+
+/// The registry entry of the Appendix's worms alone (`nob-sources-retire`).
+pub const SOURCES_RETIRE: Entry<Nob> = Entry {
+    info: Info {
+        name: "nob-sources-retire",
+        summary: "nob whose senders retire: only the 2^p - 1 worms, no own child subcube",
+        reference: "Wang & Ku, ICS'95, Appendix (docs/errata.md)",
+        ..TEXT.info
+    },
+    build: |cfg| Nob::literal(cfg, Literal::SourcesRetire),
 };
 
 impl Nob {
@@ -405,7 +423,8 @@ impl Protocol for Nob {
     ) -> bool {
         // A second task in one slot (already a violation of Theorem 1)
         // takes the first choice.
-        state.step(arrivals, self.levels.len(), |j, task| {
+        let stays = self.literal != Some(Literal::SourcesRetire);
+        state.step(arrivals, self.levels.len(), stays, |j, task| {
             let choice = if j == 0 { choice } else { 0 };
             self.send_step(node, task.source, task.step, choice, out);
         })

@@ -106,12 +106,14 @@ impl TreeState {
 
     /// One slot: `send(j, task)` for the node's own next step (j = 0) and
     /// for the step each arrival carries, in order (a second one in a slot
-    /// already breaks Theorem 1); each task's next step, up to the last of
-    /// `steps`, follows in the next slot. True while one does.
+    /// already breaks Theorem 1); where the sender `stays` a source, each
+    /// task's next step, up to the last of `steps`, follows in the next
+    /// slot. True while one does.
     pub fn step(
         &mut self,
         arrivals: &[Arrival<Packet>],
         steps: usize,
+        stays: bool,
         mut send: impl FnMut(usize, Packet),
     ) -> bool {
         let tasks = self
@@ -121,7 +123,7 @@ impl TreeState {
             .chain(arrivals.iter().map(|a| a.msg));
         for (j, task) in tasks.enumerate() {
             send(j, task);
-            if (task.step as usize) < steps {
+            if stays && (task.step as usize) < steps {
                 self.next = Some(Packet {
                     step: task.step + 1,
                     ..task
