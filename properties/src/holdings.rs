@@ -736,7 +736,7 @@ mod tests {
                         whole.first_missing_in(range.clone()),
                         "{task:?}, rank {r} of {ranks}"
                     );
-                    let spared = |v: NodeId, _| v % 2 == 0;
+                    let spared = |v: NodeId, _| v.is_multiple_of(2);
                     let (first, spared_n, unspared) = part.missing_except(spared);
                     let in_range = |v: &NodeId| range.contains(v);
                     let all = whole.missing_except(|v, p| !in_range(&v) || spared(v, p));
