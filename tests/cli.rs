@@ -520,12 +520,21 @@ fn readme_states_the_commands_ci_and_people_run() {
         readme.contains("\n    cargo run --release --bin check -- nob 4\n"),
         "README states the main job"
     );
+    // Before it, only the checks the hook asks for: the format, clippy.
     let ci_cargo: Vec<&str> = ci.lines().filter(|l| l.starts_with("cargo ")).collect();
+    let (last, before) = ci_cargo.split_last().expect(".ci/run runs cargo");
     assert_eq!(
-        ci_cargo,
-        [test_command],
+        *last, test_command,
         ".ci/run runs exactly the README's test command"
     );
+    for line in before {
+        assert!(
+            line.starts_with("cargo fmt --all -- --check")
+                || (line.starts_with("cargo clippy ") && line.ends_with("-- -D warnings")),
+            ".ci/run runs only the format and clippy before the tests: {line}"
+        );
+    }
+    assert!(before.len() >= 3, "{before:?}");
 }
 
 #[test]
