@@ -118,7 +118,10 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         });
     }
     match command {
-        Command::List => print!("{}", cli::help::list()),
+        Command::List { long, markdown } => match markdown {
+            true => print!("{}", cli::help::catalogue_markdown()),
+            false => print!("{}", cli::help::list(long)),
+        },
         Command::Help(algorithm) => print!("{}", cli::help::algorithm_help(algorithm)),
         Command::Table {
             table,

@@ -1,5 +1,5 @@
 //! The pages stay true: every `$ check ...` block of README.md,
-//! docs/tutorial.md and docs/schedules.md is run and its output must be the
+//! docs/tour.md, docs/tutorial.md and docs/schedules.md is run and its output must be the
 //! block, whole: line for line, an `elapsed:` line matching any timing,
 //! and a line `...` standing for lines left out (the one way a block may
 //! drop any). Every picture it writes must be what the tool exports today,
@@ -9,8 +9,9 @@ use crate::cli::{check, stderr, stdout};
 use std::path::PathBuf;
 
 /// The pages whose commands are run, with their text.
-const PAGES: [(&str, &str); 3] = [
+const PAGES: [(&str, &str); 4] = [
     ("README.md", include_str!("../README.md")),
+    ("docs/tour.md", include_str!("../docs/tour.md")),
     ("docs/tutorial.md", include_str!("../docs/tutorial.md")),
     ("docs/schedules.md", include_str!("../docs/schedules.md")),
 ];

@@ -69,7 +69,7 @@ mod optimal;
 /// The orders of a slot's local work: races found in the order that
 /// breaks them; the reduction reaches what every order reaches.
 mod orders;
-/// README.md, docs/tutorial.md, docs/schedules.md: their commands say
+/// README.md, docs/tour.md, docs/tutorial.md, docs/schedules.md: their commands say
 /// what they quote, their pictures are what the tool exports.
 mod pages;
 /// Every catalogue run written as a schedule and as GOAL, checked back.

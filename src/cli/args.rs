@@ -116,6 +116,9 @@ pub struct Cli {
     /// No progress on stderr
     #[arg(long)]
     pub quiet: bool,
+    /// For `list`: each algorithm's paper, claim and modes too
+    #[arg(long)]
+    pub long: bool,
     /// Serve the model in stateright's Explorer [default: 127.0.0.1:3000]
     #[arg(long, num_args = 0..=1, default_missing_value = "127.0.0.1:3000", value_name = "ADDR")]
     pub explore: Option<String>,

@@ -84,8 +84,21 @@ pub fn algorithm_help(a: Algorithm) -> String {
     )
 }
 
-/// `check list`: every algorithm with its paper, claim and modes.
-pub fn list() -> String {
+/// `check list`: a line per algorithm, its name and what it is; with
+/// `long`, its paper, claim and modes too.
+pub fn list(long: bool) -> String {
+    if !long {
+        let w = Algorithm::ALL
+            .iter()
+            .map(|a| a.name().len())
+            .max()
+            .unwrap_or(0)
+            + 2;
+        return Algorithm::ALL
+            .iter()
+            .map(|a| format!("{:<w$}{}\n", a.name(), a.summary()))
+            .collect();
+    }
     let mut s = String::new();
     // The names' column, as wide as the longest name and a space.
     let w = Algorithm::ALL
@@ -110,6 +123,30 @@ pub fn list() -> String {
             "",
             a.claim(),
             ""
+        );
+    }
+    s
+}
+
+/// `check list --format markdown`: the catalogue as a table (algorithm,
+/// paper and section, claim, modes), as docs/catalogue.md prints it.
+pub fn catalogue_markdown() -> String {
+    let cell = |text: &str| text.replace('|', "\\|");
+    let mut s = String::from(
+        "| algorithm | paper and section | claim | modes (switching/ports) |\n|---|---|---|---|\n",
+    );
+    for &a in Algorithm::ALL {
+        let modes = a
+            .modes()
+            .iter()
+            .map(|(s, p)| format!("{s}/{p}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        s += &format!(
+            "| `{}` | {} | {} | {modes} |\n",
+            a.name(),
+            cell(a.reference()),
+            cell(a.claim())
         );
     }
     s

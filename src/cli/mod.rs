@@ -21,8 +21,13 @@ use std::time::Duration;
 
 /// What `check` was asked to do, typed.
 pub enum Command {
-    /// `check list`.
-    List,
+    /// `check list`: a line each, or `long`, or the Markdown table.
+    List {
+        /// Paper, claim and modes under each name.
+        long: bool,
+        /// The catalogue as docs/catalogue.md's table.
+        markdown: bool,
+    },
     /// `check help ALG`, `check ALG --help`.
     Help(Algorithm),
     /// `check table NAME`.
@@ -192,13 +197,24 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
             f.name()
         );
     }
-    if cli.format.is_some() && table.is_none() {
+    if cli.long && cli.target != "list" {
+        bail!("--long is for `check list`");
+    }
+    if cli.format.is_some() && table.is_none() && cli.target != "list" {
         bail!("--format is for `check table NAME`; a check's report takes --json");
     }
     match cli.target.as_str() {
         "list" => {
             no_more("list")?;
-            return Ok(Command::List);
+            let markdown = match cli.format {
+                None | Some(FormatArg::Table(table::Format::Text)) => false,
+                Some(FormatArg::Table(table::Format::Markdown)) if !cli.long => true,
+                _ => bail!("`check list` prints text, or with --format markdown its table"),
+            };
+            return Ok(Command::List {
+                long: cli.long,
+                markdown,
+            });
         }
         "help" => {
             let name = cli
