@@ -907,6 +907,30 @@ fn phase_one(_: &Judging) -> Verdict {
     }
 }
 
+/// A root's phase-3 fans in a traced run (one data packet sent across d
+/// arcs in a slot), each with the slot its packet reached the root (the
+/// last transmission before the fan that carried it there; 0 where the
+/// root broadcasts its own).
+fn root_fans(lines: &[super::Sent], d: u32) -> impl Iterator<Item = (&super::Sent, u32)> {
+    lines
+        .iter()
+        .filter(move |l| !l.control && l.receivers.len() == d as usize)
+        .map(move |fan| {
+            let reached = lines
+                .iter()
+                .filter(|l| {
+                    !l.control
+                        && l.slot < fan.slot
+                        && l.payload == fan.payload
+                        && l.receivers.contains(&fan.from)
+                })
+                .map(|l| l.slot)
+                .max()
+                .unwrap_or(0);
+            (fan, reached)
+        })
+}
+
 /// Phase 2 per root: the last of root e_j's N_j packets reaches it at
 /// most N_j + d - 1 slots after phase 1 ends. A root is known by its
 /// phase-3 fan (one packet across d arcs in a slot); its packets are
@@ -928,21 +952,7 @@ fn phase_two(_: &Judging) -> Verdict {
         };
         // Per root: its packets' count and the slot the last reached it.
         let mut roots: std::collections::BTreeMap<&str, (u64, u32)> = Default::default();
-        for fan in lines
-            .iter()
-            .filter(|l| !l.control && l.receivers.len() == d as usize)
-        {
-            let reached = lines
-                .iter()
-                .filter(|l| {
-                    !l.control
-                        && l.slot < fan.slot
-                        && l.payload == fan.payload
-                        && l.receivers.contains(&fan.from)
-                })
-                .map(|l| l.slot)
-                .max()
-                .unwrap_or(0);
+        for (fan, reached) in root_fans(&lines, d) {
             let root = roots.entry(fan.from.as_str()).or_default();
             root.0 += 1;
             root.1 = root.1.max(reached);
@@ -1010,15 +1020,7 @@ fn random_first_packet(judging: &Judging) -> Verdict {
         // Per root: the slot of its first fan across d arcs, and the
         // slot the first of the packets it fans reached it (0: its own).
         let mut roots: std::collections::BTreeMap<&str, (u32, u32)> = Default::default();
-        for fan in lines.iter().filter(|l| l.receivers.len() == d as usize) {
-            let reached = lines
-                .iter()
-                .filter(|l| {
-                    l.slot < fan.slot && l.payload == fan.payload && l.receivers.contains(&fan.from)
-                })
-                .map(|l| l.slot)
-                .max()
-                .unwrap_or(0);
+        for (fan, reached) in root_fans(&lines, d) {
             let root = roots
                 .entry(fan.from.as_str())
                 .or_insert((fan.slot, reached));

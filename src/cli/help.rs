@@ -84,46 +84,39 @@ pub fn algorithm_help(a: Algorithm) -> String {
     )
 }
 
+/// An algorithm's modes, `switching/ports` each.
+fn modes(a: Algorithm) -> String {
+    a.modes()
+        .iter()
+        .map(|(s, p)| format!("{s}/{p}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `check list`: a line per algorithm, its name and what it is; with
 /// `long`, its paper, claim and modes too.
 pub fn list(long: bool) -> String {
-    if !long {
-        let w = Algorithm::ALL
-            .iter()
-            .map(|a| a.name().len())
-            .max()
-            .unwrap_or(0)
-            + 2;
-        return Algorithm::ALL
-            .iter()
-            .map(|a| format!("{:<w$}{}\n", a.name(), a.summary()))
-            .collect();
-    }
-    let mut s = String::new();
-    // The names' column, as wide as the longest name and a space.
+    // The names' column, as wide as the longest name and two spaces.
     let w = Algorithm::ALL
         .iter()
         .map(|a| a.name().len())
         .max()
         .unwrap_or(0)
         + 2;
+    let mut s = String::new();
     for &a in Algorithm::ALL {
-        let modes = a
-            .modes()
-            .iter()
-            .map(|(s, p)| format!("{s}/{p}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        s += &format!(
-            "{:<w$}{}\n{:<w$}paper: {}\n{:<w$}claim: {}\n{:<w$}modes: {modes} (switching/ports)\n",
-            a.name(),
-            a.summary(),
-            "",
-            a.reference(),
-            "",
-            a.claim(),
-            ""
-        );
+        s += &format!("{:<w$}{}\n", a.name(), a.summary());
+        if long {
+            s += &format!(
+                "{:<w$}paper: {}\n{:<w$}claim: {}\n{:<w$}modes: {} (switching/ports)\n",
+                "",
+                a.reference(),
+                "",
+                a.claim(),
+                "",
+                modes(a)
+            );
+        }
     }
     s
 }
@@ -136,17 +129,12 @@ pub fn catalogue_markdown() -> String {
         "| algorithm | paper and section | claim | modes (switching/ports) |\n|---|---|---|---|\n",
     );
     for &a in Algorithm::ALL {
-        let modes = a
-            .modes()
-            .iter()
-            .map(|(s, p)| format!("{s}/{p}"))
-            .collect::<Vec<_>>()
-            .join(", ");
         s += &format!(
-            "| `{}` | {} | {} | {modes} |\n",
+            "| `{}` | {} | {} | {} |\n",
             a.name(),
             cell(a.reference()),
-            cell(a.claim())
+            cell(a.claim()),
+            modes(a)
         );
     }
     s
