@@ -1,9 +1,10 @@
 //! One check: plan it ([`plan`]: engine, inputs, symmetry, refusals),
 //! run the engines ([`run`]), and assemble what they found into an
-//! [`Outcome`] (`report::assemble`). Generic over the protocol:
+//! [`Outcome`] ([`assemble`]). Generic over the protocol:
 //! `with_protocol!` is the one place that names every algorithm, and
 //! [`check_protocol`] checks a protocol of the user's own the same way.
 
+pub mod assemble;
 pub mod error;
 pub mod machine;
 pub mod optimal;
@@ -17,6 +18,7 @@ pub mod subject;
 
 pub use crate::engine::Engine;
 pub use error::CheckError;
+pub use plan::Plan;
 pub use request::{Options, Request};
 pub use subject::Subject;
 
@@ -28,9 +30,9 @@ use std::sync::Arc;
 /// refused before the protocol is built, by the catalogue's cost model.
 pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     let subject = Subject::of(req);
-    plan::refuse_past_memory(&subject, &req.options, None)?;
+    let plan = Plan::new(&subject, &req.options, None)?;
     with_protocol!(req.algorithm, req.config.clone(), |p| {
-        on_machine(p, &subject, &req.options)
+        on_machine(p, &subject, &req.options, plan)
     })
 }
 
@@ -40,12 +42,14 @@ fn on_machine<P: Protocol + 'static>(
     p: P,
     subject: &Subject,
     options: &Options,
+    plan: Plan<()>,
 ) -> Result<Outcome, CheckError> {
     let machine = &options.machine;
     if machine.perfect() {
-        return run::check_with(Arc::new(p), subject, options);
+        let plan = plan.cover(&p, subject, options)?;
+        return run::check_with(Arc::new(p), subject, options, plan);
     }
-    machine.refuse(plan::engine(subject, options).0, subject.shape)?;
+    machine.refuse(plan.engine, subject.shape)?;
     let faulty = Arc::new(machine.wrap(p)?);
     // Node logic written for the papers' machine may fail outright on
     // this one (a schedule indexing by the slot a value came in): said in
@@ -53,7 +57,8 @@ fn on_machine<P: Protocol + 'static>(
     let quiet = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run::check_with(faulty, subject, options)
+        let plan = plan.cover(&*faulty, subject, options)?;
+        run::check_with(faulty, subject, options, plan)
     }));
     std::panic::set_hook(quiet);
     run.unwrap_or_else(|e| {
@@ -94,10 +99,10 @@ pub fn check_protocol<P: Protocol + 'static>(
     options: &Options,
 ) -> Result<Outcome, CheckError> {
     let first = protocol.first_input();
-    plan::refuse_past_memory(
+    let plan = Plan::new(
         subject,
         options,
         Some(&|| crate::engine::executor::memory_needed(&protocol, &protocol.task(&first))),
     )?;
-    on_machine(protocol, subject, options)
+    on_machine(protocol, subject, options, plan)
 }

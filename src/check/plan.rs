@@ -6,91 +6,147 @@
 use super::error::CheckError;
 use super::request::Options;
 use super::subject::Subject;
+use crate::engine::exhaustive::Budget;
 use crate::engine::{memory, Engine};
 use models::{Protocol, Shape, Symmetry, Topology};
 
 /// Largest n at which `--all-sources` lists every source.
 pub const ALL_SOURCES_REACH: u32 = 20;
 
-/// What a check will do, decided before it runs.
+/// What a check will do, decided once before it runs and passed down:
+/// nothing downstream chooses the engine, reads the memory allowance or
+/// picks the inputs again. Made in two steps, because what the request
+/// alone decides (the engine, the budgets, a refusal for memory) comes
+/// before the protocol is built: [`Plan::new`] gives a `Plan<()>`, and
+/// [`Plan::cover`] adds the inputs the built protocol offers.
 pub struct Plan<I> {
     /// The engine that runs.
     pub engine: Engine,
     /// How far that engine finishes without a budget.
     pub reach: u32,
+    /// The budget of a search: threads, states, time and the memory
+    /// allowance (read once, here).
+    pub budget: Budget,
+    /// Whether the exhaustive engine runs the actor model after the
+    /// lock-step search (when that search is not cut).
+    pub actors_after: bool,
     /// The inputs covered.
     pub inputs: Vec<I>,
     /// What the report says about the choices made (engine, inputs).
     pub notes: Vec<String>,
 }
 
-/// Plans the check of `p`: the engine, its reach, the inputs, and the
-/// notes that say which; refuses what cannot run.
-pub fn plan<P: Protocol>(
-    p: &P,
-    subject: &Subject,
-    options: &Options,
-) -> Result<Plan<P::Input>, CheckError> {
-    let n = subject.config.n;
-    let (engine, engine_note) = engine(subject, options);
-    if engine == Engine::Actor && !p.event_driven() {
-        return Err(CheckError::NotEventDriven {
-            algorithm: subject.name.clone(),
-        });
-    }
-    let reach = match engine {
-        Engine::Actor => subject.reach.actor,
-        Engine::Executor => u32::MAX,
-        _ => subject.reach.lockstep,
-    };
-    if n > reach && !options.budgeted() {
-        return Err(CheckError::PastReach {
-            algorithm: subject.name.clone(),
-            n,
-            engine: engine.name(),
-            reach,
-        });
-    }
-    let (inputs, inputs_note) = inputs(p, subject, options, engine)?;
-    if options.distribution && (engine == Engine::Executor || p.drawn(&inputs[0]).is_none()) {
-        return Err(CheckError::NoDistribution {
-            algorithm: subject.name.clone(),
-        });
-    }
-    let mut notes: Vec<String> = engine_note.into_iter().chain(inputs_note).collect();
-    if n > reach {
-        // Said before the search starts: it will run to its budget.
-        let note = format!(
-            "n = {n} is past the reach of the {} engine for {} (n <= {reach} finishes \
-             in under 10 s on 2 cores; BENCHMARKS.md): the search runs until {}, then \
-             reports how far it got",
-            engine.name(),
-            subject.name,
-            options.budget_words()
-        );
-        if options.announce {
-            eprintln!("note: {note}");
+impl Plan<()> {
+    /// What the request alone decides: the engine (and the note when the
+    /// default is the executor), the budgets, and the refusal of an
+    /// executor run past the memory allowance (`need`: what a protocol of
+    /// the user's own needs, when it is not the catalogue's).
+    pub fn new(
+        subject: &Subject,
+        options: &Options,
+        need: Option<&dyn Fn() -> u64>,
+    ) -> Result<Self, CheckError> {
+        let (engine, note) = engine(subject, options);
+        let allowance = memory::allowance(options.max_memory);
+        if engine == Engine::Executor {
+            refuse_past_memory(subject, allowance, need)?;
         }
-        notes.push(note);
+        Ok(Plan {
+            engine,
+            reach: match engine {
+                Engine::Actor => subject.reach.actor,
+                Engine::Executor => u32::MAX,
+                _ => subject.reach.lockstep,
+            },
+            budget: Budget {
+                threads: options.threads,
+                max_states: options.max_states,
+                timeout: options.timeout,
+                memory: allowance,
+                verify_probes: false,
+            },
+            actors_after: false,
+            inputs: vec![()],
+            notes: note.into_iter().collect(),
+        })
     }
-    if engine == Engine::Executor && options.max_states.is_some() {
-        notes.push(
-            "--max-states applies to exhaustive searches; the executor's one run stops at \
-             --timeout, Ctrl-C or its end"
-                .into(),
-        );
+
+    /// The plan for the built protocol `p`: refuses what `p` cannot run
+    /// (the actor model without events, a size past reach without a
+    /// budget, a distribution it does not draw) and adds the inputs and
+    /// the notes that say which.
+    pub fn cover<P: Protocol>(
+        self,
+        p: &P,
+        subject: &Subject,
+        options: &Options,
+    ) -> Result<Plan<P::Input>, CheckError> {
+        let n = subject.config.n;
+        let Plan {
+            engine,
+            reach,
+            budget,
+            mut notes,
+            ..
+        } = self;
+        if engine == Engine::Actor && !p.event_driven() {
+            return Err(CheckError::NotEventDriven {
+                algorithm: subject.name.clone(),
+            });
+        }
+        if n > reach && !options.budgeted() {
+            return Err(CheckError::PastReach {
+                algorithm: subject.name.clone(),
+                n,
+                engine: engine.name(),
+                reach,
+            });
+        }
+        let (inputs, inputs_note) = inputs(p, subject, options, engine)?;
+        if options.distribution && (engine == Engine::Executor || p.drawn(&inputs[0]).is_none()) {
+            return Err(CheckError::NoDistribution {
+                algorithm: subject.name.clone(),
+            });
+        }
+        notes.extend(inputs_note);
+        if n > reach {
+            // Said before the search starts: it will run to its budget.
+            let note = format!(
+                "n = {n} is past the reach of the {} engine for {} (n <= {reach} finishes \
+                 in under 10 s on 2 cores; BENCHMARKS.md): the search runs until {}, then \
+                 reports how far it got",
+                engine.name(),
+                subject.name,
+                options.budget_words()
+            );
+            if options.announce {
+                eprintln!("note: {note}");
+            }
+            notes.push(note);
+        }
+        if engine == Engine::Executor && options.max_states.is_some() {
+            notes.push(
+                "--max-states applies to exhaustive searches; the executor's one run stops at \
+                 --timeout, Ctrl-C or its end"
+                    .into(),
+            );
+        }
+        Ok(Plan {
+            engine,
+            reach,
+            budget,
+            actors_after: engine == Engine::Exhaustive
+                && p.event_driven()
+                && n <= subject.reach.actor_auto,
+            inputs,
+            notes,
+        })
     }
-    Ok(Plan {
-        engine,
-        reach,
-        inputs,
-        notes,
-    })
 }
 
 /// The engine a check runs, and a note when the default is the executor
 /// because n is past the exhaustive reach.
-pub fn engine(subject: &Subject, options: &Options) -> (Engine, Option<String>) {
+fn engine(subject: &Subject, options: &Options) -> (Engine, Option<String>) {
     let n = subject.config.n;
     let reach = subject.reach.lockstep;
     match options.engine {
@@ -108,31 +164,27 @@ pub fn engine(subject: &Subject, options: &Options) -> (Engine, Option<String>) 
     }
 }
 
-/// Refuses an executor run that would pass the memory allowance, by one
-/// cost model: the catalogue's (known before anything is built, so the
-/// largest size that fits can be named), else, for a protocol of the
+/// Refuses an executor run that would pass the memory allowance `have`,
+/// by one cost model: the catalogue's (known before anything is built, so
+/// the largest size that fits can be named), else, for a protocol of the
 /// user's own, what its built run needs (`need`).
-pub fn refuse_past_memory(
+fn refuse_past_memory(
     subject: &Subject,
-    options: &Options,
+    have: Option<memory::Allowance>,
     need: Option<&dyn Fn() -> u64>,
 ) -> Result<(), CheckError> {
-    let (engine, _) = engine(subject, options);
-    let have = (engine == Engine::Executor)
-        .then(|| memory::allowance(options.max_memory))
-        .flatten();
     // Over ranks, rank 0's allowance decides for every rank (ranks that
     // disagreed would part ways, one refusing, the others waiting for it),
     // against what the ranks on its host take (docs/scale.md).
     let (ranks, on_host) = (1, 1);
     #[cfg(feature = "mpi")]
     let (have, ranks, on_host) = match crate::engine::ranks::world().filter(|w| w.size > 1) {
-        Some(world) if engine == Engine::Executor => (
+        Some(world) => (
             world.from_first(Some(have)),
             world.size as u64,
             world.on_first_host() as u64,
         ),
-        _ => (have, ranks, on_host),
+        None => (have, ranks, on_host),
     };
     let Some(have) = have else {
         return Ok(());

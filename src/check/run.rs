@@ -1,15 +1,15 @@
 //! Running a planned check: the engines its plan names, with progress on
 //! stderr where asked, each bounded by the budgets; what they found goes
-//! to `report::assemble`.
+//! to `assemble`.
 
+use super::assemble;
 use super::error::CheckError;
-use super::plan::{plan, Plan};
+use super::plan::Plan;
 use super::request::Options;
 use super::results::Results;
 use super::subject::Subject;
 use crate::engine::executor;
 use crate::engine::exhaustive::{self, Budget};
-use crate::engine::memory::{self, Allowance};
 use crate::engine::search::Progress;
 use crate::engine::Engine;
 use crate::report::Outcome;
@@ -18,24 +18,19 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Plans, runs and reports the check of `p`.
+/// Runs and reports the check of `p` its plan describes.
 pub fn check_with<P: Protocol + 'static>(
     p: Arc<P>,
     subject: &Subject,
     options: &Options,
+    plan: Plan<P::Input>,
 ) -> Result<Outcome, CheckError> {
     let start = Instant::now();
-    let Plan {
-        engine,
-        inputs,
-        mut notes,
-        ..
-    } = plan(&*p, subject, options)?;
-    let allowance = memory::allowance(options.max_memory);
+    let engine = plan.engine;
     let progress = Progress {
         // The executor's budget (a search computes its own deadline).
         deadline: (engine == Engine::Executor)
-            .then(|| crate::engine::search::deadline(options.timeout))
+            .then(|| crate::engine::search::deadline(plan.budget.timeout))
             .flatten(),
         ..Progress::default()
     };
@@ -44,10 +39,13 @@ pub fn check_with<P: Protocol + 'static>(
         if options.progress {
             scope.spawn(|| super::progress::show(&progress, engine, &stop));
         }
-        let results = execute(&p, subject, options, engine, &inputs, allowance, &progress);
+        let results = execute(&p, subject, &plan, &progress);
         stop.store(true, Relaxed);
         results
     });
+    let Plan {
+        inputs, mut notes, ..
+    } = plan;
     notes.append(&mut results.notes);
     notes.extend(cut_notes(&results));
     if options.machine.delay > 0 {
@@ -55,7 +53,7 @@ pub fn check_with<P: Protocol + 'static>(
             results.late = late_landings(&p, &inputs, lock);
         }
     }
-    Ok(crate::report::assemble::assemble(
+    Ok(assemble::assemble(
         &*p, subject, options, &inputs, results, notes, start,
     ))
 }
@@ -104,28 +102,15 @@ fn late_landings<P: Protocol + 'static>(
         .collect()
 }
 
-/// The budget of a search.
-fn budget(options: &Options, memory: Option<Allowance>) -> Budget {
-    Budget {
-        threads: options.threads,
-        max_states: options.max_states,
-        timeout: options.timeout,
-        memory,
-        verify_probes: false,
-    }
-}
-
-/// Runs the engines `engine` stands for.
+/// Runs the engines the plan names.
 fn execute<P: Protocol + 'static>(
     p: &Arc<P>,
     subject: &Subject,
-    options: &Options,
-    engine: Engine,
-    inputs: &[P::Input],
-    allowance: Option<Allowance>,
+    plan: &Plan<P::Input>,
     progress: &Progress,
 ) -> Results {
     let n = subject.config.n;
+    let (engine, inputs, budget) = (plan.engine, &plan.inputs, plan.budget);
     let mut results = Results {
         lock: None,
         actors: None,
@@ -140,15 +125,14 @@ fn execute<P: Protocol + 'static>(
                 &**p,
                 &inputs[0],
                 progress,
-                options.threads,
+                budget.threads,
             ));
         }
         Engine::Exhaustive | Engine::Lockstep => {
-            let budget = budget(options, allowance);
             let lock = exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress);
             let actor_auto = subject.reach.actor_auto;
             if engine == Engine::Exhaustive {
-                if p.event_driven() && n <= actor_auto && lock.cut.is_none() {
+                if plan.actors_after && lock.cut.is_none() {
                     let left = Budget {
                         max_states: budget.max_states.map(|m| m.saturating_sub(lock.generated)),
                         ..budget
@@ -167,7 +151,6 @@ fn execute<P: Protocol + 'static>(
             results.lock = Some(lock);
         }
         Engine::Actor => {
-            let budget = budget(options, allowance);
             results.actors = Some(exhaustive::actors_with(
                 Arc::clone(p),
                 inputs,

@@ -108,7 +108,7 @@ impl<P: Protocol> LockStep<P> {
     /// `msg` in the paper's words: the packets it carries, or that it is a
     /// control message.
     pub fn message_words(&self, state: &State<P>, msg: &P::Msg) -> String {
-        crate::report::pane::message(&*self.protocol, self.task(state), msg)
+        crate::engine::words::message(&*self.protocol, self.task(state), msg)
     }
 
     /// A transmission in the paper's words (`0000->0011: the packet of
@@ -141,8 +141,8 @@ impl<P: Protocol> LockStep<P> {
             out += &format!("  {}\n", self.transmission_words(s, tx));
         }
         out += "\n";
-        out += &crate::report::pane::holdings(t, &s.holdings);
-        out += &crate::report::pane::record(t, task, &self.claims, &s.record);
+        out += &crate::engine::words::holdings(t, &s.holdings);
+        out += &crate::engine::words::record(t, task, &self.claims, &s.record);
         out += match s.record.ended {
             true => "\n\nthe run has ended",
             false => "\n\nthe run goes on",

@@ -17,6 +17,7 @@ pub mod memory;
 pub mod ranks;
 pub mod search;
 pub mod visited;
+pub mod words;
 
 use models::{Arrival, Faults, Protocol, Topology};
 use properties::{

@@ -2,9 +2,8 @@
 //! the JSON object of docs/architecture.md ("Reports"), and violations
 //! worded in the papers' terms.
 
+use crate::engine::words::{describe, packet_words};
 use models::Topology;
-pub mod assemble;
-pub mod pane;
 
 use properties::{Slot, Status, Task, Violation};
 use serde::Serialize;
@@ -709,121 +708,5 @@ fn observation(c: &Counterexample) -> String {
             None => format!("{count} transmissions, optimum {optimum}"),
         },
         _ => format!("not kept (not claimed here); the first: {}", c.text),
-    }
-}
-
-/// Packet `p` of `task` in the paper's words (`the packet of 0000`,
-/// `token t(1,2)`).
-pub(crate) fn packet_words<T: Topology>(t: &T, task: &Task, p: u32) -> String {
-    let node = |v: u32| t.node_label(v);
-    match task.destination(p) {
-        None if task.message_limit().is_some() => format!("token t{}", node(p)),
-        None => format!("the packet of {}", node(task.origin(p))),
-        Some(d) if task.combining() => {
-            format!("the term of {} for {}", node(task.origin(p)), node(d))
-        }
-        Some(d) => format!("the packet from {} to {}", node(task.origin(p)), node(d)),
-    }
-}
-
-/// A violation in the paper's words (`step 2: arc 0000->0010 used by
-/// worms 0000->0011 and 0000->0010`).
-pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
-    let node = |v: u32| t.node_label(v);
-    let packet = |p: u32| packet_words(t, task, p);
-    match *v {
-        Violation::Missing { node: v, packet: p } => {
-            format!("the run ends with node {} lacking {}", node(v), packet(p))
-        }
-        Violation::WrongResult { node: v } => {
-            format!("node {} ends with a wrong result", node(v))
-        }
-        Violation::Unmatched { node: v, op } => {
-            format!("node {}: operation {op} never completes", node(v))
-        }
-        Violation::NotTerminated { slot } => format!("the run is still active after step {slot}"),
-        Violation::Duplicate {
-            slot,
-            node: v,
-            packet: p,
-            from,
-        } => format!(
-            "step {slot}: node {} receives {} again, from {}",
-            node(v),
-            packet(p),
-            node(from)
-        ),
-        Violation::OwnPacket {
-            slot,
-            node: v,
-            from,
-            ..
-        } => format!(
-            "step {slot}: node {} receives its own packet back, from {}",
-            node(v),
-            node(from)
-        ),
-        Violation::Conflict {
-            slot,
-            resource,
-            first,
-            second,
-        } => {
-            let kind = |r: &properties::Route| match r {
-                properties::Route::Worm { .. } => "worm",
-                properties::Route::Link { .. } => "link",
-                properties::Route::Bus { .. } => "write",
-                properties::Route::Fan { .. } => "fan-out",
-            };
-            let first = first.map_or("another transmission".to_string(), |f| {
-                format!("{} {}", kind(&f), t.route_label(&f))
-            });
-            format!(
-                "step {slot}: {} used by {first} and {} {}",
-                t.resource_label(resource),
-                kind(&second),
-                t.route_label(&second)
-            )
-        }
-        Violation::Bundled {
-            slot,
-            node: v,
-            packets,
-        } => format!(
-            "step {slot}: node {} sends {packets} packets as one transmission, where the \
-             task does not combine packets",
-            node(v)
-        ),
-        Violation::NotHeld {
-            slot,
-            node: v,
-            packet: p,
-        } => {
-            format!(
-                "step {slot}: node {} sends {} before holding it",
-                node(v),
-                packet(p)
-            )
-        }
-        Violation::Late {
-            slot,
-            bound,
-            node: v,
-        } => format!(
-            "step {slot}: node {} is reached after the claimed bound of {bound} steps",
-            node(v)
-        ),
-        Violation::NotOptimal { count, optimum } => {
-            format!("{count} transmissions where {optimum} deliveries are needed")
-        }
-        Violation::TooLong {
-            slot,
-            node: v,
-            tokens,
-            limit,
-        } => format!(
-            "step {slot}: node {} sends {tokens} tokens in one message, where at most {limit} fit",
-            node(v)
-        ),
     }
 }

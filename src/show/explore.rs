@@ -12,7 +12,7 @@
 //! duplicate receptions (not claimed)`, [`explorer_name`]), and the lines
 //! printed call its discovery an observation, never a violation.
 
-use crate::check::plan::plan;
+use crate::check::plan::Plan;
 use crate::check::run::check_with;
 use crate::check::{CheckError, Options, Request, Subject};
 use crate::engine::actor::{self, Actors, NoTimer, NodeActor, Wire};
@@ -181,7 +181,9 @@ fn serve_lockstep<P: Protocol + 'static>(
     // What the page will show, found first by commcheck's own search: the
     // report, with a link to each counterexample and observation.
     let (lockstep, options) = with_engine(subject, options, Engine::Lockstep);
-    let outcome = check_with(Arc::clone(&p), &lockstep, &options)?;
+    let plan = Plan::new(&lockstep, &options, None)?.cover(&*p, &lockstep, &options)?;
+    let inputs = plan.inputs.clone();
+    let outcome = check_with(Arc::clone(&p), &lockstep, &options, plan)?;
     eprint!("{}", outcome.text());
     let claims = p.claims();
     for r in &outcome.properties {
@@ -189,7 +191,6 @@ fn serve_lockstep<P: Protocol + 'static>(
             eprintln!("{}", link(&claims, q, addr, path));
         }
     }
-    let inputs = plan(&*p, &lockstep, &options)?.inputs;
     eprintln!(
         "Explorer for `{}` on http://{addr}/ (Ctrl-C to stop)",
         title(subject)
@@ -242,9 +243,10 @@ fn serve_actors<P: Protocol + 'static>(
     }
     probe(addr)?;
     let (actors, options) = with_engine(subject, options, Engine::Actor);
-    let outcome = check_with(Arc::clone(&p), &actors, &options)?;
+    let plan = Plan::new(&actors, &options, None)?.cover(&*p, &actors, &options)?;
+    let inputs = plan.inputs.clone();
+    let outcome = check_with(Arc::clone(&p), &actors, &options, plan)?;
     eprint!("{}", outcome.text());
-    let inputs = plan(&*p, &actors, &options)?.inputs;
     let input = inputs[0].clone();
     let served = p.describe_input(&input);
     if inputs.len() > 1 {
@@ -433,7 +435,7 @@ impl<P: Protocol + 'static> ActorModelPage<P> {
     /// `msg` in the paper's words: the packets it carries, or that it is a
     /// control message.
     fn words(&self, msg: &P::Msg) -> String {
-        crate::report::pane::message(&*self.protocol, &self.model.cfg.task, msg)
+        crate::engine::words::message(&*self.protocol, &self.model.cfg.task, msg)
     }
 
     /// A state in the paper's words (the state pane): what every node
@@ -451,7 +453,7 @@ impl<P: Protocol + 'static> ActorModelPage<P> {
         let mut out = format!(
             "{}, asynchronous (every delivery order)\n\n{}",
             self.input,
-            crate::report::pane::holdings(t, &holdings)
+            crate::engine::words::holdings(t, &holdings)
         );
         let flying: Vec<String> = s
             .network
@@ -473,7 +475,7 @@ impl<P: Protocol + 'static> ActorModelPage<P> {
         if flying.len() > 16 {
             out += &format!("  and {} more\n", flying.len() - 16);
         }
-        out += &crate::report::pane::record(t, task, claims, &record);
+        out += &crate::engine::words::record(t, task, claims, &record);
         out += "\n(contention-freedom is not judged here: there is no global slot)";
         out += match record.ended {
             true => "\n\nthe run has ended: nothing in flight",

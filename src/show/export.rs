@@ -320,7 +320,8 @@ pub fn trace(of: Of, out: &mut impl Write) -> Result<String, CheckError> {
                 if !line.control {
                     let task = model.task(s);
                     p.packets(&tx.msg, |x| {
-                        line.payload.push(crate::report::packet_words(t, task, x))
+                        line.payload
+                            .push(crate::engine::words::packet_words(t, task, x))
                     });
                 }
                 t.receivers(&tx.route, |v| line.receivers.push(t.node_label(v)));

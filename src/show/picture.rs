@@ -358,7 +358,7 @@ pub fn svg<T: Topology, S, M>(
         lines.push((text, "late", "#7b1fa2".to_string()));
     }
     for v in &broken {
-        let words = crate::report::describe(topology, task, v);
+        let words = crate::engine::words::describe(topology, task, v);
         let (text, class, colour) = match claimed(v) {
             true => (
                 format!("{}: {words}", v.property().as_str()),

@@ -2,17 +2,16 @@
 //! counterexample in the paper's words, the engine that found it and the
 //! command that reproduces it; the time, counts, coverage and notes.
 
-use super::{
-    counterexample, Counterexample, Coverage, Distribution, Finder, LinkLoad, NamedBound, Outcome,
-    Params, PropertyReport, Time, TimeRow, ValueRow, LISTED,
-};
-use crate::check::request::Options;
-use crate::check::results::Results;
-use crate::check::subject::Subject;
+use super::request::Options;
+use super::results::Results;
+use super::subject::Subject;
 use crate::engine::executor::Run;
 use crate::engine::exhaustive::{Finding, Search};
 use crate::engine::search::Cut;
-use crate::report::MachineReport;
+use crate::report::{
+    counterexample, Counterexample, Coverage, Distribution, Finder, LinkLoad, MachineReport,
+    NamedBound, Outcome, Params, PropertyReport, Time, TimeRow, ValueRow, LISTED,
+};
 use models::catalog::{Ports, Switching};
 use models::{Protocol, Topology};
 use properties::{PropertyName, Status};
