@@ -3,7 +3,7 @@
 //! order of a bus's writers is an input where there are at most 4096 of
 //! them (docs/errata.md item 9); items 10 and 11 explain the refutations.
 
-use super::{Claim, Judge, Judging, Verdict};
+use super::{Claim, Judge, Judged, Judging, Verdict};
 use properties::bounds::fujita as bound;
 
 /// The claims, in the order of the paper.
@@ -304,7 +304,7 @@ pub fn claims() -> Vec<Claim> {
 /// at every n) against [3]'s count and Theorem 1.
 /// Every algorithm with messages of any length (l = n^2 carries every
 /// token), n = 2..8.
-fn theorem_1(j: &Judging) -> Verdict {
+fn theorem_1(j: &Judging) -> Judged {
     let runs: Vec<(String, u64)> = (2..=8u64)
         .flat_map(|n| {
             ["simple", "centralize-fixed", "partition-fixed"]
@@ -315,7 +315,7 @@ fn theorem_1(j: &Judging) -> Verdict {
 }
 
 /// Every algorithm over a sweep of n and l.
-fn theorem_2(j: &Judging) -> Verdict {
+fn theorem_2(j: &Judging) -> Judged {
     let runs: Vec<(String, u64)> = [(4u64, 1u64), (4, 2), (5, 2), (6, 3), (7, 3), (8, 4), (9, 2)]
         .into_iter()
         .flat_map(|(n, l)| {
@@ -336,7 +336,7 @@ fn theorem_2(j: &Judging) -> Verdict {
 
 /// Theorem 4's bound less Theorem 2's, against n - n/2l + 2: as formulas
 /// wherever Theorem 4 applies (n = 3..64), and as measured times.
-fn gap_remarks(j: &Judging) -> Verdict {
+fn gap_remarks(j: &Judging) -> Judged {
     // 2l (t4 - t2) <= 2l (n + 2) - n, in integers.
     let over = |n: u64, l: u64, t4: u64| {
         2 * l * t4.saturating_sub(bound::theorem2(n, l)) > 2 * l * (n + 2) - n
@@ -348,38 +348,35 @@ fn gap_remarks(j: &Judging) -> Verdict {
                 continue;
             };
             if over(n, l, t4) {
-                return Verdict::measured(
+                return Ok(Verdict::measured(
                     false,
                     format!(
                         "n = {n}, l = {l}: Theorem 4's {t4} less Theorem 2's {} is above n - \
                          n/2l + 2",
                         bound::theorem2(n, l)
                     ),
-                );
+                ));
             }
             pairs += 1;
         }
     }
-    let runs = match packed_runs(j) {
-        Ok(runs) => runs,
-        Err(why) => return Verdict::Unknown { why },
-    };
+    let runs = packed_runs(j)?;
     if let Some(&(n, l, t, _)) = runs.iter().find(|r| over(r.0, r.1, r.2)) {
-        return Verdict::measured(
+        return Ok(Verdict::measured(
             false,
             format!(
                 "`check simple-packed {n} --ell {l}`: {t} steps, more than n - n/2l + 2 above \
                  Theorem 2's {}",
                 bound::theorem2(n, l)
             ),
-        );
+        ));
     }
     let widest = runs
         .iter()
         .map(|r| (r.2 - bound::theorem2(r.0, r.1), r.0, r.1))
         .max()
         .expect("PACKED is not empty");
-    Verdict::measured(
+    Ok(Verdict::measured(
         true,
         format!(
             "as formulas at all {pairs} pairs n = 3..64 where Theorem 4 applies (the gap is n - \
@@ -391,45 +388,39 @@ fn gap_remarks(j: &Judging) -> Verdict {
             widest.1,
             widest.2
         ),
-    )
+    ))
 }
 
-fn unbounded_messages(j: &Judging) -> Verdict {
+fn unbounded_messages(j: &Judging) -> Judged {
     for n in 2..=7u64 {
         let c = format!("centralize-fixed {n} --ell {}", n * n);
-        let t = match j.measured(&c) {
-            Ok(t) => u64::from(t),
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = u64::from(j.measured(&c)?);
         let claimed = n / 2 + u64::from(u64::BITS - (n - 1).leading_zeros()) + 2;
         if t > claimed {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}`: {t} steps, where floor(n/2) + ceil(log2 n) + 2 = {claimed} \
                      and Theorem 1's bound is {}",
                     bound::theorem1(n)
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "every run of `check centralize-fixed N --ell N^2`, N = 2..7".into(),
-    }
+    })
 }
 
 /// The best of the encoded algorithms at l = n - 1 against Theorem 8's
 /// 2 max{n/2, n^2/2l}: the O(1) must stay bounded as n grows.
-fn theorem_8(j: &Judging) -> Verdict {
+fn theorem_8(j: &Judging) -> Judged {
     let mut gaps = Vec::new();
     for n in [8u64, 16, 32] {
         let l = n - 1;
         let mut best = u64::MAX;
         for alg in ["simple", "simple-packed", "partition-fixed"] {
             let c = format!("{alg} {n} --ell {l} --engine executor");
-            match j.measured(&c) {
-                Ok(t) => best = best.min(u64::from(t)),
-                Err(why) => return Verdict::Unknown { why },
-            }
+            best = best.min(u64::from(j.measured(&c)?));
         }
         let twice = 2.0 * f64::max(n as f64 / 2.0, (n * n) as f64 / (2 * l) as f64);
         gaps.push((n, best, twice));
@@ -446,7 +437,7 @@ fn theorem_8(j: &Judging) -> Verdict {
          executor` at l = n - 1: {}",
         words.join("; ")
     );
-    match grows {
+    Ok(match grows {
         true => Verdict::Refuted {
             counterexample: format!(
                 "{text}: the excess over 2 max{{n/2, n^2/2l}} doubles with n, no O(1) (an \
@@ -454,30 +445,27 @@ fn theorem_8(j: &Judging) -> Verdict {
             ),
         },
         false => Verdict::Holds { scope: text },
-    }
+    })
 }
 
 /// SIMPLE's phase 2 (the measured time less tau: phase 2 starts at step
 /// tau + 1, errata item 9) against n ceil(tau/l), and the paper's chain
 /// n ceil(tau/l) <= n^2/2l - n/2l + n (times 2l, in integers).
-fn thm3_phase_2(j: &Judging) -> Verdict {
+fn thm3_phase_2(j: &Judging) -> Judged {
     let mut seen = Vec::new();
     for (n, l) in [(5u64, 2u64), (6, 4), (7, 2), (8, 3), (9, 2), (9, 4)] {
         let c = format!("simple {n} --ell {l}");
-        let t = match j.measured(&c) {
-            Ok(t) => u64::from(t),
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = u64::from(j.measured(&c)?);
         let tau = bound::tau(n);
         let (phase2, claimed) = (t.saturating_sub(tau), n * tau.div_ceil(l));
         if phase2 > claimed {
-            return Verdict::measured(
+            return Ok(Verdict::measured(
                 false,
                 format!(
                     "`check {c}`: {t} steps, so phase 2 takes {phase2} after phase 1's {tau}, \
                      above n ceil(tau/l) = {claimed}"
                 ),
-            );
+            ));
         }
         seen.push(format!("n = {n}, l = {l}: {phase2} <= {claimed}"));
     }
@@ -488,19 +476,19 @@ fn thm3_phase_2(j: &Judging) -> Verdict {
         None => "and n ceil(tau/l) <= n^2/2l - n/2l + n at every n = 2..64, l = 1..n^2".to_string(),
         Some((n, l)) => format!("but n ceil(tau/l) > n^2/2l - n/2l + n at n = {n}, l = {l}"),
     };
-    Verdict::measured(
+    Ok(Verdict::measured(
         chain.is_none(),
         format!(
             "phase 2 (the measured time less tau) against n ceil(tau/l) in `check simple N \
              --ell L`: {}; {arithmetic}",
             seen.join(", ")
         ),
-    )
+    ))
 }
 
 /// Corollary 2 less Theorem 2 wherever l divides tau (the formulas), and
 /// the corollary-2 runs' measured time less Theorem 2.
-fn cor2_gap(j: &Judging) -> Verdict {
+fn cor2_gap(j: &Judging) -> Judged {
     let (mut pairs, mut exact) = (0, 0);
     for n in 2..=64u64 {
         let tau = bound::tau(n);
@@ -511,13 +499,13 @@ fn cor2_gap(j: &Judging) -> Verdict {
             };
             let gap = c2.saturating_sub(t2);
             if gap > tau {
-                return Verdict::measured(
+                return Ok(Verdict::measured(
                     false,
                     format!(
                         "n = {n}, l = {l}: Corollary 2's {c2} less Theorem 2's {t2} is {gap}, \
                          above ceil(n/2) = {tau}"
                     ),
-                );
+                ));
             }
             pairs += 1;
             exact += usize::from(gap == tau);
@@ -531,26 +519,23 @@ fn cor2_gap(j: &Judging) -> Verdict {
     let mut seen = Vec::new();
     for (n, l) in [(4u64, 1u64), (4, 2), (6, 3)] {
         let c = format!("simple {n} --ell {l}");
-        let t = match j.measured(&c) {
-            Ok(t) => u64::from(t),
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = u64::from(j.measured(&c)?);
         let gap = t.saturating_sub(bound::theorem2(n, l));
         if gap > bound::tau(n) {
-            return Verdict::measured(
+            return Ok(Verdict::measured(
                 false,
                 format!(
                     "`check {c}`: {t} steps, {gap} above Theorem 2's {}, more than ceil(n/2)",
                     bound::theorem2(n, l)
                 ),
-            );
+            ));
         }
         seen.push(format!("`check {c}` {gap}"));
     }
-    Verdict::measured(
+    Ok(Verdict::measured(
         true,
         format!("{formulas}; measured less Theorem 2: {}", seen.join(", ")),
-    )
+    ))
 }
 
 /// simple-packed where Theorem 4 applies (l < tau, l does not divide tau).
@@ -588,20 +573,17 @@ fn packed_t_bound(n: u64, l: u64) -> u64 {
     n * (tau / l) + tau % l + tau
 }
 
-fn packed_t(j: &Judging) -> Verdict {
-    let runs = match packed_runs(j) {
-        Ok(runs) => runs,
-        Err(why) => return Verdict::Unknown { why },
-    };
+fn packed_t(j: &Judging) -> Judged {
+    let runs = packed_runs(j)?;
     if let Some(&(n, l, t, p2)) = runs.iter().find(|r| r.3 > packed_t_bound(r.0, r.1)) {
-        return Verdict::measured(
+        return Ok(Verdict::measured(
             false,
             format!(
                 "`check simple-packed {n} --ell {l}`: phase 2 takes {p2} steps (the measured {t} \
                  less tau), above n alpha + beta + tau = {}",
                 packed_t_bound(n, l)
             ),
-        );
+        ));
     }
     let equal = runs
         .iter()
@@ -612,7 +594,7 @@ fn packed_t(j: &Judging) -> Verdict {
         .filter(|r| r.2 > packed_t_bound(r.0, r.1))
         .count();
     let (n, l, t, p2) = runs[0];
-    Verdict::measured(
+    Ok(Verdict::measured(
         true,
         format!(
             "read as phase 2's steps (the sum counts each bus's phase-2 messages; Theorem 4 adds \
@@ -625,10 +607,10 @@ fn packed_t(j: &Judging) -> Verdict {
             runs.len(),
             packed_t_bound(n, l)
         ),
-    )
+    ))
 }
 
-fn packed_beta(j: &Judging) -> Verdict {
+fn packed_beta(j: &Judging) -> Judged {
     // 2l (n^2/2l + n/2l + beta(1 - n/l) + tau), in integers.
     let scaled = |n: u64, l: u64, b: u64| {
         (n * n + n + 2 * l * b + 2 * l * bound::tau(n)) as i64 - (2 * n * b) as i64
@@ -637,15 +619,12 @@ fn packed_beta(j: &Judging) -> Verdict {
         .flat_map(|n| (2..n).flat_map(move |l| (2..l).map(move |b| (n, l, b))))
         .find(|&(n, l, b)| scaled(n, l, b) > scaled(n, l, 1));
     if let Some((n, l, b)) = larger {
-        return Verdict::measured(
+        return Ok(Verdict::measured(
             false,
             format!("n = {n}, l = {l}: beta = {b} gives more than beta = 1"),
-        );
+        ));
     }
-    let runs = match packed_runs(j) {
-        Ok(runs) => runs,
-        Err(why) => return Verdict::Unknown { why },
-    };
+    let runs = packed_runs(j)?;
     // beta = 1's value, n^2/2l - n/2l + 1 + tau, against phase 2 (times 2l).
     let over = runs
         .iter()
@@ -668,42 +647,39 @@ fn packed_beta(j: &Judging) -> Verdict {
             betas.join(", ")
         ),
     };
-    Verdict::measured(over.is_none(), text)
+    Ok(Verdict::measured(over.is_none(), text))
 }
 
-fn simple_long(j: &Judging) -> Verdict {
+fn simple_long(j: &Judging) -> Judged {
     let mut seen = Vec::new();
     let mut holds = true;
     for n in [8u64, 16, 32] {
         let c = format!("simple {n} --ell {} --engine executor", n * n);
-        let t = match j.measured(&c) {
-            Ok(t) => u64::from(t),
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = u64::from(j.measured(&c)?);
         holds &= t >= n;
         seen.push(format!(
             "n = {n}: {t} steps, Theorem 1's bound {}",
             bound::theorem1(n)
         ));
     }
-    Verdict::measured(
+    Ok(Verdict::measured(
         holds,
         format!(
             "`check simple N --ell N^2 --engine executor` (l = n^2, the longest messages), at \
              least n steps (tau + n) against Theorem 1's floor(n/2) + ceil(log2 n) - 1: {}",
             seen.join("; ")
         ),
-    )
+    ))
 }
 
-fn thm6_mtau(j: &Judging) -> Verdict {
+fn thm6_mtau(j: &Judging) -> Judged {
     let pairs = || (2..=64u64).flat_map(|n| (bound::tau(n)..=n * n).map(move |l| (n, l)));
     let over = |&(n, l): &(u64, u64)| (2 * l / n) * bound::tau(n) > l;
     let Some((n, l)) = pairs().find(over) else {
-        return Verdict::measured(
+        return Ok(Verdict::measured(
             true,
             "m tau <= l at every n = 2..64, ceil(n/2) <= l <= n^2 (m = floor(2l/n))".into(),
-        );
+        ));
     };
     let (count, total) = (pairs().filter(over).count(), pairs().count());
     let odd = match pairs().filter(over).all(|(n, _)| n % 2 == 1) {
@@ -716,9 +692,9 @@ fn thm6_mtau(j: &Judging) -> Verdict {
                                   tokens of m consecutive rows, at most ceil(mn/2) <= l"
             .to_string(),
         Verdict::Refuted { counterexample } => format!("and it breaks: {counterexample}"),
-        other => return other,
+        other => return Ok(other),
     };
-    Verdict::measured(
+    Ok(Verdict::measured(
         false,
         format!(
             "m tau = {} > l = {l} at n = {n} (m = floor(2l/n) = {}, tau = {}); m tau > l at \
@@ -728,20 +704,17 @@ fn thm6_mtau(j: &Judging) -> Verdict {
             2 * l / n,
             bound::tau(n)
         ),
-    )
+    ))
 }
 
-fn thm7_phases(j: &Judging) -> Verdict {
+fn thm7_phases(j: &Judging) -> Judged {
     let mut rows = Vec::new();
     for n in [4u64, 8, 16, 32, 64] {
         let c = match n {
             4 | 8 => format!("centralize {n}"),
             _ => format!("centralize {n} --engine executor"),
         };
-        let t = match j.measured(&c) {
-            Ok(t) => u64::from(t),
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = u64::from(j.measured(&c)?);
         // Phases 2 and 3: the time less phase 1's n/2, beside log2 n.
         rows.push((n, t, t.saturating_sub(n / 2), u64::from(n.trailing_zeros())));
     }
@@ -750,7 +723,7 @@ fn thm7_phases(j: &Judging) -> Verdict {
         .iter()
         .map(|(n, t, rest, log)| format!("n = {n}: {t} = {} + {rest} (log2 n = {log})", n / 2))
         .collect();
-    Verdict::measured(
+    Ok(Verdict::measured(
         extra.iter().all(|&e| e <= extra[0]),
         format!(
             "phases 2 and 3, the measured time less phase 1's n/2, take log2 n + {} steps at \
@@ -759,10 +732,10 @@ fn thm7_phases(j: &Judging) -> Verdict {
             extra[0],
             words.join("; ")
         ),
-    )
+    ))
 }
 
-fn sec6_simple(j: &Judging) -> Verdict {
+fn sec6_simple(j: &Judging) -> Judged {
     let mut seen = Vec::new();
     let mut holds = true;
     for (n, l) in [(16u64, 5u64), (16, 7), (32, 13), (32, 15)] {
@@ -770,10 +743,7 @@ fn sec6_simple(j: &Judging) -> Verdict {
             16 => format!("simple-packed {n} --ell {l}"),
             _ => format!("simple-packed {n} --ell {l} --engine executor"),
         };
-        let t = match j.measured(&c) {
-            Ok(t) => u64::from(t) as f64,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = u64::from(j.measured(&c)?) as f64;
         let (nf, lf) = (n as f64, l as f64);
         // c = l/n, the least c with l <= cn.
         let cc = lf / nf;
@@ -783,17 +753,17 @@ fn sec6_simple(j: &Judging) -> Verdict {
         holds &= theorem4 <= middle && middle <= right + 1e-9 && t <= right;
         seen.push(format!("`check {c}` {t}, (1 + 2c) n^2/2l + 2 = {right:.1}"));
     }
-    Verdict::measured(
+    Ok(Verdict::measured(
         holds,
         format!(
             "with c = l/n (the least c with l <= cn), n^2/2l - n/2l + n + 2 <= n^2/2l + n + 2 <= \
              (1 + 2c) n^2/2l + 2, and the measured time is within it: {}",
             seen.join("; ")
         ),
-    )
+    ))
 }
 
-fn sec6_n_over_l(j: &Judging) -> Verdict {
+fn sec6_n_over_l(j: &Judging) -> Judged {
     let mut rows = Vec::new();
     for n in [8u64, 16, 32] {
         let l = n / 2 - 1;
@@ -801,10 +771,7 @@ fn sec6_n_over_l(j: &Judging) -> Verdict {
             32 => format!("simple-packed {n} --ell {l} --engine executor"),
             _ => format!("simple-packed {n} --ell {l}"),
         };
-        let t = match j.measured(&c) {
-            Ok(t) => u64::from(t),
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = u64::from(j.measured(&c)?);
         rows.push((n, l, t));
     }
     let excess: Vec<f64> = rows
@@ -824,7 +791,7 @@ fn sec6_n_over_l(j: &Judging) -> Verdict {
         true => "read as n^2/l + O(1) (from (1 + 2c) < 2) it holds: every time is within n^2/l + 2",
         false => "and not even within n^2/l + 2",
     };
-    Verdict::measured(
+    Ok(Verdict::measured(
         !grows,
         format!(
             "`check simple-packed N --ell N/2-1` (l < n/2; executor at 32): {}: {}; {reading}",
@@ -834,10 +801,10 @@ fn sec6_n_over_l(j: &Judging) -> Verdict {
                 false => "the excess over n/l stays bounded",
             }
         ),
-    )
+    ))
 }
 
-fn sec6_m(_: &Judging) -> Verdict {
+fn sec6_m(_: &Judging) -> Judged {
     // c = l/n, the least c with l <= cn: m = floor(2c) = floor(2l/n).
     let pairs: Vec<(u64, u64)> = (4..=64u64)
         .flat_map(|n| (n / 2 + 1..=n).map(move |l| (n, l)))
@@ -846,7 +813,7 @@ fn sec6_m(_: &Judging) -> Verdict {
         .iter()
         .filter(|&&(n, l)| 2 * l < (2 * l / n) * n)
         .count();
-    Verdict::measured(
+    Ok(Verdict::measured(
         kept == pairs.len(),
         format!(
             "with c = l/n (the least c with l <= cn), m = floor(2c) = floor(2l/n), PARTITION's m: \
@@ -854,27 +821,25 @@ fn sec6_m(_: &Judging) -> Verdict {
              mn = 16, 2l = 30); l <= cn bounds 2l from above, not below",
             pairs.len()
         ),
-    )
+    ))
 }
 
 /// Theorem 6's count against n/2 + n^2/2l at l = n - 1, for both m:
 /// section 6's m = ceil(2l/n) (`partition-sec6`), whose time fits but whose
 /// messages must also keep to l tokens, and PARTITION's m = floor(2l/n),
 /// whose messages fit.
-fn sec6_partition(j: &Judging) -> Verdict {
+fn sec6_partition(j: &Judging) -> Judged {
     let mut rows = Vec::new();
     for n in [8u64, 16, 32] {
         let l = n - 1;
         let plain = format!("partition-fixed {n} --ell {l} --engine executor");
         let modified = format!("partition-sec6 {n} --ell {l} --engine executor");
-        let (t, t6) = match (j.measured(&plain), j.measured(&modified)) {
-            (Ok(t), Ok(t6)) => (u64::from(t), u64::from(t6)),
-            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
-        };
+        let (t, t6) = (j.measured(&plain), j.measured(&modified));
+        let (t, t6) = (u64::from(t?), u64::from(t6?));
         let broken = match j.found(&modified, &["message-length"]) {
             super::Found::Broken(why) => Some(why),
             super::Found::Holds => None,
-            super::Found::Unknown(why) => return Verdict::Unknown { why },
+            super::Found::Unknown(why) => return Err(why),
         };
         rows.push((
             n,
@@ -899,7 +864,7 @@ fn sec6_partition(j: &Judging) -> Verdict {
          n/2 + n^2/2l: {}",
         words.join("; ")
     );
-    match (fits, &first_broken, grows) {
+    Ok(match (fits, &first_broken, grows) {
         (true, None, _) => {
             Verdict::measured(true, format!("{text}: within 2, messages of l tokens"))
         }
@@ -911,10 +876,10 @@ fn sec6_partition(j: &Judging) -> Verdict {
             ),
         ),
         _ => Verdict::measured(false, format!("{text}: the excess is not O(1)")),
-    }
+    })
 }
 
-fn sec6_chain(_: &Judging) -> Verdict {
+fn sec6_chain(_: &Judging) -> Judged {
     // The first two steps: (1 + l/n) n^2/2l = n^2/2l + n/2 <= 2 n^2/2l iff
     // l <= n (times 2l: n^2 + ln <= 2n^2).
     let first = (2..=256u64).all(|n| (1..=n).all(|l| n * n + l * n <= 2 * n * n));
@@ -928,7 +893,7 @@ fn sec6_chain(_: &Judging) -> Verdict {
         .iter()
         .map(|(n, e)| format!("n = {n}: {e:.1}"))
         .collect();
-    Verdict::measured(
+    Ok(Verdict::measured(
         first && !grows,
         format!(
             "the first two steps hold for every l <= n ({}); the last needs l >= n: at l = 3n/4, \
@@ -943,18 +908,15 @@ fn sec6_chain(_: &Judging) -> Verdict {
                 false => "",
             }
         ),
-    )
+    ))
 }
 
-fn centralize_phase_one(j: &Judging) -> Verdict {
+fn centralize_phase_one(j: &Judging) -> Judged {
     let mut seen = Vec::new();
     let mut wrong = Vec::new();
     for n in 2..=8u32 {
         let c = format!("centralize-fixed {n} --ell {}", n * n);
-        let lines = match j.trace(&c) {
-            Ok(lines) => lines,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let lines = j.trace(&c)?;
         let own = |l: &&super::Sent| l.payload == [format!("token t{}", l.from)];
         let first: Vec<&super::Sent> = lines.iter().filter(own).collect();
         let steps = first.iter().map(|l| l.slot).max().unwrap_or(0);
@@ -962,14 +924,12 @@ fn centralize_phase_one(j: &Judging) -> Verdict {
         // Every node off the diagonal writes its token once, and phase 2
         // starts after: else phase 1 was not told apart.
         if first.len() as u32 != n * n - n || after.is_some_and(|s| s <= steps) {
-            return Verdict::Unknown {
-                why: format!(
-                    "`check {c} --trace F`: phase 1 not told apart ({} own-token writes, n^2 - n \
-                     = {}; the next message in slot {after:?})",
-                    first.len(),
-                    n * n - n
-                ),
-            };
+            return Err(format!(
+                "`check {c} --trace F`: phase 1 not told apart ({} own-token writes, n^2 - n \
+                 = {}; the next message in slot {after:?})",
+                first.len(),
+                n * n - n
+            ));
         }
         let mut writers = std::collections::BTreeMap::<&str, u32>::new();
         for l in &first {
@@ -993,7 +953,7 @@ fn centralize_phase_one(j: &Judging) -> Verdict {
     }
     let what = "phase 1's steps (the slots in which a node writes its own token alone) in \
                 `check centralize-fixed N --ell N*N --trace F`, N = 2..8";
-    match wrong.is_empty() {
+    Ok(match wrong.is_empty() {
         true => Verdict::measured(true, format!("{what}: {}", seen.join("; "))),
         false => Verdict::measured(
             false,
@@ -1008,5 +968,5 @@ fn centralize_phase_one(j: &Judging) -> Verdict {
                     .join(", ")
             ),
         ),
-    }
+    })
 }

@@ -124,13 +124,17 @@ pub enum Judge {
         reading: &'static str,
     },
     /// A computation over runs or formulas: a sweep, a ratio, a table.
-    Computed(fn(&Judging) -> Verdict),
+    Computed(fn(&Judging) -> Judged),
     /// No run can judge it, in one sentence.
     NotEncodable(&'static str),
     /// No check judges it yet: what one needs (the ledger lists these
     /// apart, and the work is not done while any remain).
     Open(&'static str),
 }
+
+/// What a computed judge gives: its verdict, or `Err(why)` where a run it
+/// needs gave none (the ledger shows it as unknown, with why).
+pub type Judged = Result<Verdict, String>;
 
 /// A claim's status, made by running its judge.
 #[derive(Clone, Debug, Serialize)]
@@ -346,7 +350,7 @@ impl<'a> Judging<'a> {
                 literal: self.said(literal),
                 reading: self.said(reading),
             },
-            Judge::Computed(f) => f(self),
+            Judge::Computed(f) => f(self).unwrap_or_else(|why| Verdict::Unknown { why }),
             Judge::NotEncodable(why) => Verdict::NotEncodable { why: why.into() },
             Judge::Open(needs) => Verdict::Open {
                 needs: needs.into(),
@@ -403,22 +407,22 @@ impl<'a> Judging<'a> {
 /// refute it: refuted by the first command measured below its bound
 /// (`runs`: the command and the bound there), else holds, naming those
 /// that meet it; `bound` names it in the sentence.
-pub fn no_run_below(j: &Judging, runs: &[(String, u64)], bound: &str) -> Verdict {
+pub fn no_run_below(j: &Judging, runs: &[(String, u64)], bound: &str) -> Judged {
     let mut met = Vec::new();
     for (c, b) in runs {
-        let t = match j.measured(c) {
-            Ok(t) => u64::from(t),
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = u64::from(j.measured(c)?);
         if t < *b {
-            return Verdict::measured(false, format!("`check {c}` takes {t}, below {bound} = {b}"));
+            return Ok(Verdict::measured(
+                false,
+                format!("`check {c}` takes {t}, below {bound} = {b}"),
+            ));
         }
         if t == *b {
             met.push(format!("`check {c}` {t}"));
         }
     }
     let names: Vec<&str> = runs.iter().map(|r| r.0.as_str()).collect();
-    Verdict::measured(
+    Ok(Verdict::measured(
         true,
         format!(
             "no run of {} is below {bound}, and {} meet it{}{} (a bound over every algorithm: \
@@ -428,7 +432,7 @@ pub fn no_run_below(j: &Judging, runs: &[(String, u64)], bound: &str) -> Verdict
             if met.is_empty() { "" } else { ": " },
             met.join(", ")
         ),
-    )
+    ))
 }
 
 /// The exhaustive optimal search ([`crate::optimal`]) on the all-port

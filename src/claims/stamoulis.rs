@@ -3,7 +3,7 @@
 //! or `--k K`), every order of packets waiting for one arc; docs/errata.md
 //! items 7 and 8 explain the refutations.
 
-use super::{Claim, Judge, Judging, Verdict};
+use super::{Claim, Judge, Judged, Judging, Verdict};
 use properties::bounds::stamoulis as bound;
 
 /// The three-phase algorithm over every K-set of the 3-cube, and of the
@@ -491,15 +491,12 @@ fn largest(rs: &[Ratio], key: impl Fn(&Ratio) -> f64) -> &Ratio {
         .expect("a sweep has runs")
 }
 
-fn ratio_factor_6(j: &Judging) -> Verdict {
-    let rs = match ratios(j, SWEEP, every_k) {
-        Ok(rs) => rs,
-        Err(why) => return Verdict::Unknown { why },
-    };
+fn ratio_factor_6(j: &Judging) -> Judged {
+    let rs = ratios(j, SWEEP, every_k)?;
     let worst = largest(&rs, |r| r.printed);
     let rounded = largest(&rs, |r| r.rounded);
     let over = rs.iter().filter(|r| r.printed > 6.0).count();
-    Verdict::measured(
+    Ok(Verdict::measured(
         worst.printed <= 6.0,
         format!(
             "every K = 1..2^d at d = 2..8 ({} runs; executor, the first K-set of each K), \
@@ -513,10 +510,10 @@ fn ratio_factor_6(j: &Judging) -> Verdict {
             rounded.rounded,
             rounded.command()
         ),
-    )
+    ))
 }
 
-fn ratio_close_to_2(j: &Judging) -> Verdict {
+fn ratio_close_to_2(j: &Judging) -> Judged {
     // The first d with 16 d^2 <= 2^d is 11; at d = 11, 12 the K from
     // 16 d^2 to 2^d, ends and middle (a run at d = 12 takes about 1 s).
     let ks = |d: u32| {
@@ -525,16 +522,13 @@ fn ratio_close_to_2(j: &Judging) -> Verdict {
         ks.dedup();
         ks
     };
-    let rs = match ratios(j, 11..=12, ks) {
-        Ok(rs) => rs,
-        Err(why) => return Verdict::Unknown { why },
-    };
+    let rs = ratios(j, 11..=12, ks)?;
     let off = largest(&rs, |r| (r.printed - 2.0).abs());
     let seen: Vec<String> = rs
         .iter()
         .map(|r| format!("{:.3} at d = {}, K = {}", r.printed, r.d, r.k))
         .collect();
-    Verdict::measured(
+    Ok(Verdict::measured(
         (off.printed - 2.0).abs() <= 2.0 * CLOSE,
         format!(
             "K >> d^2 taken as K >= {FAR} d^2 and close as within {:.0}% (the paper gives no \
@@ -545,21 +539,18 @@ fn ratio_close_to_2(j: &Judging) -> Verdict {
             seen.join(", "),
             off.words()
         ),
-    )
+    ))
 }
 
-fn ratio_close_to_4(j: &Judging) -> Verdict {
+fn ratio_close_to_4(j: &Judging) -> Judged {
     let ks = |d: u32| (1..=(d * d) as u64 / FAR).collect();
-    let rs = match ratios(j, 4..=*SWEEP.end(), ks) {
-        Ok(rs) => rs,
-        Err(why) => return Verdict::Unknown { why },
-    };
+    let rs = ratios(j, 4..=*SWEEP.end(), ks)?;
     let off = largest(&rs, |r| (r.printed - 4.0).abs());
     let (lo, hi) = (
         rs.iter().map(|r| r.printed).fold(f64::MAX, f64::min),
         rs.iter().map(|r| r.printed).fold(0.0, f64::max),
     );
-    Verdict::measured(
+    Ok(Verdict::measured(
         (off.printed - 4.0).abs() <= 4.0 * CLOSE,
         format!(
             "K << d^2 taken as K <= d^2/{FAR} and close as within {:.0}% (the paper gives no \
@@ -570,47 +561,41 @@ fn ratio_close_to_4(j: &Judging) -> Verdict {
             rs.len(),
             off.words()
         ),
-    )
+    ))
 }
 
 /// The reprinted bound is a lower bound only if no run beats it: the
 /// multinode broadcast (`kbcast-mnb`, K = 2^d) is the run to try.
-fn lower_bound_reprinted(j: &Judging) -> Verdict {
+fn lower_bound_reprinted(j: &Judging) -> Judged {
     let mut met = Vec::new();
     for d in 2..=8u32 {
         let c = format!("kbcast-mnb {d} --engine executor");
-        let t = match j.measured(&c) {
-            Ok(t) => t as f64,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = j.measured(&c)? as f64;
         let b = bound::lower_reprinted(d, 1 << d);
         if t < b {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}` completes in {t} slots, below the reprinted bound \
                      max{{d, ((2^d - 1)/d^2) 2^d}} = {b:.2} (section 3.1's bound is {:.2})",
                     bound::lower_printed(d, 1 << d)
                 ),
-            };
+            });
         }
         met.push(format!("d = {d}: {t} >= {b:.2}"));
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "`check kbcast-mnb D --engine executor`, d = 2..8: {}",
             met.join(", ")
         ),
-    }
+    })
 }
 
-fn multinode_factor(j: &Judging) -> Verdict {
+fn multinode_factor(j: &Judging) -> Judged {
     let mut worst = (0.0f64, String::new());
     for d in 2..=5u32 {
         let c = format!("kbcast-mnb {d}");
-        let t = match j.measured(&c) {
-            Ok(t) => t as f64,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = j.measured(&c)? as f64;
         let optimum = bound::lower(d, 1u64 << d) as f64;
         if t / optimum > worst.0 {
             worst = (
@@ -620,10 +605,10 @@ fn multinode_factor(j: &Judging) -> Verdict {
         }
     }
     let scope = format!("the largest ratio is {:.2}, {}", worst.0, worst.1);
-    Verdict::measured(worst.0 <= 2.0, scope)
+    Ok(Verdict::measured(worst.0 <= 2.0, scope))
 }
 
-fn small_k_faster(j: &Judging) -> Verdict {
+fn small_k_faster(j: &Judging) -> Judged {
     // The 3-cube at every K (3d = 9 exceeds its 8 nodes), and the 4-cube up
     // to the boundary K = 3d = 12.
     let mut sizes: Vec<(u32, u64)> = (1..=8).map(|k| (3, k)).collect();
@@ -631,30 +616,28 @@ fn small_k_faster(j: &Judging) -> Verdict {
     for (d, k) in sizes {
         let small = format!("kbcast-small {d} --k {k}");
         let three = format!("kbcast {d} --k {k}");
-        let (s, t) = match (j.measured(&small), j.measured(&three)) {
-            (Ok(s), Ok(t)) => (s, t),
-            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
-        };
+        let (s, t) = (j.measured(&small), j.measured(&three));
+        let (s, t) = (s?, t?);
         if s >= t {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {small}` takes {s} slots at worst, `check {three}` {t}"
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "worst times over every K-set, K = 1..8 on the 3-cube (3d = 9 exceeds the 8 \
                 nodes) and K = 1, 4, 8, 12 (12 = 3d) on the 4-cube: \
                 `check kbcast-small D --k K` below `check kbcast D --k K` at every one"
             .into(),
-    }
+    })
 }
 
 /// d = 1..7: the arcs the model's cube accepts (ordered pairs one
 /// `Route::Link` apart) and its diameter by breadth-first search from
 /// every node.
-fn cube_arcs_diameter(_: &Judging) -> Verdict {
+fn cube_arcs_diameter(_: &Judging) -> Judged {
     use models::{Hypercube, Ports, Switching, Topology};
     use properties::Route;
     for d in 1..=7u32 {
@@ -675,25 +658,25 @@ fn cube_arcs_diameter(_: &Judging) -> Verdict {
             diameter = diameter.max(dist.iter().copied().max().unwrap_or(u32::MAX));
         }
         if arcs != d as u64 * n as u64 || diameter != d {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "the model's {d}-cube has {arcs} arcs (d 2^d = {}) and diameter {diameter}",
                     d as u64 * n as u64
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "d = 1..7: the ordered pairs models::Hypercube accepts as one arc number d 2^d, \
                 and breadth-first search from every node finds the largest distance d"
             .into(),
-    }
+    })
 }
 
 /// d = 1..8, three roots each: the completely unbalanced tree of
 /// kbcast_small::onward spans, reaches each node once, and has 2^(d-i)
 /// nodes below z xor e_i.
-fn subtree_sizes(_: &Judging) -> Verdict {
+fn subtree_sizes(_: &Judging) -> Judged {
     use models::stamoulis::kbcast_small::onward;
     for d in 1..=8u32 {
         let all = (1u32 << d) - 1;
@@ -705,43 +688,43 @@ fn subtree_sizes(_: &Judging) -> Verdict {
                 let mut size = 0u64;
                 while let Some(y) = stack.pop() {
                     if reached[y as usize] {
-                        return Verdict::Refuted {
+                        return Ok(Verdict::Refuted {
                             counterexample: format!(
                                 "d = {d}, root {z:0w$b}: node {y:0w$b} is reached twice",
                                 w = d as usize
                             ),
-                        };
+                        });
                     }
                     reached[y as usize] = true;
                     size += 1;
                     stack.extend(onward(z, y, d).map(|k| y ^ (1u32 << k)));
                 }
                 if size != 1u64 << (d - i) {
-                    return Verdict::Refuted {
+                    return Ok(Verdict::Refuted {
                         counterexample: format!(
                             "d = {d}, root {z:0w$b}: T_{i} has {size} nodes, not 2^(d-i) = {}",
                             1u64 << (d - i),
                             w = d as usize
                         ),
-                    };
+                    });
                 }
             }
             if let Some(y) = reached.iter().position(|r| !r) {
-                return Verdict::Refuted {
+                return Ok(Verdict::Refuted {
                     counterexample: format!(
                         "d = {d}, root {z:0w$b}: node {y:0w$b} is not in the tree",
                         w = d as usize
                     ),
-                };
+                });
             }
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "the tree models::stamoulis::kbcast_small::onward builds (kbcast-small's and \
                 fixed-trees'), d = 1..8, roots 0, 1...1 and 1010...: it spans, each node once, \
                 and the subtree below z xor e_i has 2^(d-i) nodes"
             .into(),
-    }
+    })
 }
 
 /// Runs of the paper's algorithms, with d and K.
@@ -756,41 +739,38 @@ const COUNTED: &[(&str, u32, u64)] = &[
     ("esbt 4", 4, 4),
 ];
 
-fn lb_transmissions(j: &Judging) -> Verdict {
+fn lb_transmissions(j: &Judging) -> Judged {
     for &(c, d, k) in COUNTED {
-        let o = match j.outcome(c) {
-            Ok(o) => o,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let o = j.outcome(c)?;
         let need = ((1u64 << d) - 1) * k;
         match o.transmissions_min.or(o.transmissions) {
             Some(t) if t >= need => {}
             t => {
-                return Verdict::Refuted {
+                return Ok(Verdict::Refuted {
                     counterexample: format!(
                         "`check {c}`: a run with {} transmissions, below (2^d - 1)K = {need}",
                         t.map_or("no count of".to_string(), |t| t.to_string())
                     ),
-                }
+                })
             }
         }
         if let Some(load) = o.link_load.as_ref().filter(|l| l.most > 1) {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}`: {} transmissions on {} in slot {}",
                     load.most, load.resource, load.slot
                 ),
-            };
+            });
         }
     }
     let commands: Vec<&str> = COUNTED.iter().map(|&(c, ..)| c).collect();
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "instances of a bound over every algorithm: in every run of {}, at least (2^d - 1)K \
              transmissions and no arc carrying two in a slot (so at most the d 2^d arcs' worth)",
             super::commands_text(&commands)
         ),
-    }
+    })
 }
 
 /// Broadcasting sets traced for the phases: d divides K in the first five,
@@ -868,20 +848,13 @@ fn phases(d: u32, set: &[u32]) -> Result<Phases, String> {
     })
 }
 
-fn phase_one(_: &Judging) -> Verdict {
+fn phase_one(_: &Judging) -> Judged {
     let mut seen = Vec::new();
     for &(d, set) in PHASED {
         let c = traced_command(d, set);
-        let p = match phases(d, set) {
-            Ok(p) => p,
-            Err(why) => {
-                return Verdict::Unknown {
-                    why: format!("`check {c}`: {why}"),
-                }
-            }
-        };
+        let p = phases(d, set).map_err(|why| format!("`check {c}`: {why}"))?;
         if p.one != 2 * d + 1 || p.told != d as usize {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}`: phase 1 takes {} slots (2d + 1 = {}); in slot {} node 0 sends \
                      K to {} neighbours (d = {d})",
@@ -890,11 +863,11 @@ fn phase_one(_: &Judging) -> Verdict {
                     2 * d + 1,
                     p.told
                 ),
-            };
+            });
         }
         seen.push(format!("{} at d = {d}, K = {}", p.one, set.len()));
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "the runs `check kbcast D --broadcasters LIST --trace F` writes (read in memory; \
              `check {}`, ... `check {}`): only control messages until slot 2d + 1, in which node \
@@ -904,7 +877,7 @@ fn phase_one(_: &Judging) -> Verdict {
             traced_command(PHASED[PHASED.len() - 1].0, PHASED[PHASED.len() - 1].1),
             seen.join(", ")
         ),
-    }
+    })
 }
 
 /// A root's phase-3 fans in a traced run (one data packet sent across d
@@ -937,18 +910,13 @@ fn root_fans(lines: &[super::Sent], d: u32) -> impl Iterator<Item = (&super::Sen
 /// those it fans out, and each reached it in the last slot, before the
 /// fan, in which it was among a transmission's receivers (none where the
 /// root broadcasts its own).
-fn phase_two(_: &Judging) -> Verdict {
+fn phase_two(_: &Judging) -> Judged {
     let mut seen = Vec::new();
     for &(d, set) in PHASED {
         let c = traced_command(d, set);
-        let lines = match super::trace(&traced_run(d, set)) {
-            Ok(lines) => lines,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let lines = super::trace(&traced_run(d, set))?;
         let Some(start) = lines.iter().filter(|l| !l.control).map(|l| l.slot).min() else {
-            return Verdict::Unknown {
-                why: format!("`check {c}`: no data transmitted"),
-            };
+            return Err(format!("`check {c}`: no data transmitted"));
         };
         // Per root: its packets' count and the slot the last reached it.
         let mut roots: std::collections::BTreeMap<&str, (u64, u32)> = Default::default();
@@ -958,26 +926,24 @@ fn phase_two(_: &Judging) -> Verdict {
             root.1 = root.1.max(reached);
         }
         if roots.len() != d.min(set.len() as u32) as usize {
-            return Verdict::Unknown {
-                why: format!(
-                    "`check {c}`: {} nodes fan a packet out across d arcs, not the {} roots \
-                     that have packets",
-                    roots.len(),
-                    d.min(set.len() as u32)
-                ),
-            };
+            return Err(format!(
+                "`check {c}`: {} nodes fan a packet out across d arcs, not the {} roots \
+                 that have packets",
+                roots.len(),
+                d.min(set.len() as u32)
+            ));
         }
         for (root, &(n_j, last)) in &roots {
             let took = last.saturating_sub(start - 1) as u64;
             if took > n_j + d as u64 - 1 {
-                return Verdict::Refuted {
+                return Ok(Verdict::Refuted {
                     counterexample: format!(
                         "`check {c}`: root {root}'s {n_j} packets reach it {took} slots into \
                          phase 2 (slot {last}; the phase starts in slot {start}), past N_j + d - \
                          1 = {}",
                         n_j + d as u64 - 1
                     ),
-                };
+                });
             }
         }
         let most = roots
@@ -989,34 +955,31 @@ fn phase_two(_: &Judging) -> Verdict {
             .join(" ");
         seen.push(format!("d = {d}, K = {}: {most}", set.len()));
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "the runs `check kbcast D --broadcasters LIST --trace F` writes (the PHASED sets of \
              d = 3..5, K = 3..8): per root, slots into phase 2 until its last packet / N_j + d \
              - 1: {}",
             seen.join("; ")
         ),
-    }
+    })
 }
 
 /// The randomized refinement: the runs keep every claimed property
 /// (complete, contention-free) for every draw, and in the traced run each root fans
 /// its first packet out in the slot after it arrives (or in the first
 /// slot, its own).
-fn random_first_packet(judging: &Judging) -> Verdict {
+fn random_first_packet(judging: &Judging) -> Judged {
     const RUNS: &[&str] = &["kbcast-random 3 --all-k", "kbcast-random 4 --k 5"];
     let runs = judging.runs(RUNS, &[]);
     if !matches!(runs, Verdict::Holds { .. }) {
-        return runs;
+        return Ok(runs);
     }
     let mut seen = Vec::new();
     for (d, set) in [(3u32, &[0u32, 3, 5, 6][..]), (4, &[1, 2, 4, 8, 15])] {
         let list: Vec<String> = set.iter().map(|x| x.to_string()).collect();
         let run = format!("kbcast-random {d} --broadcasters {}", list.join(","));
-        let lines = match super::trace(&run) {
-            Ok(lines) => lines,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let lines = super::trace(&run)?;
         // Per root: the slot of its first fan across d arcs, and the
         // slot the first of the packets it fans reached it (0: its own).
         let mut roots: std::collections::BTreeMap<&str, (u32, u32)> = Default::default();
@@ -1030,18 +993,18 @@ fn random_first_packet(judging: &Judging) -> Verdict {
             let arrived = (reached > 0).then_some(reached);
             let expected = reached + 1;
             if fan != expected {
-                return Verdict::Refuted {
+                return Ok(Verdict::Refuted {
                     counterexample: format!(
                         "`check {run} --trace F`: root {root} starts phase 3 in slot {fan}, its \
                          first packet arrived in slot {}",
                         arrived.map_or("- (its own)".into(), |a| a.to_string())
                     ),
-                };
+                });
             }
         }
         seen.push(format!("`check {run} --trace F` ({} roots)", roots.len()));
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "`check {}` and `check {}`: every claimed property holds at every draw; each \
              root's first fan comes the slot after its first packet in {}",
@@ -1049,11 +1012,11 @@ fn random_first_packet(judging: &Judging) -> Verdict {
             RUNS[1],
             seen.join(" and ")
         ),
-    }
+    })
 }
 
 /// N_j = #{r in 1..K : (r - 1) mod d + 1 = j}, d = 1..8, K = 1..2^d.
-fn nj_split(_: &Judging) -> Verdict {
+fn nj_split(_: &Judging) -> Judged {
     let mut uneven = 0u64;
     for d in 1..=8u64 {
         for k in 1..=(1u64 << d) {
@@ -1062,36 +1025,29 @@ fn nj_split(_: &Judging) -> Verdict {
                 .collect();
             let (lo, hi) = (n.iter().min().copied(), n.iter().max().copied());
             if lo < Some(k / d) || hi > Some(k / d + 1) || n.iter().sum::<u64>() != k {
-                return Verdict::Refuted {
+                return Ok(Verdict::Refuted {
                     counterexample: format!("d = {d}, K = {k}: N_1..N_d = {n:?}"),
-                };
+                });
             }
             if hi == Some(k / d + 1) {
                 uneven += 1;
             }
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "computed for d = 1..8, K = 1..2^d: every N_j is floor(K/d) or floor(K/d) + 1 and \
              they sum to K; max_j N_j = floor(K/d) + 1 at the {uneven} (d, K) where d does not \
              divide K (errata item 8)"
         ),
-    }
+    })
 }
 
-fn phase_three(_: &Judging) -> Verdict {
+fn phase_three(_: &Judging) -> Judged {
     let mut seen = Vec::new();
     for &(d, set) in PHASED {
         let c = traced_command(d, set);
-        let p = match phases(d, set) {
-            Ok(p) => p,
-            Err(why) => {
-                return Verdict::Unknown {
-                    why: format!("`check {c}`: {why}"),
-                }
-            }
-        };
+        let p = phases(d, set).map_err(|why| format!("`check {c}`: {why}"))?;
         let (k, d64) = (set.len() as u64, d as u64);
         let took = (p.last + 1).saturating_sub(p.three) as u64;
         let most = k.div_ceil(d64);
@@ -1100,7 +1056,7 @@ fn phase_three(_: &Judging) -> Verdict {
                 true => "= max_j N_j + d".to_string(),
                 false => format!("where max_j N_j + d = {}", most + d64),
             };
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}`: phase 3 runs from slot {} (a root's first broadcast) to slot {} \
                      (the termination packets), {took} slots {which}, not floor(K/d) + d = {} \
@@ -1109,17 +1065,17 @@ fn phase_three(_: &Judging) -> Verdict {
                     p.last,
                     k / d64 + d64
                 ),
-            };
+            });
         }
         seen.push(format!("{took} at d = {d}, K = {k}"));
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "the runs `check kbcast D --broadcasters LIST --trace F` writes: from a root's first \
              broadcast to the last termination packet, {}",
             seen.join(", ")
         ),
-    }
+    })
 }
 
 /// kbcast-mnb at every size it checks in well under a second.
@@ -1130,23 +1086,23 @@ const MNB: &[&str] = &[
     "kbcast-mnb 5",
 ];
 
-fn mnb_ranks(j: &Judging) -> Verdict {
+fn mnb_ranks(j: &Judging) -> Judged {
     use models::stamoulis::prefix::ranks;
     for d in 1..=10u32 {
         let n = 1u32 << d;
         let every: Vec<u32> = (0..n).collect();
         let r = ranks(&every, n);
         if let Some(x) = (0..n).find(|&x| r[x as usize] != n - x) {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "d = {d}: prefix::ranks gives r_{x} = {}, not 2^d - x = {}",
                     r[x as usize],
                     n - x
                 ),
-            };
+            });
         }
     }
-    match j.runs(MNB, &["completeness", "contention-freedom"]) {
+    Ok(match j.runs(MNB, &["completeness", "contention-freedom"]) {
         Verdict::Holds { scope } => Verdict::Holds {
             scope: format!(
                 "models::stamoulis::prefix::ranks of every node is 2^d - x, d = 1..10; without \
@@ -1154,14 +1110,11 @@ fn mnb_ranks(j: &Judging) -> Verdict {
             ),
         },
         other => other,
-    }
+    })
 }
 
-fn ratio_worst_at_d2(j: &Judging) -> Verdict {
-    let rs = match ratios(j, SWEEP, every_k) {
-        Ok(rs) => rs,
-        Err(why) => return Verdict::Unknown { why },
-    };
+fn ratio_worst_at_d2(j: &Judging) -> Judged {
+    let rs = ratios(j, SWEEP, every_k)?;
     let mut seen = Vec::new();
     let mut wrong = None;
     // K = Theta(d^2) taken as d^2/4 <= K <= 4 d^2, at the d where d^2 <= 2^d.
@@ -1197,15 +1150,15 @@ fn ratio_worst_at_d2(j: &Judging) -> Verdict {
          of each K): {}",
         seen.join("; ")
     );
-    match wrong {
+    Ok(match wrong {
         Some(w) => Verdict::Refuted {
             counterexample: format!("{w}; {scope}"),
         },
         None => Verdict::Holds { scope },
-    }
+    })
 }
 
-fn theta_d_largest_k(j: &Judging) -> Verdict {
+fn theta_d_largest_k(j: &Judging) -> Judged {
     // Section 3.1's bound: the largest K with max{d, (2^d-1)K/(d 2^d)} <= c d,
     // where (c + 1) d^2 <= 2^d leaves K room to pass (c + 1) d^2.
     for d in 8..=20u32 {
@@ -1216,43 +1169,40 @@ fn theta_d_largest_k(j: &Judging) -> Verdict {
                 .max()
                 .unwrap_or(0);
             if largest < c * dd || largest >= (c + 1) * dd {
-                return Verdict::Refuted {
+                return Ok(Verdict::Refuted {
                     counterexample: format!(
                         "d = {d}: the largest K with a lower bound <= {c}d is {largest}, not in \
                          [{c}d^2, {}d^2)",
                         c + 1
                     ),
-                };
+                });
             }
         }
     }
     let mut seen = Vec::new();
     for d in 5..=7u32 {
         let c = format!("kbcast {d} --k {} --engine executor", d * d);
-        let t = match j.measured(&c) {
-            Ok(t) => t,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = j.measured(&c)?;
         if t > 6 * d {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!("`check {c}`: {t} slots, more than 6d = {}", 6 * d),
-            };
+            });
         }
         seen.push(format!("`check {c}`: {t}"));
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "arithmetic on section 3.1's bound (the lower-bound entry): for d = 8..20 and \
              c = 1..3 the largest K whose bound is at most c d lies in [c d^2, (c + 1) d^2); \
              and K = d^2 reaches Theta(d): {} (at most 6d)",
             seen.join(", ")
         ),
-    }
+    })
 }
 
 /// Every K-broadcast algorithm over a sweep of d and K, against section
 /// 3.1's max{d, (2^d - 1)K/(d 2^d)}.
-fn lower_bound(j: &Judging) -> Verdict {
+fn lower_bound(j: &Judging) -> Judged {
     let mut runs: Vec<(String, u64)> = Vec::new();
     for (d, ks) in [(3u32, &[1u64, 2, 3, 5, 8][..]), (4, &[4, 16][..])] {
         for &k in ks {
@@ -1297,7 +1247,7 @@ fn tail(d: u32, k: u32, m: u32) -> f64 {
 /// 4CK/d + 2d except with that probability: every draw's time at d = 3,
 /// K = 7 (every draw); (iii) K <= d^2/2e: Pr(max N_j >= d) <= 2d 2^-d
 /// exactly, d = 3..12, and the share of draws slower than 4d at d = 3, 4.
-fn random_derived(j: &Judging) -> Verdict {
+fn random_derived(j: &Judging) -> Judged {
     let e = std::f64::consts::E;
     let mut cases = 0;
     for d in 2..=12u32 {
@@ -1307,12 +1257,12 @@ fn random_derived(j: &Judging) -> Verdict {
                 let m = (c * f64::from(k) / f64::from(d)).ceil() as u32;
                 let p = tail(d, k, m);
                 if p > 2f64.powf(-c) {
-                    return Verdict::measured(
+                    return Ok(Verdict::measured(
                         false,
                         format!(
                             "d = {d}, K = {k}, C = {c:.2}: Pr(max N_j >= CK/d) = {p:.3e} > 2^-C"
                         ),
-                    );
+                    ));
                 }
                 cases += 1;
             }
@@ -1321,10 +1271,10 @@ fn random_derived(j: &Judging) -> Verdict {
         for k in 1..=small {
             let p = tail(d, k, d);
             if p > 2.0 * f64::from(d) * 2f64.powi(-(d as i32)) {
-                return Verdict::measured(
+                return Ok(Verdict::measured(
                     false,
                     format!("d = {d}, K = {k}: Pr(max N_j >= d) = {p:.3e} > 2d 2^-d"),
-                );
+                ));
             }
             cases += 1;
         }
@@ -1338,24 +1288,19 @@ fn random_derived(j: &Judging) -> Verdict {
         (4, 2, 16.0, 8.0 / 16.0),
     ] {
         let c = format!("kbcast-random {d} --k {k} --distribution");
-        let dist = match j.reported(&c, "distribution", |o| o.distribution) {
-            Ok(dist) => dist,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let dist = j.reported(&c, "distribution", |o| o.distribution)?;
         // The count above against the runs' own draws.
         if let Some(r) = dist
             .values
             .iter()
             .find(|r| (tail(d, k, r.value as u32) - r.p_at_least).abs() > 1e-9)
         {
-            return Verdict::Unknown {
-                why: format!(
-                    "`check {c}`: Pr(max N_j >= {}) is {} over the draws, {} by the count",
-                    r.value,
-                    r.p_at_least,
-                    tail(d, k, r.value as u32)
-                ),
-            };
+            return Err(format!(
+                "`check {c}`: Pr(max N_j >= {}) is {} over the draws, {} by the count",
+                r.value,
+                r.p_at_least,
+                tail(d, k, r.value as u32)
+            ));
         }
         let late: f64 = dist
             .times
@@ -1365,19 +1310,19 @@ fn random_derived(j: &Judging) -> Verdict {
             .sum();
         let slowest = dist.times.last().map_or(0, |r| r.slots);
         if late > share || !dist.exact {
-            return Verdict::measured(
+            return Ok(Verdict::measured(
                 false,
                 format!(
                     "`check {c}`: Pr(time > {limit:.1}) = {late:.4} (exact: {}), above {share:.4}",
                     dist.exact
                 ),
-            );
+            ));
         }
         timed.push(format!(
             "`check {c}`: at most {slowest} slots, limit {limit:.1}"
         ));
     }
-    Verdict::measured(
+    Ok(Verdict::measured(
         true,
         format!(
             "exactly (a count of the draws, not a sample) at {cases} cases: Pr(max N_j >= CK/d) \
@@ -1386,10 +1331,10 @@ fn random_derived(j: &Judging) -> Verdict {
              by every draw's run: {}",
             timed.join("; ")
         ),
-    )
+    ))
 }
 
-fn random_cases_exhaustive(_: &Judging) -> Verdict {
+fn random_cases_exhaustive(_: &Judging) -> Judged {
     const UP_TO: u32 = 1_000_000;
     // Every K is in one case iff 2d log d <= d^2/(2e).
     let covers = |d: u32, log: fn(f64) -> f64| {
@@ -1397,7 +1342,7 @@ fn random_cases_exhaustive(_: &Judging) -> Verdict {
         2.0 * d * log(d) <= d * d / (2.0 * std::f64::consts::E)
     };
     let from = |log: fn(f64) -> f64| (2..=UP_TO).rev().take_while(|&d| covers(d, log)).last();
-    match (from(f64::ln), from(f64::log2)) {
+    Ok(match (from(f64::ln), from(f64::log2)) {
         (Some(ln), Some(lg)) => Verdict::Holds {
             scope: format!(
                 "computed: 2d log d <= d^2/(2e) for every d = {ln}..{UP_TO} with the natural \
@@ -1408,56 +1353,53 @@ fn random_cases_exhaustive(_: &Judging) -> Verdict {
         _ => Verdict::Refuted {
             counterexample: format!("2d log d > d^2/(2e) at d = {UP_TO}"),
         },
-    }
+    })
 }
 
-fn small_k_order_only_if(_: &Judging) -> Verdict {
+fn small_k_order_only_if(_: &Judging) -> Judged {
     let ratio = |d: u32, k: u64| bound::same_order_trees(d, k) as f64 / bound::lower(d, k) as f64;
     let mut last = 0.0f64;
     for d in 4..=20u32 {
         let (linear, square) = (ratio(d, 3 * d as u64), ratio(d, (d * d) as u64));
         if linear >= 4.0 || square <= last {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "d = {d}: (d + K - 1) over the lower bound is {linear:.2} at K = 3d and \
                      {square:.2} at K = d^2 (previous d: {last:.2})"
                 ),
-            };
+            });
         }
         last = square;
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "arithmetic on the bounds, d = 4..20: (d + K - 1) / max{{d, (2^d-1)K/(d 2^d)}} stays \
              below 4 at K = 3d and grows with d at K = d^2 (to {last:.2} at d = 20)"
         ),
-    }
+    })
 }
 
-fn small_k_adversary(j: &Judging) -> Verdict {
+fn small_k_adversary(j: &Judging) -> Judged {
     let mut seen = Vec::new();
     let mut last = 0.0f64;
     for d in 5..=8u32 {
         let k = ((1u64 << d) - 1) / d as u64;
         let set: Vec<String> = (0..k).map(|x| x.to_string()).collect();
         let c = format!("kbcast-small {d} --broadcasters {}", set.join(","));
-        let t = match j.measured(&c) {
-            Ok(t) => t as u64,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let t = j.measured(&c)? as u64;
         let r = t as f64 / bound::lower(d, k) as f64;
         if t < k || r <= last {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}`: {t} slots, {r:.2} times max{{d, (2^d-1)K/(d 2^d)}} (K = {k}; \
                      the previous d: {last:.2})"
                 ),
-            };
+            });
         }
         last = r;
         seen.push(format!("d = {d}, K = {k}: {t} slots, {r:.2}"));
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "`check kbcast-small D --broadcasters 0,1,...,K-1` with K = floor((2^d - 1)/d), \
              section 3.1's adversary (`check fixed-trees 5 --k 6` finds this set): at least K \
@@ -1465,7 +1407,7 @@ fn small_k_adversary(j: &Judging) -> Verdict {
              sequence, not the limit): {}",
             seen.join("; ")
         ),
-    }
+    })
 }
 
 /// measured(prefix d) + measured(kbcast-ranked-shifted d), the ranked
@@ -1474,70 +1416,63 @@ fn ranked_total(j: &Judging, d: u32) -> Result<u32, String> {
     Ok(j.measured(&format!("prefix {d}"))? + j.measured(&format!("kbcast-ranked-shifted {d}"))?)
 }
 
-fn ranked_with_prefix(j: &Judging) -> Verdict {
+fn ranked_with_prefix(j: &Judging) -> Judged {
     for d in 2..=4u32 {
-        match ranked_total(j, d) {
-            Ok(t) if t == 3 * d => {}
-            Ok(t) => {
-                return Verdict::Refuted {
-                    counterexample: format!(
-                        "`check prefix {d}` and `check kbcast-ranked-shifted {d}` take {t} slots \
-                         together, not 3d = {}",
-                        3 * d
-                    ),
-                }
-            }
-            Err(why) => return Verdict::Unknown { why },
+        let t = ranked_total(j, d)?;
+        if t != 3 * d {
+            return Ok(Verdict::Refuted {
+                counterexample: format!(
+                    "`check prefix {d}` and `check kbcast-ranked-shifted {d}` take {t} slots \
+                     together, not 3d = {}",
+                    3 * d
+                ),
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "`check prefix D` (2d) plus `check kbcast-ranked-shifted D` (d, the corrected \
                 reading of errata item 7) take 3d at d = 2, 3, 4"
             .into(),
-    }
+    })
 }
 
-fn ranked_beats_three_phase(j: &Judging) -> Verdict {
+fn ranked_beats_three_phase(j: &Judging) -> Judged {
     for d in 2..=4u32 {
         let c = format!("kbcast {d} --k {d}");
-        let (ranked, three) = match (ranked_total(j, d), j.measured(&c)) {
-            (Ok(r), Ok(t)) => (r, t),
-            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
-        };
+        let (ranked, three) = (ranked_total(j, d), j.measured(&c));
+        let (ranked, three) = (ranked?, three?);
         if three != 4 * d + 2 || ranked >= three {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}`: {three} slots (4d + 2 = {}); prefix plus ranked: {ranked}",
                     4 * d + 2
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "`check kbcast D --k D` takes 4d + 2 at d = 2, 3, 4 (every d-set), above \
                 `check prefix D` plus `check kbcast-ranked-shifted D` (3d)"
             .into(),
-    }
+    })
 }
 
-fn ranked_slower_than_small(j: &Judging) -> Verdict {
+fn ranked_slower_than_small(j: &Judging) -> Judged {
     for d in 2..=4u32 {
         let c = format!("kbcast-small {d} --k {d}");
-        let (ranked, small) = match (ranked_total(j, d), j.measured(&c)) {
-            (Ok(r), Ok(s)) => (r, s),
-            (Err(why), _) | (_, Err(why)) => return Verdict::Unknown { why },
-        };
+        let (ranked, small) = (ranked_total(j, d), j.measured(&c));
+        let (ranked, small) = (ranked?, small?);
         if small >= ranked {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}`: {small} slots, not below prefix plus ranked ({ranked})"
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "`check kbcast-small D --k D` (worst over every d-set) below `check prefix D` \
                 plus `check kbcast-ranked-shifted D` (3d) at d = 2, 3, 4"
             .into(),
-    }
+    })
 }

@@ -3,7 +3,7 @@
 //! n = 8 (every rule-3 choice, one source per xor orbit), the executor
 //! beyond; docs/errata.md items 1-6 explain the readings.
 
-use super::{Claim, Judge, Judging, Verdict};
+use super::{Claim, Judge, Judged, Judging, Verdict};
 use crate::table;
 use properties::bounds;
 
@@ -333,28 +333,25 @@ pub fn claims() -> Vec<Claim> {
 /// The Appendix's "Output: 2^p - 1 copies of messages emitted", counted:
 /// its levels' p sum to n, so sources keeping it at every step make
 /// 2^n - 1 transmissions in all (nob-appendix 3: one level, p = 3).
-fn appendix_output(j: &Judging) -> Verdict {
+fn appendix_output(j: &Judging) -> Judged {
     for n in [4u32, 3, 5] {
         let c = format!("nob-appendix {n}");
-        let sent = match j.reported(&c, "count of transmissions", |o| o.transmissions) {
-            Ok(t) => t,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let sent = j.reported(&c, "count of transmissions", |o| o.transmissions)?;
         let promised = (1u64 << n) - 1;
         if sent != promised {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check {c}`: {sent} transmissions, where 2^p - 1 copies from every \
                      source at every step make {promised}"
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "`check nob-appendix N`, N = 4, 3, 5: 2^N - 1 transmissions each (2^p - 1 \
                 copies from every source at every step)"
             .into(),
-    }
+    })
 }
 
 /// NOB's measured steps beside the counting bound, n = 1..16.
@@ -370,11 +367,8 @@ fn nob_and_bound(j: &Judging) -> Result<Vec<(u32, u32, u32)>, String> {
         .collect()
 }
 
-fn near_optimum(j: &Judging) -> Verdict {
-    let rows = match nob_and_bound(j) {
-        Ok(rows) => rows,
-        Err(why) => return Verdict::Unknown { why },
-    };
+fn near_optimum(j: &Judging) -> Judged {
+    let rows = nob_and_bound(j)?;
     let (n, m, b) = rows
         .iter()
         .copied()
@@ -385,10 +379,10 @@ fn near_optimum(j: &Judging) -> Verdict {
         "read as: within one step of the counting bound; `check nob N`, n = 1..16: at most \
          {gap} step above it, the largest ratio {m}/{b} at n = {n}"
     );
-    Verdict::measured(gap <= 1, scope)
+    Ok(Verdict::measured(gap <= 1, scope))
 }
 
-fn fig_2(_: &Judging) -> Verdict {
+fn fig_2(_: &Judging) -> Judged {
     use models::wang_ku::hamming::eta;
     // (digits, their count, levels, the figure's codeword)
     let cases: [(u64, u32, &[u32], u64); 4] = [
@@ -400,26 +394,23 @@ fn fig_2(_: &Judging) -> Verdict {
     for (a, len, ps, printed) in cases {
         let got = eta(a, len, ps);
         if got != printed {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "eta({a:0len$b}, {ps:?}) = {got:b}, the figure prints {printed:b}",
                     len = len as usize
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "models::wang_ku::hamming::eta gives all four codewords of the figure".into(),
-    }
+    })
 }
 
-fn dt_far(j: &Judging) -> Verdict {
+fn dt_far(j: &Judging) -> Judged {
     let mut worst = (0, 0, 1);
     for n in [4u32, 8, 16] {
-        let dt = match j.measured(&format!("dt {n}")) {
-            Ok(t) => t,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let dt = j.measured(&format!("dt {n}"))?;
         let b = bounds::all_port_wormhole_lower(n);
         if dt * worst.2 > worst.1 * b {
             worst = (n, dt, b);
@@ -430,11 +421,11 @@ fn dt_far(j: &Judging) -> Verdict {
         "read as: DT's steps over the counting bound grow with n; `check dt 4`, `check dt 8`, \
          `check dt 16`: {dt}/{b} at n = {n}, the largest"
     );
-    Verdict::measured(n == 16 && dt >= 2 * b, scope)
+    Ok(Verdict::measured(n == 16 && dt >= 2 * b, scope))
 }
 
 /// A row of Table I: every printed value against the checked one.
-fn table_row(row: &str) -> Verdict {
+fn table_row(row: &str) -> Judged {
     let rows = table::wang_ku();
     let (_, cells) = rows
         .iter()
@@ -444,7 +435,7 @@ fn table_row(row: &str) -> Verdict {
                 computed as the least a with (n+1)^a >= 2^n)";
     for (i, c) in cells.iter().enumerate() {
         if c.printed != c.checked || !c.broken.is_empty() {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "{what}: n = {}: printed {}, checked {}{}",
                     i + 1,
@@ -455,15 +446,15 @@ fn table_row(row: &str) -> Verdict {
                         false => format!(", breaking {}", c.broken.join(", ")),
                     }
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!("all 16 cells of {what}"),
-    }
+    })
 }
 
-fn beats_dt(_: &Judging) -> Verdict {
+fn beats_dt(_: &Judging) -> Judged {
     let rows = table::wang_ku();
     let row = |name: &str| {
         rows.iter()
@@ -474,27 +465,24 @@ fn beats_dt(_: &Judging) -> Verdict {
     let (nob, dt) = (row("NOB"), row("DT"));
     for n in 1..=16usize {
         if (nob[n - 1] < dt[n - 1]) != (n > 6) {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check table wang-ku`: n = {n}: NOB {}, DT {}",
                     nob[n - 1],
                     dt[n - 1]
                 ),
-            };
+            });
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "`check table wang-ku`: NOB takes fewer steps than DT exactly at n = 7..16 \
                 (equal at n = 1..6)"
             .into(),
-    }
+    })
 }
 
-fn mostly_optimal(j: &Judging) -> Verdict {
-    let rows = match nob_and_bound(j) {
-        Ok(rows) => rows,
-        Err(why) => return Verdict::Unknown { why },
-    };
+fn mostly_optimal(j: &Judging) -> Judged {
+    let rows = nob_and_bound(j)?;
     let off: Vec<String> = rows
         .iter()
         .filter(|(_, m, b)| m != b)
@@ -506,10 +494,10 @@ fn mostly_optimal(j: &Judging) -> Verdict {
         16 - off.len(),
         off.join(", ")
     );
-    Verdict::measured(off.len() < 8, scope)
+    Ok(Verdict::measured(off.len() < 8, scope))
 }
 
-fn better_than_previous(_: &Judging) -> Verdict {
+fn better_than_previous(_: &Judging) -> Judged {
     let rows = table::wang_ku();
     let row = |name: &str| {
         rows.iter()
@@ -520,14 +508,14 @@ fn better_than_previous(_: &Judging) -> Verdict {
     let (nob, dt, sbt) = (row("NOB"), row("DT"), row("SBT"));
     for n in 1..=16usize {
         if nob[n - 1] > dt[n - 1] || nob[n - 1] > sbt[n - 1] {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "`check table wang-ku`: n = {n}: NOB {}, DT {}, SBT {}",
                     nob[n - 1],
                     dt[n - 1],
                     sbt[n - 1]
                 ),
-            };
+            });
         }
     }
     let equal: Vec<String> = (1..=16usize)
@@ -543,10 +531,10 @@ fn better_than_previous(_: &Judging) -> Verdict {
         dt[15],
         sbt[15]
     );
-    Verdict::measured(2 * nob[15] <= dt[15], scope)
+    Ok(Verdict::measured(2 * nob[15] <= dt[15], scope))
 }
 
-fn hamming_distance_3(_: &Judging) -> Verdict {
+fn hamming_distance_3(_: &Judging) -> Judged {
     use models::wang_ku::hamming::{capacity, eta};
     let mut seen = Vec::new();
     for p in 2..=4u32 {
@@ -559,24 +547,24 @@ fn hamming_distance_3(_: &Judging) -> Verdict {
             }
         }
         if least < 3 {
-            return Verdict::Refuted {
+            return Ok(Verdict::Refuted {
                 counterexample: format!(
                     "two codewords eta(A, {p}) of {s}-digit A are {least} apart"
                 ),
-            };
+            });
         }
         seen.push(format!("{least} at p = {p} (s = {s})"));
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "models::wang_ku::hamming::eta over every pair of s-digit A, s = 2^p - p - 1: the \
              least distance is {}",
             seen.join(", ")
         ),
-    }
+    })
 }
 
-fn fig_2a_standard(_: &Judging) -> Verdict {
+fn fig_2a_standard(_: &Judging) -> Judged {
     use models::wang_ku::hamming::eta;
     // 1101's digits, leftmost first, at the positions 7..1 that are not
     // powers of two, highest first (7, 6, 5, 3).
@@ -606,7 +594,10 @@ fn fig_2a_standard(_: &Judging) -> Verdict {
          text prints 1100110; its checks at positions 4, 2, 1 are {checks:03b}, the syndrome of \
          models::wang_ku::hamming::eta(1101, 3) is {syndrome:03b}"
     );
-    Verdict::measured(standard == 0b110_0110 && checks == syndrome, scope)
+    Ok(Verdict::measured(
+        standard == 0b110_0110 && checks == syndrome,
+        scope,
+    ))
 }
 
 /// The footnote's model (each informed node reaches n more a step, no
@@ -614,7 +605,7 @@ fn fig_2a_standard(_: &Judging) -> Verdict {
 /// 2^n steps and no fewer, n = 1..64; on the cube itself (all-port
 /// wormhole, e-cube routes) the exhaustive search below NOB's steps, n =
 /// 1..6, finds the optimum meets it except at n = 5.
-fn sec3_optimum(j: &Judging) -> Verdict {
+fn sec3_optimum(j: &Judging) -> Judged {
     for n in 1..=64u32 {
         let (mut informed, mut steps) = (1u128, 0);
         while informed < 1u128 << n {
@@ -622,31 +613,27 @@ fn sec3_optimum(j: &Judging) -> Verdict {
             steps += 1;
         }
         if steps != bounds::all_port_wormhole_lower(n) {
-            return Verdict::measured(
+            return Ok(Verdict::measured(
                 false,
                 format!("n = {n}: {steps} steps in the footnote's model, not the bound"),
-            );
+            ));
         }
     }
     let mut cube = Vec::new();
     for n in 1..=6u32 {
         let b = bounds::all_port_wormhole_lower(n);
         let c = format!("nob {n}");
-        let t = match j.measured(&c) {
-            Ok(t) => t,
-            Err(why) => return Verdict::Unknown { why },
-        };
-        match super::faster_cube_broadcast(n, t) {
-            Ok(None) if t == b => cube.push(format!("{n}: {t}")),
-            Ok(None) => cube.push(format!("{n}: {t} (`check {c}`), not {b}")),
-            Ok(Some(o)) => cube.push(format!(
+        let t = j.measured(&c)?;
+        match super::faster_cube_broadcast(n, t)? {
+            None if t == b => cube.push(format!("{n}: {t}")),
+            None => cube.push(format!("{n}: {t} (`check {c}`), not {b}")),
+            Some(o) => cube.push(format!(
                 "{n}: {}, faster than `check {c}`",
                 o.rounds.unwrap_or_default()
             )),
-            Err(why) => return Verdict::Unknown { why },
         }
     }
-    Verdict::measured(
+    Ok(Verdict::measured(
         true,
         format!(
             "in the footnote's model (every informed node reaches n more a step, nothing else \
@@ -657,36 +644,36 @@ fn sec3_optimum(j: &Judging) -> Verdict {
              item 4)",
             cube.join(", ")
         ),
-    )
+    ))
 }
 
-fn eta_one_bit(_: &Judging) -> Verdict {
+fn eta_one_bit(_: &Judging) -> Judged {
     use models::wang_ku::hamming::eta;
     for len in 1..=10u32 {
         for a in 0..(1u64 << len) {
             let got = eta(a, len, &[1]);
             if got != a << 1 {
-                return Verdict::Refuted {
+                return Ok(Verdict::Refuted {
                     counterexample: format!(
                         "eta({a:0w$b}, 1) = {got:0v$b}, not {a:0w$b}0",
                         w = len as usize,
                         v = len as usize + 1
                     ),
-                };
+                });
             }
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: "models::wang_ku::hamming::eta(A, 1) = A0 for every A of 1..10 digits (a 1-bit \
                 syndrome covers 2^1 - 1 - 1 = 0 digits)"
             .into(),
-    }
+    })
 }
 
 /// Lemma 1 at p = 2..4: for every s with 2^p >= s + p + 1, the codewords
 /// eta(A, p) of the s-digit numbers A are at least 3 apart (one error is
 /// corrected, so the syndrome encodes A's digits).
-fn lemma_1(_: &Judging) -> Verdict {
+fn lemma_1(_: &Judging) -> Judged {
     use models::wang_ku::hamming::{capacity, eta};
     let mut pairs = 0u64;
     for p in 2..=4u32 {
@@ -696,29 +683,29 @@ fn lemma_1(_: &Judging) -> Verdict {
                 for (j, &y) in words[..i].iter().enumerate() {
                     pairs += 1;
                     if (x ^ y).count_ones() < 3 {
-                        return Verdict::Refuted {
+                        return Ok(Verdict::Refuted {
                             counterexample: format!(
                                 "p = {p}, s = {s}: eta({i:b}) and eta({j:b}) are {} apart",
                                 (x ^ y).count_ones()
                             ),
-                        };
+                        });
                     }
                 }
             }
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "models::wang_ku::hamming::eta, every s with 2^p >= s + p + 1 at p = 2..4: all \
              {pairs} pairs of codewords at least 3 apart"
         ),
-    }
+    })
 }
 
 /// Lemma 2 at p = 2..4, s = 2^p - p - 1: for every s-digit u and every
 /// neighbour v, the syndromes differ in at least 2 bits, so P_v is neither
 /// P_u nor one of its neighbours.
-fn lemma_2(_: &Judging) -> Verdict {
+fn lemma_2(_: &Judging) -> Judged {
     use models::wang_ku::hamming::{capacity, syndrome};
     let mut pairs = 0u64;
     for p in 2..=4u32 {
@@ -730,21 +717,21 @@ fn lemma_2(_: &Judging) -> Verdict {
                 let neighbour = (0..p).any(|b| pu ^ (1 << b) == pv);
                 pairs += 1;
                 if (pu ^ pv).count_ones() < 2 || neighbour {
-                    return Verdict::Refuted {
+                    return Ok(Verdict::Refuted {
                         counterexample: format!(
                             "p = {p}: u = {u:b}, v = {v:b}: P_u = {pu:b}, P_v = {pv:b}"
                         ),
-                    };
+                    });
                 }
             }
         }
     }
-    Verdict::Holds {
+    Ok(Verdict::Holds {
         scope: format!(
             "models::wang_ku::hamming::syndrome, p = 2..4, s = 2^p - p - 1: all {pairs} pairs of \
              neighbours u, v have Psi(P_u, P_v) >= 2, and no neighbour of P_u is P_v"
         ),
-    }
+    })
 }
 
 /// The sizes whose traces the step counts read: p = floor(log2(n+1)) is
@@ -781,20 +768,20 @@ fn first_dimension(sent: &super::Sent) -> Result<u32, String> {
     }
 }
 
-fn informed_per_step(j: &Judging) -> Verdict {
+fn informed_per_step(j: &Judging) -> Judged {
     let mut seen = Vec::new();
     for n in NOB_TRACED {
         let c = nob_traced(n);
-        let lines = match j.trace(&c) {
-            Ok(lines) => lines,
-            Err(why) => return Verdict::Unknown { why },
-        };
+        let lines = j.trace(&c)?;
         // Section 3's p, steps and last step, typed from the paper.
         let p = (n + 1).ilog2();
         let steps = n.div_ceil(p);
         let slots = lines.iter().map(|l| l.slot).max().unwrap_or(0);
         let refuted = |what: String| {
-            Verdict::measured(false, format!("`check {c} --trace F` (p = {p}): {what}"))
+            Ok(Verdict::measured(
+                false,
+                format!("`check {c} --trace F` (p = {p}): {what}"),
+            ))
         };
         if slots != steps {
             return refuted(format!("{slots} steps, not ceil(n/p) = {steps}"));
@@ -857,7 +844,7 @@ fn informed_per_step(j: &Judging) -> Verdict {
             last.1
         ));
     }
-    Verdict::measured(
+    Ok(Verdict::measured(
         true,
         format!(
             "nodes informed after each step (a step a slot) in `check nob N --source 0 --trace \
@@ -865,20 +852,21 @@ fn informed_per_step(j: &Judging) -> Verdict {
              of the 2^((ceil(n/p)-1)p) sources sends 2^(n-(ceil(n/p)-1)p) - 1 worms; {}",
             seen.join("; ")
         ),
-    )
+    ))
 }
 
-fn rule_counts(j: &Judging) -> Verdict {
+fn rule_counts(j: &Judging) -> Judged {
     use models::wang_ku::nob::{levels, Levels};
     let mut seen = Vec::new();
     for n in NOB_TRACED {
         let c = nob_traced(n);
-        let lines = match j.trace(&c) {
-            Ok(lines) => lines,
-            Err(why) => return Verdict::Unknown { why },
+        let lines = j.trace(&c)?;
+        let refuted = |what: String| {
+            Ok(Verdict::measured(
+                false,
+                format!("`check {c} --trace F`: {what}"),
+            ))
         };
-        let refuted =
-            |what: String| Verdict::measured(false, format!("`check {c} --trace F`: {what}"));
         let sizes = levels(n, Levels::Text);
         if let Some(l) = lines.iter().find(|l| l.slot as usize > sizes.len()) {
             return refuted(format!(
@@ -905,14 +893,8 @@ fn rule_counts(j: &Judging) -> Verdict {
             // dimension, 3: an R dimension), and rule 3's first dimensions.
             let mut rules = std::collections::BTreeMap::<&str, ([u32; 3], Vec<u32>)>::new();
             for l in lines.iter().filter(|l| l.slot == step && !l.control) {
-                let d = match first_dimension(l) {
-                    Ok(d) => d,
-                    Err(why) => {
-                        return Verdict::Unknown {
-                            why: format!("`check {c} --trace F`: {why}"),
-                        }
-                    }
-                };
+                let d =
+                    first_dimension(l).map_err(|why| format!("`check {c} --trace F`: {why}"))?;
                 let rule = match d {
                     d if d >= n - a => 1,
                     d if d >= r => 0,
@@ -961,7 +943,7 @@ fn rule_counts(j: &Judging) -> Verdict {
         }
         seen.push(format!("n = {n}: {}", steps.join(", ")));
     }
-    Verdict::measured(
+    Ok(Verdict::measured(
         true,
         format!(
             "`check nob N --source 0 --trace F`, N = 2..8, each worm classed by the dimension of \
@@ -972,5 +954,5 @@ fn rule_counts(j: &Judging) -> Verdict {
              rule 3's over distinct R dimensions (s - a <= r); per step: {}",
             seen.join("; ")
         ),
-    )
+    ))
 }
