@@ -2,9 +2,7 @@
 //! protocol of one's own, its claim, and a first verdict. A packet goes
 //! along the Gray-code path of the 3-cube, one link a slot.
 
-use commcheck::check::{check_protocol, Options, Subject};
-use models::{Arrival, Config, Hypercube, Ports, Protocol, Shape, Switching, Topology};
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use commcheck::prelude::*;
 
 /// The path broadcast on one cube.
 pub struct Path(pub Hypercube);
@@ -22,18 +20,10 @@ impl Protocol for Path {
         Some(source)
     }
     fn task(&self, &source: &NodeId) -> Task {
-        Task::Broadcast {
-            nodes: self.0.nodes(),
-            sources: vec![source],
-        }
+        Task::broadcast(self.0.nodes(), source)
     }
     fn claims(&self) -> Claims {
-        Claims {
-            claimed: PropertyName::OPTIMAL.to_vec(), // all but message-length
-            bound: Some(self.0.nodes() - 1),
-            lower_bound: Some(self.0.dim()),
-            transmissions: None, // one per delivery
-        }
+        Claims::bounded(self.0.nodes() - 1, self.0.dim())
     }
     fn init(&self, &source: &NodeId, node: NodeId) -> bool {
         node == source
@@ -56,31 +46,18 @@ impl Protocol for Path {
             None => return false,
         };
         // The position on the path: the inverse Gray code of node ^ source.
-        let (mut i, mut g) = (0, node ^ packet);
-        while g != 0 {
-            (i, g) = (i ^ g, g >> 1);
-        }
+        let i = (0..32).fold(0, |i, k| i ^ (node ^ packet) >> k);
         if i + 1 < self.0.nodes() {
-            let to = node ^ (1 << (i + 1).trailing_zeros());
-            out.push(Transmission {
-                route: Route::Link { from: node, to },
-                msg: packet,
-            });
+            let to = node ^ 1 << (i + 1).trailing_zeros();
+            out.push(Transmission::link(node, to, packet));
         }
         false
     }
 }
 
 fn main() {
-    let (n, switching, ports) = (3, Switching::Sf, Ports::One);
-    let path = Path(Hypercube::new(n, switching, ports));
-    let config = Config {
-        n,
-        switching,
-        ports,
-        params: Default::default(),
-    };
-    let subject = Subject::own("path", Shape::Cube, config);
+    let path = Path(Hypercube::new(3, Switching::Sf, Ports::One));
+    let subject = Subject::own("path", &path);
     let outcome = check_protocol(path, &subject, &Options::default()).unwrap();
     print!("{}", outcome.text());
     std::process::exit(outcome.refuted() as i32);

@@ -220,7 +220,7 @@ impl Mutation<GrayPath> for EagerSource {
 
 /// The subject reports name: `gray-path` at the path's configuration.
 fn subject(path: &GrayPath, name: &str) -> Subject {
-    Subject::own(name, Shape::Cube, path.config())
+    Subject::new(name, Shape::Cube, path.config())
 }
 
 /// The exhaustive check of the path broadcast of `packets` packets on the

@@ -265,7 +265,7 @@ impl Mutation<Comb> for BranchingTooth {
 
 /// The subject reports name, at the comb's configuration.
 fn subject(comb: &Comb, name: &str) -> Subject {
-    Subject::own(name, Shape::Grid { torus: false }, comb.config())
+    Subject::new(name, Shape::Grid { torus: false }, comb.config())
 }
 
 /// Options for a check of one source with `engine`.

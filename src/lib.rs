@@ -10,9 +10,11 @@
 //!
 //! A protocol of your own implements [`models::Protocol`] (its node logic
 //! and its claim) and is checked like the catalogue's algorithms, with
-//! every property, by [`check::check_protocol`]:
+//! every property, by [`check::check_protocol`]; `use
+//! commcheck::prelude::*` brings in what that takes from the three crates:
 //!
-//! * [`check::Subject::own`] names it and sizes it;
+//! * [`check::Subject::own`] names it, and reads its size and modes from
+//!   its topology;
 //! * [`check::Options`] picks the engine (lock-step, actor model,
 //!   executor) and the budgets;
 //! * the [`report::Outcome`] has one verdict per property, the
@@ -31,6 +33,7 @@ pub mod claims;
 pub mod engine;
 pub mod import;
 pub mod optimal;
+pub mod prelude;
 pub mod report;
 pub mod show;
 pub mod table;

@@ -23,7 +23,7 @@ mod first_claim;
 
 use commcheck::check::{check_protocol, Options, Subject};
 use commcheck::report::{Finder, Outcome, PropertyReport};
-use models::{Config, Hypercube, Ports, Shape, Switching};
+use models::{Hypercube, Ports, Switching};
 use properties::Status;
 
 /// Every claimed property of `o` holds.
@@ -146,15 +146,8 @@ fn mesh_comb_takes_each_sources_eccentricity_and_catches_a_branching_tooth() {
 
 #[test]
 fn the_smallest_program_reaches_a_verdict_and_the_guide_quotes_it_whole() {
-    let (n, switching, ports) = (3, Switching::Sf, Ports::One);
-    let path = first_claim::Path(Hypercube::new(n, switching, ports));
-    let config = Config {
-        n,
-        switching,
-        ports,
-        params: Default::default(),
-    };
-    let subject = Subject::own("path", Shape::Cube, config);
+    let path = first_claim::Path(Hypercube::new(3, Switching::Sf, Ports::One));
+    let subject = Subject::own("path", &path);
     let o = check_protocol(path, &subject, &Options::default()).unwrap();
     assert_holds(&o);
     assert_eq!(o.time.measured, Some(7));

@@ -6,9 +6,10 @@
 pub use crate::config::{Config, Param, Params, Ports, Switching};
 pub use crate::entry::{
     count_words, every_packet_bytes, one_packet_bytes, one_packet_bytes_grid, pair_packet_bytes,
-    personal_packet_bytes, variant_label, Entry, Info, Reach, Shape, ENUMERATED_UP_TO,
+    personal_packet_bytes, variant_label, Entry, Info, Reach, ENUMERATED_UP_TO,
 };
 use crate::protocol::{Arrival, Protocol};
+use crate::topology::Shape;
 
 /// Input the catalog refuses, worded for the person who typed it.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

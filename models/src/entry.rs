@@ -5,73 +5,7 @@
 //! catalog gathers their entries into the registry.
 
 use crate::config::{Config, Param, Ports, Switching};
-use crate::topology::hypercube::Hypercube;
-use crate::topology::mesh_bus::MeshBus;
-
-/// The network an algorithm runs on, and what its size n means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Shape {
-    /// The n-cube: n is the dimension, 2^n nodes.
-    Cube,
-    /// The n x n mesh-bus: n is the side, n^2 nodes; the algorithm needs
-    /// at least `min` (a side of 1 has no bus to use).
-    MeshBus {
-        /// The least side.
-        min: u32,
-    },
-    /// A mesh or torus of any sides (`5x7` on the command line, where a
-    /// bare `16` is the line M(16)); a config's n without sides (a table's)
-    /// is the n x n one. `torus`: always a torus (else a mesh, or a torus
-    /// with `--torus` where the algorithm takes it).
-    Grid {
-        /// Always a torus.
-        torus: bool,
-    },
-    /// A graph a user describes: n is its number of nodes (a schedule's
-    /// network, never a catalogued algorithm's).
-    Graph,
-}
-
-impl Shape {
-    /// The sizes n accepted.
-    pub fn sizes(self) -> (u32, u32) {
-        match self {
-            Shape::Cube => (1, Hypercube::MAX_DIM),
-            Shape::MeshBus { min } => (min, MeshBus::MAX_SIDE),
-            Shape::Grid { torus } => (2 + torus as u32, 4096),
-            Shape::Graph => (1, crate::topology::graph::MAX_NODES),
-        }
-    }
-
-    /// What n is called ("dimension", "side").
-    pub fn size_word(self) -> &'static str {
-        match self {
-            Shape::Cube => "dimension",
-            Shape::MeshBus { .. } | Shape::Grid { .. } => "side",
-            Shape::Graph => "number of nodes",
-        }
-    }
-
-    /// The number of nodes at size n (saturating).
-    pub fn nodes(self, n: u32) -> u64 {
-        match self {
-            Shape::Cube => 1u64.checked_shl(n).unwrap_or(u64::MAX),
-            Shape::MeshBus { .. } | Shape::Grid { .. } => n as u64 * n as u64,
-            Shape::Graph => n as u64,
-        }
-    }
-
-    /// The network in words (`the 4-cube`, `the 4x4 mesh-bus`).
-    pub fn network(self, n: u32) -> String {
-        match self {
-            Shape::Cube => format!("the {n}-cube"),
-            Shape::MeshBus { .. } => format!("the {n}x{n} mesh-bus"),
-            Shape::Grid { torus: false } => format!("M({n},{n})"),
-            Shape::Grid { torus: true } => format!("T({n},{n})"),
-            Shape::Graph => format!("a graph of {n} nodes"),
-        }
-    }
-}
+use crate::topology::Shape;
 
 /// How far each engine finishes without a budget on the reference
 /// machine (2 cores; BENCHMARKS.md has the measurements): past `lockstep`

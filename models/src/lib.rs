@@ -38,17 +38,13 @@ pub mod stamoulis;
 pub mod topology;
 pub mod wang_ku;
 
-pub use catalog::{Algorithm, ModelError, Shape};
+pub use catalog::{Algorithm, ModelError};
 pub use config::{Config, Ports, Switching};
 pub use faults::{Fault, Faults, Part};
 pub use faulty::{Faulty, Scenario};
 pub use mutant::{Mutant, MutantState, Mutation};
 pub use protocol::{Arrival, Protocol, Symmetry, NO_CODE, PACKED_NODE_BITS};
-pub use topology::graph::Graph;
-pub use topology::grid::Grid;
-pub use topology::hypercube::Hypercube;
-pub use topology::mesh_bus::MeshBus;
-pub use topology::{Medium, Topology};
+pub use topology::{Graph, Grid, Hypercube, Medium, MeshBus, Network, Shape, Topology};
 
 /// Runs `body` with `p` bound to the protocol of an algorithm:
 /// `with_protocol!(algorithm, config, |p| body)`. Each algorithm has its own

@@ -92,6 +92,18 @@ pub struct Claims {
 }
 
 impl Claims {
+    /// Every property but message-length, a claimed completion time
+    /// `bound` and the problem's `lower_bound`, one transmission per
+    /// needed delivery: what a broadcast of one's own usually claims.
+    pub fn bounded(bound: Slot, lower_bound: Slot) -> Claims {
+        Claims {
+            claimed: PropertyName::OPTIMAL.to_vec(),
+            bound: Some(bound),
+            lower_bound: Some(lower_bound),
+            transmissions: None,
+        }
+    }
+
     /// Every property claimed, with a time that is both the claimed bound
     /// and the problem's lower bound, and a claimed transmission count:
     /// the strong optimality of Bertsekas et al.'s tables.

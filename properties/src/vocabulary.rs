@@ -95,6 +95,17 @@ pub struct Transmission<M> {
     pub msg: M,
 }
 
+impl<M> Transmission<M> {
+    /// `msg` over the link (or, under wormhole, the worm) from `from` to
+    /// `to`.
+    pub fn link(from: NodeId, to: NodeId, msg: M) -> Self {
+        Transmission {
+            route: Route::Link { from, to },
+            msg,
+        }
+    }
+}
+
 /// What the run must achieve: which packets each node starts with, which it
 /// must hold at the end, and whether packets may be combined
 /// (docs/architecture.md, "Properties").
@@ -237,6 +248,14 @@ impl Need {
 }
 
 impl Task {
+    /// Broadcast: the packet of `source` to every node.
+    pub fn broadcast(nodes: u32, source: NodeId) -> Task {
+        Task::Broadcast {
+            nodes,
+            sources: vec![source],
+        }
+    }
+
     /// Multinode broadcast: every node's packet to every node.
     pub fn multinode_broadcast(nodes: u32) -> Task {
         Task::Broadcast {

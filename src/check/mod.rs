@@ -83,14 +83,13 @@ fn on_machine<P: Protocol + 'static>(
 /// use commcheck::check::{check_protocol, Options, Subject};
 /// use commcheck::engine::Engine;
 /// use models::lecture_notes::sbt::Sbt;
-/// use models::catalog::{Algorithm, Ports, Switching};
-/// use models::Shape;
+/// use models::catalog::Algorithm;
 ///
 /// // SBT on the 3-cube, as a user would check a protocol of their own.
-/// let config = Algorithm::Sbt.config(3, None, None).unwrap();
-/// let subject = Subject::own("my-sbt", Shape::Cube, config.clone());
+/// let sbt = Sbt::new(Algorithm::Sbt.config(3, None, None).unwrap());
+/// let subject = Subject::own("my-sbt", &sbt);
 /// let options = Options { engine: Some(Engine::Lockstep), ..Options::default() };
-/// let outcome = check_protocol(Sbt::new(config), &subject, &options).unwrap();
+/// let outcome = check_protocol(sbt, &subject, &options).unwrap();
 /// assert!(!outcome.refuted());
 /// ```
 pub fn check_protocol<P: Protocol + 'static>(

@@ -10,7 +10,7 @@ use crate::optimal::sat::{fewest_transmissions, Attempt, Sent};
 use crate::optimal::task::{Instance, Routes, Task};
 use crate::optimal::witness;
 use crate::optimal::Stop;
-use crate::with_network;
+use models::with_network;
 use models::{Ports, Switching};
 use serde::Serialize;
 use std::fmt::Write;
@@ -262,7 +262,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
     let start = Instant::now();
     let net = network(&req.network, req.switching, req.ports)?;
     let wormhole = req.switching == Switching::Wh;
-    let bus = matches!(net, crate::import::network::Network::MeshBus(_));
+    let bus = matches!(net, models::Network::MeshBus(_));
     if req.routes != Routes::Network && (!wormhole || bus) {
         return Err(CheckError::Usage(
             "--routes is for worms (--switching wh on links): under store-and-forward a packet \

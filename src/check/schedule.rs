@@ -4,13 +4,14 @@
 
 use super::{check_protocol, CheckError, Options, Subject};
 use crate::import::collective::Collective;
-use crate::import::network::{network, Network};
+use crate::import::network::network;
 use crate::import::{self, ImportError};
 use crate::report::Outcome;
-use crate::with_network;
 use models::catalog::{Config, Params};
 use models::schedule::{Kind, Schedule};
-use models::{Graph, Ports, Shape, Switching};
+use models::with_network;
+use models::Network;
+use models::{Graph, Ports, Switching};
 use properties::NodeId;
 use std::path::PathBuf;
 
@@ -233,7 +234,7 @@ macro_rules! with_scheduled {
         }
         let (arcs, cuts) = prepared.arcs_and_cuts;
         let $subject = prepared.subject;
-        $crate::with_network!(prepared.net, |t| {
+        models::with_network!(prepared.net, |t| {
             let $s = models::schedule::run::Scheduled::new(
                 prepared.schedule,
                 t,
@@ -311,16 +312,7 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
     let schedule = read_schedule(req)?;
     let mut net = network(&req.network, req.switching, req.ports)?;
     let place = placement(&req.map, schedule.ranks, &net)?;
-    let (shape, n, sides) = match &net {
-        Network::Cube(c) => (Shape::Cube, c.dim(), None),
-        Network::Grid(g) => (
-            Shape::Grid { torus: g.torus() },
-            g.sides().iter().copied().max().unwrap_or(0),
-            Some(g.sides().to_vec()),
-        ),
-        Network::MeshBus(b) => (Shape::MeshBus { min: 2 }, b.side(), None),
-        Network::Graph(g) => (Shape::Graph, models::Topology::nodes(g), None),
-    };
+    let (shape, n, sides) = (net.shape(), net.size(), net.sides());
     let arcs_and_cuts = net.arcs_and_cuts();
     // Paths a schedule gives: on a graph they join it; a cube or grid
     // becomes the same network as a graph, routed as before elsewhere.
@@ -357,7 +349,7 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
             ..Params::default()
         },
     };
-    let subject = Subject::own(&schedule.name, shape, config);
+    let subject = Subject::new(&schedule.name, shape, config);
     Ok(Prepared {
         schedule,
         net,

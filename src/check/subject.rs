@@ -3,7 +3,7 @@
 
 use super::request::Request;
 use models::catalog::{Config, Reach};
-use models::Shape;
+use models::{Network, Protocol, Shape};
 
 /// What a check is about, as plans and reports name it: a catalogued
 /// algorithm at a configuration ([`Subject::of`]), or a protocol of the
@@ -37,10 +37,28 @@ impl Subject {
         }
     }
 
-    /// A protocol of the user's own called `name`, on `shape` at
-    /// `config`: every engine within reach (the user picks the engine and
-    /// the budgets in [`Options`](crate::check::Options)).
-    pub fn own(name: &str, shape: Shape, config: Config) -> Subject {
+    /// A protocol of the user's own called `name`: its network's family,
+    /// size and modes are read from its topology; every engine within
+    /// reach (the user picks the engine and the budgets in
+    /// [`Options`](crate::check::Options)).
+    pub fn own<P: Protocol>(name: &str, protocol: &P) -> Subject
+    where
+        P::Topo: Clone + Into<Network>,
+    {
+        let network: Network = protocol.topology().clone().into();
+        let config = Config {
+            n: network.size(),
+            switching: network.switching(),
+            ports: network.ports(),
+            params: Default::default(),
+        };
+        Subject::new(name, network.shape(), config)
+    }
+
+    /// A subject called `name`, on `shape` at `config` (parameters
+    /// included): a schedule's, or a protocol whose configuration says
+    /// more than its topology.
+    pub fn new(name: &str, shape: Shape, config: Config) -> Subject {
         Subject {
             name: name.to_string(),
             reach: Reach {

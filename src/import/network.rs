@@ -1,90 +1,10 @@
 //! `--network`: a built-in network by name and size, or a graph file
-//! (docs/schedules.md, "Networks").
+//! (docs/schedules.md, "Networks"), read into `models::Network`.
 
 use super::{at_line, ImportError};
-use models::{Graph, Grid, Hypercube, MeshBus, Ports, Switching, Topology};
-use properties::NodeId;
+use models::{Graph, Grid, Hypercube, MeshBus, Network, Ports, Switching};
 use serde::Deserialize;
 use std::path::Path;
-
-/// A network a schedule runs on.
-pub enum Network {
-    /// `hypercube:n`.
-    Cube(Hypercube),
-    /// `mesh:AxB`, `torus:AxB`.
-    Grid(Grid),
-    /// `mesh-bus:n`.
-    MeshBus(MeshBus),
-    /// `graph:FILE`.
-    Graph(Graph),
-}
-
-/// Runs `$body` with `$t` bound to the network's topology.
-#[macro_export]
-macro_rules! with_network {
-    ($net:expr, |$t:ident| $body:expr) => {
-        match $net {
-            $crate::import::network::Network::Cube($t) => $body,
-            $crate::import::network::Network::Grid($t) => $body,
-            $crate::import::network::Network::MeshBus($t) => $body,
-            $crate::import::network::Network::Graph($t) => $body,
-        }
-    };
-}
-
-impl Network {
-    /// The number of nodes.
-    pub fn nodes(&self) -> u32 {
-        with_network!(self, |t| t.nodes())
-    }
-
-    /// Its name in reports (`the 3-cube`, `M(4,4)`, `graph dgx1.json`).
-    pub fn name(&self) -> String {
-        match self {
-            Network::Cube(c) => format!("the {}-cube", c.dim()),
-            Network::Grid(g) => g.name(),
-            Network::MeshBus(b) => format!("the {0}x{0} mesh-bus", b.side()),
-            Network::Graph(g) => g.network().unwrap_or_default(),
-        }
-    }
-
-    /// Its directed arcs and the cuts the schedule's lower bounds try
-    /// (models::schedule::bounds): the cube's dimensions, a grid's halves
-    /// along each axis, a graph's lower and upper node numbers. None on
-    /// the mesh-bus, whose buses are not arcs.
-    pub fn arcs_and_cuts(&self) -> (Vec<(NodeId, NodeId)>, Vec<Vec<bool>>) {
-        let nodes = self.nodes();
-        match self {
-            Network::Cube(c) => {
-                let arcs = (0..nodes)
-                    .flat_map(|u| (0..c.dim()).map(move |d| (u, u ^ (1 << d))))
-                    .collect();
-                let cuts = (0..c.dim())
-                    .map(|d| (0..nodes).map(|v| v >> d & 1 == 1).collect())
-                    .collect();
-                (arcs, cuts)
-            }
-            Network::Grid(g) => {
-                let mut arcs = Vec::new();
-                g.links(|u, v| arcs.extend([(u, v), (v, u)]));
-                let cuts = (0..g.dims())
-                    .filter(|&i| g.sides()[i] > 1)
-                    .map(|i| {
-                        (0..nodes)
-                            .map(|v| g.coord(v, i) < g.sides()[i] / 2)
-                            .collect()
-                    })
-                    .collect();
-                (arcs, cuts)
-            }
-            Network::MeshBus(_) => (Vec::new(), Vec::new()),
-            Network::Graph(g) => {
-                let cut = (0..nodes).map(|v| v < nodes / 2).collect();
-                (g.arcs().to_vec(), vec![cut])
-            }
-        }
-    }
-}
 
 /// The network `spec` names (`hypercube:3`, `mesh:4x4`, `torus:5x5`,
 /// `mesh-bus:4`, `graph:FILE`) under `switching` and `ports`.

@@ -66,14 +66,13 @@ pub fn serve(req: &Request, addr: &str) -> Result<(), CheckError> {
 /// use commcheck::show::explore::serve_protocol;
 /// use models::catalog::Algorithm;
 /// use models::lecture_notes::sbt::Sbt;
-/// use models::Shape;
 /// use std::sync::Arc;
 ///
 /// // SBT on the 3-cube as a protocol of one's own, in every delivery order.
-/// let config = Algorithm::Sbt.config(3, None, None).unwrap();
-/// let subject = Subject::own("my-sbt", Shape::Cube, config.clone());
+/// let sbt = Sbt::new(Algorithm::Sbt.config(3, None, None).unwrap());
+/// let subject = Subject::own("my-sbt", &sbt);
 /// let options = Options { engine: Some(Engine::Actor), ..Options::default() };
-/// serve_protocol(Arc::new(Sbt::new(config)), &subject, &options, "127.0.0.1:3000").unwrap();
+/// serve_protocol(Arc::new(sbt), &subject, &options, "127.0.0.1:3000").unwrap();
 /// ```
 pub fn serve_protocol<P: Protocol + 'static>(
     protocol: Arc<P>,

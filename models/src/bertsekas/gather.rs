@@ -46,7 +46,7 @@ pub const ENTRY: Entry<Gather> = Entry {
         reach: Reach::lockstep_only(4),
         params: &[],
         memory: crate::entry::Footprint::Whole(memory),
-        shape: crate::entry::Shape::Cube,
+        shape: crate::topology::Shape::Cube,
     },
     build: Gather::new,
 };

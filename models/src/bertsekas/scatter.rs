@@ -57,7 +57,7 @@ pub const ENTRY: Entry<Scatter> = Entry {
         reach: Reach::lockstep_only(5),
         params: &[],
         memory: crate::entry::Footprint::Whole(crate::entry::personal_packet_bytes),
-        shape: crate::entry::Shape::Cube,
+        shape: crate::topology::Shape::Cube,
     },
     build: Scatter::new,
 };

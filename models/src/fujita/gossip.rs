@@ -8,7 +8,8 @@
 //! checks they hold what they send).
 
 use crate::config::{Config, Param, Ports::All, Switching::Sf};
-use crate::entry::{Info, Reach, Shape};
+use crate::entry::{Info, Reach};
+use crate::topology::Shape;
 use properties::bounds::fujita;
 use properties::{Claims, PropertyName, Slot, Task};
 

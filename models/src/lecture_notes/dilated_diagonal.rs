@@ -50,9 +50,10 @@ use crate::blocks::broadcast::{grid_broadcast, Packet};
 use crate::blocks::schedule::Schedule;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
-use crate::entry::{Entry, Info, Reach, Shape};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::Grid;
+use crate::topology::Shape;
 use properties::{Claims, NodeId, PropertyName, Slot, Transmission};
 
 /// The registry entry.

@@ -25,9 +25,10 @@ use crate::blocks::broadcast::{grid_broadcast, Packet};
 pub use crate::blocks::flood::FloodState;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
-use crate::entry::{Entry, Info, Reach, Shape};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Dir, Grid, TORUS};
+use crate::topology::Shape;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
 

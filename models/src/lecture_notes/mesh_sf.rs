@@ -80,9 +80,10 @@
 use crate::blocks::broadcast::{grid_broadcast, Packet};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
-use crate::entry::{Entry, Info, Reach, Shape};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Dir, Grid};
+use crate::topology::Shape;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
 

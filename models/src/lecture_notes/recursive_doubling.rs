@@ -43,9 +43,10 @@
 use crate::blocks::broadcast::{grid_broadcast, Packet};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
-use crate::entry::{Entry, Info, Reach, Shape};
+use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::grid::{Grid, TORUS};
+use crate::topology::Shape;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
 

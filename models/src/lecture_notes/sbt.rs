@@ -70,7 +70,7 @@ pub const ENTRY: Entry<Sbt> = Entry {
         },
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::entry::Shape::Cube,
+        shape: crate::topology::Shape::Cube,
     },
     build: Sbt::new,
 };

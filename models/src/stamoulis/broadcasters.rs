@@ -5,8 +5,9 @@
 //! `k_set_inputs!`.
 
 use crate::config::{Config, Param, Ports::All, Switching::Sf};
-use crate::entry::{Info, Reach, Shape};
+use crate::entry::{Info, Reach};
 use crate::topology::hypercube::Hypercube;
+use crate::topology::Shape;
 use crate::topology::Topology;
 use properties::bounds::stamoulis;
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task};

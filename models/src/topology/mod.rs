@@ -2,12 +2,21 @@
 //! (docs/architecture.md, "Runs"). One file per network: the hypercube,
 //! meshes and tori (`grid`), the mesh-bus, and a graph of any shape that a
 //! user describes (`graph`, read from a file by the front half); a new
-//! kind of network is a new file here implementing [`Topology`].
+//! kind of network is a new file here implementing [`Topology`], and a
+//! variant of [`Network`] (`network.rs`: which network, as a family
+//! ([`Shape`]) and as one built network).
 
 pub mod graph;
 pub mod grid;
 pub mod hypercube;
 pub mod mesh_bus;
+pub mod network;
+
+pub use graph::Graph;
+pub use grid::Grid;
+pub use hypercube::Hypercube;
+pub use mesh_bus::MeshBus;
+pub use network::{Network, Shape};
 
 use properties::{NodeId, ResourceId, Route};
 

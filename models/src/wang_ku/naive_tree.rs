@@ -47,7 +47,7 @@ pub const ENTRY: Entry<NaiveTree> = Entry {
         },
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::entry::Shape::Cube,
+        shape: crate::topology::Shape::Cube,
     },
     build: NaiveTree::new,
 };

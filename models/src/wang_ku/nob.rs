@@ -142,7 +142,7 @@ pub const TEXT: Entry<Nob> = Entry {
         },
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::entry::Shape::Cube,
+        shape: crate::topology::Shape::Cube,
     },
     build: |cfg| Nob::new(cfg, Levels::Text),
 };

@@ -1,0 +1,12 @@
+//! What a protocol of one's own needs, from the three crates, in one
+//! `use commcheck::prelude::*;` (docs/extending.md): the protocol trait
+//! and its vocabulary, the networks, and the check with its report.
+
+pub use crate::check::{check_protocol, Options, Subject};
+pub use crate::engine::Engine;
+pub use crate::report::Outcome;
+pub use models::{
+    Arrival, Config, Graph, Grid, Hypercube, MeshBus, Network, Ports, Protocol, Shape, Switching,
+    Topology,
+};
+pub use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
