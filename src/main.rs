@@ -63,15 +63,15 @@ fn main() -> ExitCode {
 /// prints (docs/scale.md). Only `check` runs over several ranks.
 #[cfg(feature = "mpi")]
 fn over_ranks() -> anyhow::Result<Option<mpi::environment::Universe>> {
-    use commcheck::engine::ranks;
+    use commcheck::engine::group;
     let launched = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"]
         .iter()
         .any(|v| std::env::var_os(v).is_some());
     if !launched {
         return Ok(None);
     }
-    let universe = ranks::init();
-    let world = ranks::world().ok_or_else(|| anyhow::anyhow!("MPI did not start"))?;
+    let universe = group::init();
+    let world = group::world().ok_or_else(|| anyhow::anyhow!("MPI did not start"))?;
     if world.rank != 0 {
         // SAFETY: open and dup2 on this process's own descriptors, before
         // any other thread runs.
@@ -87,7 +87,7 @@ fn over_ranks() -> anyhow::Result<Option<mpi::environment::Universe>> {
 /// Refuses, over several ranks, what does not run over them.
 #[cfg(feature = "mpi")]
 fn refuse_over_ranks(command: &Command) -> anyhow::Result<()> {
-    let size = commcheck::engine::ranks::world().map_or(1, |w| w.size);
+    let size = commcheck::engine::group::world().map_or(1, |w| w.size);
     if size > 1 && !matches!(command, Command::Check(..)) {
         anyhow::bail!("under mpirun ({size} ranks) only `check` runs; run this without mpirun");
     }

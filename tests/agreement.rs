@@ -218,7 +218,7 @@ fn every_drive_of_the_executor_gives_the_same_run() {
     }
     assert!(
         scheduled >= 20,
-        "the schedule drive was tried {scheduled} times"
+        "the phased drive was tried {scheduled} times"
     );
     assert!(packing >= 20, "the dense drive was tried {packing} times");
 }
@@ -242,7 +242,7 @@ fn groups_of_ranges_on_threads_give_the_same_run() {
             &p,
             &input,
             &Progress::default(),
-            Drive::Schedule { threads, range },
+            Drive::Phased { threads, range },
         )
     };
     let one = run(1, RANGE);
@@ -285,7 +285,7 @@ fn every_drive_reports_the_same_violations() {
             }
             for threads in 1..=3 {
                 for range in [64, executor::RANGE] {
-                    let drive = Drive::Schedule { threads, range };
+                    let drive = Drive::Phased { threads, range };
                     let run = executor::drive(&p, &0, &Progress::default(), drive);
                     assert_eq!(run, inbox, "{bug:?} {ports} on {threads} threads, {range}");
                 }

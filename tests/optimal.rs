@@ -1,5 +1,5 @@
 //! The exhaustive optimal search (commcheck::optimal) against what is known
-//! by hand, with its witnesses replayed round by round (tests/lecture.rs
+//! by hand, with its witnesses replayed round by round (tests/lecture_notes.rs
 //! holds it against farthest first at every source of the meshes there).
 
 use commcheck::optimal::{least_rounds, Model, Optimum};

@@ -22,23 +22,23 @@ pub const BUDGET: Budget = Budget {
 /// 1 to 3 threads with its ranges of receivers, and ranges of 64 (several
 /// to a thread once a network has 128 nodes).
 pub const SCHEDULES: [Drive; 5] = [
-    Drive::Schedule {
+    Drive::Phased {
         threads: 1,
         range: RANGE,
     },
-    Drive::Schedule {
+    Drive::Phased {
         threads: 2,
         range: RANGE,
     },
-    Drive::Schedule {
+    Drive::Phased {
         threads: 3,
         range: RANGE,
     },
-    Drive::Schedule {
+    Drive::Phased {
         threads: 1,
         range: 64,
     },
-    Drive::Schedule {
+    Drive::Phased {
         threads: 3,
         range: 64,
     },

@@ -48,7 +48,7 @@ mod layout;
 /// Lecture notes, section 11: broadcast on meshes and tori (every
 /// source, against times computed from coordinates), Ho-Kao on the cube;
 /// the notes' errata.
-mod lecture;
+mod lecture_notes;
 /// The executor over MPI ranks gives one process's report (`--features
 /// mpi`, under mpirun).
 #[cfg(feature = "mpi")]

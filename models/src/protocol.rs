@@ -401,14 +401,14 @@ pub trait Protocol: Send + Sync {
     /// The faults of the machine in the run from `input` (default: none):
     /// the judge loses what crosses a failed part, and completeness
     /// excuses what no healthy holder can reach (`crate::faults`).
-    /// [`crate::faulty::Faulty`] runs a protocol under faults.
+    /// [`crate::imperfect::Faulty`] runs a protocol under faults.
     fn faults(&self, input: &Self::Input) -> Option<&Faults> {
         let _ = input;
         None
     }
 
     /// The transmissions of `state`'s node in its last step that landed
-    /// late, each with its delay (default: none; [`crate::faulty::Faulty`]
+    /// late, each with its delay (default: none; [`crate::imperfect::Faulty`]
     /// under `--delay`): pictures draw them as such.
     fn landed_late(&self, state: &Self::State) -> Vec<(Slot, properties::Route)> {
         let _ = state;

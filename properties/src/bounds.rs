@@ -169,7 +169,7 @@ pub mod stamoulis {
 /// transmissions of the four basic operations in the all-port full-duplex
 /// store-and-forward non-combining Q_n. The formulas are Bertsekas et
 /// al.'s MLA column (the notes add that optimal algorithms match them).
-pub mod lecture {
+pub mod lecture_notes {
     use super::bertsekas as b;
 
     /// (operation, rounds, transmissions) for OAB, AAB, OAS and AAS on Q_n:
@@ -336,7 +336,7 @@ mod tests {
     /// 3 x 32 = 96.
     #[test]
     fn the_lecture_lemma_by_hand() {
-        let rows = lecture::lemma(3);
+        let rows = lecture_notes::lemma(3);
         let got: Vec<(u64, u64)> = rows.iter().map(|r| (r.1, r.2)).collect();
         assert_eq!(got, [(3, 7), (3, 56), (3, 12), (4, 96)]);
     }

@@ -14,5 +14,5 @@ pub mod record;
 pub mod vocabulary;
 
 pub use holdings::{Holdings, Keep, Part};
-pub use record::{Claims, Evidence, Load, PropertyName, Record, Run, Status, Violation};
+pub use record::{Claims, Evidence, Load, PropertyName, Record, Status, Violation, WriteTally};
 pub use vocabulary::{Need, Needs, NodeId, PacketId, ResourceId, Route, Slot, Task, Transmission};

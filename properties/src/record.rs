@@ -313,7 +313,7 @@ impl Violation {
 /// What a bus write's receivers made of one packet (see
 /// [`Record::delivery_run`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Run {
+pub struct WriteTally {
     /// How many received it.
     pub count: u64,
     /// The lowest receiver.
@@ -521,7 +521,7 @@ impl Record {
     /// holdings): `lowest` the lowest of them, `own` the packet's origin if
     /// among them (NOHO), `again` the lowest that already held it (NODUP).
     /// The record is the one the deliveries one by one would leave.
-    pub fn delivery_run(&mut self, slot: Slot, run: Run, packet: PacketId, from: NodeId) {
+    pub fn delivery_run(&mut self, slot: Slot, run: WriteTally, packet: PacketId, from: NodeId) {
         if run.count == 0 {
             return;
         }
@@ -866,7 +866,7 @@ mod tests {
         ));
         // A bus write's receivers: news if one of them lacked the packet.
         let mut r = Record::new(&claims());
-        let copies = Run {
+        let copies = WriteTally {
             count: 2,
             lowest: 1,
             again: Some(1),
@@ -876,7 +876,7 @@ mod tests {
         assert_eq!((r.completion, r.last_delivery), (0, 4));
         r.delivery_run(
             5,
-            Run {
+            WriteTally {
                 fresh: Some(2),
                 ..copies
             },

@@ -178,7 +178,7 @@ fn refuse_past_memory(
     // against what the ranks on its host take (docs/scale.md).
     let (ranks, on_host) = (1, 1);
     #[cfg(feature = "mpi")]
-    let (have, ranks, on_host) = match crate::engine::ranks::world().filter(|w| w.size > 1) {
+    let (have, ranks, on_host) = match crate::engine::group::world().filter(|w| w.size > 1) {
         Some(world) => (
             world.from_first(Some(have)),
             world.size as u64,

@@ -226,7 +226,7 @@ pub struct Prepared {
 macro_rules! with_scheduled {
     ($req:expr, |$s:ident, $subject:ident| $body:expr) => {{
         let prepared = $crate::check::schedule::prepare($req)?;
-        let mut claims = models::schedule::run::default_claims(&prepared.schedule);
+        let mut claims = models::schedule::scheduled::default_claims(&prepared.schedule);
         if $req.load {
             claims
                 .claimed
@@ -235,7 +235,7 @@ macro_rules! with_scheduled {
         let (arcs, cuts) = prepared.arcs_and_cuts;
         let $subject = prepared.subject;
         models::with_network!(prepared.net, |t| {
-            let $s = models::schedule::run::Scheduled::new(
+            let $s = models::schedule::scheduled::Scheduled::new(
                 prepared.schedule,
                 t,
                 prepared.place,

@@ -12,7 +12,7 @@ use crate::show::export::{trace, Of};
 use models::bertsekas::rotation::{Choices, Construction};
 use models::bertsekas::scatter::{balanced_trees, Tree, MAX_TREES};
 use models::catalog::Algorithm;
-use models::schedule::bounds::lower_bounds;
+use models::schedule::lower_bounds::lower_bounds;
 use models::{Ports, Switching};
 use properties::bounds::bertsekas as formula;
 use properties::{Need, Needs, NodeId};
@@ -1197,7 +1197,7 @@ fn deliveries(problem: &str, d: u32) -> u64 {
         .sum()
 }
 
-/// The lower bound named `name` that models::schedule::bounds works out
+/// The lower bound named `name` that models::schedule::lower_bounds works out
 /// for `problem` from the task and the d-cube alone (store-and-forward,
 /// `ports`): the bounds `check schedule` prints, none from the paper.
 fn cube_bound(problem: &str, d: u32, ports: Ports, name: &str) -> Option<u64> {
@@ -1237,7 +1237,7 @@ fn bounds_attained(j: &Judging, rows: &[Bound]) -> Judged {
         let want = (r.paper)(r.d);
         let b = cube_bound(r.problem, r.d, r.ports, r.name).ok_or_else(|| {
             format!(
-                "models::schedule::bounds gives no {} bound for {} at d = {}",
+                "models::schedule::lower_bounds gives no {} bound for {} at d = {}",
                 r.name, r.problem, r.d
             )
         })?;
@@ -1262,7 +1262,7 @@ fn bounds_attained(j: &Judging, rows: &[Bound]) -> Judged {
     Ok(Verdict::measured(
         true,
         format!(
-            "the lower bounds models::schedule::bounds works out from the task and the \
+            "the lower bounds models::schedule::lower_bounds works out from the task and the \
              d-cube alone (as `check schedule` prints them) equal the paper's, and the runs \
              attain them: {}",
             said.join("; ")

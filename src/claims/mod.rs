@@ -13,7 +13,7 @@
 
 pub mod bertsekas;
 pub mod fujita;
-pub mod lecture;
+pub mod lecture_notes;
 pub mod stamoulis;
 pub mod wang_ku;
 
@@ -87,7 +87,7 @@ impl Paper {
             Paper::Bertsekas => bertsekas::claims(),
             Paper::Stamoulis => stamoulis::claims(),
             Paper::Fujita => fujita::claims(),
-            Paper::Lecture => lecture::claims(),
+            Paper::Lecture => lecture_notes::claims(),
         }
     }
 }

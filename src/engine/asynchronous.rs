@@ -398,7 +398,7 @@ impl<P: Protocol> Space for Async<'_, P> {
     #[cfg(feature = "mpi")]
     fn encode(&self, sys: &Sys<P>, out: &mut Vec<u8>) {
         let parts = (sys.parts, &sys.nodes, &sys.clocks, &sys.pending, &sys.net);
-        super::ranks::wire::put_state(out, sys.input, &parts, &sys.holdings, &sys.record);
+        super::group::wire::put_state(out, sys.input, &parts, &sys.holdings, &sys.record);
     }
 
     #[cfg(feature = "mpi")]
@@ -412,7 +412,7 @@ impl<P: Protocol> Space for Async<'_, P> {
         );
         let fresh = |input: usize| Holdings::initial(&self.cfgs[input].task);
         let (input, parts, record): (usize, Parts<P>, Record) =
-            super::ranks::wire::take_state(bytes, into.input, &mut into.holdings, fresh);
+            super::group::wire::take_state(bytes, into.input, &mut into.holdings, fresh);
         (into.input, into.record) = (input, record);
         (into.parts, into.nodes, into.clocks, into.pending, into.net) = parts;
     }

@@ -505,7 +505,7 @@ impl<P: Protocol> Space for LockStep<P> {
     #[cfg(feature = "mpi")]
     fn encode(&self, s: &State<P>, out: &mut Vec<u8>) {
         let parts = (s.slot, &s.nodes, &s.busy, &s.inbox, &s.sent);
-        super::ranks::wire::put_state(out, s.input, &parts, &s.holdings, &s.record);
+        super::group::wire::put_state(out, s.input, &parts, &s.holdings, &s.record);
     }
 
     #[cfg(feature = "mpi")]
@@ -519,7 +519,7 @@ impl<P: Protocol> Space for LockStep<P> {
         );
         let fresh = |input: usize| Holdings::initial(&self.tasks[input]);
         let (input, parts, record): (usize, Parts<P>, Record) =
-            super::ranks::wire::take_state(bytes, into.input, &mut into.holdings, fresh);
+            super::group::wire::take_state(bytes, into.input, &mut into.holdings, fresh);
         (into.input, into.record) = (input, record);
         (into.slot, into.nodes, into.busy, into.inbox, into.sent) = parts;
     }

@@ -11,10 +11,10 @@ pub mod actor;
 pub mod asynchronous;
 pub mod executor;
 pub mod exhaustive;
+#[cfg(feature = "mpi")]
+pub mod group;
 pub mod lockstep;
 pub mod memory;
-#[cfg(feature = "mpi")]
-pub mod ranks;
 pub mod search;
 pub mod visited;
 pub mod words;

@@ -8,7 +8,7 @@
 //! run that breaks a claim with `!`, and each is listed below the table.
 
 pub mod fujita;
-pub mod lecture;
+pub mod lecture_notes;
 pub mod optimal;
 pub mod robustness;
 pub mod sheet;
@@ -87,7 +87,7 @@ impl Table {
             Table::WangKu => wang_ku_sheet(),
             Table::Bertsekas => bertsekas_sheet(),
             Table::Stamoulis => stamoulis_sheet(),
-            Table::LectureBounds => lecture::sheet(8, 16),
+            Table::LectureBounds => lecture_notes::sheet(8, 16),
             Table::Robustness => robustness::sheet(Algorithm::ALL, progress),
             Table::Fujita => {
                 let max = max_side.unwrap_or(u32::MAX);

@@ -4,5 +4,5 @@
 //! source by a translation (`schedule`).
 
 pub mod broadcast;
-pub mod flood;
-pub mod schedule;
+pub mod flood_rule;
+pub mod translated;

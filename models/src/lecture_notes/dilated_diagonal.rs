@@ -47,7 +47,7 @@
 //! holders of phase 1 hear the packet again in phase 3 (observed).
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
-use crate::blocks::schedule::Schedule;
+use crate::blocks::translated::Schedule;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};

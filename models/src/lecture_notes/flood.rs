@@ -6,7 +6,7 @@
 //! it and forward it to all its remaining neighbors." A node forwards once,
 //! in the slot after it is first informed, to every neighbour it did not
 //! receive the packet from in that slot; later copies are dropped. The
-//! rule is `blocks::flood`'s, shared with `mesh-flood`; on the cube a
+//! rule is `blocks::flood_rule`'s, shared with `mesh-flood`; on the cube a
 //! node's neighbours are across its n dimensions.
 //!
 //! # Claims
@@ -33,7 +33,7 @@
 //! slot's copies to that node whole.
 
 use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
-pub use crate::blocks::flood::FloodState;
+pub use crate::blocks::flood_rule::FloodState;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};

@@ -39,7 +39,7 @@
 //! Complete, one copy per node, contention-free are claimed.
 
 use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
-use crate::blocks::schedule::Schedule;
+use crate::blocks::translated::Schedule;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};

@@ -8,7 +8,7 @@
 //! neighbors, which make a copy of it and forward it to all its remaining
 //! neighbors." As on the cube (`flood`): a node forwards once, in the slot
 //! after it is first informed, to every neighbour it did not get the packet
-//! from in that slot; later copies are dropped (one rule, `blocks::flood`;
+//! from in that slot; later copies are dropped (one rule, `blocks::flood_rule`;
 //! here a node's neighbours are along each dimension, down and up).
 //!
 //! # Claims
@@ -22,7 +22,7 @@
 //!   does for the cube.
 
 use crate::blocks::broadcast::{grid_broadcast, Packet};
-pub use crate::blocks::flood::FloodState;
+pub use crate::blocks::flood_rule::FloodState;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};

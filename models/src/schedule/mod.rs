@@ -2,7 +2,7 @@
 //! of a network, each rank's operations (send, receive, copy, reduce,
 //! compute) and a partial order on them, and the collective's
 //! postcondition. The readers in the front half (commcheck's own format,
-//! GOAL, MSCCL-IR) build a [`Schedule`]; [`run::Scheduled`] runs it as a
+//! GOAL, MSCCL-IR) build a [`Schedule`]; [`scheduled::Scheduled`] runs it as a
 //! protocol, so every engine drives it and the one `Record` judges it.
 //!
 //! **Data.** Each rank has *positions* (a chunk's place: commcheck's
@@ -12,9 +12,9 @@
 //! run's packets are the contributions: a plain chunk is one packet, a
 //! reduced chunk one packet per rank ([`Schedule::packet`]).
 
-pub mod bounds;
+pub mod lower_bounds;
 pub mod orders;
-pub mod run;
+pub mod scheduled;
 
 use properties::{Need, Needs, NodeId, PacketId, Slot, Task};
 use std::sync::Arc;

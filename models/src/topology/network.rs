@@ -118,7 +118,7 @@ impl Network {
     }
 
     /// Its directed arcs and the cuts the schedule's lower bounds try
-    /// (models::schedule::bounds): the cube's dimensions, a grid's halves
+    /// (models::schedule::lower_bounds): the cube's dimensions, a grid's halves
     /// along each axis, a graph's lower and upper node numbers. None on
     /// the mesh-bus, whose buses are not arcs.
     pub fn arcs_and_cuts(&self) -> (Vec<(NodeId, NodeId)>, Vec<Vec<bool>>) {

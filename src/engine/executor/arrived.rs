@@ -1,5 +1,5 @@
 //! Grouping a slot's arrivals by receiver, for the next slot's senders to
-//! read (the scheduled drive, for a protocol that reads its arrivals), and
+//! read (the phased drive, for a protocol that reads its arrivals), and
 //! the cursor through which a thread reads them.
 
 use super::set_bit;

@@ -1,4 +1,4 @@
-//! Judging, in the scheduled drive: once every thread has sent, each
+//! Judging, in the phased drive: once every thread has sent, each
 //! slot's deliveries are judged by [`receive`] at their receivers, each
 //! receiver's in sender order. For a broadcast each range of receivers is
 //! judged on its own with its part of the holdings (on several threads
@@ -248,7 +248,7 @@ impl<P: Protocol> Judging<'_, P> {
                 protocol.packets(&a.msg, |p| packets.push(p));
                 for &p in &packets {
                     let origin = task.origin(p);
-                    let mut run = properties::Run {
+                    let mut run = properties::WriteTally {
                         count: receivers.len() as u64,
                         lowest,
                         ..Default::default()

@@ -18,7 +18,7 @@
 //! judged by `transmit`), `arrived` (the arrivals grouped by receiver for
 //! the next slot), `judging` (each range's deliveries judged by
 //! `receive`), and `ending` (when a run is over, shared by every drive).
-//! `ledger` keeps the resource bits the inbox and schedule drives take.
+//! `ledger` keeps the resource bits the inbox and phased drives take.
 
 mod arrived;
 mod dense;
@@ -27,15 +27,15 @@ mod inbox;
 mod judging;
 mod ledger;
 #[cfg(feature = "mpi")]
-mod ranks;
-mod schedule;
+mod partitioned;
+mod phased;
 mod sending;
 
 use super::search::{Cut, Progress};
 use models::{Arrival, Protocol, Topology};
 use properties::{Holdings, PropertyName, Record, ResourceId, Route, Slot, Task, Violation};
 
-/// The most receivers judged as one range ([`Drive::Schedule`]): a
+/// The most receivers judged as one range ([`Drive::Phased`]): a
 /// range's arrivals are scattered by receiver into an array that must
 /// stay in a core's cache (2 MB of L2 here). At kbcast 16, 2^13 took
 /// 73 s where one range per thread (2^15) took 99 s (BENCHMARKS.md).
@@ -125,7 +125,7 @@ pub enum Drive {
     /// `range` receivers (a power of two, at least 64) judged on its own;
     /// the arrivals (for a protocol that reads them) grouped per receiver
     /// range.
-    Schedule {
+    Phased {
         /// Threads that step the senders and judge the receiver ranges.
         threads: usize,
         /// The most receivers in one range (see [`RANGE`]).
@@ -146,7 +146,7 @@ impl Drive {
         } else if protocol.reads_arrivals() && !protocol.holdings_by_packet() {
             Drive::Inbox
         } else {
-            Drive::Schedule {
+            Drive::Phased {
                 threads: threads.max(1),
                 range: RANGE,
             }
@@ -177,8 +177,8 @@ pub fn drive<P: Protocol>(
     drive: Drive,
 ) -> Run {
     #[cfg(feature = "mpi")]
-    if let Some(world) = crate::engine::ranks::world() {
-        return ranks::execute(&world, protocol, input, progress);
+    if let Some(world) = crate::engine::group::world() {
+        return partitioned::execute(&world, protocol, input, progress);
     }
     drive_here(protocol, input, progress, drive)
 }
@@ -218,10 +218,10 @@ fn drive_here<P: Protocol>(
                 false => go(named),
             }
         }
-        Drive::Schedule { threads, range } => {
+        Drive::Phased { threads, range } => {
             // Two threads that took one resource in one slot: which of
             // them is "second" is the one-thread run's to say.
-            let go = |threads| schedule::execute(protocol, input, watch, progress, threads, range);
+            let go = |threads| phased::execute(protocol, input, watch, progress, threads, range);
             go(threads).unwrap_or_else(|| go(1).expect("one thread meets no cross-thread conflict"))
         }
     };

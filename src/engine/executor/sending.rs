@@ -1,4 +1,4 @@
-//! Sending, in the scheduled drive: each thread steps a contiguous run of
+//! Sending, in the phased drive: each thread steps a contiguous run of
 //! the active nodes and judges their transmissions by [`transmit`] with
 //! its own record and resource bits, posting the deliveries into buckets
 //! by receiver range for [`super::judging`].

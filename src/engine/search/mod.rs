@@ -24,7 +24,7 @@
 //! successors of the oldest frame of a busy one.
 
 #[cfg(feature = "mpi")]
-mod ranks;
+mod sharded;
 
 use super::memory::{process_memory, Allowance};
 use super::visited::{Visited, PUBLISH};
@@ -823,8 +823,8 @@ impl<Sp: Space> Shared<'_, Sp> {
 /// over MPI ranks when the program runs under mpirun.
 pub fn search<Sp: Space>(space: &Sp, inputs: usize, limits: Limits, progress: &Progress) -> Found {
     #[cfg(feature = "mpi")]
-    if let Some(world) = super::ranks::world() {
-        return ranks::search(&world, space, inputs, limits, progress);
+    if let Some(world) = super::group::world() {
+        return sharded::search(&world, space, inputs, limits, progress);
     }
     let threads = limits.threads.max(1);
     let limits = Limits { threads, ..limits };

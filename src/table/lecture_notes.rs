@@ -52,10 +52,10 @@ pub fn sheet(sf: u32, wh: u32) -> Sheet {
     for (column, label) in [(1usize, "rounds"), (2, "transmissions")] {
         let mut grid = head(label, sf);
         for (row, &a) in ATTAINED_BY.iter().enumerate() {
-            let name = bounds::lecture::lemma(1)[row].0;
+            let name = bounds::lecture_notes::lemma(1)[row].0;
             let mut line = vec![format!("{name} ({})", a.name())];
             for n in 1..=sf {
-                let formula = bounds::lecture::lemma(n)[row];
+                let formula = bounds::lecture_notes::lemma(n)[row];
                 let bound = if column == 1 { formula.1 } else { formula.2 };
                 let (t, tx, broken) = &runs[row][n as usize - 1];
                 let got = if column == 1 { *t } else { *tx };

@@ -34,8 +34,8 @@
 //! violation.
 
 use super::{Cut, Found, Limits, Progress, Shared, Space, AHEAD};
+use crate::engine::group::{amount, wire, World};
 use crate::engine::memory::peak_resident;
-use crate::engine::ranks::{amount, wire, World};
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
 

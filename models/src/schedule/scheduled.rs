@@ -20,7 +20,7 @@
 //! its message is matched.
 
 use super::orders::{Conflicts, Orders};
-use super::{bounds, Data, Kind, OpId, Pos, Rank, Schedule, Value};
+use super::{lower_bounds, Data, Kind, OpId, Pos, Rank, Schedule, Value};
 use crate::config::{Ports, Switching};
 use crate::protocol::{Arrival, Protocol};
 use crate::topology::Topology;
@@ -108,7 +108,7 @@ pub struct Scheduled<T: Topology> {
     ports: Ports,
     task: Task,
     claims: Claims,
-    /// The lower bounds on the network, by name ([`bounds`]).
+    /// The lower bounds on the network, by name ([`lower_bounds`]).
     bounds: Vec<(&'static str, Slot)>,
     /// What the orders of a slot's local work may change.
     conflicts: Conflicts,
@@ -221,7 +221,7 @@ impl<T: Topology> Scheduled<T> {
     /// network's nodes); the largest is the claims' lower bound.
     pub fn with_lower_bounds(mut self, arcs: &[(NodeId, NodeId)], cuts: &[Vec<bool>]) -> Self {
         if let Task::Schedule(needs) = &self.task {
-            self.bounds = bounds::lower_bounds(needs, arcs, self.switching, self.ports, cuts);
+            self.bounds = lower_bounds::lower_bounds(needs, arcs, self.switching, self.ports, cuts);
         }
         self.claims.lower_bound = self.bounds.iter().map(|b| b.1).max();
         self

@@ -1,11 +1,11 @@
-//! The scheduled drive ([`super::Drive::Schedule`]): the run of a
+//! The phased drive ([`super::Drive::Phased`]): the run of a
 //! protocol that does not read its arrivals node by node, without
 //! inboxes, on several threads. Each slot runs three phases:
 //!
 //! 1. sending ([`super::sending`]): the active nodes are split into
 //!    `threads` contiguous runs, each stepped and judged by `transmit` on
 //!    its own thread with its own record and resource bits;
-//! 2. folding ([`Scheduled::fold`]): the threads' records are folded in
+//! 2. folding ([`Phased::fold`]): the threads' records are folded in
 //!    node order and relays release;
 //! 3. judging ([`super::judging`]): the deliveries are judged by
 //!    `receive`, for a broadcast each range of receivers on its own with
@@ -87,7 +87,7 @@ impl<'a, P: Protocol> Plan<'a, P> {
 }
 
 /// The state of a scheduled run between slots.
-struct Scheduled<M, S> {
+struct Phased<M, S> {
     /// Each node's protocol state.
     states: Vec<S>,
     /// What every node holds, laid out in blocks of a range.
@@ -125,7 +125,7 @@ struct CrossConflict;
 
 impl<P: Protocol> Plan<'_, P> {
     /// Nothing sent yet: every node in its initial state and active.
-    fn start(&self, watch: Watch) -> Scheduled<P::Msg, P::State> {
+    fn start(&self, watch: Watch) -> Phased<P::Msg, P::State> {
         let (protocol, input, per, parts) = (self.protocol, self.input, self.per, self.parts);
         let topology = protocol.topology();
         let nodes = topology.nodes() as usize;
@@ -143,7 +143,7 @@ impl<P: Protocol> Plan<'_, P> {
             Share::new(Record::new(&self.claims), ledger, parts)
         };
         let tally = if self.reads { parts * per } else { 0 };
-        Scheduled {
+        Phased {
             states,
             holdings,
             arrived,
@@ -161,7 +161,7 @@ impl<P: Protocol> Plan<'_, P> {
 
     /// Phase 1: the active nodes step and send, a contiguous run of them
     /// a thread.
-    fn send(&self, run: &mut Scheduled<P::Msg, P::State>, slot: Slot) {
+    fn send(&self, run: &mut Phased<P::Msg, P::State>, slot: Slot) {
         let sending = Sending {
             protocol: self.protocol,
             slot,
@@ -185,7 +185,7 @@ impl<P: Protocol> Plan<'_, P> {
     /// two threads took one resource.
     fn fold(
         &self,
-        run: &mut Scheduled<P::Msg, P::State>,
+        run: &mut Phased<P::Msg, P::State>,
         progress: &Progress,
     ) -> Result<(), CrossConflict> {
         for w in run.taken.iter_mut() {
@@ -219,7 +219,7 @@ impl<P: Protocol> Plan<'_, P> {
 
     /// Phase 3: the slot's deliveries judged, by range where the holdings
     /// split, else on this thread; returns true if nothing was sent.
-    fn judge(&self, run: &mut Scheduled<P::Msg, P::State>, slot: Slot) -> bool {
+    fn judge(&self, run: &mut Phased<P::Msg, P::State>, slot: Slot) -> bool {
         let judging = Judging {
             protocol: self.protocol,
             slot,
@@ -255,7 +255,7 @@ impl<P: Protocol> Plan<'_, P> {
     }
 }
 
-impl<M, S> Scheduled<M, S> {
+impl<M, S> Phased<M, S> {
     /// The nodes stepped in the slot after `slot`: those marked in
     /// `next`, with those whose wake-up is due; true if none is left
     /// anywhere, not even in the calendar.
@@ -278,7 +278,7 @@ impl<M, S> Scheduled<M, S> {
     }
 }
 
-/// The run in the scheduled drive, on `threads` threads with receiver
+/// The run in the phased drive, on `threads` threads with receiver
 /// ranges of at most `range` nodes (see the module header). Returns None
 /// when two threads took one resource in one slot: which transmission is
 /// "second" is then the one-thread run's to say.

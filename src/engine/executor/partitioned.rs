@@ -44,8 +44,8 @@
 use super::dense::{pack, ASIDE, EMPTY, SPILLED};
 use super::ledger::BitLedger;
 use super::{set_bit, Run};
+use crate::engine::group::{amount, wire, World};
 use crate::engine::memory::peak_resident;
-use crate::engine::ranks::{amount, wire, World};
 use crate::engine::search::{Cut, Progress};
 use crate::engine::{horizon, judge_results, receive, release, transmit, Judge, Ledger};
 use models::{Arrival, Protocol, Topology, NO_CODE};
