@@ -8,7 +8,6 @@
 
 mod cli;
 
-use clap::error::ErrorKind;
 use clap::Parser;
 use cli::{Command, Exported, Exports};
 use commcheck::check::{self, Request};
@@ -30,21 +29,9 @@ fn main() -> ExitCode {
     }
     let parsed = match cli::args::Cli::try_parse() {
         Ok(parsed) => parsed,
-        // A value parser's own message is one line, like every refusal.
-        Err(e)
-            if e.kind() == ErrorKind::ValueValidation
-                && std::error::Error::source(&e).is_some() =>
-        {
-            let why = std::error::Error::source(&e).expect("checked");
-            return usage(why);
-        }
         Err(e) => {
-            // clap's own message, whole (usage and hint included).
-            let _ = e.print();
-            return match e.use_stderr() {
-                true => ExitCode::from(2),
-                false => ExitCode::SUCCESS,
-            };
+            let command = args.iter().find(|a| !a.starts_with('-'));
+            return refused(&e, command.map_or("", String::as_str));
         }
     };
     #[cfg(feature = "mpi")]
@@ -54,7 +41,24 @@ fn main() -> ExitCode {
     };
     match cli::resolve(parsed).and_then(run) {
         Ok(code) => code,
-        Err(e) => usage(e),
+        Err(e) => match e.downcast_ref::<cli::Refused>() {
+            Some(r) => refused(&r.error, &r.command),
+            None => usage(e),
+        },
+    }
+}
+
+/// clap's refusal of `check COMMAND ...`: one line where `cli::refusal`
+/// tells it, else clap's own message whole (help and version on stdout,
+/// exit 0; usage with its hint on stderr, exit 2).
+fn refused(e: &clap::Error, command: &str) -> ExitCode {
+    if let Some(line) = cli::refusal(e, command) {
+        return usage(line);
+    }
+    let _ = e.print();
+    match e.use_stderr() {
+        true => ExitCode::from(2),
+        false => ExitCode::SUCCESS,
     }
 }
 

@@ -179,7 +179,7 @@ fn mesh_bus_bad_input_is_one_clear_line() {
     );
     refused(
         &["simple", "3", "--all-ell", "--ell", "2"],
-        &["--all-ell", "excludes --ell"],
+        &["`check simple`", "--all-ell", "--ell", "exclude each other"],
     );
     refused(&["nob", "3", "--all-ell"], &["nob does not take --ell"]);
 }
@@ -283,7 +283,7 @@ fn bad_input_is_one_clear_line_and_exit_2() {
     );
     refused(
         &["nob", "3", "--explore", "--json"],
-        &["--explore", "does not print a --json report"],
+        &["--explore", "--json", "exclude each other"],
     );
     refused(
         &["nob", "3", "--max-memory", "lots"],
@@ -341,7 +341,7 @@ fn bad_input_is_one_clear_line_and_exit_2() {
     );
     refused(
         &["kbcast-small", "3", "--all-k", "--k", "2"],
-        &["--all-k checks every K"],
+        &["--all-k", "--k", "exclude each other"],
     );
     // The issue's list for kbcast, and the flags around it.
     refused(
@@ -487,7 +487,10 @@ fn list_names_every_algorithm() {
     assert_eq!(out.lines().count(), algorithms, "{out}");
     let long = stdout(&check(&["list", "--long"]));
     assert_eq!(long.lines().count(), 4 * algorithms, "{long}");
-    refused(&["nob", "4", "--long"], &["--long is for `check list`"]);
+    refused(
+        &["nob", "4", "--long"],
+        &["`check nob` does not take --long: it is for `check list`"],
+    );
     refused(&["list", "--format", "csv"], &["`check list` prints text"]);
 }
 
@@ -839,7 +842,7 @@ fn tables_print_the_same_cells_in_every_format() {
     );
     refused(
         &["nob", "3", "--format", "csv"],
-        &["--format is for `check table"],
+        &["`check nob` does not take --format", "`check table`"],
     );
 }
 
@@ -985,3 +988,37 @@ fn nothing_judged_is_not_reported_as_holding() {
          judged in lock step)"
     ));
 }
+
+/// Each command takes its own flags: clap refuses any other in one line
+/// that names the commands taking it, and so two that exclude each other
+/// and one that needs another.
+#[test]
+fn a_flag_of_another_command_is_refused_naming_the_commands_that_take_it() {
+    refused(
+        &["nob", "3", "--network", "hypercube:3"],
+        &["`check nob` does not take --network: it is for `check schedule`, `check optimal`"],
+    );
+    refused(
+        &["schedule", "x.json", "--network", "hypercube:3", "--source", "0"],
+        &["`check schedule` does not take --source: it is for `check ALG`"],
+    );
+    refused(
+        &["optimal", "broadcast", "hypercube:3", "--engine", "executor"],
+        &["`check optimal` does not take --engine", "`check schedule`, `check ALG`"],
+    );
+    refused(
+        &["table", "wang-ku", "--threads", "2"],
+        &["`check table` does not take --threads"],
+    );
+    refused(&["list", "--json"], &["`check list` does not take --json"]);
+    refused(&["nob", "3", "--slot", "2"], &["`check nob`", "needs --svg"]);
+    refused(
+        &["optimal", "broadcast", "hypercube:3", "--network", "hypercube:3"],
+        &["`check optimal`", "--network", "exclude each other"],
+    );
+    refused(
+        &["nob", "3", "4"],
+        &["`check nob` takes one argument; got also '4'"],
+    );
+}
+

@@ -617,7 +617,7 @@ fn the_link_load_is_the_most_on_one_resource_in_one_slot() {
     );
     crate::cli::refused(
         &["nob", "3", "--load"],
-        &["--load is for `check schedule FILE`"],
+        &["`check nob` does not take --load: it is for `check schedule`"],
     );
 }
 

@@ -2,11 +2,16 @@
 //! a value parser, each parser beside the flag it reads and worded for the
 //! person who typed it (one line: `main` prints a parser's message alone).
 //!
-//! The two positionals are typed in `cli::resolve`, because what they mean
-//! depends on the first: an algorithm's size (a dimension, a side, or a
-//! mesh's sides), a table's name, or the algorithm `help` describes.
+//! One subcommand a command (`list`, `help`, `table`, `claims`,
+//! `schedule`, `optimal`), each with the flags it takes, shared ones in
+//! groups (`Budgets`, `Modes`, `Machine`, `Pictures`, `Printed`): a flag
+//! a command does not take is refused by clap, and `cli::refusal` says so
+//! in one line. An algorithm's name is any other first word: its command
+//! line is read by [`AlgorithmArgs`] (`check nob 4`). A size, a table's
+//! name and a paper stay text here and are typed by `cli::resolve`, where
+//! what they mean is known.
 
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use commcheck::check::schedule::{Format as ScheduleFormat, Map};
 use commcheck::engine::{memory, Engine};
 use commcheck::import::collective::Collective;
@@ -64,6 +69,7 @@ impl From<RoutesArg> for commcheck::optimal::task::Routes {
 #[command(
     name = "check",
     version,
+    subcommand_required = true,
     after_help = "Examples:\n  check nob 4\n  check naive-tree 3 --source 0\n  \
                   check nob 24 --engine executor\n  check list\n  check help nob\n  \
                   check table wang-ku\n  check table bertsekas\n  check table stamoulis\n  check table fujita --max-side 64\n  check table lecture-bounds\n  check claims wang-ku\n  check mesh-sf 5x7 --ports one --source 2,3\n  check recursive-doubling 8x8 --torus\n\n\
@@ -73,55 +79,94 @@ impl From<RoutesArg> for commcheck::optimal::task::Routes {
                   3 unknown (budget, Ctrl-C, or a property the engine cannot judge)."
 )]
 pub struct Cli {
-    /// An algorithm (`check list` names them), `list`, `help`, `table`,
-    /// `claims`, `schedule` or `optimal`
-    pub target: String,
-    /// The size: a hypercube's dimension n, a mesh-bus's side, a mesh's
-    /// sides (5x7; 16 alone is the line M(16)); for `table`: the table's
-    /// name; for `claims`: a paper (wang-ku, bertsekas, stamoulis, fujita,
-    /// lecture-notes; default all); for `help`: an algorithm; for `schedule`: the schedule file;
-    /// for `optimal`: the task (broadcast[:ROOT], allgather, scatter[:ROOT], gather[:ROOT],
-    /// alltoall)
-    pub arg: Option<String>,
-    /// For `optimal`: the network (hypercube:N, mesh:AxB, torus:AxB, mesh-bus:N, graph:FILE)
-    pub network_arg: Option<String>,
-    /// Source node: on a cube decimal, or binary with 0b; on a mesh or
-    /// torus coordinates counted from 0 (2,3) or a node id; default: one
-    /// source per symmetry orbit
-    #[arg(long, value_parser = node_text)]
-    pub source: Option<NodeText>,
-    /// Check every source instead of one per symmetry orbit
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Sub,
+}
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Sub {
+    /// Lists the algorithms, a line each
+    List(ListArgs),
+    /// Describes an algorithm: its paper, claims, parameters, modes and reach
+    Help(HelpArgs),
+    /// Prints a paper's table as the paper prints it, from runs
+    Table(TableArgs),
+    /// Judges the papers' claims, one by one (the claims ledger)
+    Claims(ClaimsArgs),
+    /// Checks a schedule file (commcheck, GOAL, MSCCL-IR) on a network
+    Schedule(ScheduleArgs),
+    /// Finds and certifies the least slots a task needs on a network
+    Optimal(OptimalArgs),
+    /// An algorithm and its size (`check nob 4`; `check list` names them),
+    /// read by `AlgorithmArgs`
+    #[command(external_subcommand)]
+    Algorithm(Vec<String>),
+}
+
+/// `check list`.
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Each algorithm's paper, claim and modes too
     #[arg(long)]
-    pub all_sources: bool,
-    /// Check every K the algorithm takes, one report per K (algorithms
-    /// that take --k)
-    #[arg(long)]
-    pub all_k: bool,
-    /// Check every l the algorithm takes, one report per l (the mesh-bus
-    /// algorithms)
-    #[arg(long)]
-    pub all_ell: bool,
-    /// exhaustive (lock-step and actor model), lockstep, actor, or executor
-    #[arg(long, value_enum)]
-    pub engine: Option<EngineArg>,
-    /// Switching: wh (wormhole) or sf (store-and-forward)
-    #[arg(long, value_enum)]
-    pub switching: Option<SwitchingArg>,
-    /// Port model: all or one
-    #[arg(long, value_enum)]
-    pub ports: Option<PortsArg>,
+    pub long: bool,
+    /// markdown: the catalogue as docs/catalogue.md's table
+    #[arg(long, value_name = "FORMAT", value_parser = table_format, conflicts_with = "long")]
+    pub format: Option<table::Format>,
+}
+
+/// `check help ALG`.
+#[derive(Args, Debug)]
+pub struct HelpArgs {
+    /// The algorithm
+    pub algorithm: Option<String>,
+}
+
+/// How a table or the ledger is printed.
+#[derive(Args, Debug)]
+pub struct Printed {
+    /// text (the default), markdown, csv (one line per cell) or json
+    /// (--json is the same)
+    #[arg(long, value_name = "FORMAT", value_parser = table_format)]
+    pub format: Option<table::Format>,
     /// Print the report as one JSON object (no progress)
     #[arg(long)]
     pub json: bool,
     /// No progress on stderr
     #[arg(long)]
     pub quiet: bool,
-    /// For `list`: each algorithm's paper, claim and modes too
-    #[arg(long)]
-    pub long: bool,
-    /// Serve the model in stateright's Explorer [default: 127.0.0.1:3000]
-    #[arg(long, num_args = 0..=1, default_missing_value = "127.0.0.1:3000", value_name = "ADDR")]
-    pub explore: Option<String>,
+}
+
+/// `check table NAME`.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// The table (`check table` alone lists them)
+    pub name: Option<String>,
+    /// For `table fujita`: the largest side swept (a power of two, 4..=256)
+    /// [default: 256]
+    #[arg(long, value_name = "N", value_parser = max_side)]
+    pub max_side: Option<u32>,
+    /// For `table optimal`: each optimum's time, in seconds
+    #[arg(long, value_name = "SECS", value_parser = timeout)]
+    pub timeout: Option<u64>,
+    #[command(flatten)]
+    pub printed: Printed,
+}
+
+/// `check claims [PAPER]`.
+#[derive(Args, Debug)]
+pub struct ClaimsArgs {
+    /// A paper: wang-ku, bertsekas, stamoulis, fujita, lecture-notes
+    /// (default: all)
+    pub paper: Option<String>,
+    #[command(flatten)]
+    pub printed: Printed,
+}
+
+/// The budgets of a check.
+#[derive(Args, Debug)]
+pub struct Budgets {
     /// Search threads and executor threads (1..=256)
     #[arg(long, value_parser = threads)]
     pub threads: Option<usize>,
@@ -135,109 +180,22 @@ pub struct Cli {
     /// cgroup and ulimit -v allow, less a margin]
     #[arg(long, value_name = "GB", value_parser = max_memory)]
     pub max_memory: Option<u64>,
-    /// Number of simultaneous broadcasts (algorithms that take it; `check
-    /// help ALG` lists an algorithm's parameters)
-    #[arg(long, value_name = "K", value_parser = |t: &str| number("--k", t))]
-    pub k: Option<u64>,
-    /// Tokens per bus message (algorithms that take it)
-    #[arg(long, value_name = "L", value_parser = |t: &str| number("--ell", t))]
-    pub ell: Option<u64>,
-    /// The broadcasting nodes, comma-separated (algorithms that take it)
-    #[arg(long, value_name = "NODES", value_parser = broadcasters)]
-    pub broadcasters: Option<Broadcasters>,
-    /// A node may broadcast several packets: listed as many times in
-    /// --broadcasters, or every K-multiset with --k (algorithms that take it)
-    #[arg(long)]
-    pub multiset: bool,
-    /// Report the distribution over random draws (kbcast-random): the
-    /// drawn quantity beside the paper's bound, and the completion time
-    #[arg(long)]
-    pub distribution: bool,
-    /// For `table fujita`: the largest side swept (a power of two, 4..=256)
-    /// [default: 256]
-    #[arg(long, value_name = "N", value_parser = max_side)]
-    pub max_side: Option<u32>,
-    /// For `table` and `claims`: text (the default), markdown, csv (one
-    /// line per cell) or json (--json is the same); for `schedule`: the file's format,
-    /// commcheck, goal or msccl (default: goal for a .goal file, msccl for
-    /// .xml, else commcheck)
-    #[arg(long, value_name = "FORMAT", value_parser = format)]
-    pub format: Option<FormatArg>,
-    /// For `schedule`: the network, hypercube:N, mesh:AxB, torus:AxB,
-    /// mesh-bus:N or graph:FILE
-    #[arg(long, value_name = "NETWORK")]
-    pub network: Option<String>,
-    /// For `schedule`: where ranks go, identity (rank r on node r), gray
-    /// (the cube's Gray code) or a JSON file listing each rank's node
-    #[arg(long, value_name = "MAP", value_parser = map)]
-    pub map: Option<Map>,
-    /// For `schedule` of a GOAL file: what it computes, broadcast:ROOT,
-    /// reduce:ROOT, scatter:ROOT, gather:ROOT, allgather, reduce-scatter,
-    /// allreduce, alltoall or barrier
-    #[arg(long, value_name = "COLLECTIVE", value_parser = Collective::parse)]
-    pub collective: Option<Collective>,
-    /// For `schedule` of a GOAL file: a message is one packet a this many
-    /// bytes or part (default: one packet a message)
-    #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
-    pub packet_bytes: Option<u64>,
-    /// The torus of the given sides rather than the mesh (algorithms that
-    /// take it)
-    #[arg(long)]
-    pub torus: bool,
-    /// Write the picture of one slot of the run (from --source, else the
-    /// first input) as SVG: the slot of its first violation, else its last
-    #[arg(long, value_name = "FILE")]
-    pub svg: Option<PathBuf>,
-    /// With --svg: the slot to draw
-    #[arg(long, value_name = "K")]
-    pub slot: Option<u32>,
-    /// Write the run (as --svg picks it) as a Graphviz graph: an edge per
-    /// delivery, labelled with its slot (networks up to 4096 nodes)
-    #[arg(long, value_name = "FILE")]
-    pub dot: Option<PathBuf>,
-    /// Write the run's resource use as an SVG heatmap, resources x slots:
-    /// idle, busy, contended (up to 4096 resources and 1024 slots)
-    #[arg(long, value_name = "FILE")]
-    pub svg_load: Option<PathBuf>,
-    /// Write the run as JSON lines, one per transmission: slot, sender,
-    /// route, resources, payload, receivers (networks up to 65,536 nodes,
-    /// runs up to 1,000,000 transmissions)
-    #[arg(long, value_name = "FILE")]
-    pub trace: Option<PathBuf>,
-    /// `check schedule`: report the link load (the most transmissions on
-    /// one resource in one slot, and where) and do not claim
-    /// contention-freedom
-    #[arg(long)]
-    pub load: bool,
-    /// `check schedule`: explore every order in which a rank's local
-    /// operations and arrivals of one slot may be taken, instead of one
-    /// order for each set that differ only in independent ones (the same
-    /// runs, found the long way; docs/schedules.md, "Orders")
-    #[arg(long)]
-    pub all_orders: bool,
-    /// Write the run as a schedule in commcheck's format: each
-    /// transmission a send fixed to its slot, the task written out as
-    /// postconditions (for `check schedule FILE`)
-    #[arg(long, value_name = "FILE")]
-    pub write_schedule: Option<PathBuf>,
-    /// For `check optimal` under wormhole: the network's own route
-    /// (network), any shortest path (minimal) or any path (any)
+}
+
+/// The switching and port models.
+#[derive(Args, Debug)]
+pub struct Modes {
+    /// Switching: wh (wormhole) or sf (store-and-forward)
     #[arg(long, value_enum)]
-    pub routes: Option<RoutesArg>,
-    /// For `check optimal`: how the optimum is found and certified
+    pub switching: Option<SwitchingArg>,
+    /// Port model: all or one
     #[arg(long, value_enum)]
-    pub method: Option<MethodArg>,
-    /// For `check optimal`: also the fewest packet transmissions at the
-    /// optimal time (Bertsekas et al.'s Table 2)
-    #[arg(long)]
-    pub fewest_transmissions: bool,
-    /// For `check optimal`: the most slots tried (default 16)
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub max_slots: Option<u32>,
-    /// Write the run as a GOAL schedule (LogGOPSim): each rank's sends and
-    /// receives in slot order, each send after the receives before it
-    #[arg(long, value_name = "FILE")]
-    pub write_goal: Option<PathBuf>,
+    pub ports: Option<PortsArg>,
+}
+
+/// The machine: faults, delays and skew.
+#[derive(Args, Debug)]
+pub struct MachineArgs {
     /// A fault in every run: arc:U->V, link:U-V or node:V, nodes as the
     /// network labels them, optionally @SLOT (down from that slot on);
     /// may be repeated
@@ -270,6 +228,213 @@ pub struct Cli {
     /// engines)
     #[arg(long, value_name = "S", value_parser = |t: &str| small("--skew", t, 4))]
     pub skew: Option<u32>,
+}
+
+/// Files of one run (the executor's).
+#[derive(Args, Debug)]
+pub struct Pictures {
+    /// Write the picture of one slot of the run (from --source, else the
+    /// first input) as SVG: the slot of its first violation, else its last
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// With --svg: the slot to draw
+    #[arg(long, value_name = "K", requires = "svg")]
+    pub slot: Option<u32>,
+    /// Write the run (as --svg picks it) as a Graphviz graph: an edge per
+    /// delivery, labelled with its slot (networks up to 4096 nodes)
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Write the run's resource use as an SVG heatmap, resources x slots:
+    /// idle, busy, contended (up to 4096 resources and 1024 slots)
+    #[arg(long, value_name = "FILE")]
+    pub svg_load: Option<PathBuf>,
+    /// Write the run as JSON lines, one per transmission: slot, sender,
+    /// route, resources, payload, receivers (networks up to 65,536 nodes,
+    /// runs up to 1,000,000 transmissions)
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+}
+
+/// The engine, and the Explorer.
+#[derive(Args, Debug)]
+pub struct Engines {
+    /// exhaustive (lock-step and actor model), lockstep, actor, or executor
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineArg>,
+    /// Serve the model in stateright's Explorer [default: 127.0.0.1:3000]
+    #[arg(long, num_args = 0..=1, default_missing_value = "127.0.0.1:3000", value_name = "ADDR",
+          conflicts_with = "json")]
+    pub explore: Option<String>,
+    /// Print the report as one JSON object (no progress)
+    #[arg(long)]
+    pub json: bool,
+    /// No progress on stderr
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `check schedule FILE --network NET`.
+#[derive(Args, Debug)]
+pub struct ScheduleArgs {
+    /// The schedule file
+    pub file: Option<String>,
+    /// The file's format: commcheck, goal or msccl (default: goal for a
+    /// .goal file, msccl for .xml, else commcheck)
+    #[arg(long, value_name = "FORMAT", value_parser = schedule_format)]
+    pub format: Option<ScheduleFormat>,
+    /// The network: hypercube:N, mesh:AxB, torus:AxB,
+    /// mesh-bus:N or graph:FILE
+    #[arg(long, value_name = "NETWORK")]
+    pub network: Option<String>,
+    /// Where ranks go, identity (rank r on node r), gray
+    /// (the cube's Gray code) or a JSON file listing each rank's node
+    #[arg(long, value_name = "MAP", value_parser = map)]
+    pub map: Option<Map>,
+    /// Of a GOAL file: what it computes, broadcast:ROOT,
+    /// reduce:ROOT, scatter:ROOT, gather:ROOT, allgather, reduce-scatter,
+    /// allreduce, alltoall or barrier
+    #[arg(long, value_name = "COLLECTIVE", value_parser = Collective::parse)]
+    pub collective: Option<Collective>,
+    /// Of a GOAL file: a message is one packet a this many
+    /// bytes or part (default: one packet a message)
+    #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
+    pub packet_bytes: Option<u64>,
+    /// Report the link load (the most transmissions on
+    /// one resource in one slot, and where) and do not claim
+    /// contention-freedom
+    #[arg(long)]
+    pub load: bool,
+    /// Explore every order in which a rank's local
+    /// operations and arrivals of one slot may be taken, instead of one
+    /// order for each set that differ only in independent ones (the same
+    /// runs, found the long way; docs/schedules.md, "Orders")
+    #[arg(long)]
+    pub all_orders: bool,
+    #[command(flatten)]
+    pub engines: Engines,
+    #[command(flatten)]
+    pub modes: Modes,
+    #[command(flatten)]
+    pub budgets: Budgets,
+    #[command(flatten)]
+    pub machine: MachineArgs,
+    #[command(flatten)]
+    pub pictures: Pictures,
+}
+
+/// `check optimal TASK NETWORK`.
+#[derive(Args, Debug)]
+pub struct OptimalArgs {
+    /// The task: broadcast[:ROOT], allgather, scatter[:ROOT], gather[:ROOT]
+    /// or alltoall
+    pub task: Option<String>,
+    /// The network: hypercube:N, mesh:AxB, torus:AxB, mesh-bus:N or
+    /// graph:FILE
+    #[arg(value_name = "NETWORK")]
+    pub network_arg: Option<String>,
+    /// The network, as the second argument gives it
+    #[arg(long, value_name = "NETWORK", conflicts_with = "network_arg")]
+    pub network: Option<String>,
+    #[command(flatten)]
+    pub modes: Modes,
+    /// Under wormhole: the network's own route
+    /// (network), any shortest path (minimal) or any path (any)
+    #[arg(long, value_enum)]
+    pub routes: Option<RoutesArg>,
+    /// How the optimum is found and certified
+    #[arg(long, value_enum)]
+    pub method: Option<MethodArg>,
+    /// Also the fewest packet transmissions at the
+    /// optimal time (Bertsekas et al.'s Table 2)
+    #[arg(long)]
+    pub fewest_transmissions: bool,
+    /// Tokens a bus write carries (a mesh-bus network)
+    #[arg(long, value_name = "L", value_parser = |t: &str| number("--ell", t))]
+    pub ell: Option<u64>,
+    /// Stop after this many seconds
+    #[arg(long, value_name = "SECS", value_parser = timeout)]
+    pub timeout: Option<u64>,
+    /// The most slots tried (default 16)
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_slots: Option<u32>,
+    /// Write the optimum's witness as a schedule in commcheck's format
+    /// (for `check schedule FILE`)
+    #[arg(long, value_name = "FILE")]
+    pub write_schedule: Option<PathBuf>,
+    /// Print the report as one JSON object (no progress)
+    #[arg(long)]
+    pub json: bool,
+    /// No progress on stderr
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `check ALG SIZE`: an algorithm of the catalogue.
+#[derive(Parser, Debug)]
+#[command(name = "check")]
+pub struct AlgorithmArgs {
+    /// The algorithm (`check list` names them)
+    pub algorithm: String,
+    /// The size: a hypercube's dimension n, a mesh-bus's side, a mesh's
+    /// sides (5x7; 16 alone is the line M(16))
+    pub size: Option<String>,
+    /// Source node: on a cube decimal, or binary with 0b; on a mesh or
+    /// torus coordinates counted from 0 (2,3) or a node id; default: one
+    /// source per symmetry orbit
+    #[arg(long, value_parser = node_text)]
+    pub source: Option<NodeText>,
+    /// Check every source instead of one per symmetry orbit
+    #[arg(long)]
+    pub all_sources: bool,
+    /// Check every K the algorithm takes, one report per K (algorithms
+    /// that take --k)
+    #[arg(long, conflicts_with_all = ["k", "broadcasters", "all_ell"])]
+    pub all_k: bool,
+    /// Check every l the algorithm takes, one report per l (the mesh-bus
+    /// algorithms)
+    #[arg(long, conflicts_with = "ell")]
+    pub all_ell: bool,
+    /// Number of simultaneous broadcasts (algorithms that take it; `check
+    /// help ALG` lists an algorithm's parameters)
+    #[arg(long, value_name = "K", value_parser = |t: &str| number("--k", t))]
+    pub k: Option<u64>,
+    /// Tokens per bus message (algorithms that take it)
+    #[arg(long, value_name = "L", value_parser = |t: &str| number("--ell", t))]
+    pub ell: Option<u64>,
+    /// The broadcasting nodes, comma-separated (algorithms that take it)
+    #[arg(long, value_name = "NODES", value_parser = broadcasters)]
+    pub broadcasters: Option<Broadcasters>,
+    /// A node may broadcast several packets: listed as many times in
+    /// --broadcasters, or every K-multiset with --k (algorithms that take it)
+    #[arg(long)]
+    pub multiset: bool,
+    /// Report the distribution over random draws (kbcast-random): the
+    /// drawn quantity beside the paper's bound, and the completion time
+    #[arg(long)]
+    pub distribution: bool,
+    /// The torus of the given sides rather than the mesh (algorithms that
+    /// take it)
+    #[arg(long)]
+    pub torus: bool,
+    #[command(flatten)]
+    pub engines: Engines,
+    #[command(flatten)]
+    pub modes: Modes,
+    #[command(flatten)]
+    pub budgets: Budgets,
+    #[command(flatten)]
+    pub machine: MachineArgs,
+    #[command(flatten)]
+    pub pictures: Pictures,
+    /// Write the run as a schedule in commcheck's format: each
+    /// transmission a send fixed to its slot, the task written out as
+    /// postconditions (for `check schedule FILE`)
+    #[arg(long, value_name = "FILE")]
+    pub write_schedule: Option<PathBuf>,
+    /// Write the run as a GOAL schedule (LogGOPSim): each rank's sends and
+    /// receives in slot order, each send after the receives before it
+    #[arg(long, value_name = "FILE")]
+    pub write_goal: Option<PathBuf>,
 }
 
 fn small(flag: &str, text: &str, most: u64) -> Result<u32, String> {
@@ -449,30 +614,26 @@ fn max_side(text: &str) -> Result<u32, String> {
     }
 }
 
-fn format(text: &str) -> Result<FormatArg, String> {
-    if let Some(f) = table::Format::parse(text) {
-        return Ok(FormatArg::Table(f));
-    }
-    match text {
-        "commcheck" => Ok(FormatArg::Schedule(ScheduleFormat::Commcheck)),
-        "goal" => Ok(FormatArg::Schedule(ScheduleFormat::Goal)),
-        "msccl" => Ok(FormatArg::Schedule(ScheduleFormat::Msccl)),
-        _ => Err(format!(
-            "--format '{text}' is neither a table format ({}) nor a schedule format \
-             (commcheck, goal, msccl)",
+/// `--format` of a table, the ledger or the list.
+fn table_format(text: &str) -> Result<table::Format, String> {
+    table::Format::parse(text).ok_or_else(|| {
+        format!(
+            "--format '{text}' is not a table's format: accepted {}",
             table::Format::NAMES.join(", ")
-        )),
-    }
+        )
+    })
 }
 
-/// `--format`: a table's (`check table`) or a schedule file's (`check
-/// schedule`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FormatArg {
-    /// How a table is printed.
-    Table(table::Format),
-    /// What a schedule file is written in.
-    Schedule(ScheduleFormat),
+/// `--format` of a schedule file.
+fn schedule_format(text: &str) -> Result<ScheduleFormat, String> {
+    match text {
+        "commcheck" => Ok(ScheduleFormat::Commcheck),
+        "goal" => Ok(ScheduleFormat::Goal),
+        "msccl" => Ok(ScheduleFormat::Msccl),
+        _ => Err(format!(
+            "--format '{text}' is not a schedule's format: accepted commcheck, goal, msccl"
+        )),
+    }
 }
 
 /// `--packet-bytes`: at least one byte.

@@ -1,13 +1,20 @@
 //! The front half of `check`: the command line read once ([`args`]) and
 //! resolved once into a typed [`Command`] ([`resolve`]), which `main`
-//! runs. Every refusal is one line; the checks themselves live with the
-//! request (`commcheck::check::Request`), so nothing is validated twice.
+//! runs. Every refusal is one line: clap's, for the flags a command does
+//! not take and those that exclude each other, told by [`refusal`]; what
+//! clap cannot express (a flag that depends on a value, such as
+//! `--engine actor` on a schedule) is checked here; the rest lives with
+//! the request (`commcheck::check::Request`), so nothing is validated
+//! twice.
 
 pub mod args;
 pub mod help;
 
 use anyhow::{anyhow, bail};
-use args::{Cli, FormatArg, NodeText};
+use args::{
+    AlgorithmArgs, ClaimsArgs, Cli, NodeText, OptimalArgs, Printed, ScheduleArgs, Sub, TableArgs,
+};
+use clap::{CommandFactory, Parser};
 use commcheck::check::machine::Machine;
 use commcheck::check::schedule::{Map, ScheduleRequest};
 use commcheck::check::{Options, Request};
@@ -131,176 +138,223 @@ const UNENCODED: [(&[&str], &str, &str, u32); 2] = [
     ),
 ];
 
-/// Resolves the command line into what to do; every refusal is one line.
-pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
-    let no_more = |what: &str| -> anyhow::Result<()> {
-        match &cli.arg {
-            Some(extra) => bail!("`check {what}` takes no argument; got '{extra}'"),
-            None => Ok(()),
-        }
+/// A refusal of the algorithm's command line by clap (`check nob 4
+/// --network x`), with the algorithm it was for: `main` tells it as it
+/// tells the top-level one ([`refusal`]).
+#[derive(Debug)]
+pub struct Refused {
+    /// clap's error.
+    pub error: clap::Error,
+    /// The command it was for.
+    pub command: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.error)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// clap's refusal of `check COMMAND ...` in one line: a flag the command
+/// does not take (and which commands take it), an argument too many, two
+/// flags that exclude each other, one that needs another (`--slot` needs
+/// `--svg`), a value its parser refused. None where clap's own message is
+/// the answer (help, version, a missing value).
+pub fn refusal(e: &clap::Error, command: &str) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let context = |kind| match e.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(v) => v.first().cloned(),
+        _ => None,
     };
-    let table = (cli.target == "table" || cli.target == "claims")
-        .then(|| cli.arg.as_deref().map(Table::parse));
-    if cli.target == "schedule" {
-        return schedule(&cli);
-    }
-    if cli.target == "optimal" {
-        return optimal(&cli);
-    }
-    if cli.network_arg.is_some() {
-        bail!(
-            "`check {}` takes one argument; got also '{}'",
-            cli.target,
-            cli.network_arg.as_deref().unwrap_or_default()
-        );
-    }
-    if cli.routes.is_some()
-        || cli.max_slots.is_some()
-        || cli.method.is_some()
-        || cli.fewest_transmissions
-    {
-        bail!(
-            "--routes, --method, --fewest-transmissions and --max-slots are for `check optimal \
-             TASK NETWORK`"
-        );
-    }
-    if cli.network.is_some()
-        || cli.map.is_some()
-        || cli.collective.is_some()
-        || cli.packet_bytes.is_some()
-    {
-        bail!("--network, --map, --collective and --packet-bytes are for `check schedule FILE`");
-    }
-    if cli.all_orders {
-        bail!("--all-orders is for `check schedule FILE`");
-    }
-    if cli.load {
-        bail!(
-            "--load is for `check schedule FILE`: an algorithm's claims are its paper's (its \
-             report gives the link load wherever two transmissions share a resource)"
-        );
-    }
-    if cli.max_side.is_some()
-        && (cli.target != "table" || !matches!(table, Some(Some(Some(Table::Fujita)))))
-    {
-        bail!("--max-side is for `check table fujita`");
-    }
-    if cli.timeout.is_some()
-        && (cli.target == "claims"
-            || (cli.target == "table" && !matches!(table, Some(Some(Some(Table::Optimal))))))
-    {
-        bail!("--timeout is for a check, `check optimal` and `check table optimal`");
-    }
-    if let Some(FormatArg::Schedule(f)) = cli.format {
-        bail!(
-            "--format {} is a schedule's format: for `check schedule FILE`",
-            f.name()
-        );
-    }
-    if cli.long && cli.target != "list" {
-        bail!("--long is for `check list`");
-    }
-    if cli.format.is_some() && table.is_none() && cli.target != "list" {
-        bail!("--format is for `check table NAME`; a check's report takes --json");
-    }
-    match cli.target.as_str() {
-        "list" => {
-            no_more("list")?;
-            let markdown = match cli.format {
-                None | Some(FormatArg::Table(table::Format::Text)) => false,
-                Some(FormatArg::Table(table::Format::Markdown)) if !cli.long => true,
-                _ => bail!("`check list` prints text, or with --format markdown its table"),
-            };
-            return Ok(Command::List {
-                long: cli.long,
-                markdown,
-            });
-        }
-        "help" => {
-            let name = cli
-                .arg
-                .as_deref()
-                .ok_or_else(|| anyhow!("`check help` names an algorithm: `check help nob`"))?;
-            return Ok(Command::Help(Algorithm::parse(name)?));
-        }
-        "table" | "claims" => {
-            let format = match (
-                cli.format.map(|f| match f {
-                    FormatArg::Table(t) => t,
-                    FormatArg::Schedule(_) => table::Format::Text,
-                }),
-                cli.json,
-            ) {
-                (None, false) => table::Format::Text,
-                (None, true) | (Some(table::Format::Json), _) => table::Format::Json,
-                (Some(f), false) => f,
-                (Some(f), true) => {
-                    bail!("--json prints the table as JSON; it does not take --format {f}")
-                }
-            };
-            if cli.target == "claims" {
-                use commcheck::claims::Paper;
-                let papers = match cli.arg.as_deref() {
-                    None => Paper::ALL.to_vec(),
-                    Some(name) => vec![Paper::parse(name).ok_or_else(|| {
-                        anyhow!(
-                            "unknown paper '{name}'; accepted: {}",
-                            Paper::NAMES.join(", ")
-                        )
-                    })?],
-                };
-                return Ok(Command::Claims {
-                    papers,
-                    format,
-                    progress: std::io::stderr().is_terminal() && !cli.quiet,
+    // `--k <K>` and `--k=2` name the flag `--k`.
+    let flag = |s: String| s.split([' ', '=']).next().unwrap_or_default().to_string();
+    let check = match command {
+        "" => "`check`".to_string(),
+        c => format!("`check {c}`"),
+    };
+    match e.kind() {
+        ErrorKind::ValueValidation => std::error::Error::source(e).map(|w| w.to_string()),
+        ErrorKind::UnknownArgument => {
+            let arg = context(ContextKind::InvalidArg)?;
+            if !arg.starts_with('-') {
+                return Some(match arguments(command) {
+                    0 => format!("{check} takes no argument; got '{arg}'"),
+                    1 => format!("{check} takes one argument; got also '{arg}'"),
+                    n => format!("{check} takes {n} arguments; got also '{arg}'"),
                 });
             }
-            let table = match cli.arg.as_deref().map(Table::parse) {
-                Some(Some(table)) => table,
-                other => bail!(
-                    "unknown table {}; accepted: {}",
-                    match other {
-                        None => "(none given)".to_string(),
-                        Some(_) => format!("'{}'", cli.arg.as_deref().unwrap_or_default()),
-                    },
-                    Table::NAMES.join(", ")
+            let arg = flag(arg);
+            let takers = takers(&arg);
+            Some(match takers.is_empty() {
+                true => format!("{check} does not take {arg}"),
+                false => format!(
+                    "{check} does not take {arg}: it is for {}",
+                    takers.join(", ")
                 ),
-            };
-            return Ok(Command::Table {
-                table,
-                format,
-                max_side: cli.max_side,
-                timeout: cli.timeout.map(Duration::from_secs),
-                progress: std::io::stderr().is_terminal() && !cli.quiet,
-            });
+            })
         }
-        _ => {}
+        ErrorKind::MissingRequiredArgument => {
+            let missing = flag(context(ContextKind::InvalidArg)?);
+            Some(format!("{check}: a flag given needs {missing} too"))
+        }
+        ErrorKind::ArgumentConflict => {
+            let (a, b) = (
+                context(ContextKind::InvalidArg)?,
+                context(ContextKind::PriorArg)?,
+            );
+            Some(format!(
+                "{check}: {} and {} exclude each other",
+                flag(b),
+                flag(a)
+            ))
+        }
+        _ => None,
     }
-    if let Some((_, what, why, item)) = UNENCODED
-        .iter()
-        .find(|(names, ..)| names.contains(&cli.target.as_str()))
+}
+
+/// How many arguments (not flags) `check COMMAND` takes.
+fn arguments(command: &str) -> usize {
+    match Cli::command().find_subcommand(command) {
+        Some(sub) => sub.get_positionals().count(),
+        // An algorithm: its size.
+        None => 1,
+    }
+}
+
+/// The commands that take the long flag `flag` (`--network`).
+fn takers(flag: &str) -> Vec<String> {
+    let name = flag.trim_start_matches('-');
+    let has = |c: &clap::Command| c.get_arguments().any(|a| a.get_long() == Some(name));
+    let mut takers: Vec<String> = Cli::command()
+        .get_subcommands()
+        .filter(|c| has(c))
+        .map(|c| format!("`check {}`", c.get_name()))
+        .collect();
+    if has(&AlgorithmArgs::command()) {
+        takers.push("`check ALG`".into());
+    }
+    takers
+}
+
+/// Resolves the command line into what to do; every refusal is one line.
+pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
+    match cli.command {
+        Sub::List(a) => Ok(Command::List {
+            long: a.long,
+            markdown: match a.format {
+                None | Some(table::Format::Text) => false,
+                Some(table::Format::Markdown) => true,
+                _ => bail!("`check list` prints text, or with --format markdown its table"),
+            },
+        }),
+        Sub::Help(a) => {
+            let name = a
+                .algorithm
+                .ok_or_else(|| anyhow!("`check help` names an algorithm: `check help nob`"))?;
+            Ok(Command::Help(Algorithm::parse(&name)?))
+        }
+        Sub::Table(a) => table_command(a),
+        Sub::Claims(a) => claims(a),
+        Sub::Schedule(a) => schedule(a),
+        Sub::Optimal(a) => optimal(a),
+        Sub::Algorithm(words) => {
+            let command = words.first().cloned().unwrap_or_default();
+            let args = std::iter::once("check".to_string()).chain(words);
+            match AlgorithmArgs::try_parse_from(args) {
+                Ok(a) => algorithm(a),
+                Err(error) => Err(Refused { error, command }.into()),
+            }
+        }
+    }
+}
+
+/// How a table or the ledger prints: `--format`, or `--json`.
+fn printed(p: &Printed) -> anyhow::Result<table::Format> {
+    Ok(match (p.format, p.json) {
+        (None, false) => table::Format::Text,
+        (None, true) | (Some(table::Format::Json), _) => table::Format::Json,
+        (Some(f), false) => f,
+        (Some(f), true) => bail!("--json prints the table as JSON; it does not take --format {f}"),
+    })
+}
+
+/// `check table NAME`.
+fn table_command(a: TableArgs) -> anyhow::Result<Command> {
+    let table = match a.name.as_deref().map(Table::parse) {
+        Some(Some(table)) => table,
+        other => bail!(
+            "unknown table {}; accepted: {}",
+            match other {
+                None => "(none given)".to_string(),
+                Some(_) => format!("'{}'", a.name.as_deref().unwrap_or_default()),
+            },
+            Table::NAMES.join(", ")
+        ),
+    };
+    // Flags of one table, which clap sees as the command's.
+    if a.max_side.is_some() && table != Table::Fujita {
+        bail!("--max-side is for `check table fujita`");
+    }
+    if a.timeout.is_some() && table != Table::Optimal {
+        bail!("--timeout is for a check, `check optimal` and `check table optimal`");
+    }
+    Ok(Command::Table {
+        table,
+        format: printed(&a.printed)?,
+        max_side: a.max_side,
+        timeout: a.timeout.map(Duration::from_secs),
+        progress: std::io::stderr().is_terminal() && !a.printed.quiet,
+    })
+}
+
+/// `check claims [PAPER]`.
+fn claims(a: ClaimsArgs) -> anyhow::Result<Command> {
+    use commcheck::claims::Paper;
+    let papers = match a.paper.as_deref() {
+        None => Paper::ALL.to_vec(),
+        Some(name) => vec![Paper::parse(name).ok_or_else(|| {
+            anyhow!(
+                "unknown paper '{name}'; accepted: {}",
+                Paper::NAMES.join(", ")
+            )
+        })?],
+    };
+    Ok(Command::Claims {
+        papers,
+        format: printed(&a.printed)?,
+        progress: std::io::stderr().is_terminal() && !a.printed.quiet,
+    })
+}
+
+/// `check ALG SIZE`.
+fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
+    let target = cli.algorithm.as_str();
+    if let Some((_, what, why, item)) = UNENCODED.iter().find(|(names, ..)| names.contains(&target))
     {
         bail!(
             "{what} is not encoded: the lecture notes give its round counts, but {why} \
              (docs/errata.md, item {item})"
         );
     }
-    let algorithm =
-        Algorithm::parse(&cli.target).map_err(|e| match help::suggest(&cli.target) {
-            Some(s) => anyhow!("{e} (did you mean '{s}'?)"),
-            None => e.into(),
-        })?;
+    let algorithm = Algorithm::parse(target).map_err(|e| match help::suggest(target) {
+        Some(s) => anyhow!("{e} (did you mean '{s}'?)"),
+        None => e.into(),
+    })?;
     let req = request(&cli, algorithm)?;
-    let exports = exports(&cli)?;
+    let exports = exports(&cli.pictures, &cli.write_schedule, &cli.write_goal);
     let engine = req.options.engine;
+    let (json, explore) = (cli.engines.json, &cli.engines.explore);
     if exports.any() {
-        if cli.json {
+        if json {
             bail!(
                 "--svg, --dot, --svg-load, --trace and --write-* write files; they do not print \
                  a --json report"
             );
         }
-        if matches!(engine, Some(Engine::Actor | Engine::Exhaustive)) || cli.explore.is_some() {
+        if matches!(engine, Some(Engine::Actor | Engine::Exhaustive)) || explore.is_some() {
             bail!(
                 "--svg, --dot, --svg-load, --trace and --write-* show the executor's run; they \
                  take neither --explore nor --engine {}",
@@ -309,35 +363,32 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
         }
         return Ok(Command::Export(Exported::Algorithm(req), exports));
     }
-    if let Some(addr) = &cli.explore {
+    if let Some(addr) = explore {
         if engine == Some(Engine::Executor) {
             bail!(
                 "--explore serves the lock-step model (or with --engine actor the actor \
                  model); it does not take --engine executor"
             );
         }
-        if cli.json {
-            bail!("--explore serves a web page; it does not print a --json report");
-        }
         return Ok(Command::Explore(req, addr.clone()));
     }
-    Ok(Command::Check(sweep(&cli, req)?, cli.json))
+    Ok(Command::Check(sweep(&cli, req)?, json))
 }
 
 /// The request the command line names for `algorithm`, validated by the
 /// request's own constructors.
-fn request(cli: &Cli, algorithm: Algorithm) -> anyhow::Result<Request> {
+fn request(cli: &AlgorithmArgs, algorithm: Algorithm) -> anyhow::Result<Request> {
     let shape = algorithm.shape();
     let ((min, max), word) = (shape.sizes(), shape.size_word());
-    let size = cli.arg.as_deref().ok_or_else(|| match shape {
+    let size = cli.size.as_deref().ok_or_else(|| match shape {
         Shape::Grid { .. } => anyhow!(
             "missing the sides: `check {} 5x7` (each side at least {min}; 16 alone is the line \
              M(16))",
-            cli.target
+            cli.algorithm
         ),
         _ => anyhow!(
             "missing the {word} n: `check {} N` with N in {min}..={max}",
-            cli.target
+            cli.algorithm
         ),
     })?;
     let sides = match shape {
@@ -378,11 +429,20 @@ fn request(cli: &Cli, algorithm: Algorithm) -> anyhow::Result<Request> {
     let mut req = Request::new(
         algorithm,
         n,
-        cli.switching.map(Into::into),
-        cli.ports.map(Into::into),
+        cli.modes.switching.map(Into::into),
+        cli.modes.ports.map(Into::into),
     )?
     .with_params(params)?;
-    req.options = options(cli, req.options.threads);
+    req.options = Options {
+        all_sources: cli.all_sources,
+        distribution: cli.distribution,
+        ..options(
+            &cli.engines,
+            &cli.budgets,
+            &cli.machine,
+            req.options.threads,
+        )
+    };
     match &cli.source {
         None => Ok(req),
         Some(text) => {
@@ -465,8 +525,9 @@ fn grid_node(grid: &Grid, text: &NodeText) -> anyhow::Result<u64> {
 }
 
 /// `--all-k`, `--all-ell`: one request per value in the algorithm's range,
-/// in order; else the one request.
-fn sweep(cli: &Cli, req: Request) -> anyhow::Result<Vec<Request>> {
+/// in order; else the one request (clap keeps them from --k, --ell,
+/// --broadcasters and each other).
+fn sweep(cli: &AlgorithmArgs, req: Request) -> anyhow::Result<Vec<Request>> {
     let algorithm = req.algorithm;
     let values = |flag: &str, all: &str| -> anyhow::Result<std::ops::RangeInclusive<u64>> {
         let Some(p) = algorithm.info().params.iter().find(|p| p.flag == flag) else {
@@ -483,230 +544,108 @@ fn sweep(cli: &Cli, req: Request) -> anyhow::Result<Vec<Request>> {
         };
         Ok(req.clone().with_params(params)?)
     };
-    match (cli.all_k, cli.all_ell) {
-        (true, true) => bail!("--all-k and --all-ell exclude each other"),
-        (true, false) => {
-            if cli.k.is_some() || cli.broadcasters.is_some() {
-                bail!("--all-k checks every K: it excludes --k and --broadcasters");
-            }
-            values("--k", "--all-k")?
-                .map(|k| with(Some(k), None))
-                .collect()
-        }
-        (false, true) => {
-            if cli.ell.is_some() {
-                bail!("--all-ell checks every l: it excludes --ell");
-            }
-            values("--ell", "--all-ell")?
-                .map(|l| with(None, Some(l)))
-                .collect()
-        }
-        (false, false) => Ok(vec![req]),
+    if cli.all_k {
+        values("--k", "--all-k")?
+            .map(|k| with(Some(k), None))
+            .collect()
+    } else if cli.all_ell {
+        values("--ell", "--all-ell")?
+            .map(|l| with(None, Some(l)))
+            .collect()
+    } else {
+        Ok(vec![req])
     }
 }
 
 /// The files the command line asks for.
-fn exports(cli: &Cli) -> anyhow::Result<Exports> {
-    if cli.slot.is_some() && cli.svg.is_none() {
-        bail!("--slot picks the slot --svg draws; give --svg FILE too");
+fn exports(
+    p: &args::Pictures,
+    write_schedule: &Option<PathBuf>,
+    write_goal: &Option<PathBuf>,
+) -> Exports {
+    Exports {
+        svg: p.svg.clone().map(|f| (f, p.slot)),
+        dot: p.dot.clone(),
+        svg_load: p.svg_load.clone(),
+        trace: p.trace.clone(),
+        write_schedule: write_schedule.clone(),
+        write_goal: write_goal.clone(),
     }
-    Ok(Exports {
-        svg: cli.svg.clone().map(|f| (f, cli.slot)),
-        dot: cli.dot.clone(),
-        svg_load: cli.svg_load.clone(),
-        trace: cli.trace.clone(),
-        write_schedule: cli.write_schedule.clone(),
-        write_goal: cli.write_goal.clone(),
-    })
 }
 
-/// The engines, budgets and output the command line asks for.
-fn options(cli: &Cli, threads: usize) -> Options {
+/// The engines, budgets, machine and output the command line asks for.
+fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads: usize) -> Options {
     Options {
-        all_sources: cli.all_sources,
-        engine: cli.engine.map(Into::into),
-        threads: cli.threads.unwrap_or(threads),
-        max_states: cli.max_states,
-        timeout: cli.timeout.map(Duration::from_secs),
-        max_memory: cli.max_memory,
-        progress: !cli.json && !cli.quiet && std::io::stderr().is_terminal(),
-        announce: !cli.json && !cli.quiet,
-        distribution: cli.distribution,
+        all_sources: false,
+        engine: e.engine.map(Into::into),
+        threads: b.threads.unwrap_or(threads),
+        max_states: b.max_states,
+        timeout: b.timeout.map(Duration::from_secs),
+        max_memory: b.max_memory,
+        progress: !e.json && !e.quiet && std::io::stderr().is_terminal(),
+        announce: !e.json && !e.quiet,
+        distribution: false,
         source: None,
-        machine: machine(cli),
-    }
-}
-
-/// The machine the command line describes (`--fault`, `--delay`, ...).
-fn machine(cli: &Cli) -> Machine {
-    Machine {
-        faults: cli.fault.clone(),
-        link_faults: cli.faults,
-        arc_faults: cli.arc_faults,
-        node_faults: cli.node_faults,
-        random_links: cli.random_faults,
-        random_nodes: cli.random_node_faults,
-        seed: cli.seed.unwrap_or(1),
-        delay: cli.delay.unwrap_or(0),
-        skew: cli.skew.unwrap_or(0),
-    }
-}
-
-/// `check schedule FILE --network NET`: what it takes, typed; what it
-/// does not take is refused by name.
-/// Every flag that only some commands take, and whether it was given.
-fn flags_given(cli: &Cli) -> Vec<(bool, &'static str)> {
-    vec![
-        (cli.source.is_some(), "--source"),
-        (cli.all_sources, "--all-sources"),
-        (cli.all_k, "--all-k"),
-        (cli.all_ell, "--all-ell"),
-        (cli.engine.is_some(), "--engine"),
-        (cli.explore.is_some(), "--explore"),
-        (cli.threads.is_some(), "--threads"),
-        (cli.max_states.is_some(), "--max-states"),
-        (cli.timeout.is_some(), "--timeout"),
-        (cli.max_memory.is_some(), "--max-memory"),
-        (cli.k.is_some(), "--k"),
-        (cli.ell.is_some(), "--ell"),
-        (cli.broadcasters.is_some(), "--broadcasters"),
-        (cli.multiset, "--multiset"),
-        (cli.distribution, "--distribution"),
-        (cli.max_side.is_some(), "--max-side"),
-        (cli.format.is_some(), "--format"),
-        (cli.map.is_some(), "--map"),
-        (cli.collective.is_some(), "--collective"),
-        (cli.packet_bytes.is_some(), "--packet-bytes"),
-        (cli.torus, "--torus"),
-        (cli.svg.is_some(), "--svg"),
-        (cli.slot.is_some(), "--slot"),
-        (cli.dot.is_some(), "--dot"),
-        (cli.svg_load.is_some(), "--svg-load"),
-        (cli.trace.is_some(), "--trace"),
-        (cli.load, "--load"),
-        (cli.all_orders, "--all-orders"),
-        (cli.write_goal.is_some(), "--write-goal"),
-        (!cli.fault.is_empty(), "--fault"),
-        (cli.faults.is_some(), "--faults"),
-        (cli.arc_faults.is_some(), "--arc-faults"),
-        (cli.node_faults.is_some(), "--node-faults"),
-        (cli.random_faults.is_some(), "--random-faults"),
-        (cli.random_node_faults.is_some(), "--random-node-faults"),
-        (cli.seed.is_some(), "--seed"),
-        (cli.delay.is_some(), "--delay"),
-        (cli.skew.is_some(), "--skew"),
-        (cli.switching.is_some(), "--switching"),
-        (cli.ports.is_some(), "--ports"),
-        (cli.routes.is_some(), "--routes"),
-        (cli.method.is_some(), "--method"),
-        (cli.fewest_transmissions, "--fewest-transmissions"),
-        (cli.max_slots.is_some(), "--max-slots"),
-        (cli.write_schedule.is_some(), "--write-schedule"),
-        (cli.network.is_some(), "--network"),
-        (cli.json, "--json"),
-        (cli.quiet, "--quiet"),
-    ]
-}
-
-/// Refuses, in one line, the first flag given that `refused` says
-/// `check COMMAND` does not take.
-fn refuse_flags(cli: &Cli, command: &str, refused: impl Fn(&str) -> bool) -> anyhow::Result<()> {
-    match flags_given(cli)
-        .into_iter()
-        .find(|&(given, flag)| given && refused(flag))
-    {
-        Some((_, flag)) => bail!("`check {command}` does not take {flag}"),
-        None => Ok(()),
+        machine: Machine {
+            faults: m.fault.clone(),
+            link_faults: m.faults,
+            arc_faults: m.arc_faults,
+            node_faults: m.node_faults,
+            random_links: m.random_faults,
+            random_nodes: m.random_node_faults,
+            seed: m.seed.unwrap_or(1),
+            delay: m.delay.unwrap_or(0),
+            skew: m.skew.unwrap_or(0),
+        },
     }
 }
 
 /// `check optimal TASK NETWORK`.
-fn optimal(cli: &Cli) -> anyhow::Result<Command> {
+fn optimal(a: OptimalArgs) -> anyhow::Result<Command> {
     use commcheck::check::optimal::OptimalRequest;
     let usage = "`check optimal TASK NETWORK`: a task (broadcast[:ROOT], allgather, \
                  scatter[:ROOT], gather[:ROOT], alltoall) and a network (hypercube:N, mesh:AxB, \
                  torus:AxB, mesh-bus:N, graph:FILE)";
-    let task = cli.arg.clone().ok_or_else(|| anyhow!("{usage}"))?;
-    let network = match (&cli.network_arg, &cli.network) {
-        (Some(n), None) | (None, Some(n)) => n.clone(),
-        (Some(_), Some(_)) => bail!("`check optimal` takes its network once: NETWORK or --network"),
-        (None, None) => bail!("{usage}"),
-    };
-    let takes = [
-        "--switching",
-        "--ports",
-        "--routes",
-        "--method",
-        "--fewest-transmissions",
-        "--ell",
-        "--timeout",
-        "--max-slots",
-        "--write-schedule",
-        "--network",
-        "--json",
-        "--quiet",
-    ];
-    refuse_flags(cli, "optimal", |flag| !takes.contains(&flag))?;
+    let task = a.task.ok_or_else(|| anyhow!("{usage}"))?;
+    let network = a
+        .network_arg
+        .or(a.network)
+        .ok_or_else(|| anyhow!("{usage}"))?;
     Ok(Command::Optimal(
         OptimalRequest {
             task,
             network,
-            switching: cli.switching.map_or(Switching::Sf, Into::into),
-            ports: cli.ports.map_or(Ports::All, Into::into),
-            routes: cli
+            switching: a.modes.switching.map_or(Switching::Sf, Into::into),
+            ports: a.modes.ports.map_or(Ports::All, Into::into),
+            routes: a
                 .routes
                 .map_or(commcheck::optimal::task::Routes::Network, Into::into),
-            max_slots: cli.max_slots.unwrap_or(16),
-            method: cli
+            max_slots: a.max_slots.unwrap_or(16),
+            method: a
                 .method
                 .map_or(commcheck::check::optimal::Method::Auto, Into::into),
-            fewest_transmissions: cli.fewest_transmissions,
-            ell: cli.ell,
-            timeout: cli.timeout.map(std::time::Duration::from_secs),
-            write_schedule: cli.write_schedule.clone(),
+            fewest_transmissions: a.fewest_transmissions,
+            ell: a.ell,
+            timeout: a.timeout.map(std::time::Duration::from_secs),
+            write_schedule: a.write_schedule,
         },
-        cli.json,
+        a.json,
     ))
 }
 
-fn schedule(cli: &Cli) -> anyhow::Result<Command> {
-    let file = cli.arg.as_deref().ok_or_else(|| {
+/// `check schedule FILE --network NET`.
+fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
+    let file = a.file.as_deref().ok_or_else(|| {
         anyhow!("`check schedule` names a file: `check schedule FILE --network hypercube:3`")
     })?;
-    let network = cli.network.clone().ok_or_else(|| {
+    let network = a.network.clone().ok_or_else(|| {
         anyhow!(
             "`check schedule` runs on a network: --network hypercube:N, mesh:AxB, torus:AxB, \
              mesh-bus:N or graph:FILE"
         )
     })?;
-    let format = match cli.format {
-        None => None,
-        Some(FormatArg::Schedule(f)) => Some(f),
-        Some(FormatArg::Table(t)) => {
-            bail!("--format {t} is a table's; a schedule's is commcheck, goal or msccl")
-        }
-    };
-    let refused = [
-        "--source",
-        "--all-sources",
-        "--all-k",
-        "--all-ell",
-        "--k",
-        "--ell",
-        "--broadcasters",
-        "--multiset",
-        "--distribution",
-        "--max-side",
-        "--torus",
-        "--write-schedule",
-        "--write-goal",
-        "--routes",
-        "--method",
-        "--fewest-transmissions",
-        "--max-slots",
-    ];
-    refuse_flags(cli, "schedule", |flag| refused.contains(&flag))?;
-    if matches!(cli.engine.map(Into::into), Some(Engine::Actor)) {
+    let engine = a.engines.engine.map(Into::into);
+    if engine == Some(Engine::Actor) {
         bail!(
             "a schedule runs in lock-step slots (docs/schedules.md): --engine exhaustive, \
              lockstep or executor"
@@ -714,20 +653,26 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
     }
     let request = ScheduleRequest {
         file: file.into(),
-        format,
-        collective: cli.collective.clone(),
-        packet_bytes: cli.packet_bytes,
+        format: a.format,
+        collective: a.collective.clone(),
+        packet_bytes: a.packet_bytes,
         network,
-        map: cli.map.clone().unwrap_or(Map::Identity),
-        switching: cli.switching.map_or(Switching::Sf, Into::into),
-        ports: cli.ports.map_or(Ports::All, Into::into),
-        load: cli.load,
-        all_orders: cli.all_orders,
-        options: options(cli, Options::default().threads),
+        map: a.map.clone().unwrap_or(Map::Identity),
+        switching: a.modes.switching.map_or(Switching::Sf, Into::into),
+        ports: a.modes.ports.map_or(Ports::All, Into::into),
+        load: a.load,
+        all_orders: a.all_orders,
+        options: options(
+            &a.engines,
+            &a.budgets,
+            &a.machine,
+            Options::default().threads,
+        ),
     };
-    let exports = exports(cli)?;
+    let exports = exports(&a.pictures, &None, &None);
+    let (json, explore) = (a.engines.json, &a.engines.explore);
     if exports.any() {
-        if cli.json || cli.explore.is_some() || cli.engine.is_some() {
+        if json || explore.is_some() || engine.is_some() {
             bail!(
                 "--svg, --dot, --svg-load and --trace write files of the executor's run; they \
                  take neither --json, --explore nor --engine"
@@ -735,14 +680,11 @@ fn schedule(cli: &Cli) -> anyhow::Result<Command> {
         }
         return Ok(Command::Export(Exported::Schedule(request), exports));
     }
-    if let Some(addr) = &cli.explore {
-        if cli.json {
-            bail!("--explore serves a web page; it does not print a --json report");
-        }
-        if matches!(cli.engine.map(Into::into), Some(Engine::Executor)) {
+    if let Some(addr) = explore {
+        if engine == Some(Engine::Executor) {
             bail!("--explore serves the lock-step model; it does not take --engine executor");
         }
         return Ok(Command::ExploreSchedule(request, addr.clone()));
     }
-    Ok(Command::Schedule(request, cli.json))
+    Ok(Command::Schedule(request, json))
 }

@@ -31,6 +31,7 @@
 //! deliveries to that node in that slot whole.
 
 use super::ending::{run_slots, Ending};
+use super::calendar::Calendar;
 use super::{on_threads, set_bit, Run, Watch, Watched};
 use crate::engine::memory::huge;
 use crate::engine::search::Progress;
@@ -475,7 +476,7 @@ pub(super) fn execute<P: Protocol>(
     }
     let mut next = vec![0u64; words];
     // Nodes that asked to be stepped in a later slot than the next.
-    let mut calendar: BinaryHeap<Reverse<(Slot, NodeId)>> = BinaryHeap::new();
+    let mut calendar = Calendar::default();
     let mut resources = Resources {
         bits: huge(topology.resources().div_ceil(64) as usize),
         all: AtomicBool::new(false),
@@ -523,7 +524,7 @@ pub(super) fn execute<P: Protocol>(
             l.record = Record::new(&claims);
             released.append(&mut l.released);
             next_mail.overflow.append(&mut l.overflow);
-            calendar.extend(l.later.drain(..).map(Reverse));
+            calendar.take(&mut l.later);
             progress
                 .generated
                 .fetch_add(std::mem::take(&mut l.stepped), Relaxed);
@@ -568,10 +569,7 @@ pub(super) fn execute<P: Protocol>(
         }
         std::mem::swap(&mut mail, &mut next_mail);
         next_mail.overflow.clear();
-        while let Some(&Reverse((_, node))) = calendar.peek().filter(|w| w.0 .0 == slot + 1) {
-            calendar.pop();
-            set_bit(&mut next, node as usize);
-        }
+        calendar.due(slot + 1, |node| set_bit(&mut next, node as usize));
         std::mem::swap(&mut now, &mut next);
         let idle = quiet && calendar.is_empty() && now.iter().all(|&w| w == 0);
         // The results judged a lane at a time, the records merged in

@@ -5,6 +5,7 @@
 
 use super::ending::{run_slots, Ending};
 use super::ledger::BitLedger;
+use super::calendar::Calendar;
 use super::{set_bit, Run, Watch, Watched};
 use crate::engine::search::Progress;
 use crate::engine::{receive, release, transmit, Judge, Post};
@@ -137,7 +138,7 @@ pub(super) fn execute<P: Protocol>(
     let mut next_active: Vec<NodeId> = Vec::new();
     // Nodes that asked to be stepped in a later slot than the next, by
     // slot (8 bytes each).
-    let mut calendar: BinaryHeap<Reverse<(Slot, NodeId)>> = BinaryHeap::new();
+    let mut calendar = Calendar::default();
     // This slot's receivers, each once (sorted after the slot).
     let mut receivers: Vec<NodeId> = Vec::new();
     let mut scratch = Scratch {
@@ -179,7 +180,7 @@ pub(super) fn execute<P: Protocol>(
             if protocol.step(node, &mut states[v], slot, &arrivals, 0, &mut out) {
                 match protocol.wake(&states[v], slot) {
                     w if w <= slot + 1 => next_active.push(node),
-                    w => calendar.push(Reverse((w, node))),
+                    w => calendar.push(w, node),
                 }
             }
             let posting = Posting {
@@ -210,11 +211,10 @@ pub(super) fn execute<P: Protocol>(
         merge_sorted(&next_active, &receivers, &mut merged);
         std::mem::swap(&mut next_active, &mut merged);
         let mut woken = false;
-        while let Some(&Reverse((_, node))) = calendar.peek().filter(|w| w.0 .0 == slot + 1) {
-            calendar.pop();
+        calendar.due(slot + 1, |node| {
             next_active.push(node);
             woken = true;
-        }
+        });
         if woken {
             next_active.sort_unstable();
             next_active.dedup();

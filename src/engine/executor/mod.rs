@@ -21,6 +21,7 @@
 //! `ledger` keeps the resource bits the inbox and phased drives take.
 
 mod arrived;
+mod calendar;
 mod dense;
 mod ending;
 mod inbox;

@@ -43,6 +43,7 @@
 
 use super::dense::{pack, ASIDE, EMPTY, SPILLED};
 use super::ledger::BitLedger;
+use super::calendar::Calendar;
 use super::{set_bit, Run};
 use crate::engine::group::{amount, wire, World};
 use crate::engine::memory::peak_resident;
@@ -432,7 +433,7 @@ fn slots<P: Protocol>(
         now[words - 1] = (1 << (own % 64)) - 1;
     }
     let mut next = vec![0u64; words];
-    let mut calendar: BinaryHeap<Reverse<(Slot, NodeId)>> = BinaryHeap::new();
+    let mut calendar = Calendar::default();
     let mut ledger = BitLedger::new(share.end - share.start, None);
     let mut released = Vec::new();
     let mut arrivals = Vec::new();
@@ -481,7 +482,7 @@ fn slots<P: Protocol>(
                 stepped += 1;
                 match wake {
                     Some(w) if w <= slot + 1 => set_bit(&mut next, i),
-                    Some(w) => calendar.push(Reverse((w, v))),
+                    Some(w) => calendar.push(w, v),
                     None => {}
                 }
                 if out.is_empty() {
@@ -621,10 +622,7 @@ fn slots<P: Protocol>(
         met |= order_matters(&record);
         next_mail.clear_bits(&mut next);
         std::mem::swap(&mut mail, &mut next_mail);
-        while let Some(&Reverse((_, v))) = calendar.peek().filter(|w| w.0 .0 == slot + 1) {
-            calendar.pop();
-            set_bit(&mut next, v as usize - nodes.start);
-        }
+        calendar.due(slot + 1, |v| set_bit(&mut next, v as usize - nodes.start));
         std::mem::swap(&mut now, &mut next);
         let busy = !(quiet && calendar.is_empty() && now.iter().all(|&w| w == 0));
         let why = Cut::code(progress.stop());

@@ -22,6 +22,7 @@ use super::ending::{run_slots, Ending};
 use super::judging::{Judging, Next};
 use super::ledger::BitLedger;
 use super::sending::{split, Sending, Share};
+use super::calendar::Calendar;
 use super::{on_threads, set_bit, Run, Watch, Watched};
 use crate::engine::release;
 use crate::engine::search::Progress;
@@ -105,7 +106,7 @@ struct Phased<M, S> {
     /// The nodes stepped this slot, increasing.
     active: Vec<NodeId>,
     /// Nodes waiting for a scheduled send (see `Protocol::wake`).
-    calendar: BinaryHeap<Reverse<(Slot, NodeId)>>,
+    calendar: Calendar,
     /// Nodes to step next slot, one bit each: those that asked, and, for
     /// a protocol that reads its arrivals, those that received (a step
     /// that cannot read them has nothing to do for them: it asked to be
@@ -151,7 +152,7 @@ impl<P: Protocol> Plan<'_, P> {
             shares: (0..self.threads).map(|_| share()).collect(),
             tallies: (0..self.threads).map(|_| vec![0; tally]).collect(),
             active: (0..nodes as NodeId).collect(),
-            calendar: BinaryHeap::new(),
+            calendar: Calendar::default(),
             next: vec![0u64; nodes.div_ceil(64)],
             deliveries: Vec::new(),
             released: Vec::new(),
@@ -207,7 +208,7 @@ impl<P: Protocol> Plan<'_, P> {
                 set_bit(&mut run.next, v as usize);
             }
             share.again.clear();
-            run.calendar.extend(share.later.drain(..).map(Reverse));
+            run.calendar.take(&mut share.later);
             if share.stepped >= 65536 {
                 progress.generated.fetch_add(share.stepped, Relaxed);
                 share.stepped = 0;
@@ -260,13 +261,8 @@ impl<M, S> Phased<M, S> {
     /// `next`, with those whose wake-up is due; true if none is left
     /// anywhere, not even in the calendar.
     fn advance(&mut self, slot: Slot) -> bool {
-        while let Some(&Reverse((w, v))) = self.calendar.peek() {
-            if w > slot + 1 {
-                break;
-            }
-            self.calendar.pop();
-            set_bit(&mut self.next, v as usize);
-        }
+        let next = &mut self.next;
+        self.calendar.due(slot + 1, |v| set_bit(next, v as usize));
         self.active.clear();
         for (i, w) in self.next.iter_mut().enumerate() {
             while *w != 0 {
