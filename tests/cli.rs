@@ -390,11 +390,15 @@ fn clap_errors_are_printed_whole() {
         );
         assert!(err.contains("--help"), "{args:?}: {err}");
     }
-    assert!(stderr(&check(&[])).contains("Usage: check <TARGET>"));
+    assert!(stderr(&check(&[])).contains("Usage: check <ALGORITHM> <N>"));
     // No dead flags: --shape was never taken by any algorithm (a mesh's
-    // sides are its size, 5x7), so it is an unknown argument.
+    // sides are its size, 5x7), so no command takes it.
+    refused(
+        &["mnb", "4", "--shape", "4x4"],
+        &["`check mnb` does not take --shape"],
+    );
     let shape = stderr(&check(&["mnb", "4", "--shape", "4x4"]));
-    assert!(shape.contains("unexpected argument '--shape'"), "{shape}");
+    assert!(!shape.contains("it is for"), "{shape}");
     let fast = stderr(&check(&["nob", "4", "--engine", "fast"]));
     assert!(
         fast.contains("'fast'") && fast.contains("possible values"),
@@ -663,7 +667,10 @@ fn the_fujita_table_takes_its_largest_side() {
         &["table", "fujita", "--max-side", "x"],
         &["--max-side x", "4, 8"],
     );
-    refused(&["nob", "3", "--max-side", "8"], &["--max-side is for"]);
+    refused(
+        &["nob", "3", "--max-side", "8"],
+        &["`check nob` does not take --max-side: it is for `check table`"],
+    );
 }
 
 /// `check table lecture-bounds`: every Lemma cell met by its algorithm
@@ -999,26 +1006,53 @@ fn a_flag_of_another_command_is_refused_naming_the_commands_that_take_it() {
         &["`check nob` does not take --network: it is for `check schedule`, `check optimal`"],
     );
     refused(
-        &["schedule", "x.json", "--network", "hypercube:3", "--source", "0"],
+        &[
+            "schedule",
+            "x.json",
+            "--network",
+            "hypercube:3",
+            "--source",
+            "0",
+        ],
         &["`check schedule` does not take --source: it is for `check ALG`"],
     );
     refused(
-        &["optimal", "broadcast", "hypercube:3", "--engine", "executor"],
-        &["`check optimal` does not take --engine", "`check schedule`, `check ALG`"],
+        &[
+            "optimal",
+            "broadcast",
+            "hypercube:3",
+            "--engine",
+            "executor",
+        ],
+        &[
+            "`check optimal` does not take --engine",
+            "`check schedule`, `check ALG`",
+        ],
     );
     refused(
         &["table", "wang-ku", "--threads", "2"],
         &["`check table` does not take --threads"],
     );
     refused(&["list", "--json"], &["`check list` does not take --json"]);
-    refused(&["nob", "3", "--slot", "2"], &["`check nob`", "needs --svg"]);
     refused(
-        &["optimal", "broadcast", "hypercube:3", "--network", "hypercube:3"],
+        &["nob", "3", "--slot", "2"],
+        &["--slot", "give --svg FILE too"],
+    );
+    refused(
+        &[
+            "optimal",
+            "broadcast",
+            "hypercube:3",
+            "--network",
+            "hypercube:3",
+        ],
         &["`check optimal`", "--network", "exclude each other"],
     );
     refused(
         &["nob", "3", "4"],
         &["`check nob` takes one argument; got also '4'"],
     );
+    // `check help` is the algorithm's page, not clap's help of commands.
+    refused(&["help"], &["`check help` names an algorithm"]);
+    assert!(stdout(&check(&["help", "nob"])).starts_with("nob: "));
 }
-

@@ -260,7 +260,7 @@ fn the_command_reads_the_file_and_refuses_bad_input_in_one_line() {
         ),
         (
             vec!["nob", "3", "--network", "hypercube:3"],
-            "--network, --map, --collective and --packet-bytes are for `check schedule FILE`",
+            "`check nob` does not take --network: it is for `check schedule`, `check optimal`",
         ),
     ] {
         let o = check(&args);

@@ -70,6 +70,10 @@ impl From<RoutesArg> for commcheck::optimal::task::Routes {
     name = "check",
     version,
     subcommand_required = true,
+    // `check help ALG` is ours: an algorithm's page.
+    disable_help_subcommand = true,
+    override_usage = "check <ALGORITHM> <N> [OPTIONS]   (`check list` names the algorithms)\n       \
+                      check <COMMAND> [ARGS] [OPTIONS]",
     after_help = "Examples:\n  check nob 4\n  check naive-tree 3 --source 0\n  \
                   check nob 24 --engine executor\n  check list\n  check help nob\n  \
                   check table wang-ku\n  check table bertsekas\n  check table stamoulis\n  check table fujita --max-side 64\n  check table lecture-bounds\n  check claims wang-ku\n  check mesh-sf 5x7 --ports one --source 2,3\n  check recursive-doubling 8x8 --torus\n\n\
@@ -96,7 +100,7 @@ pub enum Sub {
     /// Judges the papers' claims, one by one (the claims ledger)
     Claims(ClaimsArgs),
     /// Checks a schedule file (commcheck, GOAL, MSCCL-IR) on a network
-    Schedule(ScheduleArgs),
+    Schedule(Box<ScheduleArgs>),
     /// Finds and certifies the least slots a task needs on a network
     Optimal(OptimalArgs),
     /// An algorithm and its size (`check nob 4`; `check list` names them),
@@ -238,7 +242,7 @@ pub struct Pictures {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// With --svg: the slot to draw
-    #[arg(long, value_name = "K", requires = "svg")]
+    #[arg(long, value_name = "K")]
     pub slot: Option<u32>,
     /// Write the run (as --svg picks it) as a Graphviz graph: an edge per
     /// delivery, labelled with its slot (networks up to 4096 nodes)
@@ -653,4 +657,17 @@ fn map(text: &str) -> Result<Map, String> {
         "gray" => Map::Gray,
         file => Map::File(PathBuf::from(file)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AlgorithmArgs, Cli};
+    use clap::CommandFactory;
+
+    /// clap's own checks of the declarations: names, groups, conflicts.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+        AlgorithmArgs::command().debug_assert();
+    }
 }

@@ -159,8 +159,7 @@ impl std::error::Error for Refused {}
 
 /// clap's refusal of `check COMMAND ...` in one line: a flag the command
 /// does not take (and which commands take it), an argument too many, two
-/// flags that exclude each other, one that needs another (`--slot` needs
-/// `--svg`), a value its parser refused. None where clap's own message is
+/// flags that exclude each other, a value its parser refused. None where clap's own message is
 /// the answer (help, version, a missing value).
 pub fn refusal(e: &clap::Error, command: &str) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
@@ -195,10 +194,6 @@ pub fn refusal(e: &clap::Error, command: &str) -> Option<String> {
                     takers.join(", ")
                 ),
             })
-        }
-        ErrorKind::MissingRequiredArgument => {
-            let missing = flag(context(ContextKind::InvalidArg)?);
-            Some(format!("{check}: a flag given needs {missing} too"))
         }
         ErrorKind::ArgumentConflict => {
             let (a, b) = (
@@ -258,7 +253,7 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
         }
         Sub::Table(a) => table_command(a),
         Sub::Claims(a) => claims(a),
-        Sub::Schedule(a) => schedule(a),
+        Sub::Schedule(a) => schedule(*a),
         Sub::Optimal(a) => optimal(a),
         Sub::Algorithm(words) => {
             let command = words.first().cloned().unwrap_or_default();
@@ -344,7 +339,7 @@ fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
         None => e.into(),
     })?;
     let req = request(&cli, algorithm)?;
-    let exports = exports(&cli.pictures, &cli.write_schedule, &cli.write_goal);
+    let exports = exports(&cli.pictures, &cli.write_schedule, &cli.write_goal)?;
     let engine = req.options.engine;
     let (json, explore) = (cli.engines.json, &cli.engines.explore);
     if exports.any() {
@@ -562,15 +557,19 @@ fn exports(
     p: &args::Pictures,
     write_schedule: &Option<PathBuf>,
     write_goal: &Option<PathBuf>,
-) -> Exports {
-    Exports {
+) -> anyhow::Result<Exports> {
+    // clap could require it, but not say what --slot is for.
+    if p.slot.is_some() && p.svg.is_none() {
+        bail!("--slot picks the slot --svg draws; give --svg FILE too");
+    }
+    Ok(Exports {
         svg: p.svg.clone().map(|f| (f, p.slot)),
         dot: p.dot.clone(),
         svg_load: p.svg_load.clone(),
         trace: p.trace.clone(),
         write_schedule: write_schedule.clone(),
         write_goal: write_goal.clone(),
-    }
+    })
 }
 
 /// The engines, budgets, machine and output the command line asks for.
@@ -669,7 +668,7 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
             Options::default().threads,
         ),
     };
-    let exports = exports(&a.pictures, &None, &None);
+    let exports = exports(&a.pictures, &None, &None)?;
     let (json, explore) = (a.engines.json, &a.engines.explore);
     if exports.any() {
         if json || explore.is_some() || engine.is_some() {

@@ -30,16 +30,15 @@
 //! then named by a replay ([`execute`]'s `exact`) that keeps the
 //! deliveries to that node in that slot whole.
 
-use super::ending::{run_slots, Ending};
 use super::calendar::Calendar;
+use super::ending::{run_slots, Ending};
 use super::{on_threads, set_bit, Run, Watch, Watched};
 use crate::engine::memory::huge;
 use crate::engine::search::Progress;
 use crate::engine::{judge_results, receive, release, transmit, Judge, Ledger, Post};
 use models::{Arrival, Protocol, Topology, NO_CODE};
 use properties::{Holdings, Keep, NodeId, PacketId, Record, ResourceId, Route, Slot};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64};
 

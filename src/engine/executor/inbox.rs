@@ -3,16 +3,14 @@
 //! thread. The drive for protocols that read their arrivals node by node
 //! (a multinode broadcast's holdings by xor offset).
 
+use super::calendar::Calendar;
 use super::ending::{run_slots, Ending};
 use super::ledger::BitLedger;
-use super::calendar::Calendar;
 use super::{set_bit, Run, Watch, Watched};
 use crate::engine::search::Progress;
 use crate::engine::{receive, release, transmit, Judge, Post};
 use models::{Arrival, Protocol, Topology};
 use properties::{Holdings, NodeId, Record, Slot, Task};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// What a slot delivers: per node its first arrival, the others in an

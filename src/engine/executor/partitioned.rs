@@ -41,9 +41,9 @@
 //! every rank does ([`World::max`]), and rank 0 hands every rank the
 //! merged [`Run`], so that every rank goes on the same way.
 
+use super::calendar::Calendar;
 use super::dense::{pack, ASIDE, EMPTY, SPILLED};
 use super::ledger::BitLedger;
-use super::calendar::Calendar;
 use super::{set_bit, Run};
 use crate::engine::group::{amount, wire, World};
 use crate::engine::memory::peak_resident;
@@ -51,8 +51,7 @@ use crate::engine::search::{Cut, Progress};
 use crate::engine::{horizon, judge_results, receive, release, transmit, Judge, Ledger};
 use models::{Arrival, Protocol, Topology, NO_CODE};
 use properties::{Holdings, NodeId, PacketId, PropertyName, Record, ResourceId, Route, Slot, Task};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 

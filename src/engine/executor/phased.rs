@@ -18,18 +18,16 @@
 //! hands them over, and the record is the same.
 
 use super::arrived::Arrived;
+use super::calendar::Calendar;
 use super::ending::{run_slots, Ending};
 use super::judging::{Judging, Next};
 use super::ledger::BitLedger;
 use super::sending::{split, Sending, Share};
-use super::calendar::Calendar;
 use super::{on_threads, set_bit, Run, Watch, Watched};
 use crate::engine::release;
 use crate::engine::search::Progress;
 use models::{Arrival, Protocol, Topology};
 use properties::{Claims, Holdings, NodeId, PacketId, Record, Slot, Task};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// What stays fixed over a scheduled run: the protocol and its input,
