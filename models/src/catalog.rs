@@ -87,6 +87,13 @@ pub enum ModelError {
         /// The precondition that fails, where the algorithm gives one.
         why: String,
     },
+    /// Sides the algorithm does not cover (the dilated-diagonal
+    /// broadcast's T(5^k, 5^k)).
+    #[error("{why}")]
+    Sides {
+        /// Why, in one line.
+        why: String,
+    },
     /// The broadcasting nodes given do not fit.
     #[error("--broadcasters: {why}")]
     Broadcasters {
@@ -431,6 +438,12 @@ impl Algorithm {
                 return Err(ModelError::Broadcasters {
                     why: format!("{} nodes listed, but --k {k}", nodes.len()),
                 });
+            }
+        }
+        // The one algorithm whose sides are narrower than its shape's.
+        if let (Algorithm::DilatedDiagonal, Some(sides)) = (self, &params.sides) {
+            if let Some(why) = crate::lecture_notes::dilated_diagonal::check_sides(sides) {
+                return Err(ModelError::Sides { why });
             }
         }
         config.params = params;

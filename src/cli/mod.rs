@@ -390,11 +390,6 @@ fn request(cli: &AlgorithmArgs, algorithm: Algorithm) -> anyhow::Result<Request>
         Shape::Grid { torus } => {
             let sides = models::topology::grid::parse_sides(size, torus || cli.torus)
                 .map_err(|why| anyhow!("{}: {why}", algorithm.name()))?;
-            if algorithm == Algorithm::DilatedDiagonal {
-                if let Some(why) = models::lecture_notes::dilated_diagonal::check_sides(&sides) {
-                    bail!("{why}");
-                }
-            }
             Some(sides)
         }
         _ => None,
