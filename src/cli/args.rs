@@ -134,6 +134,13 @@ pub struct Printed {
     /// (--json is the same)
     #[arg(long, value_name = "FORMAT", value_parser = table_format)]
     pub format: Option<table::Format>,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+/// What a command prints: JSON, or text with or without progress.
+#[derive(Args, Debug)]
+pub struct Output {
     /// Print the report as one JSON object (no progress)
     #[arg(long)]
     pub json: bool,
@@ -269,12 +276,8 @@ pub struct Engines {
     #[arg(long, num_args = 0..=1, default_missing_value = "127.0.0.1:3000", value_name = "ADDR",
           conflicts_with = "json")]
     pub explore: Option<String>,
-    /// Print the report as one JSON object (no progress)
-    #[arg(long)]
-    pub json: bool,
-    /// No progress on stderr
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// `check schedule FILE --network NET`.
@@ -365,12 +368,8 @@ pub struct OptimalArgs {
     /// (for `check schedule FILE`)
     #[arg(long, value_name = "FILE")]
     pub write_schedule: Option<PathBuf>,
-    /// Print the report as one JSON object (no progress)
-    #[arg(long)]
-    pub json: bool,
-    /// No progress on stderr
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// `check ALG SIZE`: an algorithm of the catalogue.

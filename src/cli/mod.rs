@@ -268,7 +268,7 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
 
 /// How a table or the ledger prints: `--format`, or `--json`.
 fn printed(p: &Printed) -> anyhow::Result<table::Format> {
-    Ok(match (p.format, p.json) {
+    Ok(match (p.format, p.output.json) {
         (None, false) => table::Format::Text,
         (None, true) | (Some(table::Format::Json), _) => table::Format::Json,
         (Some(f), false) => f,
@@ -301,7 +301,7 @@ fn table_command(a: TableArgs) -> anyhow::Result<Command> {
         format: printed(&a.printed)?,
         max_side: a.max_side,
         timeout: a.timeout.map(Duration::from_secs),
-        progress: std::io::stderr().is_terminal() && !a.printed.quiet,
+        progress: std::io::stderr().is_terminal() && !a.printed.output.quiet,
     })
 }
 
@@ -320,7 +320,7 @@ fn claims(a: ClaimsArgs) -> anyhow::Result<Command> {
     Ok(Command::Claims {
         papers,
         format: printed(&a.printed)?,
-        progress: std::io::stderr().is_terminal() && !a.printed.quiet,
+        progress: std::io::stderr().is_terminal() && !a.printed.output.quiet,
     })
 }
 
@@ -341,7 +341,7 @@ fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
     let req = request(&cli, algorithm)?;
     let exports = exports(&cli.pictures, &cli.write_schedule, &cli.write_goal)?;
     let engine = req.options.engine;
-    let (json, explore) = (cli.engines.json, &cli.engines.explore);
+    let (json, explore) = (cli.engines.output.json, &cli.engines.explore);
     if exports.any() {
         if json {
             bail!(
@@ -576,8 +576,8 @@ fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads:
         max_states: b.max_states,
         timeout: b.timeout.map(Duration::from_secs),
         max_memory: b.max_memory,
-        progress: !e.json && !e.quiet && std::io::stderr().is_terminal(),
-        announce: !e.json && !e.quiet,
+        progress: !e.output.json && !e.output.quiet && std::io::stderr().is_terminal(),
+        announce: !e.output.json && !e.output.quiet,
         distribution: false,
         source: None,
         machine: Machine {
@@ -623,7 +623,7 @@ fn optimal(a: OptimalArgs) -> anyhow::Result<Command> {
             timeout: a.timeout.map(std::time::Duration::from_secs),
             write_schedule: a.write_schedule,
         },
-        a.json,
+        a.output.json,
     ))
 }
 
@@ -664,7 +664,7 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
         ),
     };
     let exports = exports(&a.pictures, &None, &None)?;
-    let (json, explore) = (a.engines.json, &a.engines.explore);
+    let (json, explore) = (a.engines.output.json, &a.engines.explore);
     if exports.any() {
         if json || explore.is_some() || engine.is_some() {
             bail!(
