@@ -16,11 +16,8 @@ impl Protocol for Path {
     fn topology(&self) -> &Hypercube {
         &self.0
     }
-    fn source_input(&self, source: NodeId) -> Option<NodeId> {
-        Some(source)
-    }
-    fn task(&self, &source: &NodeId) -> Task {
-        Task::broadcast(self.0.nodes(), source)
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::of(&self.0) // every node a source
     }
     fn claims(&self) -> Claims {
         Claims::bounded(self.0.nodes() - 1, self.0.dim())

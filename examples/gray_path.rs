@@ -50,7 +50,9 @@ use commcheck::check::{check_protocol, Engine, Options, Subject};
 use commcheck::report::{Outcome, PropertyReport};
 use models::config::Params;
 use models::mutant::{Mutant, MutantState, Mutation};
-use models::{Arrival, Config, Hypercube, Ports, Protocol, Shape, Switching, Topology};
+use models::{
+    Arrival, Config, Hints, Hypercube, Inputs, Ports, Protocol, Shape, Switching, Topology,
+};
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Task, Transmission};
 use std::process::ExitCode;
 
@@ -128,16 +130,8 @@ impl Protocol for GrayPath {
         &self.cube
     }
 
-    fn source_input(&self, source: NodeId) -> Option<NodeId> {
-        Some(source)
-    }
-
-    fn task(&self, &source: &NodeId) -> Task {
-        let nodes = self.cube.nodes();
-        Task::Broadcast {
-            nodes,
-            sources: (0..self.packets).map(|m| m * nodes + source).collect(),
-        }
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        self
     }
 
     fn claims(&self) -> Claims {
@@ -186,8 +180,28 @@ impl Protocol for GrayPath {
     }
 
     /// Each arrival is forwarded on its own: the actor model applies.
-    fn event_driven(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::EVENT_DRIVEN
+    }
+}
+
+/// Every node a source, each injecting `packets` packets (source x's m-th
+/// is packet m 2^n + x) that every node must get.
+impl Inputs<NodeId> for &GrayPath {
+    fn task(&self, &source: &NodeId) -> Task {
+        let nodes = self.cube.nodes();
+        Task::Broadcast {
+            nodes,
+            sources: (0..self.packets).map(|m| m * nodes + source).collect(),
+        }
+    }
+
+    fn source_input(&self, source: NodeId) -> Option<NodeId> {
+        Some(source)
+    }
+
+    fn describe(&self, &source: &NodeId) -> String {
+        format!("source {}", self.cube.node_label(source))
     }
 }
 

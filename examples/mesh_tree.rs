@@ -54,8 +54,10 @@ use commcheck::report::{Outcome, PropertyReport};
 use models::config::Params;
 use models::mutant::{Mutant, MutantState, Mutation};
 use models::topology::grid::Dir;
-use models::{Arrival, Config, Grid, Ports, Protocol, Shape, Switching, Topology};
-use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Task, Transmission};
+use models::{
+    Arrival, Config, Grid, Hints, Inputs, Ports, Protocol, Shape, Sources, Switching, Topology,
+};
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Transmission};
 use std::process::ExitCode;
 
 /// The row coordinate (the first, varying slowest in node ids).
@@ -159,15 +161,8 @@ impl Protocol for Comb {
         &self.grid
     }
 
-    fn source_input(&self, source: NodeId) -> Option<NodeId> {
-        Some(source)
-    }
-
-    fn task(&self, &source: &NodeId) -> Task {
-        Task::Broadcast {
-            nodes: self.grid.nodes(),
-            sources: vec![source],
-        }
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::of(&self.grid) // every node a source
     }
 
     fn claims(&self) -> Claims {
@@ -223,8 +218,8 @@ impl Protocol for Comb {
     }
 
     /// Each arrival is handled on its own: the actor model applies.
-    fn event_driven(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::EVENT_DRIVEN
     }
 }
 

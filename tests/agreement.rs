@@ -6,7 +6,7 @@
 use crate::support::*;
 use commcheck::engine::{executor, exhaustive, lockstep::LockStep};
 use models::catalog::Algorithm;
-use models::{with_protocol, Protocol, Topology};
+use models::{with_protocol, Protocol, ProtocolExt, Topology};
 use properties::{PropertyName, Status};
 use std::sync::Arc;
 

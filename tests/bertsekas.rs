@@ -8,7 +8,9 @@ use models::bertsekas::mnb::Mnb;
 use models::bertsekas::scatter::{Parcel, Scatter, ScatterState};
 use models::bertsekas::sna::{Sna, Sum};
 use models::catalog::{Algorithm, Ports, Switching};
-use models::{with_protocol, Arrival, Mutant, MutantState, Mutation, Protocol, Topology};
+use models::{
+    with_protocol, Arrival, Mutant, MutantState, Mutation, Protocol, ProtocolExt, Topology,
+};
 use properties::{NodeId, PropertyName, Slot, Status, Task, Transmission};
 
 /// Tables 1 and 2 at d = 1..5, by hand: (d, MLA time, SLA time) for the

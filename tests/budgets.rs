@@ -8,7 +8,7 @@ use commcheck::engine::exhaustive::{self, Budget};
 use commcheck::engine::search::Cut;
 use models::catalog::Config;
 use models::wang_ku::nob::{Levels, Nob};
-use models::{Ports, Protocol, Switching};
+use models::{Ports, ProtocolExt, Switching};
 use std::process::{Command, Output};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

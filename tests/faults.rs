@@ -15,7 +15,7 @@ use models::lecture_notes::sbt::Sbt;
 use models::stamoulis::ft_trees::FtTrees;
 use models::{
     Algorithm, Arrival, Faulty, Hypercube, Mutant, MutantState, Mutation, Ports, Protocol,
-    Scenario, Switching, Topology,
+    ProtocolExt, Scenario, Switching, Topology,
 };
 use properties::{NodeId, PropertyName::*, Route, Slot, Status, Transmission};
 use std::sync::Arc;

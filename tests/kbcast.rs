@@ -9,7 +9,7 @@ use commcheck::engine::exhaustive;
 use models::catalog::{Algorithm, Params};
 use models::stamoulis::kbcast::{Kbcast, Msg, Node, Variant};
 use models::stamoulis::prefix::{Prefix, Sums, Value};
-use models::{Arrival, Mutant, MutantState, Mutation, Protocol};
+use models::{Arrival, Mutant, MutantState, Mutation, Protocol, ProtocolExt};
 use properties::{NodeId, PropertyName, Route, Slot, Status, Transmission};
 use std::sync::Arc;
 use PropertyName::*;

@@ -188,3 +188,138 @@ fn imports_between_folders_go_one_way() {
         assert!(found.is_empty(), "{krate}: folder circles: {found:#?}");
     }
 }
+
+/// The items of each `pub trait` in `text`: its methods and constants.
+fn trait_items(text: &str) -> BTreeMap<String, Vec<String>> {
+    let mut traits = BTreeMap::new();
+    let code = code(text);
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("\npub trait ") {
+        rest = &rest[i + "\npub trait ".len()..];
+        let name: String = rest.chars().take_while(|c| c.is_alphanumeric()).collect();
+        let body = &rest[..rest.find("\n}\n").unwrap_or(rest.len())];
+        traits.insert(name, items(body));
+    }
+    traits
+}
+
+/// The `fn` and `const` names declared at one indent in `body`.
+fn items(body: &str) -> Vec<String> {
+    body.lines()
+        .filter_map(|l| {
+            let l = l.strip_prefix("    ")?;
+            let l = l.strip_prefix("fn ").or_else(|| l.strip_prefix("const "))?;
+            Some(
+                l.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The trait an `impl<..> Trait<..> for Type` header names: the first
+/// word after `impl` and its generic parameters.
+fn trait_named(header: &str) -> String {
+    let mut rest = header.trim_start_matches("impl");
+    if rest.starts_with('<') {
+        let mut depth = 0;
+        for (i, c) in rest.char_indices() {
+            depth += match c {
+                '<' => 1,
+                '>' => -1,
+                _ => 0,
+            };
+            if depth == 0 {
+                rest = &rest[i + 1..];
+                break;
+            }
+        }
+    }
+    rest.trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric())
+        .collect()
+}
+
+/// For each impl in `text` of one of `traits`: the trait and the items of
+/// it that the impl does not write.
+fn unwritten(traits: &BTreeMap<String, Vec<String>>, text: &str) -> Vec<(String, Vec<String>)> {
+    let code = code(text);
+    let mut found = Vec::new();
+    for (i, _) in code.match_indices("\nimpl") {
+        let header = &code[i + 1..][..code[i + 1..].find('{').unwrap()];
+        if !header.contains(" for ") {
+            continue;
+        }
+        let name = trait_named(header);
+        let Some(wanted) = traits.get(&name) else {
+            continue;
+        };
+        let start = i + 1 + header.len();
+        let body = &code[start
+            ..code[start..]
+                .find("\n}\n")
+                .map_or(code.len(), |j| start + j)];
+        let written = items(body);
+        let missing: Vec<String> = wanted
+            .iter()
+            .filter(|w| !written.contains(w))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            found.push((name, missing));
+        }
+    }
+    found
+}
+
+/// The protocol's traits and aspects, from their source.
+fn protocol_traits(root: &Path) -> BTreeMap<String, Vec<String>> {
+    let mut traits = BTreeMap::new();
+    for file in ["mod.rs", "aspects.rs"] {
+        let text = std::fs::read_to_string(root.join("models/src/protocol").join(file)).unwrap();
+        traits.extend(trait_items(&text));
+    }
+    traits
+}
+
+/// A wrapper of a protocol (a mutant, the faulty machine) writes every
+/// item of the protocol and of each aspect it implements, so that none
+/// falls back to its default by being forgotten (docs/architecture.md).
+#[test]
+fn wrappers_write_every_item_of_what_they_wrap() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let traits = protocol_traits(root);
+    for name in [
+        "Protocol", "Inputs", "Judging", "Choices", "Machine", "Codes",
+    ] {
+        assert!(traits.contains_key(name), "no trait {name} read");
+    }
+    for wrapper in ["models/src/mutant.rs", "models/src/imperfect.rs"] {
+        let text = std::fs::read_to_string(root.join(wrapper)).unwrap();
+        assert!(
+            text.contains("Protocol for "),
+            "{wrapper}: no Protocol impl read"
+        );
+        let missing = unwritten(&traits, &text);
+        assert!(
+            missing.is_empty(),
+            "{wrapper} leaves to defaults: {missing:?}"
+        );
+    }
+}
+
+/// The check above finds a forgotten method (its seeded bug).
+#[test]
+fn a_forgotten_method_is_found() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let traits = protocol_traits(root);
+    let text = std::fs::read_to_string(root.join("models/src/mutant.rs")).unwrap();
+    let forgot = text.replacen("    fn drawn_tail(", "    fn drawn_tail_gone(", 1);
+    let missing = unwritten(&traits, &forgot);
+    assert_eq!(missing, vec![("Judging".into(), vec!["drawn_tail".into()])]);
+    let forgot = text.replacen("    fn hints(", "    fn hints_gone(", 1);
+    let missing = unwritten(&traits, &forgot);
+    assert_eq!(missing, vec![("Protocol".into(), vec!["hints".into()])]);
+}

@@ -8,7 +8,7 @@ use models::blocks::broadcast::Packet;
 use models::catalog::Algorithm;
 use models::lecture_notes::sbt::Sbt;
 use models::wang_ku::nob::{Levels, Nob};
-use models::{Arrival, Mutant, MutantState, Mutation, Protocol};
+use models::{Arrival, Mutant, MutantState, Mutation, Protocol, ProtocolExt};
 use properties::{NodeId, PropertyName, Route, Slot, Status, Transmission};
 
 /// The bug seeded into a protocol.

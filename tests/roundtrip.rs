@@ -10,7 +10,7 @@ use commcheck::engine::executor;
 use commcheck::import;
 use commcheck::show::as_schedule::run_as_schedule;
 use models::catalog::Algorithm;
-use models::{with_protocol, Protocol};
+use models::{with_protocol, Protocol, ProtocolExt};
 use properties::{PropertyName, Record, Status};
 use std::path::PathBuf;
 

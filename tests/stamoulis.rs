@@ -9,7 +9,7 @@ use commcheck::engine::exhaustive;
 use models::blocks::broadcast::Packet;
 use models::catalog::{Algorithm, Params};
 use models::stamoulis::kbcast_small::{KbcastSmall, Queues};
-use models::{Arrival, Mutant, MutantState, Mutation, Protocol};
+use models::{Arrival, Mutant, MutantState, Mutation, Protocol, ProtocolExt};
 use properties::{NodeId, PropertyName, Slot, Status, Transmission};
 use std::sync::Arc;
 
@@ -129,7 +129,7 @@ impl Mutation<KbcastSmall> for Bug {
     ) -> u32 {
         match self {
             Bug::Late if slot == 1 => 1,
-            _ => inner.choices(v, &q.inner, slot, a),
+            _ => inner.ways(v, &q.inner, slot, a),
         }
     }
 

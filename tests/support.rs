@@ -5,7 +5,7 @@ use commcheck::engine::executor::{Drive, RANGE};
 use commcheck::engine::exhaustive::{self, Budget, Search};
 use commcheck::report::Outcome;
 use models::catalog::{Algorithm, Ports, Switching};
-use models::Protocol;
+use models::{Protocol, ProtocolExt};
 use properties::{PropertyName, Status};
 use std::sync::Arc;
 

@@ -11,7 +11,7 @@ use commcheck::engine::lockstep::{LockStep, State};
 use commcheck::engine::search::Space;
 use models::catalog::Algorithm;
 use models::faults::{self, Faults};
-use models::{with_protocol, Faulty, Protocol, Scenario, Symmetry};
+use models::{with_protocol, Faulty, Protocol, ProtocolExt, Scenario, Symmetry};
 use properties::{NodeId, Route};
 use std::sync::Arc;
 

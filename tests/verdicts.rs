@@ -7,6 +7,7 @@
 use commcheck::check::{self, Request};
 use commcheck::engine::Engine;
 use models::catalog::{Algorithm, Ports, Switching};
+use models::ProtocolExt;
 use properties::Status;
 
 /// Why a "holds" of `name` in `o` (by `engine`) was not earned, if it

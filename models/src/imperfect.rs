@@ -15,7 +15,7 @@
 //!   lands);
 //! * **delay** up to D: every transmission (a fan-out as a whole) may
 //!   cross its links up to D slots late, as an adversary chooses: each
-//!   choice is an open choice of its sender ([`Protocol::choices`]), so
+//!   choice is an open choice of its sender ([`Choices::ways`]), so
 //!   the lock-step search explores every one. A transmission d slots late
 //!   is judged in the slot it lands: it takes its resources then (where
 //!   it meets a scheduled transmission, contention) and its sender must
@@ -26,7 +26,10 @@
 //! properties show how it fares (causality, contention, the time bound).
 
 use crate::faults::Faults;
-use crate::protocol::{Arrival, Protocol, Symmetry};
+use crate::protocol::{
+    Arrival, Choices, Codes, Hints, Inputs, Judging, Machine, Plain, Protocol, ProtocolExt,
+    Symmetry,
+};
 use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 use std::sync::Arc;
 
@@ -140,14 +143,14 @@ impl<P: Protocol> Faulty<P> {
 
     /// The ways of the slot: for each choice of the protocol, (D + 1)^k
     /// delays of its k transmissions.
-    fn ways(
+    fn delayed_ways(
         &self,
         node: NodeId,
         st: &FaultyState<P::State, P::Msg>,
         local: Slot,
         arrivals: &[Arrival<P::Msg>],
     ) -> Vec<u64> {
-        let own = self.inner.choices(node, &st.inner, local, arrivals);
+        let own = self.inner.ways(node, &st.inner, local, arrivals);
         (0..own)
             .map(|c| {
                 if self.delay == 0 {
@@ -214,7 +217,7 @@ impl<P: Protocol> Protocol for Faulty<P> {
             let (mut own, mut delays) = (choice, 0u64);
             if self.delay > 0 {
                 // Choice index -> (the protocol's choice, the delays).
-                let ways = self.ways(node, st, local, &all);
+                let ways = self.delayed_ways(node, st, local, &all);
                 let mut index = choice as u64;
                 own = 0;
                 while index >= ways[own as usize] {
@@ -251,55 +254,82 @@ impl<P: Protocol> Protocol for Faulty<P> {
         self.inner.packets(msg, f)
     }
 
-    fn task(&self, input: &Self::Input) -> Task {
-        self.inner.task(&input.0)
+    fn domain(&self) -> impl Inputs<Self::Input> + '_ {
+        self
     }
 
     fn claims(&self) -> Claims {
         self.inner.claims()
     }
 
-    fn bound(&self, input: &Self::Input) -> Option<Slot> {
-        self.inner.bound(&input.0)
+    fn judging(&self) -> Option<impl Judging<Self::Input, Self::State, P::Msg> + '_> {
+        Some(self)
     }
 
-    fn source_input(&self, source: NodeId) -> Option<Self::Input> {
+    fn choices(&self) -> Option<impl Choices<Self::State, P::Msg> + '_> {
+        Some(self)
+    }
+
+    fn machine(&self) -> Option<impl Machine<'_, Self::Input, Self::State> + '_> {
+        Some(self)
+    }
+
+    // The dense drive keeps no delays or skew: a faulty machine has no codes.
+    const PACKS: bool = false;
+
+    fn codes(&self) -> Option<impl Codes<Self::Input, Self::State, P::Msg> + '_> {
+        None::<Plain>
+    }
+
+    fn hints(&self) -> Hints {
+        Hints {
+            // The actor model delivers in every order already; faults, skew
+            // and delays are judged by the lock-step model and the executor.
+            event_driven: false,
+            ..self.inner.hints()
+        }
+    }
+}
+
+/// The inputs: the protocol's, each under every scenario.
+impl<P: Protocol> Inputs<(P::Input, u32)> for &Faulty<P> {
+    fn task(&self, input: &(P::Input, u32)) -> Task {
+        self.inner.task(&input.0)
+    }
+
+    fn source_input(&self, source: NodeId) -> Option<(P::Input, u32)> {
         self.inner.source_input(source).map(|i| (i, 0))
     }
 
-    fn source_of(&self, input: &Self::Input) -> Option<NodeId> {
-        self.inner.source_of(&input.0)
-    }
-
-    fn inputs(&self) -> Vec<Self::Input> {
+    fn all(&self) -> Vec<(P::Input, u32)> {
         if self.inner.source_input(0).is_some() {
-            let nodes = crate::Topology::nodes(self.topology());
-            return (0..nodes).flat_map(|s| self.sourced_inputs(s)).collect();
+            let nodes = crate::Topology::nodes(self.inner.topology());
+            return (0..nodes).flat_map(|s| self.sourced(s)).collect();
         }
         self.cross(self.inner.inputs())
     }
 
-    fn sourced_inputs(&self, source: NodeId) -> Vec<Self::Input> {
+    fn sourced(&self, source: NodeId) -> Vec<(P::Input, u32)> {
         self.cross(self.inner.sourced_inputs(source))
     }
 
-    fn first_input(&self) -> Self::Input {
+    fn first(&self) -> (P::Input, u32) {
         (self.inner.first_input(), 0)
     }
 
-    fn inputs_total(&self) -> u64 {
+    fn total(&self) -> u64 {
         self.inner
             .inputs_total()
             .saturating_mul(self.scenarios.len() as u64)
     }
 
-    fn covered_inputs(&self) -> &'static str {
+    fn covered(&self) -> &'static str {
         self.inner.covered_inputs()
     }
 
-    fn describe_input(&self, input: &Self::Input) -> String {
+    fn describe(&self, input: &(P::Input, u32)) -> String {
         let scenario = self.scenario(input);
-        let t = self.topology();
+        let t = self.inner.topology();
         let mut words = self.inner.describe_input(&input.0);
         if !scenario.faults.is_empty() {
             words += &format!(", {} down", scenario.faults.words(t));
@@ -320,46 +350,37 @@ impl<P: Protocol> Protocol for Faulty<P> {
         words
     }
 
-    fn choices(
-        &self,
-        node: NodeId,
-        st: &Self::State,
-        slot: Slot,
-        arrivals: &[Arrival<P::Msg>],
-    ) -> u32 {
-        match self.due(st, slot, arrivals) {
-            None => 1,
-            Some((local, all)) => {
-                let total: u64 = self.ways(node, st, local, &all).iter().sum();
-                total.min(u32::MAX as u64) as u32
-            }
-        }
+    fn symmetry(&self) -> Option<Symmetry> {
+        self.inner.symmetry().filter(|_| self.closed)
     }
+}
 
-    fn wake(&self, st: &Self::State, slot: Slot) -> Slot {
-        let _ = st;
-        slot + 1
-    }
-
-    fn landed_late(&self, st: &Self::State) -> Vec<(Slot, Route)> {
-        st.landed.clone()
-    }
-
-    fn faults(&self, input: &Self::Input) -> Option<&Faults> {
-        let faults = &self.scenario(input).faults;
-        (!faults.is_empty()).then_some(faults)
+/// More of the claim: the protocol's, where a crashed node computes
+/// nothing and leaves nothing unfinished.
+impl<P: Protocol> Judging<(P::Input, u32), FaultyState<P::State, P::Msg>, P::Msg> for &Faulty<P> {
+    fn bound(&self, input: &(P::Input, u32), _claimed: Option<Slot>) -> Option<Slot> {
+        self.inner.bound(&input.0)
     }
 
     fn control(&self, msg: &P::Msg) -> bool {
         self.inner.control(msg)
     }
 
-    fn result_ok(&self, input: &Self::Input, node: NodeId, st: &Self::State) -> bool {
-        // A crashed node computes nothing.
+    fn result_ok(
+        &self,
+        input: &(P::Input, u32),
+        node: NodeId,
+        st: &FaultyState<P::State, P::Msg>,
+    ) -> bool {
         st.crash != Slot::MAX || self.inner.result_ok(&input.0, node, &st.inner)
     }
 
-    fn unfinished(&self, input: &Self::Input, node: NodeId, st: &Self::State) -> Option<u32> {
+    fn unfinished(
+        &self,
+        input: &(P::Input, u32),
+        node: NodeId,
+        st: &FaultyState<P::State, P::Msg>,
+    ) -> Option<u32> {
         match st.crash {
             Slot::MAX => self.inner.unfinished(&input.0, node, &st.inner),
             _ => None,
@@ -385,26 +406,56 @@ impl<P: Protocol> Protocol for Faulty<P> {
         self.inner.last_step().map(|s| s + most + self.delay)
     }
 
+    // The adversary's forced input is of a perfect machine.
     fn forced(&self) -> Option<(Slot, bool)> {
         None
     }
 
-    fn symmetry(&self) -> Option<Symmetry> {
-        self.inner.symmetry().filter(|_| self.closed)
+    fn drawn(&self, input: &(P::Input, u32)) -> Option<u64> {
+        self.inner.drawn(&input.0)
     }
 
-    fn event_driven(&self) -> bool {
-        // The actor model delivers in every order already; faults, skew
-        // and delays are judged by the lock-step model and the executor.
-        false
+    fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
+        self.inner.drawn_tail(v)
+    }
+}
+
+/// The delays' choices; every node stepped each slot (a late
+/// transmission lands in a slot of its own).
+impl<P: Protocol> Choices<FaultyState<P::State, P::Msg>, P::Msg> for &Faulty<P> {
+    fn ways(
+        &self,
+        node: NodeId,
+        st: &FaultyState<P::State, P::Msg>,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+    ) -> u32 {
+        match self.due(st, slot, arrivals) {
+            None => 1,
+            Some((local, all)) => {
+                let total: u64 = self.delayed_ways(node, st, local, &all).iter().sum();
+                total.min(u32::MAX as u64) as u32
+            }
+        }
     }
 
-    fn holdings_by_packet(&self) -> bool {
-        self.inner.holdings_by_packet()
+    fn wake(&self, _: &FaultyState<P::State, P::Msg>, slot: Slot) -> Slot {
+        slot + 1
+    }
+}
+
+/// The machine: the scenario's faults, and what landed late.
+impl<'a, P: Protocol> Machine<'a, (P::Input, u32), FaultyState<P::State, P::Msg>>
+    for &'a Faulty<P>
+{
+    fn faults(&self, input: &(P::Input, u32)) -> Option<&'a Faults> {
+        let faulty: &'a Faulty<P> = self;
+        let faults = &faulty.scenario(input).faults;
+        (!faults.is_empty()).then_some(faults)
     }
 
-    fn reads_arrivals(&self) -> bool {
-        self.inner.reads_arrivals()
+    fn landed_late(&self, st: &FaultyState<P::State, P::Msg>) -> Vec<(Slot, Route)> {
+        st.landed.clone()
     }
 }
 

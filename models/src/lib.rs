@@ -43,7 +43,10 @@ pub use config::{Config, Ports, Switching};
 pub use faults::{Fault, Faults, Part};
 pub use imperfect::{Faulty, Scenario};
 pub use mutant::{Mutant, MutantState, Mutation};
-pub use protocol::{Arrival, Protocol, Symmetry, NO_CODE, PACKED_NODE_BITS};
+pub use protocol::{
+    Arrival, Choices, Codes, Hints, Inputs, Judging, Machine, Plain, Protocol, ProtocolExt,
+    Sources, Symmetry, NO_CODE, PACKED_NODE_BITS,
+};
 pub use topology::{Graph, Grid, Hypercube, Medium, MeshBus, Network, Shape, Topology};
 
 /// Runs `body` with `p` bound to the protocol of an algorithm:

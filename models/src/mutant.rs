@@ -28,7 +28,7 @@
 //! Everything else (the topology, the packets of a message, the engine
 //! hints, the other inputs' methods, control messages and results, lower
 //! bounds, ...) is the protocol's. Among the engine hints, a protocol that
-//! does not read its arrivals ([`Protocol::reads_arrivals`]) is handed
+//! does not read its arrivals ([`Hints::reads_arrivals`](crate::Hints)) is handed
 //! none by the executor: a bug seeded into it must not read them either.
 //!
 //! # Example
@@ -80,11 +80,14 @@
 //! A bug that remembers something between slots (a transmission to send
 //! again, arrivals held back) names it as its `Memory` and sets it in
 //! [`Mutation::init`]. A bug that sends in a slot in which the protocol's
-//! node would sleep (see [`Protocol::wake`]) overrides
+//! node would sleep (see [`Choices::wake`](crate::Choices::wake)) overrides
 //! [`Mutation::wake`], or the executor never steps the node then.
 
-use crate::protocol::{Arrival, Protocol, Symmetry};
-use properties::{Claims, NodeId, PacketId, Slot, Task, Transmission};
+use crate::faults::Faults;
+use crate::protocol::{
+    Arrival, Choices, Codes, Hints, Inputs, Judging, Machine, Protocol, ProtocolExt, Symmetry,
+};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -158,7 +161,7 @@ pub trait Mutation<P: Protocol>: Send + Sync {
         inner.step(node, &mut state.inner, slot, arrivals, choice, out)
     }
 
-    /// How many ways `node` may act this slot ([`Protocol::choices`];
+    /// How many ways `node` may act this slot ([`Choices::ways`];
     /// default: the protocol's).
     fn choices(
         &self,
@@ -168,24 +171,24 @@ pub trait Mutation<P: Protocol>: Send + Sync {
         slot: Slot,
         arrivals: &[Arrival<P::Msg>],
     ) -> u32 {
-        inner.choices(node, &state.inner, slot, arrivals)
+        inner.ways(node, &state.inner, slot, arrivals)
     }
 
     /// The slot in which a node that asked to be stepped again is next
-    /// stepped ([`Protocol::wake`]; default: the protocol's). A bug that
+    /// stepped ([`Choices::wake`]; default: the protocol's). A bug that
     /// sends in slots the protocol's node sleeps through returns `slot +
     /// 1` here.
     fn wake(&self, inner: &P, state: &MutantState<P::State, Self::Memory>, slot: Slot) -> Slot {
         inner.wake(&state.inner, slot)
     }
 
-    /// The inputs a check of the mutant covers ([`Protocol::inputs`];
+    /// The inputs a check of the mutant covers ([`Inputs::all`];
     /// default: the protocol's). A test may take fewer, to be quick.
     fn inputs(&self, inner: &P) -> Vec<P::Input> {
         inner.inputs()
     }
 
-    /// What a run from `input` must achieve ([`Protocol::task`]; default:
+    /// What a run from `input` must achieve ([`Inputs::task`]; default:
     /// the protocol's).
     fn task(&self, inner: &P, input: &P::Input) -> Task {
         inner.task(input)
@@ -196,7 +199,7 @@ pub trait Mutation<P: Protocol>: Send + Sync {
         inner.claims()
     }
 
-    /// The symmetry declared ([`Protocol::symmetry`]; default: the
+    /// The symmetry declared ([`Inputs::symmetry`]; default: the
     /// protocol's). A bug may keep a declaration its node logic breaks:
     /// the symmetry test must catch that.
     fn symmetry(&self, inner: &P) -> Option<Symmetry> {
@@ -204,8 +207,10 @@ pub trait Mutation<P: Protocol>: Send + Sync {
     }
 }
 
-/// Every method of [`Protocol`], delegated once: to the bug where it may
-/// change it, to the protocol otherwise.
+/// Every item of [`Protocol`], delegated once: to the bug where it may
+/// change it, to the protocol otherwise. Each aspect goes through the
+/// mutant itself, which writes every method of it (tests/layout.rs holds
+/// it to that), so none falls back to a default by being forgotten.
 impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
     type Topo = P::Topo;
     type Input = P::Input;
@@ -241,84 +246,110 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
 
     // ===== The claim ======================================================
 
-    fn task(&self, input: &P::Input) -> Task {
-        self.bug.task(&self.inner, input)
+    fn domain(&self) -> impl Inputs<P::Input> + '_ {
+        self
     }
 
     fn claims(&self) -> Claims {
         self.bug.claims(&self.inner)
     }
 
-    fn bound(&self, input: &P::Input) -> Option<Slot> {
-        self.inner.bound(input)
+    // ===== Aspects: the mutant's own, forwarding ==========================
+
+    fn judging(&self) -> Option<impl Judging<P::Input, Self::State, P::Msg> + '_> {
+        Some(self)
     }
 
-    // ===== The inputs =====================================================
+    fn choices(&self) -> Option<impl Choices<Self::State, P::Msg> + '_> {
+        Some(self)
+    }
+
+    fn machine(&self) -> Option<impl Machine<'_, P::Input, Self::State> + '_> {
+        Some(self)
+    }
+
+    const PACKS: bool = P::PACKS;
+
+    fn codes(&self) -> Option<impl Codes<P::Input, Self::State, P::Msg> + '_> {
+        P::PACKS.then_some(self)
+    }
+
+    fn hints(&self) -> Hints {
+        self.inner.hints()
+    }
+}
+
+/// The inputs: the protocol's, but for those the bug may change.
+impl<P: Protocol, B: Mutation<P>> Inputs<P::Input> for &Mutant<P, B> {
+    fn task(&self, input: &P::Input) -> Task {
+        self.bug.task(&self.inner, input)
+    }
 
     fn source_input(&self, source: NodeId) -> Option<P::Input> {
         self.inner.source_input(source)
     }
 
-    fn inputs(&self) -> Vec<P::Input> {
+    fn all(&self) -> Vec<P::Input> {
         self.bug.inputs(&self.inner)
     }
 
-    fn source_of(&self, input: &P::Input) -> Option<NodeId> {
-        self.inner.source_of(input)
-    }
-
-    fn sourced_inputs(&self, source: NodeId) -> Vec<P::Input> {
+    fn sourced(&self, source: NodeId) -> Vec<P::Input> {
         self.inner.sourced_inputs(source)
     }
 
-    fn first_input(&self) -> P::Input {
+    fn first(&self) -> P::Input {
         self.inner.first_input()
     }
 
-    fn inputs_total(&self) -> u64 {
+    fn total(&self) -> u64 {
         self.inner.inputs_total()
     }
 
-    fn covered_inputs(&self) -> &'static str {
+    fn covered(&self) -> &'static str {
         self.inner.covered_inputs()
     }
 
-    fn describe_input(&self, input: &P::Input) -> String {
+    fn describe(&self, input: &P::Input) -> String {
         self.inner.describe_input(input)
     }
 
-    // ===== Open choices and scheduled sends ===============================
-
-    fn choices(
-        &self,
-        node: NodeId,
-        state: &Self::State,
-        slot: Slot,
-        arrivals: &[Arrival<P::Msg>],
-    ) -> u32 {
-        self.bug.choices(&self.inner, node, state, slot, arrivals)
+    fn symmetry(&self) -> Option<Symmetry> {
+        self.bug.symmetry(&self.inner)
     }
+}
 
-    fn wake(&self, state: &Self::State, slot: Slot) -> Slot {
-        self.bug.wake(&self.inner, state, slot)
+/// More of the claim: the protocol's, judged on its part of the state.
+impl<P: Protocol, B: Mutation<P>> Judging<P::Input, MutantState<P::State, B::Memory>, P::Msg>
+    for &Mutant<P, B>
+{
+    fn bound(&self, input: &P::Input, _claimed: Option<Slot>) -> Option<Slot> {
+        self.inner.bound(input)
     }
-
-    // ===== More of the claim ==============================================
 
     fn control(&self, msg: &P::Msg) -> bool {
         self.inner.control(msg)
     }
 
-    fn unfinished(&self, input: &P::Input, node: NodeId, state: &Self::State) -> Option<u32> {
+    fn result_ok(
+        &self,
+        input: &P::Input,
+        node: NodeId,
+        state: &MutantState<P::State, B::Memory>,
+    ) -> bool {
+        self.inner.result_ok(input, node, &state.inner)
+    }
+
+    fn unfinished(
+        &self,
+        input: &P::Input,
+        node: NodeId,
+        state: &MutantState<P::State, B::Memory>,
+    ) -> Option<u32> {
         self.inner.unfinished(input, node, &state.inner)
     }
 
     fn explain(&self, violation: &properties::Violation) -> Option<String> {
         self.inner.explain(violation)
-    }
-
-    fn result_ok(&self, input: &P::Input, node: NodeId, state: &Self::State) -> bool {
-        self.inner.result_ok(input, node, &state.inner)
     }
 
     fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
@@ -340,49 +371,63 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
     fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
         self.inner.drawn_tail(v)
     }
+}
 
-    fn landed_late(&self, state: &Self::State) -> Vec<(Slot, properties::Route)> {
-        self.inner.landed_late(&state.inner)
+/// Open choices and scheduled sends: the bug's.
+impl<P: Protocol, B: Mutation<P>> Choices<MutantState<P::State, B::Memory>, P::Msg>
+    for &Mutant<P, B>
+{
+    fn ways(
+        &self,
+        node: NodeId,
+        state: &MutantState<P::State, B::Memory>,
+        slot: Slot,
+        arrivals: &[Arrival<P::Msg>],
+    ) -> u32 {
+        self.bug.choices(&self.inner, node, state, slot, arrivals)
     }
 
-    fn faults(&self, input: &P::Input) -> Option<&crate::faults::Faults> {
+    fn wake(&self, state: &MutantState<P::State, B::Memory>, slot: Slot) -> Slot {
+        self.bug.wake(&self.inner, state, slot)
+    }
+}
+
+/// The machine: the protocol's.
+impl<'a, P: Protocol, B: Mutation<P>> Machine<'a, P::Input, MutantState<P::State, B::Memory>>
+    for &'a Mutant<P, B>
+{
+    fn faults(&self, input: &P::Input) -> Option<&'a Faults> {
         self.inner.faults(input)
     }
 
-    // ===== Symmetry =======================================================
-
-    fn symmetry(&self) -> Option<Symmetry> {
-        self.bug.symmetry(&self.inner)
+    fn landed_late(&self, state: &MutantState<P::State, B::Memory>) -> Vec<(Slot, Route)> {
+        self.inner.landed_late(&state.inner)
     }
+}
 
-    // ===== Engine hints ===================================================
-
-    fn event_driven(&self) -> bool {
-        self.inner.event_driven()
-    }
-
-    fn holdings_by_packet(&self) -> bool {
-        self.inner.holdings_by_packet()
-    }
-
-    fn reads_arrivals(&self) -> bool {
-        self.inner.reads_arrivals()
-    }
-
-    // ===== Codes: the protocol's, where the bug remembers what it did at first
-    //
-    // A bug may read what the protocol's code drops (an arrival's sender):
-    // an arrival keeps its code only if the code gives it back whole.
-
-    const PACKS: bool = P::PACKS;
-
-    fn pack_state(&self, input: &P::Input, node: NodeId, state: &Self::State) -> Option<u16> {
+/// Codes: the protocol's, where the bug remembers what it did at first. A
+/// bug may read what the protocol's code drops (an arrival's sender): an
+/// arrival keeps its code only if the code gives it back whole.
+impl<P: Protocol, B: Mutation<P>> Codes<P::Input, MutantState<P::State, B::Memory>, P::Msg>
+    for &Mutant<P, B>
+{
+    fn pack_state(
+        &self,
+        input: &P::Input,
+        node: NodeId,
+        state: &MutantState<P::State, B::Memory>,
+    ) -> Option<u16> {
         (state.memory == self.bug.init(&self.inner, input, node).memory)
             .then(|| self.inner.pack_state(input, node, &state.inner))
             .flatten()
     }
 
-    fn unpack_state(&self, input: &P::Input, node: NodeId, code: u16) -> Self::State {
+    fn unpack_state(
+        &self,
+        input: &P::Input,
+        node: NodeId,
+        code: u16,
+    ) -> MutantState<P::State, B::Memory> {
         MutantState {
             inner: self.inner.unpack_state(input, node, code),
             memory: self.bug.init(&self.inner, input, node).memory,

@@ -13,7 +13,7 @@ use crate::report::{
     NamedBound, Outcome, Params, PropertyReport, Time, TimeRow, ValueRow, LISTED,
 };
 use models::catalog::{Ports, Switching};
-use models::{Protocol, Topology};
+use models::{Protocol, ProtocolExt, Topology};
 use properties::{PropertyName, Status};
 use std::time::Instant;
 
@@ -316,7 +316,7 @@ pub fn assemble<P: Protocol>(
     }
 }
 
-/// The report of a sometimes claim ([`Protocol::forced`]): the lowest
+/// The report of a sometimes claim ([`ProtocolExt::forced`](models::ProtocolExt::forced)): the lowest
 /// input each of whose runs takes at least `forced` slots, if the search
 /// found one.
 fn forced_report<P: Protocol>(

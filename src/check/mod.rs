@@ -23,7 +23,7 @@ pub use request::{Options, Request};
 pub use subject::Subject;
 
 use crate::report::Outcome;
-use models::{with_protocol, Protocol};
+use models::{with_protocol, Protocol, ProtocolExt};
 use std::sync::Arc;
 
 /// Runs the check `req` asks for. An executor run that would not fit is

@@ -8,7 +8,7 @@ use super::request::Options;
 use super::subject::Subject;
 use crate::engine::exhaustive::Budget;
 use crate::engine::{memory, Engine};
-use models::{Protocol, Shape, Symmetry, Topology};
+use models::{Protocol, ProtocolExt, Shape, Symmetry, Topology};
 
 /// Largest n at which `--all-sources` lists every source.
 pub const ALL_SOURCES_REACH: u32 = 20;

@@ -13,7 +13,7 @@ use crate::engine::exhaustive::{self, Budget};
 use crate::engine::search::Progress;
 use crate::engine::Engine;
 use crate::report::Outcome;
-use models::Protocol;
+use models::{Protocol, ProtocolExt};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;

@@ -18,7 +18,7 @@
 //! without adding a behaviour. The delivery order stays fully explored.
 
 use super::{horizon, receive, transmit, Judge, NoLedger};
-use models::{Arrival, Protocol};
+use models::{Arrival, Protocol, ProtocolExt};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::actor::{Actor, ActorModel, ActorModelState, Id, Network, Out};
 use stateright::Expectation;
@@ -131,7 +131,7 @@ pub fn advance<P: Protocol>(
 ) -> Option<Waiting<P::Msg>> {
     let (mut slot, mut arrival, mut choice) = match step {
         Step::Proceed(slot, arrival) => {
-            let k = p.choices(node, state, slot, arrival.as_slice());
+            let k = p.ways(node, state, slot, arrival.as_slice());
             if k > 1 {
                 return Some((slot, arrival, k));
             }
@@ -167,7 +167,7 @@ pub fn advance<P: Protocol>(
         }
         // The node's own next slot, with nothing arrived.
         (slot, arrival) = (slot + 1, None);
-        let k = p.choices(node, state, slot, &[]);
+        let k = p.ways(node, state, slot, &[]);
         if k > 1 {
             return Some((slot, None, k));
         }

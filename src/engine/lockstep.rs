@@ -12,7 +12,7 @@ use super::search::Space;
 use super::{
     end_run, horizon, judge_results, numbered, receive, release, transmit, Judge, MapLedger,
 };
-use models::{Arrival, Protocol};
+use models::{Arrival, Protocol, ProtocolExt};
 use properties::{Claims, Holdings, NodeId, PropertyName, Record, Slot, Task, Transmission};
 use stateright::{Model, Path, Property};
 use std::sync::Arc;
@@ -308,9 +308,7 @@ impl<P: Protocol> LockStep<P> {
         self.active(state)
             .iter()
             .map(|(v, arr)| {
-                let k = self
-                    .protocol
-                    .choices(*v, &state.nodes[*v as usize], slot, arr);
+                let k = self.protocol.ways(*v, &state.nodes[*v as usize], slot, arr);
                 (*v, k)
             })
             .filter(|(_, k)| *k > 1)

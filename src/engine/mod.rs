@@ -19,7 +19,7 @@ pub mod search;
 pub mod visited;
 pub mod words;
 
-use models::{Arrival, Faults, Protocol, Topology};
+use models::{Arrival, Faults, Protocol, ProtocolExt, Topology};
 use properties::{
     Claims, Holdings, Keep, NodeId, PacketId, Record, ResourceId, Route, Slot, Task, Transmission,
 };
@@ -140,7 +140,7 @@ pub struct Judge<'a, P: Protocol, L: Ledger> {
     /// The packets relays sent on: the engine releases them once every
     /// node has sent, before the deliveries ([`release`]).
     pub released: &'a mut Vec<(NodeId, PacketId)>,
-    /// The machine's faults in this run ([`Protocol::faults`]): what
+    /// The machine's faults in this run ([`ProtocolExt::faults`](models::ProtocolExt::faults)): what
     /// crosses a failed part is sent but not delivered.
     pub faults: Option<&'a Faults>,
 }
@@ -265,7 +265,7 @@ pub fn release(holdings: &mut Holdings, released: &mut Vec<(NodeId, PacketId)>) 
 
 /// completeness of computed results: at the end of a run from `input`,
 /// every node's state must hold what the task computes
-/// ([`Protocol::result_ok`]).
+/// ([`ProtocolExt::result_ok`](models::ProtocolExt::result_ok)).
 pub fn judge_results<P: Protocol, S: std::borrow::Borrow<P::State>>(
     protocol: &P,
     input: &P::Input,

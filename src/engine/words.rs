@@ -2,7 +2,7 @@
 //! message, and the Explorer's state pane (the lock-step page and the
 //! actor page share it; reports and pictures quote the same words).
 
-use models::{Protocol, Topology};
+use models::{Protocol, ProtocolExt, Topology};
 use properties::{Claims, Holdings, PropertyName, Record, Task, Violation};
 
 /// `msg` in the paper's words: the packets it carries, or that it is a

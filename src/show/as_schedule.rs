@@ -17,7 +17,7 @@ use super::export::one_run;
 use crate::check::{CheckError, Request};
 use crate::engine::lockstep::RunState;
 use models::schedule::{Chunks, Data, Kind, Op, Rank, Schedule, Value, MAX_REDUCED_RANKS};
-use models::{with_protocol, Protocol, Shape, Topology};
+use models::{with_protocol, Protocol, ProtocolExt, Shape, Topology};
 use properties::{PacketId, Route, Task};
 use std::collections::HashMap;
 

@@ -18,7 +18,7 @@ use crate::check::{CheckError, Options, Request, Subject};
 use crate::engine::actor::{self, Actors, NoTimer, NodeActor, Wire};
 use crate::engine::lockstep::{explorer_name, LockStep, RUN_ENDS};
 use crate::engine::Engine;
-use models::{with_protocol, Protocol, Topology};
+use models::{with_protocol, Protocol, ProtocolExt, Topology};
 use properties::{Claims, Holdings, PropertyName};
 use stateright::actor::{ActorModelAction, ActorModelState, Id};
 use stateright::{Expectation, Model, Path, Property};

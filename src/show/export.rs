@@ -13,7 +13,7 @@
 use crate::check::schedule::ScheduleRequest;
 use crate::check::{CheckError, Request};
 use crate::engine::lockstep::{LockStep, RunState};
-use models::{with_protocol, Protocol, Topology};
+use models::{with_protocol, Protocol, ProtocolExt, Topology};
 use properties::{PropertyName, Route, Slot, Violation};
 use std::fmt::Write as _;
 use std::io::Write;

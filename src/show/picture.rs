@@ -7,8 +7,8 @@
 //! two texts overlap (a headless-Chromium test measures them).
 
 use crate::engine::lockstep::{LockStep, RunState, State};
-use models::Protocol;
 use models::Topology;
+use models::{Protocol, ProtocolExt};
 use properties::{Claims, NodeId, PropertyName, Task, Violation};
 use std::fmt::Write;
 

@@ -15,7 +15,7 @@
 use super::{Grid, Sheet};
 use crate::engine::{executor, exhaustive};
 use models::catalog::{Algorithm, Params};
-use models::{with_protocol, Protocol};
+use models::{with_protocol, Protocol, ProtocolExt};
 use properties::bounds::fujita as fb;
 use properties::{PropertyName, Slot, Status};
 use std::collections::BTreeMap;

@@ -17,7 +17,7 @@ pub use sheet::{Format, Grid, Sheet};
 
 use crate::engine::executor;
 use models::catalog::{Algorithm, Ports, Switching};
-use models::{with_protocol, Protocol};
+use models::{with_protocol, Protocol, ProtocolExt};
 use properties::{bounds, PropertyName, Slot, Status};
 
 /// The tables `check table NAME` prints.

@@ -29,7 +29,7 @@ use crate::bertsekas::scatter::{self, balanced_trees, Parcel, Tree, MAX_TREES};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol, Symmetry};
+use crate::protocol::{Arrival, Choices, Inputs, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
@@ -237,35 +237,6 @@ impl Protocol for Gather {
         &self.cube
     }
 
-    fn source_input(&self, root: NodeId) -> Option<(NodeId, u32)> {
-        Some((root, 0))
-    }
-
-    fn sourced_inputs(&self, root: NodeId) -> Vec<(NodeId, u32)> {
-        (0..self.enumerated).map(|s| (root, s)).collect()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        (self.cube.nodes() as u64).saturating_mul(self.total)
-    }
-
-    fn describe_input(&self, &(root, s): &(NodeId, u32)) -> String {
-        let of = if self.complete { "" } else { "at least " };
-        format!(
-            "root {}, schedule {s} of {of}{} (tree {})",
-            self.cube.node_label(root),
-            self.total,
-            self.schedule(s).0
-        )
-    }
-
-    fn task(&self, &(root, _): &(NodeId, u32)) -> Task {
-        Task::Gather {
-            nodes: self.cube.nodes(),
-            root,
-        }
-    }
-
     /// Scatter's, by duality (section 1).
     fn claims(&self) -> Claims {
         scatter::claims(&self.cube)
@@ -329,13 +300,56 @@ impl Protocol for Gather {
         s.own > slot
     }
 
-    fn wake(&self, s: &GatherState, slot: Slot) -> Slot {
-        // A node waits for its own send; relays are woken by arrivals.
-        s.own.max(slot + 1)
+    fn domain(&self) -> impl Inputs<(NodeId, u32)> + '_ {
+        self
+    }
+
+    fn choices(&self) -> Option<impl Choices<GatherState, Parcel> + '_> {
+        Some(self)
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<(NodeId, u32)> for &Gather {
+    fn task(&self, &(root, _): &(NodeId, u32)) -> Task {
+        Task::Gather {
+            nodes: self.cube.nodes(),
+            root,
+        }
+    }
+
+    fn source_input(&self, root: NodeId) -> Option<(NodeId, u32)> {
+        Some((root, 0))
+    }
+
+    fn sourced(&self, root: NodeId) -> Vec<(NodeId, u32)> {
+        (0..self.enumerated).map(|s| (root, s)).collect()
+    }
+
+    fn total(&self) -> u64 {
+        (self.cube.nodes() as u64).saturating_mul(self.total)
+    }
+
+    fn describe(&self, &(root, s): &(NodeId, u32)) -> String {
+        let of = if self.complete { "" } else { "at least " };
+        format!(
+            "root {}, schedule {s} of {of}{} (tree {})",
+            self.cube.node_label(root),
+            self.total,
+            self.schedule(s).0
+        )
     }
 
     fn symmetry(&self) -> Option<Symmetry> {
         Some(Symmetry::XorTranslation)
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<GatherState, Parcel> for &Gather {
+    fn wake(&self, s: &GatherState, slot: Slot) -> Slot {
+        // A node waits for its own send; relays are woken by arrivals.
+        s.own.max(slot + 1)
     }
 }
 

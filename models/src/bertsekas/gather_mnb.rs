@@ -29,7 +29,7 @@ use crate::bertsekas::scatter::{self, Parcel};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol, Symmetry};
+use crate::protocol::{Arrival, Hints, Inputs, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
@@ -103,33 +103,6 @@ impl Protocol for GatherMnb {
         self.mnb.topology()
     }
 
-    fn source_input(&self, root: NodeId) -> Option<(NodeId, u32)> {
-        Some((root, 0))
-    }
-
-    fn sourced_inputs(&self, root: NodeId) -> Vec<(NodeId, u32)> {
-        (0..self.parents.len() as u32).map(|v| (root, v)).collect()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        (self.topology().nodes() as u64).saturating_mul(self.mnb.variants)
-    }
-
-    fn describe_input(&self, &(root, v): &(NodeId, u32)) -> String {
-        format!(
-            "root {}, {}",
-            self.topology().node_label(root),
-            crate::entry::variant_label("construction", v, self.mnb.variants)
-        )
-    }
-
-    fn task(&self, &(root, _): &(NodeId, u32)) -> Task {
-        Task::Gather {
-            nodes: self.topology().nodes(),
-            root,
-        }
-    }
-
     /// Scatter's: the Table 1 time, Eq. (2)'s transmissions.
     fn claims(&self) -> Claims {
         scatter::claims(self.topology())
@@ -169,8 +142,42 @@ impl Protocol for GatherMnb {
         (slot as usize) < slots.len()
     }
 
-    fn reads_arrivals(&self) -> bool {
-        false
+    fn domain(&self) -> impl Inputs<(NodeId, u32)> + '_ {
+        self
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::SCHEDULED
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<(NodeId, u32)> for &GatherMnb {
+    fn task(&self, &(root, _): &(NodeId, u32)) -> Task {
+        Task::Gather {
+            nodes: self.topology().nodes(),
+            root,
+        }
+    }
+
+    fn source_input(&self, root: NodeId) -> Option<(NodeId, u32)> {
+        Some((root, 0))
+    }
+
+    fn sourced(&self, root: NodeId) -> Vec<(NodeId, u32)> {
+        (0..self.parents.len() as u32).map(|v| (root, v)).collect()
+    }
+
+    fn total(&self) -> u64 {
+        (self.topology().nodes() as u64).saturating_mul(self.mnb.variants)
+    }
+
+    fn describe(&self, &(root, v): &(NodeId, u32)) -> String {
+        format!(
+            "root {}, {}",
+            self.topology().node_label(root),
+            crate::entry::variant_label("construction", v, self.mnb.variants)
+        )
     }
 
     fn symmetry(&self) -> Option<Symmetry> {

@@ -25,7 +25,7 @@ use crate::bertsekas::mnb::Mnb;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Hints, Inputs, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
@@ -115,25 +115,6 @@ impl Protocol for Mna {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<u32> {
-        self.mnb.inputs()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.mnb.inputs_total()
-    }
-
-    fn describe_input(&self, v: &u32) -> String {
-        self.mnb.describe_input(v)
-    }
-
-    fn task(&self, _: &u32) -> Task {
-        Task::Accumulate {
-            nodes: self.cube.nodes(),
-            roots: (0..self.cube.nodes()).collect(),
-        }
-    }
-
     fn claims(&self) -> Claims {
         let d = self.cube.dim();
         let mut c = self.mnb.claims();
@@ -185,7 +166,33 @@ impl Protocol for Mna {
         slot < q
     }
 
-    fn reads_arrivals(&self) -> bool {
-        false
+    fn domain(&self) -> impl Inputs<u32> + '_ {
+        self
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::SCHEDULED
+    }
+}
+
+/// MNB's constructions, one tree each, every node a root.
+impl Inputs<u32> for &Mna {
+    fn task(&self, _: &u32) -> Task {
+        Task::Accumulate {
+            nodes: self.cube.nodes(),
+            roots: (0..self.cube.nodes()).collect(),
+        }
+    }
+
+    fn all(&self) -> Vec<u32> {
+        self.mnb.domain().all()
+    }
+
+    fn total(&self) -> u64 {
+        self.mnb.domain().total()
+    }
+
+    fn describe(&self, v: &u32) -> String {
+        self.mnb.domain().describe(v)
     }
 }

@@ -27,7 +27,7 @@ use crate::blocks::broadcast::Packet;
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Hints, Inputs, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
@@ -192,22 +192,6 @@ impl Protocol for Mnb {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<u32> {
-        (0..self.trees.len() as u32).collect()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.variants
-    }
-
-    fn describe_input(&self, v: &u32) -> String {
-        crate::entry::variant_label("construction", *v, self.variants)
-    }
-
-    fn task(&self, _: &u32) -> Task {
-        Task::multinode_broadcast(self.cube.nodes())
-    }
-
     fn claims(&self) -> Claims {
         Claims::optimal(
             self.bound as u64,
@@ -235,8 +219,31 @@ impl Protocol for Mnb {
         send(&self.trees[*variant as usize], node, slot, out)
     }
 
-    fn reads_arrivals(&self) -> bool {
-        false
+    fn domain(&self) -> impl Inputs<u32> + '_ {
+        self
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::SCHEDULED
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<u32> for &Mnb {
+    fn task(&self, _: &u32) -> Task {
+        Task::multinode_broadcast(self.cube.nodes())
+    }
+
+    fn all(&self) -> Vec<u32> {
+        (0..self.trees.len() as u32).collect()
+    }
+
+    fn total(&self) -> u64 {
+        self.variants
+    }
+
+    fn describe(&self, v: &u32) -> String {
+        crate::entry::variant_label("construction", *v, self.variants)
     }
 }
 

@@ -22,7 +22,7 @@ use crate::blocks::broadcast::Packet;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Hints, Inputs, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
@@ -87,18 +87,6 @@ impl Protocol for MnbRing {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<u32> {
-        vec![0]
-    }
-
-    fn describe_input(&self, _: &u32) -> String {
-        "the Gray-code ring".into()
-    }
-
-    fn task(&self, _: &u32) -> Task {
-        Task::multinode_broadcast(self.cube.nodes())
-    }
-
     fn claims(&self) -> Claims {
         let d = self.cube.dim();
         Claims::optimal(
@@ -142,8 +130,27 @@ impl Protocol for MnbRing {
         slot < last
     }
 
-    fn reads_arrivals(&self) -> bool {
-        false
+    fn domain(&self) -> impl Inputs<u32> + '_ {
+        self
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::SCHEDULED
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<u32> for &MnbRing {
+    fn task(&self, _: &u32) -> Task {
+        Task::multinode_broadcast(self.cube.nodes())
+    }
+
+    fn all(&self) -> Vec<u32> {
+        vec![0]
+    }
+
+    fn describe(&self, _: &u32) -> String {
+        "the Gray-code ring".into()
     }
 }
 

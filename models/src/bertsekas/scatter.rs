@@ -39,7 +39,7 @@ use crate::bertsekas::rotation::{rotate, Choices};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol, Symmetry};
+use crate::protocol::{Arrival, Choices as OpenChoices, Inputs, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
@@ -323,34 +323,6 @@ impl Protocol for Scatter {
         &self.cube
     }
 
-    fn source_input(&self, root: NodeId) -> Option<(NodeId, u32)> {
-        Some((root, 0))
-    }
-
-    fn sourced_inputs(&self, root: NodeId) -> Vec<(NodeId, u32)> {
-        (0..self.trees.len() as u32).map(|t| (root, t)).collect()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        (self.cube.nodes() as u64) * self.trees.len() as u64
-    }
-
-    fn describe_input(&self, &(root, tree): &(NodeId, u32)) -> String {
-        let of = if self.complete { "" } else { "at least " };
-        format!(
-            "root {}, tree {tree} of {of}{}",
-            self.cube.node_label(root),
-            self.trees.len()
-        )
-    }
-
-    fn task(&self, &(root, _): &(NodeId, u32)) -> Task {
-        Task::Scatter {
-            nodes: self.cube.nodes(),
-            root,
-        }
-    }
-
     fn claims(&self) -> Claims {
         claims(&self.cube)
     }
@@ -392,14 +364,6 @@ impl Protocol for Scatter {
 
     fn packets(&self, msg: &Parcel, mut f: impl FnMut(PacketId)) {
         f(msg.packet)
-    }
-
-    /// The root chooses among the farthest packets of each group.
-    fn choices(&self, _: NodeId, s: &ScatterState, _: Slot, _: &[Arrival<Parcel>]) -> u32 {
-        s.remaining
-            .iter()
-            .map(|g| g.last().map_or(1, |b| b.len() as u32))
-            .fold(1u32, |a, b| a.saturating_mul(b))
     }
 
     fn step(
@@ -447,8 +411,58 @@ impl Protocol for Scatter {
         !s.remaining.is_empty()
     }
 
+    fn domain(&self) -> impl Inputs<(NodeId, u32)> + '_ {
+        self
+    }
+
+    fn choices(&self) -> Option<impl OpenChoices<ScatterState, Parcel> + '_> {
+        Some(self)
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<(NodeId, u32)> for &Scatter {
+    fn task(&self, &(root, _): &(NodeId, u32)) -> Task {
+        Task::Scatter {
+            nodes: self.cube.nodes(),
+            root,
+        }
+    }
+
+    fn source_input(&self, root: NodeId) -> Option<(NodeId, u32)> {
+        Some((root, 0))
+    }
+
+    fn sourced(&self, root: NodeId) -> Vec<(NodeId, u32)> {
+        (0..self.trees.len() as u32).map(|t| (root, t)).collect()
+    }
+
+    fn total(&self) -> u64 {
+        (self.cube.nodes() as u64) * self.trees.len() as u64
+    }
+
+    fn describe(&self, &(root, tree): &(NodeId, u32)) -> String {
+        let of = if self.complete { "" } else { "at least " };
+        format!(
+            "root {}, tree {tree} of {of}{}",
+            self.cube.node_label(root),
+            self.trees.len()
+        )
+    }
+
     fn symmetry(&self) -> Option<Symmetry> {
         Some(Symmetry::XorTranslation)
+    }
+}
+
+/// Open choices and scheduled sends.
+impl OpenChoices<ScatterState, Parcel> for &Scatter {
+    /// The root chooses among the farthest packets of each group.
+    fn ways(&self, _: NodeId, s: &ScatterState, _: Slot, _: &[Arrival<Parcel>]) -> u32 {
+        s.remaining
+            .iter()
+            .map(|g| g.last().map_or(1, |b| b.len() as u32))
+            .fold(1u32, |a, b| a.saturating_mul(b))
     }
 }
 

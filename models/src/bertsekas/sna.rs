@@ -24,7 +24,7 @@ use crate::bertsekas::snb::reached;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol, Symmetry};
+use crate::protocol::{Arrival, Inputs, Protocol, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
@@ -85,21 +85,6 @@ impl Protocol for Sna {
         &self.cube
     }
 
-    fn source_input(&self, root: NodeId) -> Option<NodeId> {
-        Some(root)
-    }
-
-    fn describe_input(&self, root: &NodeId) -> String {
-        format!("root {}", self.cube.node_label(*root))
-    }
-
-    fn task(&self, root: &NodeId) -> Task {
-        Task::Accumulate {
-            nodes: self.cube.nodes(),
-            roots: vec![*root],
-        }
-    }
-
     fn claims(&self) -> Claims {
         let d = self.cube.dim();
         Claims::optimal(
@@ -155,6 +140,28 @@ impl Protocol for Sna {
             });
         }
         t > slot
+    }
+
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        self
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<NodeId> for &Sna {
+    fn task(&self, root: &NodeId) -> Task {
+        Task::Accumulate {
+            nodes: self.cube.nodes(),
+            roots: vec![*root],
+        }
+    }
+
+    fn source_input(&self, root: NodeId) -> Option<NodeId> {
+        Some(root)
+    }
+
+    fn describe(&self, root: &NodeId) -> String {
+        format!("root {}", self.cube.node_label(*root))
     }
 
     fn symmetry(&self) -> Option<Symmetry> {

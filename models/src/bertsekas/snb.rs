@@ -17,14 +17,14 @@
 //! # Bounds (Tables 1 and 2)
 //! d slots under MLA and SLA; 2^d - 1 transmissions.
 
-use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, Packet};
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Inputs, Protocol, Sources};
 use crate::topology::hypercube::Hypercube;
 use properties::bounds::bertsekas;
-use properties::{Claims, NodeId, PropertyName, Slot, Transmission};
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<Snb> = Entry {
@@ -93,7 +93,22 @@ impl Protocol for Snb {
     /// The root, which every node knows (the algorithm is started at all
     /// nodes at once, the paper's global clock).
     type State = NodeId;
-    single_source_broadcast!(batch);
+    type Topo = Hypercube;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    // The logic is computed for source 0 and relabelled by xor.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::xor(&self.cube)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;

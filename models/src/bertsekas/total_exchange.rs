@@ -56,7 +56,7 @@
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Hints, Inputs, Protocol};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::bounds::bertsekas;
@@ -352,42 +352,6 @@ impl Protocol for TotalExchange {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<u32> {
-        (0..self.schedules.len() as u32).collect()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        self.variants
-    }
-
-    fn describe_input(&self, v: &u32) -> String {
-        match *v {
-            0 => "the recursive construction, every tie by destination".into(),
-            v if self.variants <= MAX_VARIANTS => {
-                crate::entry::variant_label("tie-breaking", v, self.variants)
-            }
-            v => format!(
-                "every tie drawn at random, seed {v} (of {} tie-breakings)",
-                crate::entry::count_words(self.variants)
-            ),
-        }
-    }
-
-    fn covered_inputs(&self) -> &'static str {
-        match self.variants <= MAX_VARIANTS {
-            true => "the first ones",
-            false => {
-                "variant 0, the others drawn at random: every tie of every node at every level"
-            }
-        }
-    }
-
-    fn task(&self, _: &u32) -> Task {
-        Task::TotalExchange {
-            nodes: self.cube.nodes(),
-        }
-    }
-
     fn claims(&self) -> Claims {
         let d = self.cube.dim();
         let time = match self.cube.ports() {
@@ -434,8 +398,51 @@ impl Protocol for TotalExchange {
         (slot as usize) < schedule.len()
     }
 
-    fn reads_arrivals(&self) -> bool {
-        false
+    fn domain(&self) -> impl Inputs<u32> + '_ {
+        self
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::SCHEDULED
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<u32> for &TotalExchange {
+    fn task(&self, _: &u32) -> Task {
+        Task::TotalExchange {
+            nodes: self.cube.nodes(),
+        }
+    }
+
+    fn all(&self) -> Vec<u32> {
+        (0..self.schedules.len() as u32).collect()
+    }
+
+    fn total(&self) -> u64 {
+        self.variants
+    }
+
+    fn covered(&self) -> &'static str {
+        match self.variants <= MAX_VARIANTS {
+            true => "the first ones",
+            false => {
+                "variant 0, the others drawn at random: every tie of every node at every level"
+            }
+        }
+    }
+
+    fn describe(&self, v: &u32) -> String {
+        match *v {
+            0 => "the recursive construction, every tie by destination".into(),
+            v if self.variants <= MAX_VARIANTS => {
+                crate::entry::variant_label("tie-breaking", v, self.variants)
+            }
+            v => format!(
+                "every tie drawn at random, seed {v} (of {} tie-breakings)",
+                crate::entry::count_words(self.variants)
+            ),
+        }
     }
 }
 

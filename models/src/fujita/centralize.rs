@@ -39,8 +39,8 @@
 
 use crate::config::{Config, Param};
 use crate::entry::{Entry, Info};
-use crate::fujita::gossip::{self, mesh_bus_gossip};
-use crate::protocol::{Arrival, Protocol};
+use crate::fujita::gossip;
+use crate::protocol::{Arrival, Choices, Hints, Inputs, Judging, Protocol};
 use crate::topology::mesh_bus::{Bus, LineTokens, MeshBus, Orders};
 use properties::{Claims, NodeId, PacketId, Slot, Transmission};
 use std::collections::HashMap;
@@ -295,21 +295,27 @@ fn crosses(n: u32, lo: u32, hi: u32, mut skip: u32, mut take: u32, mut f: impl F
 }
 
 impl Protocol for Centralize {
-    mesh_bus_gossip!();
+    type Topo = MeshBus;
+    /// The order of every bus's writers (`mesh_bus::Orders`).
+    type Input = u32;
+
+    fn topology(&self) -> &MeshBus {
+        &self.mesh
+    }
+
+    fn domain(&self) -> impl Inputs<u32> + '_ {
+        gossip::Writers::of(&self.mesh, &self.orders, self.l)
+    }
+
+    fn hints(&self) -> Hints {
+        gossip::HINTS
+    }
     type State = Plan;
     type Msg = Msg;
 
     /// Theorem 7's O(log2 n) has no constant: no time is claimed.
     fn claims(&self) -> Claims {
         gossip::claims(self.n(), self.l, None)
-    }
-
-    fn last_step(&self) -> Option<Slot> {
-        self.later
-            .values()
-            .flatten()
-            .map(|t| t.at + t.parts - 1)
-            .max()
     }
 
     fn init(&self, &variant: &u32, node: NodeId) -> Plan {
@@ -381,6 +387,32 @@ impl Protocol for Centralize {
         plan.iter().any(|t| t.at + t.parts - 1 > slot)
     }
 
+    fn judging(&self) -> Option<impl Judging<u32, Plan, Msg> + '_> {
+        Some(self)
+    }
+
+    fn choices(&self) -> Option<impl Choices<Plan, Msg> + '_> {
+        Some(self)
+    }
+}
+
+/// More of the claim.
+impl Judging<u32, Plan, Msg> for &Centralize {
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        gossip::lower_bounds(self.mesh.side(), self.l)
+    }
+
+    fn last_step(&self) -> Option<Slot> {
+        self.later
+            .values()
+            .flatten()
+            .map(|t| t.at + t.parts - 1)
+            .max()
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<Plan, Msg> for &Centralize {
     fn wake(&self, plan: &Plan, slot: Slot) -> Slot {
         plan.iter()
             .filter(|t| slot + 1 < t.at + t.parts)

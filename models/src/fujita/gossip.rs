@@ -9,9 +9,12 @@
 
 use crate::config::{Config, Param, Ports::All, Switching::Sf};
 use crate::entry::{Info, Reach};
+use crate::protocol::{Hints, Inputs, Symmetry};
+use crate::topology::mesh_bus::{MeshBus, Orders};
 use crate::topology::Shape;
+use crate::topology::Topology;
 use properties::bounds::fujita;
-use properties::{Claims, PropertyName, Slot, Task};
+use properties::{Claims, NodeId, PropertyName, Slot, Task};
 
 /// What the gossip entries say alike: buses are written whole (the
 /// engines' store-and-forward, all-port), the lock-step model to side 16,
@@ -86,54 +89,62 @@ pub fn claims(n: u32, l: u32, bound: Option<Slot>) -> Claims {
     }
 }
 
-/// The `Protocol` items every mesh-bus gossip writes the same way (fields
-/// `mesh: MeshBus`, `l: u32`, `orders: Orders`): the input is the order
-/// of the writers, the task and the lower bounds are section 2's, and the
-/// schedule is fixed (no arrival read; a write's tokens reach a line of
-/// nodes, so the executor keeps holdings token by token).
-macro_rules! mesh_bus_gossip {
-    () => {
-        type Topo = $crate::topology::mesh_bus::MeshBus;
-        /// The order of every bus's writers (`mesh_bus::Orders`).
-        type Input = u32;
-
-        fn topology(&self) -> &$crate::topology::mesh_bus::MeshBus {
-            &self.mesh
-        }
-
-        fn inputs(&self) -> Vec<u32> {
-            self.orders.inputs()
-        }
-
-        fn inputs_total(&self) -> u64 {
-            self.orders.total()
-        }
-
-        fn covered_inputs(&self) -> &'static str {
-            self.orders.covered()
-        }
-
-        fn describe_input(&self, &v: &u32) -> String {
-            self.orders.describe(v)
-        }
-
-        fn task(&self, _: &u32) -> properties::Task {
-            $crate::fujita::gossip::task($crate::topology::Topology::nodes(&self.mesh), self.l)
-        }
-
-        fn lower_bounds(&self) -> Vec<(&'static str, properties::Slot)> {
-            $crate::fujita::gossip::lower_bounds(self.mesh.side(), self.l)
-        }
-
-        fn reads_arrivals(&self) -> bool {
-            false
-        }
-
-        fn holdings_by_packet(&self) -> bool {
-            // A write delivers its tokens to a line of nodes: a token's row
-            // of bits is touched along the line.
-            true
-        }
-    };
+/// The inputs of a mesh-bus gossip: the order of every bus's writers
+/// ([`Orders`]); every run gossips the `l` tokens of each of `nodes`.
+pub struct Writers<'a> {
+    /// The orders.
+    pub orders: &'a Orders,
+    /// How many nodes gossip.
+    pub nodes: u32,
+    /// Tokens a node.
+    pub l: u32,
 }
-pub(crate) use mesh_bus_gossip;
+
+impl<'a> Writers<'a> {
+    /// The orders of `mesh`'s writers, each node gossiping `l` tokens.
+    pub fn of(mesh: &MeshBus, orders: &'a Orders, l: u32) -> Self {
+        Writers {
+            orders,
+            nodes: mesh.nodes(),
+            l,
+        }
+    }
+}
+
+impl Inputs<u32> for Writers<'_> {
+    fn task(&self, _: &u32) -> Task {
+        task(self.nodes, self.l)
+    }
+    fn source_input(&self, _: NodeId) -> Option<u32> {
+        None
+    }
+    fn all(&self) -> Vec<u32> {
+        self.orders.inputs()
+    }
+    fn sourced(&self, _: NodeId) -> Vec<u32> {
+        Vec::new()
+    }
+    fn first(&self) -> u32 {
+        0
+    }
+    fn total(&self) -> u64 {
+        self.orders.total()
+    }
+    fn covered(&self) -> &'static str {
+        self.orders.covered()
+    }
+    fn describe(&self, &v: &u32) -> String {
+        self.orders.describe(v)
+    }
+    fn symmetry(&self) -> Option<Symmetry> {
+        None
+    }
+}
+
+/// A gossip's schedule is fixed (no arrival read); a write's tokens reach
+/// a line of nodes, so the executor keeps holdings token by token.
+pub const HINTS: Hints = Hints {
+    event_driven: false,
+    holdings_by_packet: true,
+    reads_arrivals: false,
+};

@@ -43,8 +43,8 @@
 
 use crate::config::{Config, Param};
 use crate::entry::{Entry, Info};
-use crate::fujita::gossip::{self, mesh_bus_gossip};
-use crate::protocol::{Arrival, Protocol};
+use crate::fujita::gossip;
+use crate::protocol::{Arrival, Choices, Hints, Inputs, Judging, Protocol};
 use crate::topology::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders, Stripe};
 use properties::bounds::fujita;
 use properties::{Claims, NodeId, PacketId, Slot, Transmission};
@@ -222,7 +222,21 @@ impl Partition {
 }
 
 impl Protocol for Partition {
-    mesh_bus_gossip!();
+    type Topo = MeshBus;
+    /// The order of every bus's writers (`mesh_bus::Orders`).
+    type Input = u32;
+
+    fn topology(&self) -> &MeshBus {
+        &self.mesh
+    }
+
+    fn domain(&self) -> impl Inputs<u32> + '_ {
+        gossip::Writers::of(&self.mesh, &self.orders, self.l)
+    }
+
+    fn hints(&self) -> Hints {
+        gossip::HINTS
+    }
     type State = Plan;
     type Msg = Msg;
 
@@ -331,6 +345,24 @@ impl Protocol for Partition {
         plan.last().is_some_and(|w| w.0 > slot)
     }
 
+    fn judging(&self) -> Option<impl Judging<u32, Plan, Msg> + '_> {
+        Some(self)
+    }
+
+    fn choices(&self) -> Option<impl Choices<Plan, Msg> + '_> {
+        Some(self)
+    }
+}
+
+/// More of the claim.
+impl Judging<u32, Plan, Msg> for &Partition {
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        gossip::lower_bounds(self.mesh.side(), self.l)
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<Plan, Msg> for &Partition {
     fn wake(&self, plan: &Plan, slot: Slot) -> Slot {
         plan.iter()
             .map(|w| w.0)

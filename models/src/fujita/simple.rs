@@ -50,8 +50,8 @@
 
 use crate::config::Config;
 use crate::entry::{Entry, Info};
-use crate::fujita::gossip::{self, mesh_bus_gossip};
-use crate::protocol::{Arrival, Protocol};
+use crate::fujita::gossip;
+use crate::protocol::{Arrival, Choices, Hints, Inputs, Judging, Protocol};
 use crate::topology::mesh_bus::{self, Bus, LineTokens, MeshBus, Orders};
 use properties::bounds::fujita;
 use properties::{Claims, NodeId, PacketId, Slot, Transmission};
@@ -211,7 +211,21 @@ impl Simple {
 }
 
 impl Protocol for Simple {
-    mesh_bus_gossip!();
+    type Topo = MeshBus;
+    /// The order of every bus's writers (`mesh_bus::Orders`).
+    type Input = u32;
+
+    fn topology(&self) -> &MeshBus {
+        &self.mesh
+    }
+
+    fn domain(&self) -> impl Inputs<u32> + '_ {
+        gossip::Writers::of(&self.mesh, &self.orders, self.l)
+    }
+
+    fn hints(&self) -> Hints {
+        gossip::HINTS
+    }
     type State = Plan;
     type Msg = LineTokens;
 
@@ -343,6 +357,24 @@ impl Protocol for Simple {
         slot < last(plan, self.l)
     }
 
+    fn judging(&self) -> Option<impl Judging<u32, Plan, LineTokens> + '_> {
+        Some(self)
+    }
+
+    fn choices(&self) -> Option<impl Choices<Plan, LineTokens> + '_> {
+        Some(self)
+    }
+}
+
+/// More of the claim.
+impl Judging<u32, Plan, LineTokens> for &Simple {
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        gossip::lower_bounds(self.mesh.side(), self.l)
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<Plan, LineTokens> for &Simple {
     fn wake(&self, plan: &Plan, slot: Slot) -> Slot {
         let mut next = Slot::MAX;
         if plan.first > slot {

@@ -46,15 +46,15 @@
 //! round phase 2 adds. Nothing is said about duplicates: the off-diagonal
 //! holders of phase 1 hear the packet again in phase 3 (observed).
 
-use crate::blocks::broadcast::{grid_broadcast, Packet};
+use crate::blocks::broadcast::Packet;
 use crate::blocks::translated::Schedule;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Choices, Hints, Inputs, Protocol, Sources};
 use crate::topology::grid::Grid;
 use crate::topology::Shape;
-use properties::{Claims, NodeId, PropertyName, Slot, Transmission};
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<DilatedDiagonal> = Entry {
@@ -196,7 +196,22 @@ impl DilatedDiagonal {
 
 impl Protocol for DilatedDiagonal {
     type State = State;
-    grid_broadcast!();
+    type Topo = Grid;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Grid {
+        &self.grid
+    }
+
+    // Grids have no xor symmetry: every source is an input.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::of(&self.grid)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -226,11 +241,18 @@ impl Protocol for DilatedDiagonal {
         self.schedule.step(node, rel, slot, msg, place, out)
     }
 
-    fn wake(&self, &(_, rel): &State, slot: Slot) -> Slot {
-        self.schedule.wake(rel, slot)
+    fn choices(&self) -> Option<impl Choices<State, Packet> + '_> {
+        Some(self)
     }
 
-    fn reads_arrivals(&self) -> bool {
-        false
+    fn hints(&self) -> Hints {
+        Hints::SCHEDULED
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<State, Packet> for &DilatedDiagonal {
+    fn wake(&self, &(_, rel): &State, slot: Slot) -> Slot {
+        self.schedule.wake(rel, slot)
     }
 }

@@ -39,14 +39,14 @@
 //!          0100->1100, 0000->1000, 1111->1110, 1111->1101, ... (s' tree depth 1)
 //! ```
 
-use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, Packet};
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Codes, Hints, Inputs, Protocol, Sources};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
-use properties::{bounds, Claims, NodeId, PropertyName, Route, Slot, Transmission};
+use properties::{bounds, Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
 
 /// The double tree at one configuration.
 #[derive(Clone, Debug)]
@@ -129,7 +129,26 @@ impl Dt {
 
 impl Protocol for Dt {
     type State = DtState;
-    single_source_broadcast!();
+    type Topo = Hypercube;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    // The logic is computed for source 0 and relabelled by xor.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::xor(&self.cube)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::EVENT_DRIVEN
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -142,19 +161,6 @@ impl Protocol for Dt {
     }
 
     // The source's round fits a byte; `step` reads no sender.
-    const PACKS: bool = true;
-
-    fn pack_state(&self, _: &NodeId, _: NodeId, state: &DtState) -> Option<u16> {
-        Some(state.source_round as u16)
-    }
-
-    fn unpack_state(&self, _: &NodeId, _: NodeId, code: u16) -> DtState {
-        DtState {
-            source_round: code as u8,
-        }
-    }
-
-    packed_arrivals!(keeps_sender: false);
 
     fn init(&self, source: &NodeId, node: NodeId) -> DtState {
         DtState {
@@ -221,5 +227,32 @@ impl Protocol for Dt {
             }
         }
         false
+    }
+
+    const PACKS: bool = true;
+
+    fn codes(&self) -> Option<impl Codes<NodeId, DtState, Packet> + '_> {
+        Some(self)
+    }
+}
+
+/// The dense drive's codes of a node and an arrival.
+impl Codes<NodeId, DtState, Packet> for &Dt {
+    fn pack_state(&self, _: &NodeId, _: NodeId, state: &DtState) -> Option<u16> {
+        Some(state.source_round as u16)
+    }
+
+    fn unpack_state(&self, _: &NodeId, _: NodeId, code: u16) -> DtState {
+        DtState {
+            source_round: code as u8,
+        }
+    }
+
+    fn pack_arrival(&self, &source: &NodeId, to: NodeId, a: &Arrival<Packet>) -> Option<u16> {
+        broadcast::pack_arrival(source, to, a, false)
+    }
+
+    fn unpack_arrival(&self, &source: &NodeId, to: NodeId, code: u16) -> Arrival<Packet> {
+        broadcast::unpack_arrival(source, to, code)
     }
 }

@@ -20,7 +20,7 @@
 //!
 //! # Codes for the executor's dense drive
 //! A state is its two flags. An inbox holds, in one 16-bit code, the
-//! copies a node hears in one slot ([`Protocol::merge_arrival`]): `step`
+//! copies a node hears in one slot ([`ProtocolExt::merge_arrival`](crate::ProtocolExt::merge_arrival)): `step`
 //! reads who sent them, and in slot d a node hears its d nearer
 //! neighbours. The code names them without a bit a dimension: the
 //! nearer neighbours across the two top dimensions by a bit each (the
@@ -32,14 +32,14 @@
 //! successor, or another message, has no merged code: the drive keeps the
 //! slot's copies to that node whole.
 
-use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, Packet};
 pub use crate::blocks::flood_rule::FloodState;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Codes, Inputs, Protocol, Sources};
 use crate::topology::hypercube::Hypercube;
-use properties::{bounds, Claims, NodeId, PropertyName, Slot, Transmission};
+use properties::{bounds, Claims, NodeId, PacketId, PropertyName, Slot, Transmission};
 
 /// Flooding at one configuration.
 #[derive(Clone, Debug)]
@@ -74,7 +74,22 @@ impl Flood {
 
 impl Protocol for Flood {
     type State = FloodState;
-    single_source_broadcast!(batch);
+    type Topo = Hypercube;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    // The logic is computed for source 0 and relabelled by xor.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::xor(&self.cube)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -85,8 +100,37 @@ impl Protocol for Flood {
         )
     }
 
+    fn init(&self, source: &NodeId, node: NodeId) -> FloodState {
+        FloodState::new(node == *source)
+    }
+
+    fn step(
+        &self,
+        node: NodeId,
+        state: &mut FloodState,
+        _slot: Slot,
+        arrivals: &[Arrival<Packet>],
+        _choice: u32,
+        out: &mut Vec<Transmission<Packet>>,
+    ) -> bool {
+        let cube = &self.cube;
+        let links = (0..cube.dim()).map(|d| {
+            let to = node ^ (1 << d);
+            (to, broadcast::hop(cube, node, to))
+        });
+        state.step(node, arrivals, links, out);
+        false
+    }
+
     const PACKS: bool = true;
 
+    fn codes(&self) -> Option<impl Codes<NodeId, FloodState, Packet> + '_> {
+        Some(self)
+    }
+}
+
+/// The dense drive's codes of a node and an arrival.
+impl Codes<NodeId, FloodState, Packet> for &Flood {
     fn pack_state(&self, _: &NodeId, _: NodeId, state: &FloodState) -> Option<u16> {
         Some(state.code())
     }
@@ -95,7 +139,13 @@ impl Protocol for Flood {
         FloodState::of_code(code)
     }
 
-    packed_arrivals!(keeps_sender: true);
+    fn pack_arrival(&self, &source: &NodeId, to: NodeId, a: &Arrival<Packet>) -> Option<u16> {
+        broadcast::pack_arrival(source, to, a, true)
+    }
+
+    fn unpack_arrival(&self, &source: &NodeId, to: NodeId, code: u16) -> Arrival<Packet> {
+        broadcast::unpack_arrival(source, to, code)
+    }
 
     fn merge_arrival(
         &self,
@@ -121,28 +171,6 @@ impl Protocol for Flood {
                 .expect("a merged code is read whole")
                 .senders(into),
         }
-    }
-
-    fn init(&self, source: &NodeId, node: NodeId) -> FloodState {
-        FloodState::new(node == *source)
-    }
-
-    fn step(
-        &self,
-        node: NodeId,
-        state: &mut FloodState,
-        _slot: Slot,
-        arrivals: &[Arrival<Packet>],
-        _choice: u32,
-        out: &mut Vec<Transmission<Packet>>,
-    ) -> bool {
-        let cube = &self.cube;
-        let links = (0..cube.dim()).map(|d| {
-            let to = node ^ (1 << d);
-            (to, broadcast::hop(cube, node, to))
-        });
-        state.step(node, arrivals, links, out);
-        false
     }
 }
 
@@ -260,6 +288,7 @@ impl Heard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::ProtocolExt;
 
     fn flood(n: u32) -> Flood {
         Flood::new(Config {

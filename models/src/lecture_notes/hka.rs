@@ -38,14 +38,14 @@
 //! table lecture-bounds` prints HKA's steps beside DTA's, NOB's and it.
 //! Complete, one copy per node, contention-free are claimed.
 
-use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, Packet};
 use crate::blocks::translated::Schedule;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Choices, Codes, Hints, Inputs, Protocol, Sources};
 use crate::topology::hypercube::Hypercube;
-use properties::{Claims, NodeId, PropertyName, Slot, Transmission};
+use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Transmission};
 
 /// Subcubes of at most this many dimensions run DTA.
 pub const DTA_MAX: u32 = 6;
@@ -187,7 +187,22 @@ impl Protocol for Hka {
     /// The source, which every node knows (started at all nodes at once),
     /// and the node relative to it.
     type State = (NodeId, NodeId);
-    single_source_broadcast!(batch);
+    type Topo = Hypercube;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    // The logic is computed for source 0 and relabelled by xor.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::xor(&self.cube)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -199,17 +214,6 @@ impl Protocol for Hka {
     }
 
     // A node's state never changes: the code says it is its first.
-    const PACKS: bool = true;
-
-    fn pack_state(&self, &source: &NodeId, node: NodeId, state: &(NodeId, NodeId)) -> Option<u16> {
-        (*state == (source, node ^ source)).then_some(0)
-    }
-
-    fn unpack_state(&self, &source: &NodeId, node: NodeId, _: u16) -> (NodeId, NodeId) {
-        (source, node ^ source)
-    }
-
-    packed_arrivals!(keeps_sender: false);
 
     fn init(&self, &source: &NodeId, node: NodeId) -> (NodeId, NodeId) {
         (source, node ^ source)
@@ -229,11 +233,43 @@ impl Protocol for Hka {
             .step(node, rel, slot, msg, |to| to ^ source, out)
     }
 
+    const PACKS: bool = true;
+
+    fn codes(&self) -> Option<impl Codes<NodeId, (NodeId, NodeId), Packet> + '_> {
+        Some(self)
+    }
+
+    fn choices(&self) -> Option<impl Choices<(NodeId, NodeId), Packet> + '_> {
+        Some(self)
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::SCHEDULED
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<(NodeId, NodeId), Packet> for &Hka {
     fn wake(&self, &(_, rel): &(NodeId, NodeId), slot: Slot) -> Slot {
         self.schedule.wake(rel, slot)
     }
+}
 
-    fn reads_arrivals(&self) -> bool {
-        false
+/// The dense drive's codes of a node and an arrival.
+impl Codes<NodeId, (NodeId, NodeId), Packet> for &Hka {
+    fn pack_state(&self, &source: &NodeId, node: NodeId, state: &(NodeId, NodeId)) -> Option<u16> {
+        (*state == (source, node ^ source)).then_some(0)
+    }
+
+    fn unpack_state(&self, &source: &NodeId, node: NodeId, _: u16) -> (NodeId, NodeId) {
+        (source, node ^ source)
+    }
+
+    fn pack_arrival(&self, &source: &NodeId, to: NodeId, a: &Arrival<Packet>) -> Option<u16> {
+        broadcast::pack_arrival(source, to, a, false)
+    }
+
+    fn unpack_arrival(&self, &source: &NodeId, to: NodeId, code: u16) -> Arrival<Packet> {
+        broadcast::unpack_arrival(source, to, code)
     }
 }

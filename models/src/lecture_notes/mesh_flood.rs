@@ -21,16 +21,16 @@
 //!   once, and the checker shows the duplicates as an observation, as it
 //!   does for the cube.
 
-use crate::blocks::broadcast::{grid_broadcast, Packet};
+use crate::blocks::broadcast::Packet;
 pub use crate::blocks::flood_rule::FloodState;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Inputs, Judging, Protocol, Sources};
 use crate::topology::grid::{Dir, Grid, TORUS};
 use crate::topology::Shape;
 use crate::topology::Topology;
-use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<MeshFlood> = Entry {
@@ -74,7 +74,22 @@ impl MeshFlood {
 
 impl Protocol for MeshFlood {
     type State = FloodState;
-    grid_broadcast!();
+    type Topo = Grid;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Grid {
+        &self.grid
+    }
+
+    // Grids have no xor symmetry: every source is an input.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::of(&self.grid)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -91,11 +106,6 @@ impl Protocol for MeshFlood {
             lower_bound: Some(bound),
             transmissions: None,
         }
-    }
-
-    /// Each source's own eccentricity (the claims' bound is the largest).
-    fn bound(&self, &source: &NodeId) -> Option<Slot> {
-        Some(self.eccentricity(source))
     }
 
     fn init(&self, &source: &NodeId, node: NodeId) -> FloodState {
@@ -118,5 +128,17 @@ impl Protocol for MeshFlood {
             .map(|to| (to, Route::Link { from: node, to }));
         state.step(node, arrivals, links, out);
         false
+    }
+
+    fn judging(&self) -> Option<impl Judging<NodeId, FloodState, Packet> + '_> {
+        Some(self)
+    }
+}
+
+/// More of the claim.
+impl Judging<NodeId, FloodState, Packet> for &MeshFlood {
+    /// Each source's own eccentricity (the claims' bound is the largest).
+    fn bound(&self, &source: &NodeId, _claimed: Option<Slot>) -> Option<Slot> {
+        Some(self.eccentricity(source))
     }
 }

@@ -44,7 +44,7 @@
 //!   claimed time is the trivial lower bound max(ecc(s), ceil(log2 N)) of a
 //!   source s outside that case; no time is claimed inside it.
 //! * Each run is judged against its own source's bound
-//!   (`Protocol::bound`): over every source, every source with a claimed
+//!   (`ProtocolExt::bound`): over every source, every source with a claimed
 //!   time is judged, and the report gives the range of the bounds.
 //!
 //! # Tori (section 11, "Tori")
@@ -77,15 +77,15 @@
 //!   side first; no one-port time is claimed for tori (an odd ring has a
 //!   tie at every source), the lower bound is printed.
 
-use crate::blocks::broadcast::{grid_broadcast, Packet};
+use crate::blocks::broadcast::Packet;
 use crate::config::{Config, Ports};
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Inputs, Judging, Protocol, Sources};
 use crate::topology::grid::{Dir, Grid};
 use crate::topology::Shape;
 use crate::topology::Topology;
-use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
 
 const INFO: Info = Info {
     name: "mesh-sf",
@@ -285,7 +285,22 @@ impl MeshSf {
 
 impl Protocol for MeshSf {
     type State = State;
-    grid_broadcast!();
+    type Topo = Grid;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Grid {
+        &self.grid
+    }
+
+    // Grids have no xor symmetry: every source is an input.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::of(&self.grid)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -308,7 +323,7 @@ impl Protocol for MeshSf {
             ],
         };
         // A time is claimed where some source checked has one; each run is
-        // judged against its own source's (`Protocol::bound`).
+        // judged against its own source's (`ProtocolExt::bound`).
         if !bounds.is_empty() {
             claimed.push(TimeBound);
         }
@@ -327,10 +342,6 @@ impl Protocol for MeshSf {
             lower_bound: lower,
             transmissions: None,
         }
-    }
-
-    fn bound(&self, &source: &NodeId) -> Option<Slot> {
-        self.source_bound(source)
     }
 
     fn init(&self, &source: &NodeId, node: NodeId) -> State {
@@ -391,5 +402,16 @@ impl Protocol for MeshSf {
             later |= at > slot;
         }
         later
+    }
+
+    fn judging(&self) -> Option<impl Judging<NodeId, State, Packet> + '_> {
+        Some(self)
+    }
+}
+
+/// More of the claim.
+impl Judging<NodeId, State, Packet> for &MeshSf {
+    fn bound(&self, &source: &NodeId, _claimed: Option<Slot>) -> Option<Slot> {
+        self.source_bound(source)
     }
 }

@@ -40,15 +40,15 @@
 //! ceil(log z) + t_d (z - 1)", counts the worms of round i as ceil(z/2^i)
 //! hops long: `halving` gives those lengths.
 
-use crate::blocks::broadcast::{grid_broadcast, Packet};
+use crate::blocks::broadcast::Packet;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Choices, Hints, Inputs, Protocol, Sources};
 use crate::topology::grid::{Grid, TORUS};
 use crate::topology::Shape;
 use crate::topology::Topology;
-use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<RecursiveDoubling> = Entry {
@@ -127,7 +127,22 @@ impl RecursiveDoubling {
 
 impl Protocol for RecursiveDoubling {
     type State = Plan;
-    grid_broadcast!();
+    type Topo = Grid;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Grid {
+        &self.grid
+    }
+
+    // Grids have no xor symmetry: every source is an input.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::of(&self.grid)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
 
     fn claims(&self) -> Claims {
         let log = rounds(self.grid.nodes());
@@ -196,15 +211,22 @@ impl Protocol for RecursiveDoubling {
         plan.sends.last().is_some_and(|s| s.0 > slot)
     }
 
+    fn choices(&self) -> Option<impl Choices<Plan, Packet> + '_> {
+        Some(self)
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::SCHEDULED
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<Plan, Packet> for &RecursiveDoubling {
     fn wake(&self, plan: &Plan, slot: Slot) -> Slot {
         plan.sends
             .iter()
             .map(|s| s.0)
             .find(|&at| at > slot)
             .unwrap_or(slot + 1)
-    }
-
-    fn reads_arrivals(&self) -> bool {
-        false
     }
 }

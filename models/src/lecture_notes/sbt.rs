@@ -30,16 +30,16 @@
 //! slot 3: 011->111
 //! ```
 
-use crate::blocks::broadcast::{self, packed_arrivals, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, Packet};
 use crate::config::{Config, Ports};
 use crate::config::{
     Ports::{All, One},
     Switching::{Sf, Wh},
 };
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Codes, Hints, Inputs, Protocol, Sources};
 use crate::topology::hypercube::Hypercube;
-use properties::{bounds, Claims, NodeId, PropertyName, Slot, Transmission};
+use properties::{bounds, Claims, NodeId, PacketId, PropertyName, Slot, Transmission};
 
 /// The SBT broadcast at one configuration.
 #[derive(Clone, Debug)]
@@ -86,7 +86,26 @@ impl Sbt {
 
 impl Protocol for Sbt {
     type State = SbtState;
-    single_source_broadcast!();
+    type Topo = Hypercube;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    // The logic is computed for source 0 and relabelled by xor.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::xor(&self.cube)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::EVENT_DRIVEN
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;
@@ -101,21 +120,6 @@ impl Protocol for Sbt {
     }
 
     // The next dimension fits a byte; `step` reads the sender's dimension.
-    const PACKS: bool = true;
-
-    fn pack_state(&self, source: &NodeId, _: NodeId, state: &SbtState) -> Option<u16> {
-        let code = state.next_dim.map_or(0, |d| d + 1);
-        (state.source == *source && code < 256).then_some(code as u16)
-    }
-
-    fn unpack_state(&self, source: &NodeId, _: NodeId, code: u16) -> SbtState {
-        SbtState {
-            source: *source,
-            next_dim: (code as u32).checked_sub(1),
-        }
-    }
-
-    packed_arrivals!(keeps_sender: true);
 
     fn init(&self, source: &NodeId, node: NodeId) -> SbtState {
         SbtState {
@@ -158,5 +162,34 @@ impl Protocol for Sbt {
         }
         state.next_dim = (last < n).then_some(last);
         state.next_dim.is_some()
+    }
+
+    const PACKS: bool = true;
+
+    fn codes(&self) -> Option<impl Codes<NodeId, SbtState, Packet> + '_> {
+        Some(self)
+    }
+}
+
+/// The dense drive's codes of a node and an arrival.
+impl Codes<NodeId, SbtState, Packet> for &Sbt {
+    fn pack_state(&self, source: &NodeId, _: NodeId, state: &SbtState) -> Option<u16> {
+        let code = state.next_dim.map_or(0, |d| d + 1);
+        (state.source == *source && code < 256).then_some(code as u16)
+    }
+
+    fn unpack_state(&self, source: &NodeId, _: NodeId, code: u16) -> SbtState {
+        SbtState {
+            source: *source,
+            next_dim: (code as u32).checked_sub(1),
+        }
+    }
+
+    fn pack_arrival(&self, &source: &NodeId, to: NodeId, a: &Arrival<Packet>) -> Option<u16> {
+        broadcast::pack_arrival(source, to, a, true)
+    }
+
+    fn unpack_arrival(&self, &source: &NodeId, to: NodeId, code: u16) -> Arrival<Packet> {
+        broadcast::unpack_arrival(source, to, code)
     }
 }

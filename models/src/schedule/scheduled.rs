@@ -22,7 +22,7 @@
 use super::orders::{Conflicts, Orders};
 use super::{lower_bounds, Data, Kind, OpId, Pos, Rank, Schedule, Value};
 use crate::config::{Ports, Switching};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol};
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
 use std::sync::Arc;
@@ -829,14 +829,40 @@ impl<T: Topology> Protocol for Scheduled<T> {
         }
     }
 
-    fn task(&self, _: &()) -> Task {
-        self.task.clone()
-    }
-
     fn claims(&self) -> Claims {
         self.claims.clone()
     }
 
+    fn domain(&self) -> impl Inputs<()> + '_ {
+        self
+    }
+
+    fn judging(&self) -> Option<impl Judging<(), RankState, Message> + '_> {
+        Some(self)
+    }
+
+    fn choices(&self) -> Option<impl Choices<RankState, Message> + '_> {
+        Some(self)
+    }
+}
+
+/// The inputs the claim ranges over.
+impl<T: Topology> Inputs<()> for &Scheduled<T> {
+    fn task(&self, _: &()) -> Task {
+        self.task.clone()
+    }
+
+    fn all(&self) -> Vec<()> {
+        vec![()]
+    }
+
+    fn describe(&self, _: &()) -> String {
+        self.schedule.collective.clone()
+    }
+}
+
+/// More of the claim.
+impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
     /// The packets of a message before its last (`Data::Nothing`) carry
     /// no data: they take their links like any transmission and are
     /// counted apart.
@@ -848,6 +874,39 @@ impl<T: Topology> Protocol for Scheduled<T> {
                 ..
             }
         )
+    }
+
+    /// Judged at the end: each position holds what the collective
+    /// requires, combining each contribution once.
+    fn result_ok(&self, _: &(), node: NodeId, st: &RankState) -> bool {
+        let r = self.rank_at[node as usize];
+        if r == Rank::MAX {
+            return true;
+        }
+        st.twice.is_none()
+            && self.schedule.chunks.expect[r as usize]
+                .iter()
+                .all(|&(p, v)| st.values[p as usize] == v)
+    }
+
+    /// The first operation of the node's rank never completed, else the
+    /// first message it never received.
+    fn unfinished(&self, _: &(), node: NodeId, st: &RankState) -> Option<u32> {
+        self.unfinished_ops(node, st)
+            .first()
+            .copied()
+            .or(st.queue.first().map(|m| m.op))
+    }
+
+    /// A matching violation in the file's terms (the cycle of a deadlock).
+    fn explain(&self, v: &properties::Violation) -> Option<String> {
+        match *v {
+            properties::Violation::Unmatched { node, op } => {
+                let rank = self.rank_at[node as usize];
+                Some(self.schedule.why_unfinished(op, rank))
+            }
+            _ => None,
+        }
     }
 
     fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
@@ -862,22 +921,11 @@ impl<T: Topology> Protocol for Scheduled<T> {
         let ops = self.schedule.ops.len() as u64 + fixed.map_or(0, |s| s as u64 + 1);
         Some(ops.min(Slot::MAX as u64 / 4) as Slot)
     }
+}
 
-    fn inputs(&self) -> Vec<()> {
-        vec![()]
-    }
-
-    fn describe_input(&self, _: &()) -> String {
-        self.schedule.collective.clone()
-    }
-
-    fn choices(
-        &self,
-        node: NodeId,
-        st: &RankState,
-        slot: Slot,
-        arrivals: &[Arrival<Message>],
-    ) -> u32 {
+/// Open choices and scheduled sends.
+impl<T: Topology> Choices<RankState, Message> for &Scheduled<T> {
+    fn ways(&self, node: NodeId, st: &RankState, slot: Slot, arrivals: &[Arrival<Message>]) -> u32 {
         let r = self.rank_at[node as usize];
         if r == Rank::MAX {
             return 1;
@@ -886,38 +934,6 @@ impl<T: Topology> Protocol for Scheduled<T> {
             .iter()
             .map(|end| self.send_choices(r, end, slot))
             .fold(0u32, |a, b| a.saturating_add(b))
-    }
-
-    /// The first operation of the node's rank never completed, else the
-    /// first message it never received.
-    fn unfinished(&self, _: &(), node: NodeId, st: &RankState) -> Option<u32> {
-        self.unfinished_ops(node, st)
-            .first()
-            .copied()
-            .or(st.queue.first().map(|m| m.op))
-    }
-    /// A matching violation in the file's terms (the cycle of a deadlock).
-    fn explain(&self, v: &properties::Violation) -> Option<String> {
-        match *v {
-            properties::Violation::Unmatched { node, op } => {
-                let rank = self.rank_at[node as usize];
-                Some(self.schedule.why_unfinished(op, rank))
-            }
-            _ => None,
-        }
-    }
-
-    /// Judged at the end: each position holds what the collective
-    /// requires, combining each contribution once.
-    fn result_ok(&self, _: &(), node: NodeId, st: &RankState) -> bool {
-        let r = self.rank_at[node as usize];
-        if r == Rank::MAX {
-            return true;
-        }
-        st.twice.is_none()
-            && self.schedule.chunks.expect[r as usize]
-                .iter()
-                .all(|&(p, v)| st.values[p as usize] == v)
     }
 }
 

@@ -2,10 +2,11 @@
 //! their input is a set of broadcasting nodes, and the claims quantify over
 //! every K-set. An algorithm holds the sets it checks ([`Sets`]), takes
 //! `--k` and `--broadcasters`, and writes its `Protocol`'s inputs with
-//! `k_set_inputs!`.
+//! [`Broadcasters`].
 
 use crate::config::{Config, Param, Ports::All, Switching::Sf};
 use crate::entry::{Info, Reach};
+use crate::protocol::{Inputs, Symmetry};
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Shape;
 use crate::topology::Topology;
@@ -210,41 +211,48 @@ impl Sets {
     }
 }
 
-/// The `Protocol` items every K-broadcast over [`Sets`] writes the same
-/// way (fields `cube: Hypercube` and `sets: Sets`): the input is a sorted
-/// set of broadcasting nodes, every node gets every packet of it.
-macro_rules! k_set_inputs {
-    () => {
-        type Topo = $crate::topology::hypercube::Hypercube;
-        /// The broadcasting nodes, in increasing order.
-        type Input = Vec<properties::NodeId>;
-
-        fn topology(&self) -> &$crate::topology::hypercube::Hypercube {
-            &self.cube
-        }
-
-        fn inputs(&self) -> Vec<Vec<properties::NodeId>> {
-            self.sets.all()
-        }
-
-        fn first_input(&self) -> Vec<properties::NodeId> {
-            self.sets.first()
-        }
-
-        fn inputs_total(&self) -> u64 {
-            self.sets.total()
-        }
-
-        fn describe_input(&self, set: &Vec<properties::NodeId>) -> String {
-            $crate::stamoulis::broadcasters::describe(&self.cube, set)
-        }
-
-        fn task(&self, set: &Vec<properties::NodeId>) -> properties::Task {
-            $crate::stamoulis::broadcasters::task(&self.cube, set)
-        }
-    };
+/// The inputs of a K-broadcast: the sets of broadcasting nodes
+/// ([`Sets`]), sorted, in the cube's words, covering what `covered` says;
+/// every node gets every packet of the set.
+pub struct Broadcasters<'a> {
+    /// The sets.
+    pub sets: &'a Sets,
+    /// The cube, whose labels name the nodes.
+    pub cube: &'a Hypercube,
+    /// Which sets a check covers where it lists fewer than all.
+    pub covered: &'static str,
 }
-pub(crate) use k_set_inputs;
+
+impl Inputs<Vec<NodeId>> for Broadcasters<'_> {
+    fn task(&self, set: &Vec<NodeId>) -> Task {
+        task(self.cube, set)
+    }
+
+    fn source_input(&self, _: NodeId) -> Option<Vec<NodeId>> {
+        None
+    }
+    fn all(&self) -> Vec<Vec<NodeId>> {
+        self.sets.all()
+    }
+    fn sourced(&self, _: NodeId) -> Vec<Vec<NodeId>> {
+        Vec::new()
+    }
+    fn first(&self) -> Vec<NodeId> {
+        self.sets.first()
+    }
+    fn total(&self) -> u64 {
+        self.sets.total()
+    }
+    fn covered(&self) -> &'static str {
+        self.covered
+    }
+    fn describe(&self, set: &Vec<NodeId>) -> String {
+        describe(self.cube, set)
+    }
+    fn symmetry(&self) -> Option<Symmetry> {
+        None
+    }
+}
 
 /// The packets of `set` (sorted; a node listed m times has m packets):
 /// node x's i-th packet (from 0) has id i x 2^d + x (see [`Task`]).

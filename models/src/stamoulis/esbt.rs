@@ -27,7 +27,7 @@ use crate::blocks::broadcast::Packet;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Inputs, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;
 use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
@@ -154,19 +154,6 @@ impl Protocol for Esbt {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<u32> {
-        vec![self.cube.dim()]
-    }
-
-    fn describe_input(&self, _: &u32) -> String {
-        "roots e_1..e_d".into()
-    }
-
-    fn task(&self, _: &u32) -> Task {
-        let roots: Vec<NodeId> = (0..self.cube.dim()).map(|j| 1 << j).collect();
-        broadcasters::task(&self.cube, &roots)
-    }
-
     fn claims(&self) -> Claims {
         let d = self.cube.dim();
         broadcasters::claims(&self.cube, d as u64, d, true)
@@ -209,6 +196,26 @@ impl Protocol for Esbt {
             send(a.msg.source);
         }
         false
+    }
+
+    fn domain(&self) -> impl Inputs<u32> + '_ {
+        self
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<u32> for &Esbt {
+    fn task(&self, _: &u32) -> Task {
+        let roots: Vec<NodeId> = (0..self.cube.dim()).map(|j| 1 << j).collect();
+        broadcasters::task(&self.cube, &roots)
+    }
+
+    fn all(&self) -> Vec<u32> {
+        vec![self.cube.dim()]
+    }
+
+    fn describe(&self, _: &u32) -> String {
+        "roots e_1..e_d".into()
     }
 }
 

@@ -27,14 +27,14 @@
 //!   of each) or d - 1 crashed nodes, the checker answers
 //!   (`check ft-trees 3 --faults 2`, `--node-faults 2`; docs/faults.md).
 
-use crate::blocks::broadcast::{self, single_source_broadcast, Packet};
+use crate::blocks::broadcast::{self, Packet};
 use crate::config::Config;
 use crate::config::{Ports::All, Switching::Sf};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Hints, Inputs, Protocol, Sources};
 use crate::stamoulis::esbt::children;
 use crate::topology::hypercube::Hypercube;
-use properties::{Claims, NodeId, PropertyName, Route, Slot, Transmission};
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
 
 /// The registry entry.
 pub const ENTRY: Entry<FtTrees> = Entry {
@@ -89,7 +89,26 @@ impl FtTrees {
 impl Protocol for FtTrees {
     /// The source, on the source's own node.
     type State = Option<NodeId>;
-    single_source_broadcast!();
+    type Topo = Hypercube;
+    type Input = NodeId;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    // The logic is computed for source 0 and relabelled by xor.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::xor(&self.cube)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::EVENT_DRIVEN
+    }
 
     fn claims(&self) -> Claims {
         use PropertyName::*;

@@ -72,7 +72,7 @@
 
 use crate::config::{Config, Param};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Choices, Hints, Inputs, Judging, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::stamoulis::esbt;
 use crate::stamoulis::prefix::{self, Sums};
@@ -519,82 +519,6 @@ impl Protocol for Kbcast {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<Draw> {
-        let sets = match self.variant {
-            Variant::Mnb => vec![(0..self.cube.nodes()).collect()],
-            _ => self.sets.all(),
-        };
-        let mut inputs = Vec::new();
-        let count = sets.len();
-        for (index, set) in sets.into_iter().enumerate() {
-            match self.variant {
-                Variant::Random => {
-                    for trees in self.draws(set.len(), index, count) {
-                        inputs.push(Draw {
-                            set: set.clone(),
-                            trees,
-                        });
-                    }
-                }
-                _ => inputs.push(Draw {
-                    set,
-                    trees: Vec::new(),
-                }),
-            }
-        }
-        inputs
-    }
-
-    fn first_input(&self) -> Draw {
-        let set = match self.variant {
-            Variant::Mnb => (0..self.cube.nodes()).collect(),
-            _ => self.sets.first(),
-        };
-        let trees = match self.variant {
-            Variant::Random => draw(0, set.len(), self.d() as u64),
-            _ => Vec::new(),
-        };
-        Draw { set, trees }
-    }
-
-    fn inputs_total(&self) -> u64 {
-        match self.variant {
-            Variant::Mnb => 1,
-            Variant::Prefixed | Variant::Ceil => self.sets.total(),
-            Variant::Random => self
-                .sets
-                .total()
-                .saturating_mul((self.d() as u64).saturating_pow(self.sets.k as u32)),
-        }
-    }
-
-    fn covered_inputs(&self) -> &'static str {
-        match self.variant {
-            Variant::Random => {
-                "every set (the first 65,536 where there are more), each with every draw of \
-                 trees where sets x d^K <= 131,072 / K, else with 131,072 / (K sets) seeded \
-                 draws (at least one)"
-            }
-            _ => "the first 65,536 sets in increasing order",
-        }
-    }
-
-    fn describe_input(&self, input: &Draw) -> String {
-        if self.variant == Variant::Mnb {
-            return "every node broadcasting".into();
-        }
-        let set = broadcasters::describe(&self.cube, &input.set);
-        if input.trees.is_empty() {
-            return set;
-        }
-        let trees = broadcasters::abridge(&input.trees, u8::to_string);
-        format!("{set}, trees ({trees})")
-    }
-
-    fn task(&self, input: &Draw) -> Task {
-        broadcasters::task(&self.cube, &input.set)
-    }
-
     fn claims(&self) -> Claims {
         use PropertyName::*;
         let d = self.d();
@@ -657,58 +581,10 @@ impl Protocol for Kbcast {
         }
     }
 
-    /// Phase 3 delivers one packet per tree level per slot to many nodes.
-    fn holdings_by_packet(&self) -> bool {
-        true
-    }
-
-    fn control(&self, msg: &Msg) -> bool {
-        matches!(msg, Msg::Prefix(_) | Msg::Count(_) | Msg::End { .. })
-    }
-
     fn packets(&self, msg: &Msg, mut f: impl FnMut(PacketId)) {
         if let Msg::Up { packet, .. } | Msg::Down { packet, .. } = *msg {
             f(packet)
         }
-    }
-
-    fn result_ok(&self, input: &Draw, node: NodeId, s: &Node) -> bool {
-        // Phase 1's ranks, which phase 2 used.
-        !matches!(self.variant, Variant::Prefixed | Variant::Ceil)
-            || s.sums.rank() as usize == prefix::rank(&input.set, node)
-    }
-
-    /// max_j N_j of a random draw.
-    fn drawn(&self, input: &Draw) -> Option<u64> {
-        (self.variant == Variant::Random).then(|| {
-            let mut n = vec![0u64; self.d() as usize];
-            for &j in &input.trees {
-                n[j as usize - 1] += 1;
-            }
-            n.into_iter().max().unwrap_or(0)
-        })
-    }
-
-    /// (1): Pr(max_j N_j >= C K/d) <= 2d (e/C)^(C K/d), at C = v d / K.
-    fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
-        let (d, k) = (self.d(), self.k());
-        let c = v as f64 * d as f64 / k as f64;
-        ("max N_j", Some(stamoulis::chernoff(d, k, c)))
-    }
-
-    fn choices(&self, node: NodeId, s: &Node, slot: Slot, arrivals: &[Arrival<Msg>]) -> u32 {
-        if s.queued == 0
-            && !arrivals.iter().any(|a| matches!(a.msg, Msg::Up { .. }))
-            && slot != self.phase_two()
-        {
-            return 1;
-        }
-        let mut t = s.clone();
-        let mut scratch = Vec::new();
-        let open = self.plan(node, &mut t, slot, arrivals, &mut scratch);
-        (0..self.d() as usize)
-            .filter(|i| open & (1 << i) != 0)
-            .fold(1u32, |p, i| p.saturating_mul(t.up[i].len() as u32))
     }
 
     fn step(
@@ -743,5 +619,153 @@ impl Protocol for Kbcast {
             });
         }
         self.busy(node, s, slot)
+    }
+
+    fn domain(&self) -> impl Inputs<Draw> + '_ {
+        self
+    }
+
+    fn judging(&self) -> Option<impl Judging<Draw, Node, Msg> + '_> {
+        Some(self)
+    }
+
+    fn choices(&self) -> Option<impl Choices<Node, Msg> + '_> {
+        Some(self)
+    }
+
+    fn hints(&self) -> Hints {
+        Hints {
+            // Phase 3 delivers one packet per tree level per slot to many nodes.
+            holdings_by_packet: true,
+            ..Hints::LOCKSTEP
+        }
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<Draw> for &Kbcast {
+    fn task(&self, input: &Draw) -> Task {
+        broadcasters::task(&self.cube, &input.set)
+    }
+
+    fn all(&self) -> Vec<Draw> {
+        let sets = match self.variant {
+            Variant::Mnb => vec![(0..self.cube.nodes()).collect()],
+            _ => self.sets.all(),
+        };
+        let mut inputs = Vec::new();
+        let count = sets.len();
+        for (index, set) in sets.into_iter().enumerate() {
+            match self.variant {
+                Variant::Random => {
+                    for trees in self.draws(set.len(), index, count) {
+                        inputs.push(Draw {
+                            set: set.clone(),
+                            trees,
+                        });
+                    }
+                }
+                _ => inputs.push(Draw {
+                    set,
+                    trees: Vec::new(),
+                }),
+            }
+        }
+        inputs
+    }
+
+    fn first(&self) -> Draw {
+        let set = match self.variant {
+            Variant::Mnb => (0..self.cube.nodes()).collect(),
+            _ => self.sets.first(),
+        };
+        let trees = match self.variant {
+            Variant::Random => draw(0, set.len(), self.d() as u64),
+            _ => Vec::new(),
+        };
+        Draw { set, trees }
+    }
+
+    fn total(&self) -> u64 {
+        match self.variant {
+            Variant::Mnb => 1,
+            Variant::Prefixed | Variant::Ceil => self.sets.total(),
+            Variant::Random => self
+                .sets
+                .total()
+                .saturating_mul((self.d() as u64).saturating_pow(self.sets.k as u32)),
+        }
+    }
+
+    fn covered(&self) -> &'static str {
+        match self.variant {
+            Variant::Random => {
+                "every set (the first 65,536 where there are more), each with every draw of \
+                 trees where sets x d^K <= 131,072 / K, else with 131,072 / (K sets) seeded \
+                 draws (at least one)"
+            }
+            _ => "the first 65,536 sets in increasing order",
+        }
+    }
+
+    fn describe(&self, input: &Draw) -> String {
+        if self.variant == Variant::Mnb {
+            return "every node broadcasting".into();
+        }
+        let set = broadcasters::describe(&self.cube, &input.set);
+        if input.trees.is_empty() {
+            return set;
+        }
+        let trees = broadcasters::abridge(&input.trees, u8::to_string);
+        format!("{set}, trees ({trees})")
+    }
+}
+
+/// More of the claim.
+impl Judging<Draw, Node, Msg> for &Kbcast {
+    fn control(&self, msg: &Msg) -> bool {
+        matches!(msg, Msg::Prefix(_) | Msg::Count(_) | Msg::End { .. })
+    }
+
+    fn result_ok(&self, input: &Draw, node: NodeId, s: &Node) -> bool {
+        // Phase 1's ranks, which phase 2 used.
+        !matches!(self.variant, Variant::Prefixed | Variant::Ceil)
+            || s.sums.rank() as usize == prefix::rank(&input.set, node)
+    }
+
+    /// max_j N_j of a random draw.
+    fn drawn(&self, input: &Draw) -> Option<u64> {
+        (self.variant == Variant::Random).then(|| {
+            let mut n = vec![0u64; self.d() as usize];
+            for &j in &input.trees {
+                n[j as usize - 1] += 1;
+            }
+            n.into_iter().max().unwrap_or(0)
+        })
+    }
+
+    /// (1): Pr(max_j N_j >= C K/d) <= 2d (e/C)^(C K/d), at C = v d / K.
+    fn drawn_tail(&self, v: u64) -> (&'static str, Option<f64>) {
+        let (d, k) = (self.d(), self.k());
+        let c = v as f64 * d as f64 / k as f64;
+        ("max N_j", Some(stamoulis::chernoff(d, k, c)))
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<Node, Msg> for &Kbcast {
+    fn ways(&self, node: NodeId, s: &Node, slot: Slot, arrivals: &[Arrival<Msg>]) -> u32 {
+        if s.queued == 0
+            && !arrivals.iter().any(|a| matches!(a.msg, Msg::Up { .. }))
+            && slot != self.phase_two()
+        {
+            return 1;
+        }
+        let mut t = s.clone();
+        let mut scratch = Vec::new();
+        let open = self.plan(node, &mut t, slot, arrivals, &mut scratch);
+        (0..self.d() as usize)
+            .filter(|i| open & (1 << i) != 0)
+            .fold(1u32, |p, i| p.saturating_mul(t.up[i].len() as u32))
     }
 }

@@ -37,8 +37,8 @@
 use crate::blocks::broadcast::Packet;
 use crate::config::{Config, Param};
 use crate::entry::{Entry, Info};
-use crate::protocol::{Arrival, Protocol};
-use crate::stamoulis::broadcasters::{self, k_set_inputs};
+use crate::protocol::{Arrival, Inputs, Protocol};
+use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, Route, Slot, Transmission};
@@ -147,13 +147,24 @@ pub struct Ranked {
 pub struct Held(pub Vec<(NodeId, u32, Slot)>);
 
 impl Protocol for KbcastRanked {
-    k_set_inputs!();
+    type Topo = Hypercube;
+    /// The broadcasting nodes, in increasing order.
+    type Input = Vec<NodeId>;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    fn domain(&self) -> impl Inputs<Vec<NodeId>> + '_ {
+        broadcasters::Broadcasters {
+            sets: &self.sets,
+            cube: &self.cube,
+            covered: "the first 65,536 d-sets in increasing order",
+        }
+    }
+
     type State = Held;
     type Msg = Ranked;
-
-    fn covered_inputs(&self) -> &'static str {
-        "the first 65,536 d-sets in increasing order"
-    }
 
     fn claims(&self) -> Claims {
         let d = self.cube.dim();

@@ -45,8 +45,8 @@
 use crate::blocks::broadcast::Packet;
 use crate::config::Config;
 use crate::entry::{Entry, Info};
-use crate::protocol::{Arrival, Protocol};
-use crate::stamoulis::broadcasters::{self, k_set_inputs};
+use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol};
+use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;
 use properties::bounds::stamoulis;
 use properties::{Claims, NodeId, PacketId, Route, Slot, Transmission};
@@ -93,7 +93,7 @@ pub struct KbcastSmall {
 pub struct Judge {
     /// The trees' claims, from section 3.3.1's.
     pub claims: fn(Claims) -> Claims,
-    /// The sometimes claim ([`Protocol::forced`]).
+    /// The sometimes claim ([`ProtocolExt::forced`](crate::ProtocolExt::forced)).
     pub forced: fn(&KbcastSmall) -> (Slot, bool),
 }
 
@@ -138,14 +138,26 @@ impl Queues {
 }
 
 impl Protocol for KbcastSmall {
-    k_set_inputs!();
+    type Topo = Hypercube;
+    /// The broadcasting nodes, in increasing order.
+    type Input = Vec<NodeId>;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    fn domain(&self) -> impl Inputs<Vec<NodeId>> + '_ {
+        broadcasters::Broadcasters {
+            sets: &self.sets,
+            cube: &self.cube,
+            covered:
+        "one per xor-translation orbit, the first of them where there are more than 65,536: \
+         the trees are translates, so every set's run is a relabelled run of one checked",
+        }
+    }
+
     type State = Queues;
     type Msg = Packet;
-
-    fn covered_inputs(&self) -> &'static str {
-        "one per xor-translation orbit, the first of them where there are more than 65,536: \
-         the trees are translates, so every set's run is a relabelled run of one checked"
-    }
 
     fn claims(&self) -> Claims {
         let d = self.cube.dim();
@@ -155,10 +167,6 @@ impl Protocol for KbcastSmall {
             Some(judge) => (judge.claims)(claims),
             None => claims,
         }
-    }
-
-    fn forced(&self) -> Option<(Slot, bool)> {
-        self.judge.map(|judge| (judge.forced)(self))
     }
 
     fn init(&self, set: &Vec<NodeId>, node: NodeId) -> Queues {
@@ -173,16 +181,6 @@ impl Protocol for KbcastSmall {
 
     fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
         f(msg.source)
-    }
-
-    fn choices(&self, node: NodeId, q: &Queues, _: Slot, arrivals: &[Arrival<Packet>]) -> u32 {
-        if !self.every_order {
-            return 1;
-        }
-        let q = q.with(node, arrivals, self.cube.dim());
-        q.0.iter()
-            .filter(|w| !w.is_empty())
-            .fold(1u32, |a, w| a.saturating_mul(w.len() as u32))
     }
 
     fn step(
@@ -217,6 +215,34 @@ impl Protocol for KbcastSmall {
             });
         }
         q.0.iter().any(|w| !w.is_empty())
+    }
+
+    fn judging(&self) -> Option<impl Judging<Vec<NodeId>, Queues, Packet> + '_> {
+        Some(self)
+    }
+
+    fn choices(&self) -> Option<impl Choices<Queues, Packet> + '_> {
+        Some(self)
+    }
+}
+
+/// More of the claim.
+impl Judging<Vec<NodeId>, Queues, Packet> for &KbcastSmall {
+    fn forced(&self) -> Option<(Slot, bool)> {
+        self.judge.map(|judge| (judge.forced)(self))
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<Queues, Packet> for &KbcastSmall {
+    fn ways(&self, node: NodeId, q: &Queues, _: Slot, arrivals: &[Arrival<Packet>]) -> u32 {
+        if !self.every_order {
+            return 1;
+        }
+        let q = q.with(node, arrivals, self.cube.dim());
+        q.0.iter()
+            .filter(|w| !w.is_empty())
+            .fold(1u32, |a, w| a.saturating_mul(w.len() as u32))
     }
 }
 

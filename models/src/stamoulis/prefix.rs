@@ -29,7 +29,7 @@
 
 use crate::config::{Config, Param};
 use crate::entry::{Entry, Info};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Inputs, Judging, Protocol};
 use crate::stamoulis::broadcasters;
 use crate::topology::hypercube::Hypercube;
 use crate::topology::Topology;
@@ -169,44 +169,6 @@ impl Protocol for Prefix {
         &self.cube
     }
 
-    fn inputs(&self) -> Vec<Vec<NodeId>> {
-        if let Some(b) = &self.given {
-            return vec![b.clone()];
-        }
-        let n = self.cube.nodes();
-        let limit = (1u64 << n.min(63)).min(broadcasters::MAX_SETS as u64);
-        (0..limit)
-            .map(|bits| (0..n).filter(|&x| bits & (1 << x) != 0).collect())
-            .collect()
-    }
-
-    fn inputs_total(&self) -> u64 {
-        match self.given {
-            Some(_) => 1,
-            None => 1u64.checked_shl(self.cube.nodes()).unwrap_or(u64::MAX),
-        }
-    }
-
-    fn covered_inputs(&self) -> &'static str {
-        "the 65,536 subsets of nodes 0..15"
-    }
-
-    fn first_input(&self) -> Vec<NodeId> {
-        self.given
-            .clone()
-            .unwrap_or_else(|| (0..self.cube.nodes()).collect())
-    }
-
-    fn describe_input(&self, set: &Vec<NodeId>) -> String {
-        let ones = broadcasters::describe(&self.cube, set);
-        format!("a_x = 1 at {}", ones.trim_start_matches("broadcasters "))
-    }
-
-    /// No packet moves: the task is the results.
-    fn task(&self, _: &Vec<NodeId>) -> Task {
-        broadcasters::task(&self.cube, &[])
-    }
-
     fn claims(&self) -> Claims {
         use PropertyName::*;
         let d = self.cube.dim();
@@ -223,15 +185,7 @@ impl Protocol for Prefix {
         Sums::new(own, self.cube.dim())
     }
 
-    fn control(&self, _: &Value) -> bool {
-        true
-    }
-
     fn packets(&self, _: &Value, _: impl FnMut(PacketId)) {}
-
-    fn result_ok(&self, set: &Vec<NodeId>, node: NodeId, s: &Sums) -> bool {
-        s.rank() as usize == rank(set, node)
-    }
 
     fn step(
         &self,
@@ -253,6 +207,66 @@ impl Protocol for Prefix {
             });
         }
         slot < 2 * d
+    }
+
+    fn domain(&self) -> impl Inputs<Vec<NodeId>> + '_ {
+        self
+    }
+
+    fn judging(&self) -> Option<impl Judging<Vec<NodeId>, Sums, Value> + '_> {
+        Some(self)
+    }
+}
+
+/// The inputs the claim ranges over.
+impl Inputs<Vec<NodeId>> for &Prefix {
+    /// No packet moves: the task is the results.
+    fn task(&self, _: &Vec<NodeId>) -> Task {
+        broadcasters::task(&self.cube, &[])
+    }
+
+    fn all(&self) -> Vec<Vec<NodeId>> {
+        if let Some(b) = &self.given {
+            return vec![b.clone()];
+        }
+        let n = self.cube.nodes();
+        let limit = (1u64 << n.min(63)).min(broadcasters::MAX_SETS as u64);
+        (0..limit)
+            .map(|bits| (0..n).filter(|&x| bits & (1 << x) != 0).collect())
+            .collect()
+    }
+
+    fn first(&self) -> Vec<NodeId> {
+        self.given
+            .clone()
+            .unwrap_or_else(|| (0..self.cube.nodes()).collect())
+    }
+
+    fn total(&self) -> u64 {
+        match self.given {
+            Some(_) => 1,
+            None => 1u64.checked_shl(self.cube.nodes()).unwrap_or(u64::MAX),
+        }
+    }
+
+    fn covered(&self) -> &'static str {
+        "the 65,536 subsets of nodes 0..15"
+    }
+
+    fn describe(&self, set: &Vec<NodeId>) -> String {
+        let ones = broadcasters::describe(&self.cube, set);
+        format!("a_x = 1 at {}", ones.trim_start_matches("broadcasters "))
+    }
+}
+
+/// More of the claim.
+impl Judging<Vec<NodeId>, Sums, Value> for &Prefix {
+    fn control(&self, _: &Value) -> bool {
+        true
+    }
+
+    fn result_ok(&self, set: &Vec<NodeId>, node: NodeId, s: &Sums) -> bool {
+        s.rank() as usize == rank(set, node)
     }
 }
 

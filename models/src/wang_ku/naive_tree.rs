@@ -19,11 +19,11 @@ use crate::blocks::broadcast::Packet;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Codes, Hints, Inputs, Protocol, Sources};
 use crate::topology::hypercube::Hypercube;
 use crate::wang_ku::nob::{levels, Levels};
-use crate::wang_ku::subcube_tree::{subcube_tree_broadcast, Partition, TreeState};
-use properties::{NodeId, Route, Slot, Transmission};
+use crate::wang_ku::subcube_tree::{self, Partition, TreeState};
+use properties::{Claims, NodeId, PacketId, Route, Slot, Transmission};
 
 /// The naive tree at one configuration.
 #[derive(Clone, Debug)]
@@ -89,7 +89,41 @@ impl NaiveTree {
 
 impl Protocol for NaiveTree {
     // Held to what Wang-Ku require of a broadcasting tree (it fails).
-    subcube_tree_broadcast!();
+    type Topo = Hypercube;
+    type Input = NodeId;
+    type State = TreeState;
+    type Msg = Packet;
+
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    // The logic is computed for source 0 and relabelled by xor.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::xor(&self.cube)
+    }
+
+    fn claims(&self) -> Claims {
+        subcube_tree::claims(&self.cube)
+    }
+
+    fn init(&self, source: &NodeId, node: NodeId) -> TreeState {
+        TreeState::new(source, node)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::EVENT_DRIVEN
+    }
+
+    const PACKS: bool = true;
+
+    fn codes(&self) -> Option<impl Codes<NodeId, TreeState, Packet> + '_> {
+        Some(subcube_tree::TreeCodes)
+    }
 
     fn step(
         &self,

@@ -73,11 +73,11 @@ use crate::blocks::broadcast::Packet;
 use crate::config::Config;
 use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
-use crate::protocol::{Arrival, Protocol};
+use crate::protocol::{Arrival, Choices, Codes, Hints, Inputs, Protocol, Sources};
 use crate::topology::hypercube::Hypercube;
 use crate::wang_ku::hamming::{capacity, position, recursive_syndrome};
-use crate::wang_ku::subcube_tree::{subcube_tree_broadcast, Partition, TreeState};
-use properties::{bounds, NodeId, Route, Slot, Transmission};
+use crate::wang_ku::subcube_tree::{self, Partition, TreeState};
+use properties::{bounds, Claims, NodeId, PacketId, Route, Slot, Transmission};
 
 /// How the levels of the broadcasting tree are cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -394,22 +394,40 @@ pub fn injections(m: u32, r: u32) -> u32 {
 
 impl Protocol for Nob {
     // Held to what Wang-Ku require of a broadcasting tree.
-    subcube_tree_broadcast!();
+    type Topo = Hypercube;
+    type Input = NodeId;
+    type State = TreeState;
+    type Msg = Packet;
 
-    fn choices(
-        &self,
-        node: NodeId,
-        state: &TreeState,
-        _slot: Slot,
-        arrivals: &[Arrival<Packet>],
-    ) -> u32 {
-        let Some(task) = state.task(arrivals) else {
-            return 1;
-        };
-        match Partition::of(&self.levels, self.cube.dim(), node ^ task.source, task.step) {
-            Some(part) => self.rule3_choices(&part),
-            None => 1,
-        }
+    fn topology(&self) -> &Hypercube {
+        &self.cube
+    }
+
+    // The logic is computed for source 0 and relabelled by xor.
+    fn domain(&self) -> impl Inputs<NodeId> + '_ {
+        Sources::xor(&self.cube)
+    }
+
+    fn claims(&self) -> Claims {
+        subcube_tree::claims(&self.cube)
+    }
+
+    fn init(&self, source: &NodeId, node: NodeId) -> TreeState {
+        TreeState::new(source, node)
+    }
+
+    fn packets(&self, msg: &Packet, mut f: impl FnMut(PacketId)) {
+        f(msg.source)
+    }
+
+    fn hints(&self) -> Hints {
+        Hints::EVENT_DRIVEN
+    }
+
+    const PACKS: bool = true;
+
+    fn codes(&self) -> Option<impl Codes<NodeId, TreeState, Packet> + '_> {
+        Some(subcube_tree::TreeCodes)
     }
 
     fn step(
@@ -428,6 +446,29 @@ impl Protocol for Nob {
             let choice = if j == 0 { choice } else { 0 };
             self.send_step(node, task.source, task.step, choice, out);
         })
+    }
+
+    fn choices(&self) -> Option<impl Choices<TreeState, Packet> + '_> {
+        Some(self)
+    }
+}
+
+/// Open choices and scheduled sends.
+impl Choices<TreeState, Packet> for &Nob {
+    fn ways(
+        &self,
+        node: NodeId,
+        state: &TreeState,
+        _slot: Slot,
+        arrivals: &[Arrival<Packet>],
+    ) -> u32 {
+        let Some(task) = state.task(arrivals) else {
+            return 1;
+        };
+        match Partition::of(&self.levels, self.cube.dim(), node ^ task.source, task.step) {
+            Some(part) => self.rule3_choices(&part),
+            None => 1,
+        }
     }
 }
 

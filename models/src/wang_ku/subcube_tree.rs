@@ -8,7 +8,7 @@
 //! from step i+1 on, once a step, until the last level.
 
 use crate::blocks::broadcast::{self, Packet};
-use crate::protocol::Arrival;
+use crate::protocol::{Arrival, Codes};
 use crate::topology::hypercube::Hypercube;
 use properties::{bounds, Claims, NodeId, PropertyName};
 
@@ -134,48 +134,24 @@ impl TreeState {
     }
 }
 
-/// The `Protocol` items NOB and the naive tree write the same way (a
-/// `cube: Hypercube` field): a single-source broadcast whose nodes keep a
-/// [`TreeState`], held to [`claims`].
-macro_rules! subcube_tree_broadcast {
-    () => {
-        type State = $crate::wang_ku::subcube_tree::TreeState;
-        $crate::blocks::broadcast::single_source_broadcast!();
+/// The dense drive's codes of NOB and the naive tree: a node's next step
+/// fits a byte; `step` reads no sender.
+pub struct TreeCodes;
 
-        fn claims(&self) -> properties::Claims {
-            $crate::wang_ku::subcube_tree::claims(&self.cube)
-        }
+impl Codes<NodeId, TreeState, Packet> for TreeCodes {
+    fn pack_state(&self, source: &NodeId, _: NodeId, state: &TreeState) -> Option<u16> {
+        state.pack(*source)
+    }
 
-        fn init(
-            &self,
-            source: &properties::NodeId,
-            node: properties::NodeId,
-        ) -> $crate::wang_ku::subcube_tree::TreeState {
-            $crate::wang_ku::subcube_tree::TreeState::new(source, node)
-        }
+    fn unpack_state(&self, source: &NodeId, _: NodeId, code: u16) -> TreeState {
+        TreeState::unpack(*source, code)
+    }
 
-        // A node's next step fits a byte; `step` reads no sender.
-        const PACKS: bool = true;
+    fn pack_arrival(&self, &source: &NodeId, to: NodeId, a: &Arrival<Packet>) -> Option<u16> {
+        broadcast::pack_arrival(source, to, a, false)
+    }
 
-        fn pack_state(
-            &self,
-            source: &properties::NodeId,
-            _: properties::NodeId,
-            state: &$crate::wang_ku::subcube_tree::TreeState,
-        ) -> Option<u16> {
-            state.pack(*source)
-        }
-
-        fn unpack_state(
-            &self,
-            source: &properties::NodeId,
-            _: properties::NodeId,
-            code: u16,
-        ) -> $crate::wang_ku::subcube_tree::TreeState {
-            $crate::wang_ku::subcube_tree::TreeState::unpack(*source, code)
-        }
-
-        $crate::blocks::broadcast::packed_arrivals!(keeps_sender: false);
-    };
+    fn unpack_arrival(&self, &source: &NodeId, to: NodeId, code: u16) -> Arrival<Packet> {
+        broadcast::unpack_arrival(source, to, code)
+    }
 }
-pub(crate) use subcube_tree_broadcast;

@@ -1,5 +1,5 @@
 //! The wake queue every drive keeps: nodes that asked to be stepped in a
-//! later slot than the next (`Protocol::wake`), earliest first.
+//! later slot than the next (`ProtocolExt::wake`), earliest first.
 
 use properties::{NodeId, Slot};
 use std::cmp::Reverse;

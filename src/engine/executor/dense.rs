@@ -1,6 +1,6 @@
 //! The dense drive ([`super::Drive::Dense`]): the inbox drive at a few
 //! bytes a node, for protocols that give 16-bit codes of their states and
-//! arrivals ([`Protocol::packs`]). At 2^30 nodes a byte a node is a
+//! arrivals ([`ProtocolExt::packs`](models::ProtocolExt::packs)). At 2^30 nodes a byte a node is a
 //! gigabyte; this drive keeps per node
 //!
 //! * its state's code (2 bytes),
@@ -13,7 +13,7 @@
 //! What has no code is kept whole, aside: a state in a map, an arrival in
 //! the overflow list, where a second arrival in a slot goes too (a
 //! contention-free single-source broadcast has none) unless the protocol
-//! merges it into the first one's code ([`Protocol::merge_arrival`]:
+//! merges it into the first one's code ([`ProtocolExt::merge_arrival`](models::ProtocolExt::merge_arrival):
 //! flooding, whose node hears a copy from every nearer neighbour). The steps, the
 //! judging by [`transmit`] and [`receive`] and the order of both are the
 //! inbox drive's, so the runs are the same (a test compares every drive).
@@ -36,7 +36,7 @@ use super::{on_threads, set_bit, Run, Watch, Watched};
 use crate::engine::memory::huge;
 use crate::engine::search::Progress;
 use crate::engine::{judge_results, receive, release, transmit, Judge, Ledger, Post};
-use models::{Arrival, Protocol, Topology, NO_CODE};
+use models::{Arrival, Protocol, ProtocolExt, Topology, NO_CODE};
 use properties::{Holdings, Keep, NodeId, PacketId, Record, ResourceId, Route, Slot};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;

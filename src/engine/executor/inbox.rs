@@ -9,7 +9,7 @@ use super::ledger::BitLedger;
 use super::{set_bit, Run, Watch, Watched};
 use crate::engine::search::Progress;
 use crate::engine::{receive, release, transmit, Judge, Post};
-use models::{Arrival, Protocol, Topology};
+use models::{Arrival, Protocol, ProtocolExt, Topology};
 use properties::{Holdings, NodeId, Record, Slot, Task};
 use std::sync::atomic::Ordering::Relaxed;
 

@@ -11,7 +11,7 @@ use super::on_threads;
 use super::sending::Share;
 use super::set_bit;
 use crate::engine::receive;
-use models::{Arrival, Protocol, Topology};
+use models::{Arrival, Protocol, ProtocolExt, Topology};
 use properties::{Claims, Holdings, Keep, NodeId, Part, Record, Slot, Task};
 
 /// What every judging thread reads in a slot: the run's protocol, task

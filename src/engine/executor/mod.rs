@@ -33,7 +33,7 @@ mod phased;
 mod sending;
 
 use super::search::{Cut, Progress};
-use models::{Arrival, Protocol, Topology};
+use models::{Arrival, Protocol, ProtocolExt, Topology};
 use properties::{Holdings, PropertyName, Record, ResourceId, Route, Slot, Task, Violation};
 
 /// The most receivers judged as one range ([`Drive::Phased`]): a
@@ -116,7 +116,7 @@ pub enum Drive {
     /// Per node an inbox of what arrived in the previous slot.
     Inbox,
     /// The inbox drive with states and arrivals kept as the protocol's
-    /// 16-bit codes ([`Protocol::packs`]): a few bytes a node; the nodes
+    /// 16-bit codes ([`ProtocolExt::packs`](models::ProtocolExt::packs)): a few bytes a node; the nodes
     /// step in `threads` lanes at once.
     Dense {
         /// Lanes of nodes stepped at once.

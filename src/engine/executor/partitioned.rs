@@ -49,7 +49,7 @@ use crate::engine::group::{amount, wire, World};
 use crate::engine::memory::peak_resident;
 use crate::engine::search::{Cut, Progress};
 use crate::engine::{horizon, judge_results, receive, release, transmit, Judge, Ledger};
-use models::{Arrival, Protocol, Topology, NO_CODE};
+use models::{Arrival, Protocol, ProtocolExt, Topology, NO_CODE};
 use properties::{Holdings, NodeId, PacketId, PropertyName, Record, ResourceId, Route, Slot, Task};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -91,7 +91,7 @@ type Key = (u32, u64);
 /// A delivery with its receiver and its place in the order.
 type Entry<M> = (NodeId, Key, Arrival<M>);
 
-/// A rank's nodes' states: their codes ([`Protocol::packs`]), the ones
+/// A rank's nodes' states: their codes ([`ProtocolExt::packs`](models::ProtocolExt::packs)), the ones
 /// without a code kept aside, or every state whole.
 enum Cells<S> {
     Codes(Vec<u16>, HashMap<NodeId, S>),
@@ -131,7 +131,7 @@ impl<S> Cells<S> {
 /// every arrival of the node kept whole. A rank places its own deliveries
 /// first (it makes them while stepping), then the others' by rank and send
 /// order; one process's order puts the lower ranks' before its own. So a
-/// lower rank's arrival that the code cannot take ([`Protocol::merge_arrival`])
+/// lower rank's arrival that the code cannot take ([`ProtocolExt::merge_arrival`](models::ProtocolExt::merge_arrival))
 /// sends the code's arrivals to the overflow, whole, and goes there too.
 struct Mail<M> {
     /// This rank.

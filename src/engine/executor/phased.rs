@@ -26,7 +26,7 @@ use super::sending::{split, Sending, Share};
 use super::{on_threads, set_bit, Run, Watch, Watched};
 use crate::engine::release;
 use crate::engine::search::Progress;
-use models::{Arrival, Protocol, Topology};
+use models::{Arrival, Protocol, ProtocolExt, Topology};
 use properties::{Claims, Holdings, NodeId, PacketId, Record, Slot, Task};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -103,7 +103,7 @@ struct Phased<M, S> {
     tallies: Vec<Vec<u32>>,
     /// The nodes stepped this slot, increasing.
     active: Vec<NodeId>,
-    /// Nodes waiting for a scheduled send (see `Protocol::wake`).
+    /// Nodes waiting for a scheduled send (see `ProtocolExt::wake`).
     calendar: Calendar,
     /// Nodes to step next slot, one bit each: those that asked, and, for
     /// a protocol that reads its arrivals, those that received (a step

@@ -6,7 +6,7 @@
 use super::arrived::{Arrived, Cursor};
 use super::ledger::BitLedger;
 use crate::engine::{transmit, Judge, Post};
-use models::{Arrival, Protocol, Topology};
+use models::{Arrival, Protocol, ProtocolExt, Topology};
 use properties::{Holdings, NodeId, PacketId, Record, Route, Slot, Task, Transmission};
 
 /// What one thread's share of the senders did in a slot, kept across
@@ -26,7 +26,7 @@ pub(super) struct Share<M> {
     /// Nodes that asked to be stepped again next slot.
     pub(super) again: Vec<NodeId>,
     /// Nodes that asked to be stepped in a later slot, with the slot
-    /// (from `Protocol::wake`).
+    /// (from `ProtocolExt::wake`).
     pub(super) later: Vec<(Slot, NodeId)>,
     /// One node's transmissions, as its step makes them.
     pub(super) out: Vec<Transmission<M>>,
