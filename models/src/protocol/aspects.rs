@@ -55,7 +55,9 @@ pub trait Inputs<I: Debug> {
     }
 
     /// How many inputs the claim quantifies over, where `all` lists fewer
-    /// (a construction with more variants than a check can run).
+    /// (a construction with more variants than a check can run); by
+    /// default as many as `all` lists (none listed: every node's sourced
+    /// inputs, counted by the engines).
     fn total(&self) -> u64 {
         self.all().len() as u64
     }

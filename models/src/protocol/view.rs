@@ -57,9 +57,14 @@ pub trait ProtocolExt: Protocol {
         self.domain().first()
     }
 
-    /// How many inputs the claim quantifies over ([`Inputs::total`]).
+    /// How many inputs the claim quantifies over ([`Inputs::total`]; a
+    /// domain that lists none, and so counts none, has every node's
+    /// sourced inputs).
     fn inputs_total(&self) -> u64 {
-        self.domain().total()
+        match self.domain().total() {
+            0 => self.inputs().len() as u64,
+            total => total,
+        }
     }
 
     /// Which inputs a check covers ([`Inputs::covered`]).
