@@ -261,7 +261,7 @@ fn report(outcomes: &[commcheck::report::Outcome], json: bool) -> anyhow::Result
 
 /// Writes the files of one run that the command line asks for.
 /// A schedule's writer in one format.
-type Writer = fn(&models::schedule::Schedule) -> Result<String, String>;
+type Writer = fn(&models::schedule::Schedule) -> Result<String, commcheck::import::WriteError>;
 
 fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
     let of = exported.of();
@@ -302,7 +302,7 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
         ];
         for (option, file, writer) in writers {
             if let Some(file) = file {
-                let text = writer(&run.schedule).map_err(anyhow::Error::msg)?;
+                let text = writer(&run.schedule)?;
                 let check = run.check.replace("FILE", &file.display().to_string());
                 write(
                     option,

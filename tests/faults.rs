@@ -388,7 +388,7 @@ fn the_fault_parser_refuses_mutated_text_without_panicking() {
         let text = crate::fuzz::mutate(seeds[k % seeds.len()], &mut rng);
         for parsed in [Fault::parse(&text, &cube), Fault::parse(&text, &grid)] {
             if let Err(e) = parsed {
-                assert_eq!(e.lines().count(), 1, "{text:?}: {e}");
+                assert_eq!(e.to_string().lines().count(), 1, "{text:?}: {e}");
             }
         }
     }
@@ -497,10 +497,12 @@ fn a_mesh_bus_fails_by_buses_and_reaches_past_crashed_nodes() {
     );
     assert!(Fault::parse("bus:R_9", &t)
         .unwrap_err()
+        .to_string()
         .contains("not a bus"));
     let cube = Hypercube::new(3, Switching::Sf, Ports::All);
     assert!(Fault::parse("bus:R_1", &cube)
         .unwrap_err()
+        .to_string()
         .contains("links, not buses"));
     assert_eq!(faults::link_fault_sets(&t, 1).len(), 1 + 6, "2n buses");
 

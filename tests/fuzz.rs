@@ -132,7 +132,7 @@ fn try_one(text: &str, format: Format, dir: &std::path::Path, k: usize) {
 fn exported(
     algorithm: &str,
     n: u64,
-    write: fn(&models::schedule::Schedule) -> Result<String, String>,
+    write: fn(&models::schedule::Schedule) -> Result<String, commcheck::import::WriteError>,
 ) -> String {
     let algorithm = models::catalog::Algorithm::parse(algorithm).unwrap();
     let req = commcheck::check::Request::new(algorithm, n, None, None).unwrap();

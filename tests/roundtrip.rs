@@ -98,7 +98,10 @@ fn every_run_of_the_catalogue_round_trips_through_a_schedule_file() {
         covered += 1;
         let written = run_as_schedule(req)
             .map_err(|e| e.to_string())
-            .and_then(|e| Ok((import::commcheck::write(&e.schedule)?, e.network)));
+            .and_then(|e| {
+                let text = import::commcheck::write(&e.schedule).map_err(|e| e.to_string())?;
+                Ok((text, e.network))
+            });
         let (text, network) = match written {
             Ok(w) => w,
             Err(e) => return wrong.push(format!("{what}: {e}")),
@@ -184,10 +187,12 @@ fn every_run_of_the_catalogue_written_as_goal_completes_as_it_did() {
     each_run(|req, record, statuses, what| {
         let exported = run_as_schedule(req).unwrap_or_else(|e| panic!("{what}: {e}"));
         let file = scratch(&format!("{}.goal", what.replace([' ', '/'], "-")));
-        let outcome = import::goal::write(&exported.schedule).and_then(|text| {
-            std::fs::write(&file, text).unwrap();
-            check_file(&file, req, &exported.network, Engine::Executor)
-        });
+        let outcome = import::goal::write(&exported.schedule)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                std::fs::write(&file, text).unwrap();
+                check_file(&file, req, &exported.network, Engine::Executor)
+            });
         let outcome = match outcome {
             Ok(o) => o,
             Err(why) if refusals.iter().any(|r| why.contains(r)) => return refused += 1,

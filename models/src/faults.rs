@@ -43,6 +43,84 @@ pub struct Fault {
     pub from: Slot,
 }
 
+/// Why `--fault` text names no fault of the network, in one line
+/// (`text` is the text given).
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum FaultError {
+    /// Text of more than one line.
+    #[error("--fault {text:?}: a fault is one line of text")]
+    Lines {
+        /// The text.
+        text: String,
+    },
+    /// A slot after `@` that is not a number from 1.
+    #[error("--fault {text}: the slot after @ is a number from 1")]
+    Slot {
+        /// The text.
+        text: String,
+    },
+    /// No `kind:` before the part.
+    #[error("--fault {text}: expected arc:U->V, link:U-V, node:V or bus:B, optionally @SLOT")]
+    Form {
+        /// The text.
+        text: String,
+    },
+    /// A node the network does not have.
+    #[error("--fault {text}: '{node}' is not a node of the network")]
+    NotANode {
+        /// The text.
+        text: String,
+        /// The node as given.
+        node: String,
+    },
+    /// Two nodes that no link joins.
+    #[error("--fault {text}: {from} and {to} are not linked")]
+    NotLinked {
+        /// The text.
+        text: String,
+        /// The first node, labelled.
+        from: String,
+        /// The second.
+        to: String,
+    },
+    /// An arc not written `arc:U->V`.
+    #[error("--fault {text}: an arc is written arc:U->V")]
+    ArcForm {
+        /// The text.
+        text: String,
+    },
+    /// A link not written `link:U-V`.
+    #[error("--fault {text}: a link is written link:U-V")]
+    LinkForm {
+        /// The text.
+        text: String,
+    },
+    /// A bus of a network without buses.
+    #[error("--fault {text}: the network has links, not buses")]
+    NoBuses {
+        /// The text.
+        text: String,
+    },
+    /// A bus the network does not have.
+    #[error("--fault {text}: '{bus}' is not a bus of the network (they are named like {like})")]
+    NotABus {
+        /// The text.
+        text: String,
+        /// The bus as given.
+        bus: String,
+        /// One of the network's buses.
+        like: String,
+    },
+    /// A part that is not an arc, a link, a node or a bus.
+    #[error("--fault {text}: '{kind}' is not arc, link, node or bus")]
+    Kind {
+        /// The text.
+        text: String,
+        /// The kind given.
+        kind: String,
+    },
+}
+
 impl Fault {
     /// `part`, down from the start.
     pub fn at_start(part: Part) -> Fault {
@@ -85,47 +163,40 @@ impl Fault {
     /// name (`R_2`, `C_1` on a mesh-bus). Refuses, in one line, a node not
     /// in the network, an arc that is not a link, a bus it does not have,
     /// slot 0.
-    pub fn parse(text: &str, t: &impl Topology) -> Result<Fault, String> {
+    pub fn parse(text: &str, t: &impl Topology) -> Result<Fault, FaultError> {
+        let given = || text.to_string();
         if text.chars().any(char::is_control) {
-            return Err(format!("--fault {text:?}: a fault is one line of text"));
+            return Err(FaultError::Lines { text: given() });
         }
         let (body, from) = match text.split_once('@') {
             Some((b, s)) => match s.trim().parse::<Slot>() {
                 Ok(s) if s >= 1 => (b, s),
-                _ => {
-                    return Err(format!(
-                        "--fault {text}: the slot after @ is a number from 1"
-                    ))
-                }
+                _ => return Err(FaultError::Slot { text: given() }),
             },
             None => (text, 1),
         };
-        let (kind, rest) = body.split_once(':').ok_or_else(|| {
-            format!(
-                "--fault {text}: expected arc:U->V, link:U-V, node:V or bus:B, optionally @SLOT"
-            )
-        })?;
+        let (kind, rest) = body
+            .split_once(':')
+            .ok_or_else(|| FaultError::Form { text: given() })?;
         let node = |s: &str| {
-            node_named(s.trim(), t).ok_or_else(|| {
-                format!(
-                    "--fault {text}: '{}' is not a node of the network",
-                    s.trim()
-                )
+            node_named(s.trim(), t).ok_or_else(|| FaultError::NotANode {
+                text: given(),
+                node: s.trim().to_string(),
             })
         };
         let linked = |u: NodeId, v: NodeId| match t.invalid(&Route::Link { from: u, to: v }) {
             None => Ok(()),
-            Some(_) => Err(format!(
-                "--fault {text}: {} and {} are not linked",
-                t.node_label(u),
-                t.node_label(v)
-            )),
+            Some(_) => Err(FaultError::NotLinked {
+                text: given(),
+                from: t.node_label(u),
+                to: t.node_label(v),
+            }),
         };
         let part = match kind.trim() {
             "arc" => {
                 let (u, v) = rest
                     .split_once("->")
-                    .ok_or_else(|| format!("--fault {text}: an arc is written arc:U->V"))?;
+                    .ok_or_else(|| FaultError::ArcForm { text: given() })?;
                 let (u, v) = (node(u)?, node(v)?);
                 linked(u, v)?;
                 Part::Arc(u, v)
@@ -134,7 +205,7 @@ impl Fault {
                 let (u, v) = rest
                     .split_once('-')
                     .filter(|(_, v)| !v.starts_with('>'))
-                    .ok_or_else(|| format!("--fault {text}: a link is written link:U-V"))?;
+                    .ok_or_else(|| FaultError::LinkForm { text: given() })?;
                 let (u, v) = (node(u)?, node(v)?);
                 linked(u, v)?;
                 Part::Link(u.min(v), u.max(v))
@@ -147,18 +218,19 @@ impl Fault {
                     .find(|m| m.name == rest.trim())
                     .map(|m| Part::Bus(m.resource));
                 named.ok_or_else(|| match buses.first() {
-                    None => format!("--fault {text}: the network has links, not buses"),
-                    Some(m) => format!(
-                        "--fault {text}: '{}' is not a bus of the network (they are named like {})",
-                        rest.trim(),
-                        m.name
-                    ),
+                    None => FaultError::NoBuses { text: given() },
+                    Some(m) => FaultError::NotABus {
+                        text: given(),
+                        bus: rest.trim().to_string(),
+                        like: m.name.clone(),
+                    },
                 })?
             }
             other => {
-                return Err(format!(
-                    "--fault {text}: '{other}' is not arc, link, node or bus"
-                ))
+                return Err(FaultError::Kind {
+                    text: given(),
+                    kind: other.to_string(),
+                })
             }
         };
         Ok(Fault { part, from })

@@ -98,7 +98,7 @@ impl Machine {
             .iter()
             .map(|f| Fault::parse(f, t))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(CheckError::Usage)?;
+            .map_err(|e| CheckError::Usage(e.to_string()))?;
         let mut links = 0u64;
         faults::each_link(t, |_| links += 1);
         let sets = |count: Option<u32>, parts: u64| faults::count_sets(parts, count.unwrap_or(0));

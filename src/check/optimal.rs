@@ -286,16 +286,17 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
     };
     let stop = Stop::at(req.timeout.map(|d| start + d));
     let (task, inst, found) = with_network!(&net, |t| {
-        let task = Task::parse(&req.task, models::Topology::nodes(t)).map_err(CheckError::Usage)?;
+        let task = Task::parse(&req.task, models::Topology::nodes(t))
+            .map_err(|e| CheckError::Usage(e.to_string()))?;
         let inst = Instance::new(t, task, wormhole, req.routes)
-            .map_err(CheckError::Usage)?
+            .map_err(|e| CheckError::Usage(e.to_string()))?
             .carrying(ell);
         let root = match task {
             Task::Broadcast(r) => Some(r),
             _ => None,
         };
-        let found =
-            least(t, &inst, root, req.method, req.max_slots, &stop).map_err(CheckError::Usage)?;
+        let found = least(t, &inst, root, req.method, req.max_slots, &stop)
+            .map_err(|e| CheckError::Usage(e.to_string()))?;
         Ok::<_, CheckError>((task, inst, found))
     })?;
     let bound = found.bound.clone();
@@ -372,9 +373,8 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
                 .filter(|_| !req.fewest_transmissions),
         )?);
         let fewest = match req.fewest_transmissions {
-            true => {
-                fewest_transmissions(&inst, slots, witness, &stop).map_err(CheckError::Usage)?
-            }
+            true => fewest_transmissions(&inst, slots, witness, &stop)
+                .map_err(|e| CheckError::Usage(e.to_string()))?,
             false => None,
         };
         if req.fewest_transmissions && fewest.is_none() {

@@ -243,7 +243,7 @@ macro_rules! with_scheduled {
                 $req.ports,
                 claims,
             )
-            .map_err($crate::check::CheckError::Usage)?
+            .map_err(|e| $crate::check::CheckError::Usage(e.to_string()))?
             .with_lower_bounds(&arcs, &cuts)
             .with_orders(match $req.all_orders {
                 true => models::schedule::orders::Orders::Every,
@@ -301,10 +301,11 @@ fn routed(
                     .collect()
             });
             Graph::new(&net.name(), net.nodes(), names, &arcs, switching, ports)
-                .map_err(CheckError::Usage)?
+                .map_err(|e| CheckError::Usage(e.to_string()))?
         }
     };
-    base.with_paths(all).map_err(CheckError::Usage)
+    base.with_paths(all)
+        .map_err(|e| CheckError::Usage(e.to_string()))
 }
 
 /// Reads, places and routes the schedule `req` names.

@@ -562,7 +562,8 @@ fn k_port_bound(_: &Judging) -> Judged {
         let fan = u64::from(ports.unwrap_or(most).min(most)) + 1;
         let (mut worst, mut network) = (0, 0);
         for s in 0..t.nodes() {
-            let o = crate::optimal::least_rounds(t, model, s, 16, crate::optimal::SEARCH_STATES)?;
+            let o = crate::optimal::least_rounds(t, model, s, 16, crate::optimal::SEARCH_STATES)
+                .map_err(|e| e.to_string())?;
             let rounds = o
                 .rounds
                 .ok_or_else(|| format!("{name}: no broadcast in 16 rounds"))?;

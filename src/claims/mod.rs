@@ -456,7 +456,8 @@ pub fn faster_cube_broadcast(
         0,
         rounds.saturating_sub(1),
         crate::optimal::SEARCH_STATES,
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     Ok(o.rounds.is_some().then_some(o))
 }
 

@@ -68,6 +68,104 @@ fn one() -> u32 {
     1
 }
 
+/// Why text names no collective, or a collective has no chunks on so
+/// many ranks, or chunks have no postcondition commcheck's format
+/// writes: one line for the person who gave them.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CollectiveError {
+    /// `--collective NAME:ROOT` whose root is not a number.
+    #[error("--collective {text}: the root '{root}' is not a rank")]
+    Root {
+        /// The text given.
+        text: String,
+        /// The root as given.
+        root: String,
+    },
+    /// A rooted collective named without its root.
+    #[error("--collective {name} names its root: --collective {name}:0")]
+    NoRoot {
+        /// The collective's name.
+        name: String,
+    },
+    /// A root given to a collective without one.
+    #[error("--collective {name} has no root: --collective {name}")]
+    Unrooted {
+        /// The collective's name.
+        name: String,
+    },
+    /// A name that is not a collective's.
+    #[error(
+        "--collective '{text}' is not a collective; accepted: {}",
+        Collective::NAMES
+    )]
+    Unknown {
+        /// The text given.
+        text: String,
+    },
+    /// A root out of the ranks.
+    #[error("root rank {root}: ranks are 0 to {}", .ranks.saturating_sub(1))]
+    RootOutOfRange {
+        /// The root.
+        root: Rank,
+        /// The ranks.
+        ranks: u32,
+    },
+    /// A reduction over more ranks than a partial sum holds.
+    #[error("a {name} over {ranks} ranks: commcheck combines at most {MAX_REDUCED_RANKS}")]
+    Combines {
+        /// The collective's name in reports.
+        name: String,
+        /// The ranks.
+        ranks: u32,
+    },
+    /// A named collective of no chunks or more than 2^20.
+    #[error("{count} chunks: 1 to 2^20")]
+    Chunks {
+        /// The chunks.
+        count: u64,
+    },
+    /// A postcondition written out of more than 2^20 chunks.
+    #[error("{count} chunks: 0 to 2^20")]
+    ExplicitChunks {
+        /// The chunks.
+        count: u32,
+    },
+    /// More values than commcheck keeps ([`models::schedule::too_large`]).
+    #[error("{0}")]
+    TooLarge(String),
+    /// A postcondition written out that is wrong: where, and why.
+    #[error("{what}: {why}")]
+    Explicit {
+        /// Where (`start of chunk 2`, `end of chunk 1 at rank 0`).
+        what: String,
+        /// What is wrong there.
+        why: String,
+    },
+    /// Positions that are not one a chunk, which commcheck's format
+    /// cannot write out.
+    #[error(
+        "{positions} positions for {chunks} chunks: commcheck's format keeps chunk c at \
+         position c"
+    )]
+    Positions {
+        /// The positions.
+        positions: u32,
+        /// The chunks.
+        chunks: usize,
+    },
+    /// A position that holds another chunk than its own.
+    #[error(
+        "rank {rank}'s position {position} holds another chunk: commcheck's format keeps chunk \
+         c at position c"
+    )]
+    NotItsChunk {
+        /// The rank.
+        rank: usize,
+        /// The position.
+        position: u32,
+    },
+}
+
 /// Where an explicit postcondition's chunk starts.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -104,25 +202,26 @@ impl Collective {
 
     /// `NAME[:ROOT]` as `--collective` gives it (one chunk where a
     /// collective has a chunk count).
-    pub fn parse(text: &str) -> Result<Collective, String> {
+    pub fn parse(text: &str) -> Result<Collective, CollectiveError> {
         let (name, root) = match text.split_once(':') {
             Some((name, root)) => (name, Some(root)),
             None => (text, None),
         };
         let rooted = matches!(name, "broadcast" | "reduce" | "scatter" | "gather");
         let root = match (rooted, root) {
-            (true, Some(r)) => r
-                .parse::<Rank>()
-                .map_err(|_| format!("--collective {text}: the root '{r}' is not a rank"))?,
+            (true, Some(r)) => r.parse::<Rank>().map_err(|_| CollectiveError::Root {
+                text: text.to_string(),
+                root: r.to_string(),
+            })?,
             (true, None) => {
-                return Err(format!(
-                    "--collective {name} names its root: --collective {name}:0"
-                ))
+                return Err(CollectiveError::NoRoot {
+                    name: name.to_string(),
+                })
             }
             (false, Some(_)) => {
-                return Err(format!(
-                    "--collective {name} has no root: --collective {name}"
-                ))
+                return Err(CollectiveError::Unrooted {
+                    name: name.to_string(),
+                })
             }
             (false, None) => 0,
         };
@@ -137,10 +236,9 @@ impl Collective {
             "alltoall" => Collective::Alltoall,
             "barrier" => Collective::Barrier,
             _ => {
-                return Err(format!(
-                    "--collective '{text}' is not a collective; accepted: {}",
-                    Collective::NAMES
-                ))
+                return Err(CollectiveError::Unknown {
+                    text: text.to_string(),
+                })
             }
         })
     }
@@ -184,7 +282,7 @@ impl Collective {
     /// The collective whose chunks are `chunks` on `ranks` ranks: the
     /// named one, where one is (a broadcast from its first chunk's
     /// origin, a scatter or gather, an allgather), else written out.
-    pub fn of(chunks: &Chunks, ranks: u32) -> Result<Collective, String> {
+    pub fn of(chunks: &Chunks, ranks: u32) -> Result<Collective, CollectiveError> {
         let root = chunks.origin.first().copied().unwrap_or(0);
         let count = chunks.reduced.len() as u32;
         let named = [
@@ -211,13 +309,12 @@ impl Collective {
     /// The postcondition `chunks` holds, written out (the inverse of
     /// [`Collective::chunks`] on explicit ones), or why it cannot be: a
     /// position that is not its chunk's.
-    pub fn written_out(chunks: &Chunks) -> Result<Collective, String> {
+    pub fn written_out(chunks: &Chunks) -> Result<Collective, CollectiveError> {
         if chunks.positions as usize != chunks.reduced.len() {
-            return Err(format!(
-                "{} positions for {} chunks: commcheck's format keeps chunk c at position c",
-                chunks.positions,
-                chunks.reduced.len()
-            ));
+            return Err(CollectiveError::Positions {
+                positions: chunks.positions,
+                chunks: chunks.reduced.len(),
+            });
         }
         let ranks_of = |mut m: u128| {
             let mut list = Vec::new();
@@ -227,12 +324,8 @@ impl Collective {
             }
             list
         };
-        let not_chunk = |r: usize, p: u32| {
-            format!(
-                "rank {r}'s position {p} holds another chunk: commcheck's format keeps \
-                 chunk c at position c"
-            )
-        };
+        let not_chunk =
+            |rank: usize, position: u32| CollectiveError::NotItsChunk { rank, position };
         let mut contributors = vec![0u128; chunks.reduced.len()];
         let mut start = Vec::new();
         for (r, values) in chunks.initial.iter().enumerate() {
@@ -283,7 +376,7 @@ impl Collective {
 
     /// Its chunks on `ranks` ranks, or why it has none there (a root out
     /// of range, a reduction over more than 128 ranks, too many chunks).
-    pub fn chunks(&self, ranks: u32) -> Result<Chunks, String> {
+    pub fn chunks(&self, ranks: u32) -> Result<Chunks, CollectiveError> {
         if let Collective::Explicit { chunks, start, end } = self {
             return explicit(ranks, *chunks, start, end);
         }
@@ -295,20 +388,17 @@ impl Collective {
             _ => None,
         };
         if let Some(root) = root.filter(|&r| r >= ranks) {
-            return Err(format!(
-                "root rank {root}: ranks are 0 to {}",
-                ranks.saturating_sub(1)
-            ));
+            return Err(CollectiveError::RootOutOfRange { root, ranks });
         }
         let reduced = matches!(
             self,
             Collective::Reduce { .. } | Collective::ReduceScatter | Collective::Allreduce { .. }
         );
         if reduced && ranks > MAX_REDUCED_RANKS {
-            return Err(format!(
-                "a {} over {ranks} ranks: commcheck combines at most {MAX_REDUCED_RANKS}",
-                self.name()
-            ));
+            return Err(CollectiveError::Combines {
+                name: self.name(),
+                ranks,
+            });
         }
         let count: u64 = match self {
             Collective::Broadcast { chunks, .. }
@@ -318,10 +408,10 @@ impl Collective {
             _ => ranks as u64,
         };
         if count == 0 || count > 1 << 20 {
-            return Err(format!("{count} chunks: 1 to 2^20"));
+            return Err(CollectiveError::Chunks { count });
         }
         if let Some(why) = models::schedule::too_large(ranks, count) {
-            return Err(why);
+            return Err(CollectiveError::TooLarge(why));
         }
         let count = count as u32;
         let r = ranks as usize;
@@ -396,26 +486,38 @@ impl Collective {
 }
 
 /// The chunks of a postcondition written out, or what is wrong with it.
-fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chunks, String> {
+fn explicit(
+    ranks: u32,
+    count: u32,
+    start: &[Start],
+    end: &[End],
+) -> Result<Chunks, CollectiveError> {
     // No chunks: a schedule of control messages only.
     if count > 1 << 20 {
-        return Err(format!("{count} chunks: 0 to 2^20"));
+        return Err(CollectiveError::ExplicitChunks { count });
     }
     if let Some(why) = models::schedule::too_large(ranks, count as u64) {
-        return Err(why);
+        return Err(CollectiveError::TooLarge(why));
     }
+    let bad = |what: &str, why: String| CollectiveError::Explicit {
+        what: what.to_string(),
+        why,
+    };
     let rank = |r: Rank, what: &str| match r < ranks {
         true => Ok(r),
-        false => Err(format!("{what}: rank {r}: ranks are 0 to {}", ranks - 1)),
+        false => Err(bad(what, format!("rank {r}: ranks are 0 to {}", ranks - 1))),
     };
-    let mask = |over: &[Rank], what: &str| -> Result<u128, String> {
+    let mask = |over: &[Rank], what: &str| -> Result<u128, CollectiveError> {
         over.iter().try_fold(0u128, |m, &r| {
             let r = rank(r, what)?;
             match r < MAX_REDUCED_RANKS {
                 true => Ok(m | 1 << r),
-                false => Err(format!(
-                    "{what}: rank {r}: commcheck combines ranks 0 to {}",
-                    MAX_REDUCED_RANKS - 1
+                false => Err(bad(
+                    what,
+                    format!(
+                        "rank {r}: commcheck combines ranks 0 to {}",
+                        MAX_REDUCED_RANKS - 1
+                    ),
                 )),
             }
         })
@@ -427,11 +529,11 @@ fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chun
     for s in start {
         let what = format!("start of chunk {}", s.chunk);
         if s.chunk >= count {
-            return Err(format!("{what}: chunks are 0 to {}", count - 1));
+            return Err(bad(&what, format!("chunks are 0 to {}", count - 1)));
         }
         let c = s.chunk as usize;
         if origin[c].is_some() || contributors[c].is_some() {
-            return Err(format!("{what}: the chunk starts twice"));
+            return Err(bad(&what, "the chunk starts twice".into()));
         }
         match (s.rank, &s.reduced_over) {
             (Some(r), None) => {
@@ -442,7 +544,7 @@ fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chun
             (None, Some(over)) => {
                 let m = mask(over, &what)?;
                 if m == 0 {
-                    return Err(format!("{what}: no rank contributes"));
+                    return Err(bad(&what, "no rank contributes".into()));
                 }
                 contributors[c] = Some(m);
                 for &r in over {
@@ -456,9 +558,11 @@ fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chun
                 }
             }
             _ => {
-                return Err(format!(
-                "{what}: a chunk starts at a \"rank\" or is \"reduced_over\" ranks, one of the two"
-            ))
+                return Err(bad(
+                    &what,
+                    "a chunk starts at a \"rank\" or is \"reduced_over\" ranks, one of the two"
+                        .into(),
+                ))
             }
         }
     }
@@ -468,19 +572,20 @@ fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chun
         let r = rank(e.rank, &what)?;
         let c = e.chunk as usize;
         if e.chunk >= count || (origin[c].is_none() && contributors[c].is_none()) {
-            return Err(format!("{what}: the chunk does not start anywhere"));
+            return Err(bad(&what, "the chunk does not start anywhere".into()));
         }
         let value = match (contributors[c], &e.sum_over) {
             (None, None) => Value::Chunk(e.chunk),
-            (None, Some(_)) => return Err(format!("{what}: a plain chunk has no sum")),
+            (None, Some(_)) => return Err(bad(&what, "a plain chunk has no sum".into())),
             (Some(all), over) => {
                 let m = match over {
                     Some(over) => mask(over, &what)?,
                     None => all,
                 };
                 if m & !all != 0 || m == 0 {
-                    return Err(format!(
-                        "{what}: the sum is over ranks that do not all contribute"
+                    return Err(bad(
+                        &what,
+                        "the sum is over ranks that do not all contribute".into(),
                     ));
                 }
                 Value::Sum {
@@ -490,8 +595,9 @@ fn explicit(ranks: u32, count: u32, start: &[Start], end: &[End]) -> Result<Chun
             }
         };
         if expect[r as usize].iter().any(|&(p, _)| p == e.chunk) {
-            return Err(format!(
-                "{what}: the rank's end for the chunk is given twice"
+            return Err(bad(
+                &what,
+                "the rank's end for the chunk is given twice".into(),
             ));
         }
         expect[r as usize].push((e.chunk, value));

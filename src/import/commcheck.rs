@@ -4,7 +4,7 @@
 //! line and column kept so that what is wrong with it is said there.
 
 use super::collective::Collective;
-use super::{at_line, line_column, ImportError};
+use super::{at_line, line_column, ImportError, WriteError};
 use models::schedule::{Data, Kind, Op, OpId, Rank, Schedule};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -123,7 +123,9 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         )));
     }
     let collective = f.collective;
-    let chunks = collective.chunks(f.ranks).map_err(whole)?;
+    let chunks = collective
+        .chunks(f.ranks)
+        .map_err(|e| whole(e.to_string()))?;
     let ranks = f.ranks;
     // Each operation with where it stands in the file.
     let mut specs: Vec<(OpSpec, u32, u32)> = Vec::with_capacity(f.ops.len());
@@ -269,32 +271,31 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         collective: collective.name(),
     }
     .validated()
-    .map_err(whole)
+    .map_err(|e| whole(e.to_string()))
 }
 
 /// `schedule` in commcheck's format, version 1: its postcondition written
 /// out, one operation a line. Or why the format cannot hold it: a
 /// position that is not its chunk's (a buffer offset of MSCCL-IR), a
 /// label used twice on a rank.
-pub fn write(schedule: &Schedule) -> Result<String, String> {
+pub fn write(schedule: &Schedule) -> Result<String, WriteError> {
     let collective = Collective::of(&schedule.chunks, schedule.ranks)?;
     let label = |q: OpId| schedule.ops[q as usize].label.clone();
     let mut text = format!(
         "{{\n  \"format\": \"commcheck-schedule\",\n  \"version\": 1,\n  \"ranks\": {},\n  \
          \"collective\": {},\n  \"ops\": [",
         schedule.ranks,
-        serde_json::to_string(&collective).map_err(|e| e.to_string())?
+        serde_json::to_string(&collective)?
     );
     for r in 0..schedule.ranks {
         let mut labels = std::collections::HashSet::new();
         for q in schedule.rank_ops(r) {
             let op = &schedule.ops[q as usize];
             if !labels.insert(&op.label) {
-                return Err(format!(
-                    "label {} is used twice on rank {r}: commcheck's format names an \
-                     operation by its rank and label",
-                    op.label
-                ));
+                return Err(WriteError::LabelTwice {
+                    label: op.label.clone(),
+                    rank: r,
+                });
             }
             let chunks = |data: &Data| match data {
                 Data::At(at) => Some(at.clone()),
@@ -360,7 +361,7 @@ pub fn write(schedule: &Schedule) -> Result<String, String> {
                 }
                 Kind::Calc => spec.calc = Some(CalcSpec {}),
             }
-            let line = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
+            let line = serde_json::to_string(&spec)?;
             text += if text.ends_with('[') {
                 "\n    "
             } else {

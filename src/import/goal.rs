@@ -25,7 +25,7 @@
 //! not define, and anything that is not GOAL.
 
 use super::collective::Collective;
-use super::ImportError;
+use super::{ImportError, WriteError};
 use models::schedule::{Data, Kind, Op, OpId, Rank, Schedule, MAX_CHUNKS_A_MESSAGE};
 use std::collections::HashMap;
 
@@ -471,7 +471,9 @@ impl Reader<'_> {
     /// Groups the operations by rank (each rank's in file order) and
     /// resolves the dependencies.
     fn finish(self, ranks: u32, collective: &Collective) -> Result<Schedule, ImportError> {
-        let chunks = collective.chunks(ranks).map_err(|why| self.error(0, why))?;
+        let chunks = collective
+            .chunks(ranks)
+            .map_err(|why| self.error(0, why.to_string()))?;
         if chunks.reduced.iter().any(|&r| r) {
             return Err(self.error(
                 0,
@@ -546,7 +548,7 @@ impl Reader<'_> {
             collective: collective.name(),
         }
         .validated()
-        .map_err(|why| self.error(0, why))
+        .map_err(|why| self.error(0, why.to_string()))
     }
 }
 
@@ -561,16 +563,16 @@ pub const COLLECTIVE_LINE: &str = "// commcheck collective:";
 /// order is what it keeps), tag = the send's slot; the collective on
 /// [`COLLECTIVE_LINE`]. Or why GOAL cannot say it: partial sums, copies,
 /// a message to several ranks, a path, a send without a slot.
-pub fn write(schedule: &Schedule) -> Result<String, String> {
+pub fn write(schedule: &Schedule) -> Result<String, WriteError> {
     let collective = Collective::of(&schedule.chunks, schedule.ranks)?;
     if schedule.chunks.reduced.iter().any(|&r| r) {
-        return Err("a GOAL message names no data, so it cannot carry partial sums".into());
+        return Err(WriteError::PartialSums);
     }
     let mut text = format!(
         "// {}: {}, written by commcheck\n{COLLECTIVE_LINE} {}\nnum_ranks {}\n",
         schedule.name,
         schedule.collective,
-        serde_json::to_string(&collective).map_err(|e| e.to_string())?,
+        serde_json::to_string(&collective)?,
         schedule.ranks
     );
     for r in 0..schedule.ranks {
@@ -580,7 +582,10 @@ pub fn write(schedule: &Schedule) -> Result<String, String> {
         let mut deps = String::new();
         for q in schedule.rank_ops(r) {
             let op = &schedule.ops[q as usize];
-            let where_ = || schedule.where_is(q);
+            let no_form = |why| WriteError::NoGoalForm {
+                op: schedule.where_is(q),
+                why,
+            };
             let size = |data: &Data| match data {
                 Data::At(at) => at.len().max(1),
                 _ => 1,
@@ -595,20 +600,14 @@ pub fn write(schedule: &Schedule) -> Result<String, String> {
                     tag,
                 } => {
                     if !also.is_empty() {
-                        return Err(format!(
-                            "{}: a bus write read by several ranks has no GOAL form",
-                            where_()
+                        return Err(no_form(
+                            "a bus write read by several ranks has no GOAL form",
                         ));
                     }
                     if path.is_some() {
-                        return Err(format!(
-                            "{}: a message over a path of its own has no GOAL form",
-                            where_()
-                        ));
+                        return Err(no_form("a message over a path of its own has no GOAL form"));
                     }
-                    let slot = op
-                        .slot
-                        .ok_or_else(|| format!("{}: a send without a slot", where_()))?;
+                    let slot = op.slot.ok_or_else(|| no_form("a send without a slot"))?;
                     (
                         format!("send {}b to {to} tag {tag}", size(data)),
                         slot,
@@ -633,7 +632,7 @@ pub fn write(schedule: &Schedule) -> Result<String, String> {
                             } => Some((*tag, *slot)),
                             _ => None,
                         })
-                        .ok_or_else(|| format!("{}: a receive no fixed send matches", where_()))?;
+                        .ok_or_else(|| no_form("a receive no fixed send matches"))?;
                     (
                         format!("recv {}b from {from} tag {tag}", size(data)),
                         slot,
@@ -641,9 +640,8 @@ pub fn write(schedule: &Schedule) -> Result<String, String> {
                     )
                 }
                 _ => {
-                    return Err(format!(
-                        "{}: GOAL has sends and receives of whole messages only",
-                        where_()
+                    return Err(no_form(
+                        "GOAL has sends and receives of whole messages only",
                     ))
                 }
             };

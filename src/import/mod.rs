@@ -47,6 +47,40 @@ pub enum ImportError {
     },
 }
 
+/// Why a schedule cannot be written in a format ([`commcheck::write`],
+/// [`goal::write`]): what the format cannot hold, in one line.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// Its postcondition has no form in the file.
+    #[error(transparent)]
+    Collective(#[from] collective::CollectiveError),
+    /// Partial sums, which a GOAL message cannot carry.
+    #[error("a GOAL message names no data, so it cannot carry partial sums")]
+    PartialSums,
+    /// An operation GOAL cannot say.
+    #[error("{op}: {why}")]
+    NoGoalForm {
+        /// The operation ([`models::schedule::Schedule::where_is`]).
+        op: String,
+        /// What GOAL lacks for it.
+        why: &'static str,
+    },
+    /// A label used twice on one rank.
+    #[error(
+        "label {label} is used twice on rank {rank}: commcheck's format names an operation by \
+         its rank and label"
+    )]
+    LabelTwice {
+        /// The label.
+        label: String,
+        /// The rank.
+        rank: models::schedule::Rank,
+    },
+    /// JSON that could not be written.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
 /// `file:line:column: why`, leaving out what is not known; one line,
 /// whatever a file put into `why` (control characters are escaped).
 fn located(file: &str, line: u32, column: u32, why: &str) -> String {

@@ -161,7 +161,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         file: file.to_string(),
         line: 0,
         column: 0,
-        why,
+        why: why.to_string(),
     })
 }
 

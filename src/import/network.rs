@@ -109,5 +109,5 @@ pub fn graph_text(
         switching,
         ports,
     )
-    .map_err(bad)
+    .map_err(|e| bad(e.to_string()))
 }

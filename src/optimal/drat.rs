@@ -27,9 +27,50 @@ pub struct Checked {
     pub deletions: u64,
 }
 
+/// Why a proof does not refute the formula: its first failure, in one
+/// line (lines numbered from 1).
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum DratError {
+    /// A line that is not UTF-8.
+    #[error("proof line {line}: not text")]
+    NotText {
+        /// The line.
+        line: usize,
+    },
+    /// A word that is not a literal.
+    #[error("proof line {line}: '{word}' is not a literal")]
+    NotALiteral {
+        /// The line.
+        line: usize,
+        /// The word.
+        word: String,
+    },
+    /// A literal of a variable the formula does not have.
+    #[error("proof line {line}: variable {variable} is not the formula's (it has {vars})")]
+    UnknownVariable {
+        /// The line.
+        line: usize,
+        /// The variable.
+        variable: u32,
+        /// The formula's variables.
+        vars: usize,
+    },
+    /// A lemma without the RUP property.
+    #[error("proof line {line}: the lemma {lemma} is not implied by unit propagation")]
+    NotImplied {
+        /// The line.
+        line: usize,
+        /// The lemma, as the line writes it.
+        lemma: String,
+    },
+    /// A proof that never reaches the empty clause.
+    #[error("the proof ends without deriving the empty clause")]
+    NoEmptyClause,
+}
+
 /// Checks that `proof` (DRAT text) refutes `formula` (clauses of DIMACS
 /// literals); the first failure, in one line, otherwise.
-pub fn check(formula: &[Vec<i32>], proof: &[u8]) -> Result<Checked, String> {
+pub fn check(formula: &[Vec<i32>], proof: &[u8]) -> Result<Checked, DratError> {
     check_within(formula, proof, &super::Stop::default())
         .map(|done| done.expect("a check without a stop ends"))
 }
@@ -40,7 +81,7 @@ pub fn check_within(
     formula: &[Vec<i32>],
     proof: &[u8],
     stop: &super::Stop,
-) -> Result<Option<Checked>, String> {
+) -> Result<Option<Checked>, DratError> {
     let vars = formula
         .iter()
         .flatten()
@@ -56,8 +97,7 @@ pub fn check_within(
         if at % 1024 == 0 && stop.stopped() {
             return Ok(None);
         }
-        let line =
-            std::str::from_utf8(line).map_err(|_| format!("proof line {}: not text", at + 1))?;
+        let line = std::str::from_utf8(line).map_err(|_| DratError::NotText { line: at + 1 })?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('c') {
             continue;
@@ -68,19 +108,19 @@ pub fn check_within(
         };
         let mut lits: Vec<i32> = Vec::new();
         for word in rest.split_whitespace() {
-            let l: i32 = word
-                .parse()
-                .map_err(|_| format!("proof line {}: '{word}' is not a literal", at + 1))?;
+            let l: i32 = word.parse().map_err(|_| DratError::NotALiteral {
+                line: at + 1,
+                word: word.to_string(),
+            })?;
             if l == 0 {
                 break;
             }
             if l.unsigned_abs() as usize > c.vars {
-                return Err(format!(
-                    "proof line {}: variable {} is not the formula's (it has {})",
-                    at + 1,
-                    l.unsigned_abs(),
-                    c.vars
-                ));
+                return Err(DratError::UnknownVariable {
+                    line: at + 1,
+                    variable: l.unsigned_abs(),
+                    vars: c.vars,
+                });
             }
             lits.push(l);
         }
@@ -90,11 +130,10 @@ pub fn check_within(
         }
         done.lemmas += 1;
         if !c.implied(&lits) {
-            return Err(format!(
-                "proof line {}: the lemma {} is not implied by unit propagation",
-                at + 1,
-                line
-            ));
+            return Err(DratError::NotImplied {
+                line: at + 1,
+                lemma: line.to_string(),
+            });
         }
         if lits.is_empty() {
             return Ok(Some(done));
@@ -103,7 +142,7 @@ pub fn check_within(
     }
     match c.conflict {
         true => Ok(Some(done)),
-        false => Err("the proof ends without deriving the empty clause".into()),
+        false => Err(DratError::NoEmptyClause),
     }
 }
 

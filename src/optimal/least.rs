@@ -6,7 +6,7 @@
 //! finds hard (the all-port wormhole 5-cube in 2 rounds), but only for a
 //! broadcast on the network's own routes with at most 64 nodes.
 
-use super::sat::{self, Attempt, Certificate, Sent};
+use super::sat::{self, Attempt, Certificate, SatError, Sent};
 use super::search::{self, Model};
 use super::task::{Bound, Instance};
 use super::Stop;
@@ -121,6 +121,31 @@ pub struct Least {
     pub stopped: bool,
 }
 
+/// Why [`least`] gave no answer.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum LeastError {
+    /// `--method search` where the search does not apply.
+    #[error(
+        "--method search takes a broadcast on the network's own routes with at most 64 nodes \
+         (use --method sat)"
+    )]
+    NotSearchable,
+    /// The SAT side failed.
+    #[error(transparent)]
+    Sat(#[from] SatError),
+    /// A search's send that the instance has no transmission for.
+    #[error("the search sent {from} -> {to}, which no transmission is")]
+    NotATransmission {
+        /// The sender.
+        from: NodeId,
+        /// The receiver.
+        to: NodeId,
+    },
+    /// A racing thread panicked.
+    #[error("a racer panicked")]
+    Panicked,
+}
+
 /// One slot count's answer.
 enum Answer {
     Found(Vec<Sent>, &'static str),
@@ -138,7 +163,7 @@ pub fn least<T: Topology>(
     method: Method,
     max_slots: u32,
     stop: &Stop,
-) -> Result<Least, String> {
+) -> Result<Least, LeastError> {
     let bound = inst.lower_bound();
     let searchable = root.is_some()
         && inst.nodes <= 64
@@ -146,11 +171,7 @@ pub fn least<T: Topology>(
         && inst.flows.is_none()
         && inst.hops.iter().all(|h| h.own && h.to.len() == 1);
     if method == Method::Search && !searchable {
-        return Err(
-            "--method search takes a broadcast on the network's own routes with at most 64 nodes \
-             (use --method sat)"
-                .into(),
-        );
+        return Err(LeastError::NotSearchable);
     }
     let mut least = Least {
         slots: None,
@@ -174,7 +195,7 @@ pub fn least<T: Topology>(
         bounds: true,
     };
     for slots in bound.slots..=max_slots {
-        let by_search = |stop: &Stop| -> Result<Answer, String> {
+        let by_search = |stop: &Stop| -> Result<Answer, LeastError> {
             let start = Instant::now();
             let root = root.expect("the search is for broadcasts");
             match search::within(t, model, root, slots, search::SEARCH_STATES, stop) {
@@ -188,7 +209,7 @@ pub fn least<T: Topology>(
                 Err(_) => Ok(Answer::Stopped),
             }
         };
-        let by_sat = |stop: &Stop, attempts: &mut Vec<Attempt>| -> Result<Answer, String> {
+        let by_sat = |stop: &Stop, attempts: &mut Vec<Attempt>| -> Result<Answer, LeastError> {
             let formula = sat::encode(inst, slots);
             Ok(
                 match sat::attempt(inst, &formula, slots, None, attempts, stop)? {
@@ -201,7 +222,7 @@ pub fn least<T: Topology>(
                 },
             )
         };
-        let by_short = |stop: &Stop, attempts: &mut Vec<Attempt>| -> Result<Answer, String> {
+        let by_short = |stop: &Stop, attempts: &mut Vec<Attempt>| -> Result<Answer, LeastError> {
             let Some((shortest, longest)) = short_worms(inst, slots) else {
                 return Ok(Answer::Stopped);
             };
@@ -251,13 +272,13 @@ pub fn least<T: Topology>(
 /// the first to find a schedule or refute the count stops the other.
 /// `first`'s answer stands where both gave one. The attempts of both, in
 /// that order.
-fn race<A, B>(stop: &Stop, first: A, second: B) -> Result<(Answer, Vec<Attempt>), String>
+fn race<A, B>(stop: &Stop, first: A, second: B) -> Result<(Answer, Vec<Attempt>), LeastError>
 where
-    A: FnOnce(&Stop, &mut Vec<Attempt>) -> Result<Answer, String> + Send,
-    B: FnOnce(&Stop, &mut Vec<Attempt>) -> Result<Answer, String>,
+    A: FnOnce(&Stop, &mut Vec<Attempt>) -> Result<Answer, LeastError> + Send,
+    B: FnOnce(&Stop, &mut Vec<Attempt>) -> Result<Answer, LeastError>,
 {
     let decisive =
-        |a: &Result<Answer, String>| matches!(a, Ok(Answer::Found(..) | Answer::Refuted(_)));
+        |a: &Result<Answer, LeastError>| matches!(a, Ok(Answer::Found(..) | Answer::Refuted(_)));
     let (left, right) = (stop.child(), stop.child());
     let ((a, mut attempts), (b, more)) = std::thread::scope(|s| {
         let racing = s.spawn(|| {
@@ -275,7 +296,7 @@ where
         }
         let a = racing
             .join()
-            .unwrap_or_else(|_| (Err("a racer panicked".into()), Vec::new()));
+            .unwrap_or_else(|_| (Err(LeastError::Panicked), Vec::new()));
         (a, (b, attempts))
     });
     attempts.extend(more);
@@ -314,7 +335,7 @@ fn short_worms(inst: &Instance, slots: u32) -> Option<(usize, usize)> {
 }
 
 /// The search's rounds as transmissions of `inst`.
-fn witness(inst: &Instance, rounds: &[search::Round]) -> Result<Vec<Sent>, String> {
+fn witness(inst: &Instance, rounds: &[search::Round]) -> Result<Vec<Sent>, LeastError> {
     let mut sends = Vec::new();
     for (r, round) in rounds.iter().enumerate() {
         for &(u, v) in round {
@@ -322,7 +343,7 @@ fn witness(inst: &Instance, rounds: &[search::Round]) -> Result<Vec<Sent>, Strin
                 .hops
                 .iter()
                 .find(|h| h.from == u && h.to == [v])
-                .ok_or_else(|| format!("the search sent {u} -> {v}, which no transmission is"))?;
+                .ok_or(LeastError::NotATransmission { from: u, to: v })?;
             sends.push(Sent {
                 slot: r as u32 + 1,
                 packet: 0,

@@ -34,7 +34,7 @@
 //! receivers is a destination of p and which are all farther than
 //! T - t hops from every destination cannot help.
 
-use super::drat;
+use super::drat::{self, DratError};
 use super::task::{Bound, Hop, Instance};
 use super::Stop;
 use properties::{NodeId, ResourceId};
@@ -452,6 +452,26 @@ fn encode_flows(
     }
 }
 
+/// Why the SAT side gave no answer: the solver failed, or its
+/// refutation did not check.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SatError {
+    /// The solver failed (its own words).
+    #[error("the SAT solver failed: {0}")]
+    Solver(String),
+    /// The solver's proof could not be written (its own words).
+    #[error("the SAT solver's proof failed: {0}")]
+    Proof(String),
+    /// A refutation that commcheck's checker refuses.
+    #[error("the refutation of {slots} slots does not check: {why}")]
+    Unchecked {
+        /// The slots it refutes.
+        slots: u32,
+        /// The checker's first failure.
+        why: DratError,
+    },
+}
+
 /// What the solver answered.
 enum Answer<T> {
     /// Satisfiable, with this.
@@ -485,7 +505,7 @@ impl std::io::Write for Proof<'_> {
 
 /// Solves `formula`: the true variables if satisfiable, the DRAT proof if
 /// not.
-fn solve(formula: &Formula, stop: &Stop) -> Result<Answer<HashSet<i32>>, String> {
+fn solve(formula: &Formula, stop: &Stop) -> Result<Answer<HashSet<i32>>, SatError> {
     let mut proof = Proof {
         bytes: Vec::new(),
         stop,
@@ -503,13 +523,13 @@ fn solve(formula: &Formula, stop: &Stop) -> Result<Answer<HashSet<i32>>, String>
         let sat = match solver.solve() {
             Ok(sat) => sat,
             Err(_) if stop.stopped() => return Ok(Answer::Stopped),
-            Err(e) => return Err(format!("the SAT solver failed: {e}")),
+            Err(e) => return Err(SatError::Solver(e.to_string())),
         };
         let model = solver.model();
         match solver.close_proof() {
             Ok(()) => {}
             Err(_) if stop.stopped() => return Ok(Answer::Stopped),
-            Err(e) => return Err(format!("the SAT solver's proof failed: {e}")),
+            Err(e) => return Err(SatError::Proof(e.to_string())),
         }
         (sat, model)
     };
@@ -614,7 +634,7 @@ pub(crate) fn attempt(
     cap: Option<u64>,
     attempts: &mut Vec<Attempt>,
     stop: &Stop,
-) -> Result<Solved, String> {
+) -> Result<Solved, SatError> {
     let start = Instant::now();
     let answer = solve(formula, stop)?;
     let mut keep = |sat| {
@@ -649,10 +669,10 @@ pub(crate) fn certify(
     slots: u32,
     cap: Option<u64>,
     stop: &Stop,
-) -> Result<Option<Certificate>, String> {
+) -> Result<Option<Certificate>, SatError> {
     let start = Instant::now();
     let Some(checked) = drat::check_within(&formula.clauses, proof, stop)
-        .map_err(|e| format!("the refutation of {slots} slots does not check: {e}"))?
+        .map_err(|why| SatError::Unchecked { slots, why })?
     else {
         return Ok(None);
     };
@@ -670,7 +690,7 @@ pub(crate) fn certify(
 /// The least slots for `inst`, trying T from its lower bound up to
 /// `max_slots`; the witness is pruned of transmissions nothing needs,
 /// and the refutation of one slot fewer (above the bound) is checked.
-pub fn least_slots(inst: &Instance, max_slots: u32) -> Result<Optimum, String> {
+pub fn least_slots(inst: &Instance, max_slots: u32) -> Result<Optimum, SatError> {
     let bound = inst.lower_bound();
     let mut optimum = Optimum {
         slots: None,
@@ -737,7 +757,7 @@ pub fn fewest_transmissions(
     slots: u32,
     witness: Vec<Sent>,
     stop: &Stop,
-) -> Result<Option<Fewest>, String> {
+) -> Result<Option<Fewest>, SatError> {
     let bound = inst.fewest_transmissions();
     let mut fewest = Fewest {
         transmissions: witness.len() as u64,
@@ -816,13 +836,13 @@ fn needed(inst: &Instance, mut sends: Vec<Sent>) -> Vec<Sent> {
 }
 
 /// Whether `formula` is satisfiable (for tests of the certificate check).
-pub fn satisfiable(formula: &Formula) -> Result<bool, String> {
+pub fn satisfiable(formula: &Formula) -> Result<bool, SatError> {
     Ok(matches!(solve(formula, &Stop::default())?, Answer::Sat(_)))
 }
 
 /// The refutation of `formula` as DRAT, if it is unsatisfiable (for
 /// tests of the certificate check).
-pub fn refutation(formula: &Formula) -> Result<Option<Vec<u8>>, String> {
+pub fn refutation(formula: &Formula) -> Result<Option<Vec<u8>>, SatError> {
     Ok(match solve(formula, &Stop::default())? {
         Answer::Unsat(proof) => Some(proof),
         _ => None,

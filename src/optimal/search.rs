@@ -36,7 +36,7 @@
 //!
 //! No symmetry of the network is used: every informed set is its own.
 
-use super::task::{hops_from, point_to_point, share_a_resource};
+use super::task::{hops_from, point_to_point, share_a_resource, TaskError};
 use models::topology::Topology;
 use properties::{NodeId, ResourceId};
 use std::collections::HashMap;
@@ -45,6 +45,29 @@ use std::collections::HashMap;
 /// asks it (`check optimal`, the claims' judges): past it the answer is
 /// unknown, never a guess.
 pub const SEARCH_STATES: u64 = 20_000_000;
+
+/// Why the search gave no answer.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SearchError {
+    /// A network past the search's sets of 64 bits.
+    #[error("the optimal search takes at most 64 nodes; this network has {nodes}")]
+    TooManyNodes {
+        /// The network's nodes.
+        nodes: usize,
+    },
+    /// A send the search cannot take (a bus write).
+    #[error(transparent)]
+    Send(#[from] TaskError),
+    /// The budget of informed sets ran out.
+    #[error("the optimal search's budget of {max_states} informed sets ran out")]
+    Budget {
+        /// The budget.
+        max_states: u64,
+    },
+    /// A [`super::Stop`] ended it.
+    #[error("{}", super::STOPPED)]
+    Stopped,
+}
 
 /// One round's sends, as (sender, receiver).
 pub type Round = Vec<(NodeId, NodeId)>;
@@ -85,7 +108,7 @@ pub fn least_rounds<T: Topology>(
     source: NodeId,
     max_rounds: u32,
     max_states: u64,
-) -> Result<Optimum, String> {
+) -> Result<Optimum, SearchError> {
     let mut s = Search::new(t, model, max_states)?;
     let start = 1u64 << source;
     let from = match model.bounds {
@@ -124,7 +147,7 @@ pub fn within<T: Topology>(
     depth: u32,
     max_states: u64,
     stop: &super::Stop,
-) -> Result<(Option<Vec<Round>>, u64), String> {
+) -> Result<(Option<Vec<Round>>, u64), SearchError> {
     let mut s = Search::new(t, model, max_states)?;
     s.stop = Some(stop.clone());
     let mut witness = Vec::new();
@@ -167,12 +190,10 @@ struct Search {
 }
 
 impl Search {
-    fn new<T: Topology>(t: &T, model: Model, max_states: u64) -> Result<Search, String> {
+    fn new<T: Topology>(t: &T, model: Model, max_states: u64) -> Result<Search, SearchError> {
         let n = t.nodes() as usize;
         if n > 64 {
-            return Err(format!(
-                "the optimal search takes at most 64 nodes; this network has {n}"
-            ));
+            return Err(SearchError::TooManyNodes { nodes: n });
         }
         let mut into: Vec<Vec<Send>> = (0..n).map(|_| Vec::new()).collect();
         for u in 0..n as NodeId {
@@ -266,7 +287,7 @@ impl Search {
         informed: u64,
         left: u32,
         witness: &mut Vec<Round>,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, SearchError> {
         if informed == self.all {
             return Ok(true);
         }
@@ -278,13 +299,12 @@ impl Search {
         }
         self.states += 1;
         if self.stop.as_ref().is_some_and(|s| s.stopped()) {
-            return Err(super::STOPPED.into());
+            return Err(SearchError::Stopped);
         }
         if self.states > self.max_states {
-            return Err(format!(
-                "the optimal search's budget of {} informed sets ran out",
-                self.max_states
-            ));
+            return Err(SearchError::Budget {
+                max_states: self.max_states,
+            });
         }
         if left == 1 {
             let mut round = Vec::new();
@@ -303,7 +323,7 @@ impl Search {
         }
         // A stopped enumeration is partial: it proves nothing.
         if self.stopped() {
-            return Err(super::STOPPED.into());
+            return Err(SearchError::Stopped);
         }
         let r = self.failed.entry(informed).or_insert(0);
         *r = (*r).max(left);

@@ -25,18 +25,89 @@ pub enum Task {
 pub const TASKS: &str = "broadcast[:ROOT], allgather (mnb), scatter[:ROOT], gather[:ROOT], \
                          alltoall (te)";
 
+/// Why text names no task, or a network has no transmissions the
+/// optimal searches take: one line for the person who asked.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TaskError {
+    /// A root that is not a number.
+    #[error("task {text}: '{root}' is not a node number")]
+    Root {
+        /// The task as given.
+        text: String,
+        /// The root as given.
+        root: String,
+    },
+    /// A root the network does not have.
+    #[error("task {text}: node {node} is not among the {nodes} nodes")]
+    RootOutOfRange {
+        /// The task as given.
+        text: String,
+        /// The root.
+        node: NodeId,
+        /// The network's nodes.
+        nodes: u32,
+    },
+    /// A root given to a task without one.
+    #[error("task {text}: {name} has no root")]
+    Unrooted {
+        /// The task as given.
+        text: String,
+        /// Its name.
+        name: String,
+    },
+    /// A name that is not a task's.
+    #[error("unknown task '{name}'; accepted: {TASKS}")]
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+    /// `--routes` on a mesh-bus.
+    #[error("--routes is for worms; a mesh-bus has buses")]
+    RoutesOnBus,
+    /// A bus write the network refuses.
+    #[error("a write on bus {bus}: {why}")]
+    BusWrite {
+        /// The bus's name.
+        bus: String,
+        /// What the network says.
+        why: String,
+    },
+    /// A path over an arc the network has no resource for.
+    #[error("the arc {from} -> {to} is not a resource of the network")]
+    NotAResource {
+        /// The arc's first node, labelled.
+        from: String,
+        /// Its second.
+        to: String,
+    },
+    /// A send that reaches more than its destination.
+    #[error(
+        "a send {from} -> {to} reaches more than its destination; the optimal searches take \
+         point-to-point sends only"
+    )]
+    NotPointToPoint {
+        /// The sender, labelled.
+        from: String,
+        /// The destination, labelled.
+        to: String,
+    },
+}
+
 impl Task {
     /// Reads `broadcast:3`, `mnb`, `te`, ...; the root defaults to node 0.
-    pub fn parse(text: &str, nodes: u32) -> Result<Task, String> {
+    pub fn parse(text: &str, nodes: u32) -> Result<Task, TaskError> {
         let (name, root) = match text.split_once(':') {
             Some((name, root)) => {
-                let r: NodeId = root
-                    .parse()
-                    .map_err(|_| format!("task {text}: '{root}' is not a node number"))?;
+                let r: NodeId = root.parse().map_err(|_| TaskError::Root {
+                    text: text.to_string(),
+                    root: root.to_string(),
+                })?;
                 if r >= nodes {
-                    return Err(format!(
-                        "task {text}: node {r} is not among the {nodes} nodes"
-                    ));
+                    return Err(TaskError::RootOutOfRange {
+                        text: text.to_string(),
+                        node: r,
+                        nodes,
+                    });
                 }
                 (name, Some(r))
             }
@@ -44,7 +115,10 @@ impl Task {
         };
         let rooted = |make: fn(NodeId) -> Task| Ok(make(root.unwrap_or(0)));
         let unrooted = |task: Task| match root {
-            Some(_) => Err(format!("task {text}: {name} has no root")),
+            Some(_) => Err(TaskError::Unrooted {
+                text: text.to_string(),
+                name: name.to_string(),
+            }),
             None => Ok(task),
         };
         match name {
@@ -53,7 +127,9 @@ impl Task {
             "gather" => rooted(Task::Gather),
             "allgather" | "mnb" => unrooted(Task::Allgather),
             "alltoall" | "te" => unrooted(Task::Alltoall),
-            _ => Err(format!("unknown task '{name}'; accepted: {TASKS}")),
+            _ => Err(TaskError::Unknown {
+                name: name.to_string(),
+            }),
         }
     }
 
@@ -226,7 +302,7 @@ impl Instance {
         task: Task,
         wormhole: bool,
         routes: Routes,
-    ) -> Result<Instance, String> {
+    ) -> Result<Instance, TaskError> {
         let n = t.nodes();
         let buses = t.buses();
         // The arcs as resources, by their ends.
@@ -240,7 +316,7 @@ impl Instance {
         let mut hops = Vec::new();
         if !buses.is_empty() {
             if routes != Routes::Network {
-                return Err("--routes is for worms; a mesh-bus has buses".into());
+                return Err(TaskError::RoutesOnBus);
             }
             for bus in &buses {
                 for &u in &bus.nodes {
@@ -249,7 +325,10 @@ impl Instance {
                     };
                     let route = t.message_route(u, v, false);
                     if let Some(why) = t.invalid(&route) {
-                        return Err(format!("a write on bus {}: {why}", bus.name));
+                        return Err(TaskError::BusWrite {
+                            bus: bus.name.clone(),
+                            why,
+                        });
                     }
                     let mut to = Vec::new();
                     t.receivers(&route, |r| to.push(r));
@@ -315,11 +394,10 @@ impl Instance {
                         let mut uses = ports.clone();
                         for w in path.windows(2) {
                             uses.push(*arcs.get(&(w[0], w[1])).ok_or_else(|| {
-                                format!(
-                                    "the arc {} -> {} is not a resource of the network",
-                                    t.node_label(w[0]),
-                                    t.node_label(w[1])
-                                )
+                                TaskError::NotAResource {
+                                    from: t.node_label(w[0]),
+                                    to: t.node_label(w[1]),
+                                }
                             })?);
                         }
                         uses.sort_unstable();
@@ -650,7 +728,7 @@ pub fn point_to_point<T: Topology>(
     u: NodeId,
     v: NodeId,
     wormhole: bool,
-) -> Result<Option<Route>, String> {
+) -> Result<Option<Route>, TaskError> {
     let route = t.message_route(u, v, wormhole);
     if t.invalid(&route).is_some() {
         return Ok(None);
@@ -658,12 +736,10 @@ pub fn point_to_point<T: Topology>(
     let mut reached = Vec::new();
     t.receivers(&route, |r| reached.push(r));
     if reached != [v] {
-        return Err(format!(
-            "a send {} -> {} reaches more than its destination; the optimal searches take \
-             point-to-point sends only",
-            t.node_label(u),
-            t.node_label(v)
-        ));
+        return Err(TaskError::NotPointToPoint {
+            from: t.node_label(u),
+            to: t.node_label(v),
+        });
     }
     Ok(Some(route))
 }

@@ -260,7 +260,9 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
         };
         Ok::<_, CheckError>((schedule, what))
     })?;
-    let schedule = schedule.validated().map_err(CheckError::Usage)?;
+    let schedule = schedule
+        .validated()
+        .map_err(|e| CheckError::Usage(e.to_string()))?;
     let network = network_spec(req);
     let check = format!(
         "check schedule FILE --network {network} --switching {} --ports {}",

@@ -10,7 +10,7 @@
 
 use super::{Grid, Sheet};
 use crate::check::machine::Machine;
-use crate::check::{self, Engine, Request};
+use crate::check::{self, CheckError, Engine, Request};
 use crate::report::Outcome;
 use models::catalog::Algorithm;
 use models::Shape;
@@ -107,17 +107,18 @@ pub fn size_words(algorithm: Algorithm, n: u64) -> String {
 }
 
 /// The check of `algorithm` at `n` on `machine`, within the table's budget.
-fn run(algorithm: Algorithm, n: u64, machine: Machine) -> Result<Outcome, String> {
-    let mut req = Request::new(algorithm, n, None, None).map_err(|e| e.to_string())?;
+fn run(algorithm: Algorithm, n: u64, machine: Machine) -> Result<Outcome, CheckError> {
+    let mut req = Request::new(algorithm, n, None, None)?;
     req.options.engine = Some(Engine::Lockstep);
     req.options.max_states = Some(STATES);
     req.options.threads = 1;
     req.options.machine = machine;
-    check::check(&req).map_err(|e| e.to_string())
+    check::check(&req)
 }
 
-/// `algorithm` against every dimension, at its table size.
-pub fn robustness(algorithm: Algorithm) -> Result<Robustness, String> {
+/// `algorithm` against every dimension, at its table size; or why its
+/// check on the perfect machine was not run.
+pub fn robustness(algorithm: Algorithm) -> Result<Robustness, CheckError> {
     let n = size(algorithm);
     let perfect = run(algorithm, n, Machine::default())?;
     let claimed: Vec<&'static str> = perfect

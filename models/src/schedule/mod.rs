@@ -19,6 +19,67 @@ pub mod scheduled;
 use properties::{Need, Needs, NodeId, PacketId, Slot, Task};
 use std::sync::Arc;
 
+/// Why a schedule cannot run, or cannot run where it is placed: one
+/// line for the person who wrote it.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ScheduleError {
+    /// The schedule is not one that can run anywhere
+    /// ([`Schedule::invalid`]).
+    #[error("{0}")]
+    Invalid(String),
+    /// The mapping places another number of ranks than the schedule has.
+    #[error("the mapping places {placed} ranks; the schedule has {ranks}")]
+    Placed {
+        /// The ranks placed.
+        placed: usize,
+        /// The schedule's ranks.
+        ranks: u32,
+    },
+    /// A rank placed on a node the network does not have.
+    #[error("rank {rank} is placed on node {node}; the network has {nodes} nodes")]
+    OffNetwork {
+        /// The rank.
+        rank: usize,
+        /// The node.
+        node: NodeId,
+        /// The network's nodes.
+        nodes: u32,
+    },
+    /// Two ranks placed on one node.
+    #[error("ranks {first} and {second} are placed on one node, {node}")]
+    SharedNode {
+        /// The rank placed there first.
+        first: Rank,
+        /// The other.
+        second: usize,
+        /// The node, labelled.
+        node: String,
+    },
+    /// A send that is not a route of the network.
+    #[error("{op}: {why}{hint}")]
+    NotARoute {
+        /// The send ([`Schedule::where_is`]).
+        op: String,
+        /// What the network says of its route.
+        why: String,
+        /// What would make it one, if anything.
+        hint: &'static str,
+    },
+    /// A send to several ranks that one of them does not read.
+    #[error(
+        "{op}: rank {rank} does not receive {route} (a send reaches several ranks only as a \
+         bus write they all read)"
+    )]
+    NotRead {
+        /// The send ([`Schedule::where_is`]).
+        op: String,
+        /// The rank that does not read it.
+        rank: Rank,
+        /// Its route, labelled.
+        route: String,
+    },
+}
+
 /// A rank of the schedule (placed on a node by the mapping).
 pub type Rank = u32;
 
@@ -308,9 +369,9 @@ impl Schedule {
     }
 
     /// The schedule, if it is one that can run ([`Schedule::invalid`]).
-    pub fn validated(self) -> Result<Schedule, String> {
+    pub fn validated(self) -> Result<Schedule, ScheduleError> {
         match self.invalid() {
-            Some(why) => Err(why),
+            Some(why) => Err(ScheduleError::Invalid(why)),
             None => Ok(self),
         }
     }

@@ -20,7 +20,7 @@
 //! its message is matched.
 
 use super::orders::{Conflicts, Orders};
-use super::{lower_bounds, Data, Kind, OpId, Pos, Rank, Schedule, Value};
+use super::{lower_bounds, Data, Kind, OpId, Pos, Rank, Schedule, ScheduleError, Value};
 use crate::config::{Ports, Switching};
 use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol};
 use crate::topology::Topology;
@@ -145,31 +145,32 @@ impl<T: Topology> Scheduled<T> {
         switching: Switching,
         ports: Ports,
         claims: Claims,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ScheduleError> {
         if let Some(why) = schedule.invalid() {
-            return Err(why);
+            return Err(ScheduleError::Invalid(why));
         }
         let nodes = net.nodes();
         if place.len() != schedule.ranks as usize {
-            return Err(format!(
-                "the mapping places {} ranks; the schedule has {}",
-                place.len(),
-                schedule.ranks
-            ));
+            return Err(ScheduleError::Placed {
+                placed: place.len(),
+                ranks: schedule.ranks,
+            });
         }
         let mut rank_at = vec![Rank::MAX; nodes as usize];
         for (r, &v) in place.iter().enumerate() {
             if v >= nodes {
-                return Err(format!(
-                    "rank {r} is placed on node {v}; the network has {nodes} nodes"
-                ));
+                return Err(ScheduleError::OffNetwork {
+                    rank: r,
+                    node: v,
+                    nodes,
+                });
             }
             if rank_at[v as usize] != Rank::MAX {
-                return Err(format!(
-                    "ranks {} and {r} are placed on one node, {}",
-                    rank_at[v as usize],
-                    net.node_label(v)
-                ));
+                return Err(ScheduleError::SharedNode {
+                    first: rank_at[v as usize],
+                    second: r,
+                    node: net.node_label(v),
+                });
             }
             rank_at[v as usize] = r as Rank;
         }
@@ -196,7 +197,11 @@ impl<T: Topology> Scheduled<T> {
                         Switching::Sf => " (--switching wh sends a message as a worm)",
                         Switching::Wh => "",
                     };
-                    return Err(format!("{}: {why}{hint}", s.schedule.where_is(i as OpId)));
+                    return Err(ScheduleError::NotARoute {
+                        op: s.schedule.where_is(i as OpId),
+                        why,
+                        hint,
+                    });
                 }
                 let mut readers = Vec::new();
                 s.net.receivers(&route, |v| readers.push(v));
@@ -204,12 +209,11 @@ impl<T: Topology> Scheduled<T> {
                     .iter()
                     .find(|&&r| !readers.contains(&s.place[r as usize]))
                 {
-                    return Err(format!(
-                        "{}: rank {other} does not receive {} (a send reaches several \
-                         ranks only as a bus write they all read)",
-                        s.schedule.where_is(i as OpId),
-                        s.net.route_label(&route)
-                    ));
+                    return Err(ScheduleError::NotRead {
+                        op: s.schedule.where_is(i as OpId),
+                        rank: other,
+                        route: s.net.route_label(&route),
+                    });
                 }
             }
         }

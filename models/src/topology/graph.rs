@@ -27,6 +27,92 @@ pub const MAX_NODES: u32 = 1 << 20;
 /// distance between every pair (two bytes each, 32 MB at the limit).
 pub const MAX_ROUTED: u32 = 4096;
 
+/// Why nodes, arcs or paths are not a network commcheck takes, in one
+/// line for the person who wrote the file.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum GraphError {
+    /// No nodes, or more than [`MAX_NODES`].
+    #[error("a graph has 1 to {MAX_NODES} nodes, not {nodes}")]
+    Nodes {
+        /// The nodes given.
+        nodes: u32,
+    },
+    /// Some nodes named and not others.
+    #[error("{names} names for {nodes} nodes: name every node or none")]
+    Names {
+        /// The names given.
+        names: usize,
+        /// The nodes.
+        nodes: u32,
+    },
+    /// An arc from or to a node out of range.
+    #[error("arc {from}->{to}: nodes are numbered 0 to {}", .nodes - 1)]
+    ArcOutOfRange {
+        /// Its first node.
+        from: NodeId,
+        /// Its last node.
+        to: NodeId,
+        /// The graph's nodes.
+        nodes: u32,
+    },
+    /// An arc from a node to itself.
+    #[error("arc {node}->{node} from a node to itself")]
+    Loop {
+        /// The node.
+        node: NodeId,
+    },
+    /// A path of no nodes.
+    #[error("an empty path")]
+    EmptyPath,
+    /// A path through a node out of range.
+    #[error("a path names node {node}; {graph} has nodes 0 to {}", .nodes - 1)]
+    PathOutOfRange {
+        /// The node.
+        node: NodeId,
+        /// The graph's name in reports.
+        graph: String,
+        /// The graph's nodes.
+        nodes: u32,
+    },
+    /// A path of one node.
+    #[error("the path {node} has no arc")]
+    NoArc {
+        /// The node's label.
+        node: String,
+    },
+    /// A path over a pair of nodes that is not an arc.
+    #[error("the path {path} uses {from}->{to}, which is not an arc")]
+    NotAnArc {
+        /// The path, as `a->b->c`.
+        path: String,
+        /// The pair's first node, labelled.
+        from: String,
+        /// Its second.
+        to: String,
+    },
+    /// A path that visits a node twice.
+    #[error("the path {path} visits a node twice")]
+    Revisits {
+        /// The path, as `a->b->c`.
+        path: String,
+    },
+    /// Two paths between one pair of nodes.
+    #[error(
+        "two paths from {from} to {to}, {first} and {second}: worms between two nodes follow \
+         one path"
+    )]
+    TwoPaths {
+        /// The pair's first node, labelled.
+        from: String,
+        /// Its second.
+        to: String,
+        /// The path given first.
+        first: String,
+        /// The other.
+        second: String,
+    },
+}
+
 /// A network of any shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Graph {
@@ -60,26 +146,27 @@ impl Graph {
         arcs: &[(NodeId, NodeId)],
         switching: Switching,
         ports: Ports,
-    ) -> Result<Graph, String> {
+    ) -> Result<Graph, GraphError> {
         if nodes == 0 || nodes > MAX_NODES {
-            return Err(format!("a graph has 1 to {MAX_NODES} nodes, not {nodes}"));
+            return Err(GraphError::Nodes { nodes });
         }
         if !names.is_empty() && names.len() != nodes as usize {
-            return Err(format!(
-                "{} names for {nodes} nodes: name every node or none",
-                names.len()
-            ));
+            return Err(GraphError::Names {
+                names: names.len(),
+                nodes,
+            });
         }
         let mut sorted = Vec::with_capacity(arcs.len());
         for &(u, v) in arcs {
             if u >= nodes || v >= nodes {
-                return Err(format!(
-                    "arc {u}->{v}: nodes are numbered 0 to {}",
-                    nodes - 1
-                ));
+                return Err(GraphError::ArcOutOfRange {
+                    from: u,
+                    to: v,
+                    nodes,
+                });
             }
             if u == v {
-                return Err(format!("arc {u}->{v} from a node to itself"));
+                return Err(GraphError::Loop { node: u });
             }
             sorted.push((u, v));
         }
@@ -112,49 +199,47 @@ impl Graph {
     /// The same network whose worms between the given pairs follow the
     /// given paths (each from its first node to its last, over arcs of
     /// the graph), or why a path is not one.
-    pub fn with_paths(mut self, paths: Vec<Vec<NodeId>>) -> Result<Graph, String> {
+    pub fn with_paths(mut self, paths: Vec<Vec<NodeId>>) -> Result<Graph, GraphError> {
         for path in paths {
             let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
-                return Err("an empty path".into());
+                return Err(GraphError::EmptyPath);
             };
-            if let Some(v) = path.iter().find(|&&v| v >= self.nodes) {
-                return Err(format!(
-                    "a path names node {v}; {} has nodes 0 to {}",
-                    self.name,
-                    self.nodes - 1
-                ));
+            if let Some(&node) = path.iter().find(|&&v| v >= self.nodes) {
+                return Err(GraphError::PathOutOfRange {
+                    node,
+                    graph: self.name.clone(),
+                    nodes: self.nodes,
+                });
             }
             if path.len() < 2 {
-                return Err(format!("the path {} has no arc", self.node_label(from)));
+                return Err(GraphError::NoArc {
+                    node: self.node_label(from),
+                });
             }
             for w in path.windows(2) {
                 if self.arc_index(w[0], w[1]).is_none() {
-                    return Err(format!(
-                        "the path {} uses {}->{}, which is not an arc",
-                        self.path_label(&path),
-                        self.node_label(w[0]),
-                        self.node_label(w[1])
-                    ));
+                    return Err(GraphError::NotAnArc {
+                        path: self.path_label(&path),
+                        from: self.node_label(w[0]),
+                        to: self.node_label(w[1]),
+                    });
                 }
             }
             let mut seen = path.clone();
             seen.sort_unstable();
             seen.dedup();
             if seen.len() != path.len() {
-                return Err(format!(
-                    "the path {} visits a node twice",
-                    self.path_label(&path)
-                ));
+                return Err(GraphError::Revisits {
+                    path: self.path_label(&path),
+                });
             }
             if let Some(other) = self.paths.get(&(from, to)).filter(|&p| *p != path) {
-                return Err(format!(
-                    "two paths from {} to {}, {} and {}: worms between two nodes follow one \
-                     path",
-                    self.node_label(from),
-                    self.node_label(to),
-                    self.path_label(other),
-                    self.path_label(&path)
-                ));
+                return Err(GraphError::TwoPaths {
+                    from: self.node_label(from),
+                    to: self.node_label(to),
+                    first: self.path_label(other),
+                    second: self.path_label(&path),
+                });
             }
             self.paths.insert((from, to), path);
         }
@@ -484,9 +569,12 @@ mod tests {
         assert_eq!(arcs, ["arc 0->4", "arc 4->6", "arc 6->7"]);
         assert_eq!(g.worm_path(1, 7), Some(vec![1, 3, 7]));
         let bad = cube3(Switching::Wh, Ports::All).with_paths(vec![vec![0, 3]]);
-        assert!(bad.unwrap_err().contains("0->3, which is not an arc"));
+        assert!(bad
+            .unwrap_err()
+            .to_string()
+            .contains("0->3, which is not an arc"));
         let twice = cube3(Switching::Wh, Ports::All).with_paths(vec![vec![0, 1, 0, 2]]);
-        assert!(twice.unwrap_err().contains("twice"));
+        assert!(twice.unwrap_err().to_string().contains("twice"));
     }
 
     /// A one-way arc is one resource; under one-port the ports follow the
@@ -524,12 +612,17 @@ mod tests {
     #[test]
     fn bad_graphs_are_named() {
         let new = |n, arcs: &[(u32, u32)]| {
-            Graph::new("G", n, Vec::new(), arcs, Switching::Sf, Ports::All).unwrap_err()
+            Graph::new("G", n, Vec::new(), arcs, Switching::Sf, Ports::All)
+                .unwrap_err()
+                .to_string()
         };
         assert!(new(0, &[]).contains("1 to"));
         assert!(new(2, &[(0, 2)]).contains("numbered 0 to 1"));
         assert!(new(2, &[(1, 1)]).contains("to itself"));
         let names = Graph::new("G", 2, vec!["x".into()], &[], Switching::Sf, Ports::All);
-        assert!(names.unwrap_err().contains("name every node or none"));
+        assert!(names
+            .unwrap_err()
+            .to_string()
+            .contains("name every node or none"));
     }
 }

@@ -265,17 +265,31 @@ pub fn check_sides(sides: &[u32], torus: bool) -> Option<String> {
     None
 }
 
+/// Why text gives no sides of a grid commcheck takes, in one line.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SidesError {
+    /// Text that is not numbers separated by x.
+    #[error("'{text}' is not a mesh or torus shape: sides separated by x, e.g. 5x7")]
+    Shape {
+        /// The text given.
+        text: String,
+    },
+    /// Sides that are not a grid commcheck takes ([`check_sides`]).
+    #[error("{0}")]
+    Sides(String),
+}
+
 /// The sides in `text` (`5x7`, `16`, `4x4x4`), checked.
-pub fn parse_sides(text: &str, torus: bool) -> Result<Vec<u32>, String> {
+pub fn parse_sides(text: &str, torus: bool) -> Result<Vec<u32>, SidesError> {
     let sides = text
         .split('x')
         .map(|t| t.trim().parse::<u32>())
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| {
-            format!("'{text}' is not a mesh or torus shape: sides separated by x, e.g. 5x7")
+        .map_err(|_| SidesError::Shape {
+            text: text.to_string(),
         })?;
     match check_sides(&sides, torus) {
-        Some(why) => Err(why),
+        Some(why) => Err(SidesError::Sides(why)),
         None => Ok(sides),
     }
 }
@@ -498,18 +512,13 @@ mod tests {
 
     #[test]
     fn bad_sides_are_named() {
-        assert!(parse_sides("1x4", false).unwrap_err().contains("side of 1"));
-        assert!(parse_sides("0", false).unwrap_err().contains("side of 0"));
-        assert!(parse_sides("2x2", true).unwrap_err().contains("at least 3"));
-        assert!(parse_sides("5xa", false)
-            .unwrap_err()
-            .contains("not a mesh"));
-        assert!(parse_sides("2x2x2x2x2", false)
-            .unwrap_err()
-            .contains("1 to 4"));
-        assert!(parse_sides("8192x8192", false)
-            .unwrap_err()
-            .contains("more than"));
+        let why = |text, torus| parse_sides(text, torus).unwrap_err().to_string();
+        assert!(why("1x4", false).contains("side of 1"));
+        assert!(why("0", false).contains("side of 0"));
+        assert!(why("2x2", true).contains("at least 3"));
+        assert!(why("5xa", false).contains("not a mesh"));
+        assert!(why("2x2x2x2x2", false).contains("1 to 4"));
+        assert!(why("8192x8192", false).contains("more than"));
         assert_eq!(parse_sides("5x7", false), Ok(vec![5, 7]));
     }
 }
