@@ -367,3 +367,21 @@ fn the_inputs_counted_are_the_inputs_listed() {
         "{counted} algorithms with one input a source"
     );
 }
+
+/// `Protocol::PACKS`, a constant the catalogue's cost model reads before
+/// anything is built, says what `codes()` hands out: a protocol packs
+/// exactly where it has codes.
+#[test]
+fn a_protocol_packs_exactly_where_it_has_codes() {
+    let mut packing = 0;
+    for &algorithm in Algorithm::ALL {
+        let &(switching, ports) = algorithm.modes().first().unwrap();
+        let n = first(algorithm).max(3);
+        let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();
+        with_protocol!(algorithm, cfg, |p| {
+            assert_eq!(p.packs(), p.codes().is_some(), "{}", algorithm.name());
+            packing += p.packs() as u32;
+        });
+    }
+    assert!(packing > 0, "some protocol packs");
+}

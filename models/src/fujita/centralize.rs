@@ -387,27 +387,18 @@ impl Protocol for Centralize {
         plan.iter().any(|t| t.at + t.parts - 1 > slot)
     }
 
+    // The rounds' last step may pass the bound (the horizon follows it).
     fn judging(&self) -> Option<impl Judging<u32, Plan, Msg> + '_> {
-        Some(self)
+        let last = self.later.values().flatten().map(|t| t.at + t.parts - 1);
+        Some(gossip::Bounds {
+            n: self.mesh.side(),
+            l: self.l,
+            last_step: last.max(),
+        })
     }
 
     fn choices(&self) -> Option<impl Choices<Plan, Msg> + '_> {
         Some(self)
-    }
-}
-
-/// More of the claim.
-impl Judging<u32, Plan, Msg> for &Centralize {
-    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
-        gossip::lower_bounds(self.mesh.side(), self.l)
-    }
-
-    fn last_step(&self) -> Option<Slot> {
-        self.later
-            .values()
-            .flatten()
-            .map(|t| t.at + t.parts - 1)
-            .max()
     }
 }
 

@@ -9,7 +9,7 @@
 
 use crate::config::{Config, Param, Ports::All, Switching::Sf};
 use crate::entry::{Info, Reach};
-use crate::protocol::{Hints, Inputs, Symmetry};
+use crate::protocol::{Hints, Inputs, Judging, Symmetry};
 use crate::topology::mesh_bus::{MeshBus, Orders};
 use crate::topology::Shape;
 use crate::topology::Topology;
@@ -138,6 +138,28 @@ impl Inputs<u32> for Writers<'_> {
     }
     fn symmetry(&self) -> Option<Symmetry> {
         None
+    }
+}
+
+/// What every gossip's run is judged by beyond its task: section 2's
+/// lower bounds at side n and l tokens, and the last step of a schedule
+/// fixed in advance past the claimed bound (CENTRALIZE's rounds).
+pub struct Bounds {
+    /// The side.
+    pub n: u32,
+    /// Tokens a node.
+    pub l: u32,
+    /// The schedule's last step, where it may pass the bound.
+    pub last_step: Option<Slot>,
+}
+
+impl<I, S, M> Judging<I, S, M> for Bounds {
+    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
+        lower_bounds(self.n, self.l)
+    }
+
+    fn last_step(&self) -> Option<Slot> {
+        self.last_step
     }
 }
 

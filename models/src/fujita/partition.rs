@@ -346,18 +346,15 @@ impl Protocol for Partition {
     }
 
     fn judging(&self) -> Option<impl Judging<u32, Plan, Msg> + '_> {
-        Some(self)
+        Some(gossip::Bounds {
+            n: self.mesh.side(),
+            l: self.l,
+            last_step: None,
+        })
     }
 
     fn choices(&self) -> Option<impl Choices<Plan, Msg> + '_> {
         Some(self)
-    }
-}
-
-/// More of the claim.
-impl Judging<u32, Plan, Msg> for &Partition {
-    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
-        gossip::lower_bounds(self.mesh.side(), self.l)
     }
 }
 

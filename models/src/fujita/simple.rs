@@ -358,18 +358,15 @@ impl Protocol for Simple {
     }
 
     fn judging(&self) -> Option<impl Judging<u32, Plan, LineTokens> + '_> {
-        Some(self)
+        Some(gossip::Bounds {
+            n: self.mesh.side(),
+            l: self.l,
+            last_step: None,
+        })
     }
 
     fn choices(&self) -> Option<impl Choices<Plan, LineTokens> + '_> {
         Some(self)
-    }
-}
-
-/// More of the claim.
-impl Judging<u32, Plan, LineTokens> for &Simple {
-    fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
-        gossip::lower_bounds(self.mesh.side(), self.l)
     }
 }
 

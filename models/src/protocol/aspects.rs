@@ -116,17 +116,8 @@ impl<T: Topology> Inputs<NodeId> for Sources<'_, T> {
     fn all(&self) -> Vec<NodeId> {
         (0..self.network.nodes()).collect()
     }
-    fn sourced(&self, source: NodeId) -> Vec<NodeId> {
-        vec![source]
-    }
-    fn first(&self) -> NodeId {
-        0
-    }
     fn total(&self) -> u64 {
         self.network.nodes() as u64
-    }
-    fn covered(&self) -> &'static str {
-        "the first ones"
     }
     fn describe(&self, &source: &NodeId) -> String {
         format!("source {}", self.network.node_label(source))
