@@ -263,6 +263,18 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
     let net = network(&req.network, req.switching, req.ports)?;
     let wormhole = req.switching == Switching::Wh;
     let bus = matches!(net, models::Network::MeshBus(_));
+    if let models::Network::Graph(g) = &net {
+        if g.has_lanes() || g.has_parts() {
+            return Err(CheckError::Usage(format!(
+                "check optimal searches networks of plain nodes and one-lane links; {} has {}",
+                net.name(),
+                match g.has_lanes() {
+                    true => "links of several lanes",
+                    false => "switches or endpoints that do not forward",
+                }
+            )));
+        }
+    }
     if req.routes != Routes::Network && (!wormhole || bus) {
         return Err(CheckError::Usage(
             "--routes is for worms (--switching wh on links): under store-and-forward a packet \

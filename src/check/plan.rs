@@ -102,6 +102,12 @@ impl Plan<()> {
                 reach,
             });
         }
+        #[cfg(feature = "mpi")]
+        if crate::engine::group::world().is_some() && p.topology().max_lanes() > 1 {
+            return Err(CheckError::Usage(
+                "links of several lanes are judged in one process: run without mpirun".into(),
+            ));
+        }
         let (inputs, inputs_note) = inputs(p, subject, options, engine)?;
         if options.distribution && (engine == Engine::Executor || p.drawn(&inputs[0]).is_none()) {
             return Err(CheckError::NoDistribution {

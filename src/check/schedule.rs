@@ -11,7 +11,7 @@ use models::catalog::{Config, Params};
 use models::schedule::{Kind, Schedule};
 use models::with_network;
 use models::Network;
-use models::{Graph, Ports, Switching};
+use models::{Graph, Ports, Switching, Topology};
 use properties::NodeId;
 use std::path::PathBuf;
 
@@ -174,9 +174,20 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
 
 /// The node of each of `ranks` ranks on `net` under `map`.
 fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, ImportError> {
-    let nodes = net.nodes();
+    let hosts = net.rank_nodes();
+    let nodes = hosts.len() as u32;
+    if ranks > nodes {
+        return Err(ImportError::Usage(format!(
+            "{ranks} ranks on {} of {nodes} {}: one rank a node",
+            net.name(),
+            match nodes == net.nodes() {
+                true => "nodes",
+                false => "nodes ranks run on",
+            }
+        )));
+    }
     let place: Vec<NodeId> = match map {
-        Map::Identity => (0..ranks).collect(),
+        Map::Identity => hosts[..ranks as usize].to_vec(),
         Map::Gray => {
             if !matches!(net, Network::Cube(_)) {
                 return Err(ImportError::Usage(
@@ -192,10 +203,20 @@ fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, Import
             serde_json::from_str::<Vec<NodeId>>(&text).map_err(|e| import::at_line(&file, &e))?
         }
     };
-    if ranks > nodes {
+    let Network::Graph(g) = net else {
+        return Ok(place);
+    };
+    let mut host = vec![false; g.nodes() as usize];
+    hosts.iter().for_each(|&v| host[v as usize] = true);
+    if let Some(&v) = place.iter().find(|&&v| !host.get(v as usize).unwrap_or(&true)) {
         return Err(ImportError::Usage(format!(
-            "{ranks} ranks on {} of {nodes} nodes: one rank a node",
-            net.name()
+            "--map places a rank on {}, a {}: ranks run on {}",
+            g.node_label(v),
+            g.kind(v).name(),
+            match hosts.first().is_some_and(|&h| g.kind(h).is_accelerator()) {
+                true => "the accelerators",
+                false => "nodes that are not switches",
+            }
         )));
     }
     Ok(place)

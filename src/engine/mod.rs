@@ -211,7 +211,7 @@ pub fn transmit<P: Protocol>(
             record.transmission(slot, node, packets, task, tx.route.transmissions());
         }
         topology.occupy(&tx.route, |resource| {
-            if let Err(first) = ledger.take(resource, tx.route) {
+            if let Err(first) = take_lane(*ledger, topology, resource, tx.route) {
                 record.conflict(slot, resource, first, tx.route);
             }
         });
@@ -232,6 +232,28 @@ pub fn transmit<P: Protocol>(
             topology.receivers(&tx.route, |to| post.deliver(to, arrival));
         }
     }
+}
+
+/// Takes a free lane of `resource` for `route` (a link of k lanes carries
+/// k transmissions a slot, [`Topology::lanes`]); if every lane is taken,
+/// returns the first lane's holder when the ledger knows it.
+#[inline]
+fn take_lane(
+    ledger: &mut impl Ledger,
+    topology: &impl Topology,
+    resource: ResourceId,
+    route: Route,
+) -> Result<(), Option<Route>> {
+    let first = ledger.take(resource, route);
+    if first.is_ok() {
+        return first;
+    }
+    for lane in 1..topology.lanes(resource) as ResourceId {
+        if ledger.take(resource + lane, route).is_ok() {
+            return Ok(());
+        }
+    }
+    first
 }
 
 /// Ends the run from `input` at `slot` (`horizon`: cut off still active

@@ -586,8 +586,9 @@ impl<T: Topology> Scheduled<T> {
 
     /// The rank's sends that may go in `slot` after settling: those its
     /// order allows and those fixed to this slot, grouped by the port they
-    /// compete for (one-port: one group; all-port: one per first arc).
-    fn ready_sends(&self, r: Rank, st: &RankState, slot: Slot) -> Vec<Vec<OpId>> {
+    /// compete for (one-port: one group; all-port: one per first arc),
+    /// each with the sends the port takes in a slot (a link's lanes).
+    fn ready_sends(&self, r: Rank, st: &RankState, slot: Slot) -> Vec<(u32, Vec<OpId>)> {
         let ops = self.schedule.rank_ops(r);
         let first = ops.start;
         let mut groups: Vec<(u64, Vec<OpId>)> = Vec::new();
@@ -621,20 +622,32 @@ impl<T: Topology> Scheduled<T> {
                 None => groups.push((key, vec![op])),
             }
         }
-        groups.into_iter().map(|(_, g)| g).collect()
+        let lanes = |key| match self.ports {
+            Ports::One => 1,
+            Ports::All => self.net.lanes(key),
+        };
+        groups.into_iter().map(|(k, g)| (lanes(k), g)).collect()
+    }
+
+    /// A group's free sends and how many of them go in a slot: its lanes
+    /// less its fixed sends, but always one (a fixed send beside a free
+    /// one is the schedule's contention to show).
+    fn split(&self, lanes: u32, group: &[OpId]) -> (Vec<OpId>, Vec<OpId>, u32) {
+        let (fixed, free): (Vec<OpId>, Vec<OpId>) = group
+            .iter()
+            .partition(|&&op| self.schedule.ops[op as usize].slot.is_some());
+        let room = lanes.saturating_sub(fixed.len() as u32).max(1);
+        (fixed, free, room)
     }
 
     /// How many ways the rank's free ready sends may take its ports in
-    /// `slot`: one of each port's.
+    /// `slot`: for each port of k free sends and m lanes, the m-subsets.
     fn send_choices(&self, r: Rank, st: &RankState, slot: Slot) -> u32 {
         self.ready_sends(r, st, slot)
             .iter()
-            .map(|g| {
-                let free = g
-                    .iter()
-                    .filter(|&&op| self.schedule.ops[op as usize].slot.is_none())
-                    .count() as u32;
-                free.max(1)
+            .map(|(lanes, g)| {
+                let (_, free, room) = self.split(*lanes, g);
+                subsets(free.len() as u32, room).max(1)
             })
             .fold(1u32, |a, b| a.saturating_mul(b))
     }
@@ -773,25 +786,17 @@ impl<T: Topology> Protocol for Scheduled<T> {
         let first = self.schedule.rank_ops(r).start;
         let groups = self.ready_sends(r, st, slot);
         let mut left = false;
-        for group in &groups {
-            // Fixed-slot sends all go (their slot says so); the others one
-            // per port, the choice's digit saying which.
-            let fixed: Vec<OpId> = group
-                .iter()
-                .copied()
-                .filter(|&op| self.schedule.ops[op as usize].slot.is_some())
-                .collect();
-            let free: Vec<OpId> = group
-                .iter()
-                .copied()
-                .filter(|&op| self.schedule.ops[op as usize].slot.is_none())
-                .collect();
-            let mut going = fixed;
+        for (lanes, group) in &groups {
+            // Fixed-slot sends all go (their slot says so); of the others,
+            // as many as the port has lanes, the choice's digit saying
+            // which.
+            let (mut going, free, room) = self.split(*lanes, group);
             if !free.is_empty() {
                 let k = free.len() as u32;
-                going.push(free[(pick % k) as usize]);
-                pick /= k;
-                left |= free.len() > 1;
+                let ways = subsets(k, room);
+                going.extend(nth_subset(k, room.min(k), pick % ways).map(|i| free[i as usize]));
+                pick /= ways;
+                left |= k > room;
             }
             for op in going {
                 let Kind::Send { to, data, .. } = &self.schedule.ops[op as usize].kind else {
@@ -956,5 +961,63 @@ pub fn default_claims(schedule: &Schedule) -> Claims {
         bound: None,
         lower_bound: None,
         transmissions: None,
+    }
+}
+
+/// How many m-subsets a set of k has (m >= k: one, the whole), saturating.
+fn subsets(k: u32, m: u32) -> u32 {
+    let m = m.min(k).min(k - m.min(k));
+    let mut c: u64 = 1;
+    for i in 0..m as u64 {
+        c = c * (k as u64 - i) / (i + 1);
+        if c > u32::MAX as u64 {
+            return u32::MAX;
+        }
+    }
+    c as u32
+}
+
+/// The `index`-th m-subset of 0..k in lexicographic order (index below
+/// [`subsets`]`(k, m)`), smallest member first.
+fn nth_subset(k: u32, m: u32, mut index: u32) -> impl Iterator<Item = u32> {
+    let mut chosen = Vec::with_capacity(m as usize);
+    let mut left = m;
+    for i in 0..k {
+        if left == 0 {
+            break;
+        }
+        // Subsets that take i: those choosing the rest from after it.
+        let with = subsets(k - i - 1, left - 1);
+        if index < with {
+            chosen.push(i);
+            left -= 1;
+        } else {
+            index -= with;
+        }
+    }
+    chosen.into_iter()
+}
+
+#[cfg(test)]
+mod lane_tests {
+    use super::{nth_subset, subsets};
+
+    /// The m-subsets of k, counted and listed in lexicographic order: one
+    /// lane picks one send of k (as a port always did), k lanes take all.
+    #[test]
+    fn subsets_are_counted_and_listed() {
+        assert_eq!(subsets(5, 1), 5);
+        assert_eq!(subsets(5, 2), 10);
+        assert_eq!(subsets(5, 5), 1);
+        assert_eq!(subsets(3, 7), 1);
+        assert_eq!(subsets(0, 1), 1);
+        let all: Vec<Vec<u32>> = (0..subsets(4, 2))
+            .map(|i| nth_subset(4, 2, i).collect())
+            .collect();
+        assert_eq!(all, [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]);
+        for i in 0..4 {
+            assert_eq!(nth_subset(4, 1, i).collect::<Vec<_>>(), [i]);
+        }
+        assert_eq!(subsets(200, 100), u32::MAX);
     }
 }

@@ -20,6 +20,8 @@ use crate::topology::Topology;
 use properties::{NodeId, ResourceId, Route};
 use std::collections::{HashMap, VecDeque};
 
+pub use super::parts::{Arc, LinkAttrs, LinkKind, Node, NodeKind, MAX_LANES};
+
 /// Most nodes of a graph network.
 pub const MAX_NODES: u32 = 1 << 20;
 
@@ -54,6 +56,24 @@ pub enum GraphError {
         to: NodeId,
         /// The graph's nodes.
         nodes: u32,
+    },
+    /// A link of no lanes, or too many.
+    #[error("arc {from}->{to} has {lanes} lanes: a link has 1 to {MAX_LANES}")]
+    Lanes {
+        /// Its first node.
+        from: NodeId,
+        /// Its last node.
+        to: NodeId,
+        /// The lanes given.
+        lanes: u32,
+    },
+    /// Two arcs between one ordered pair of nodes that say different things.
+    #[error("two different arcs {from}->{to}: give a link once, with its lanes")]
+    TwoArcs {
+        /// Its first node.
+        from: NodeId,
+        /// Its last node.
+        to: NodeId,
     },
     /// An arc from a node to itself.
     #[error("arc {node}->{node} from a node to itself")]
@@ -114,13 +134,22 @@ pub enum GraphError {
 }
 
 /// A network of any shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Graph {
     nodes: u32,
     /// Node names, where the file gives them (else the number).
     names: Vec<String>,
+    /// What each node is ([`NodeKind::Node`] throughout a version-1 graph).
+    kinds: Vec<NodeKind>,
+    /// Whether worms cross each node ([`Node::forwards`]).
+    forwards: Vec<bool>,
     /// The arcs, sorted and distinct.
     arcs: Vec<(NodeId, NodeId)>,
+    /// What each arc is, in the same order.
+    attrs: Vec<LinkAttrs>,
+    /// Arc i's lanes are resources `lanes[i]..lanes[i + 1]` (the arc's
+    /// number where every arc has one lane).
+    lanes: Vec<ResourceId>,
     /// Node u's arcs are `arcs[first[u]..first[u + 1]]`.
     first: Vec<u32>,
     /// Hops from u to v at `u * nodes + v` (u16::MAX: unreachable), where
@@ -138,7 +167,9 @@ impl Graph {
     /// The network of `nodes` nodes and `arcs` (each a directed arc; write
     /// both directions for a link), named `name` in reports, or why it is
     /// not one commcheck takes: a node out of range, an arc from a node to
-    /// itself, too many nodes. `names` is empty or one name a node.
+    /// itself, too many nodes. `names` is empty or one name a node. Its
+    /// nodes have no kind and forward; its links are plain, one lane each
+    /// (a version-1 graph file).
     pub fn new(
         name: &str,
         nodes: u32,
@@ -156,8 +187,62 @@ impl Graph {
                 nodes,
             });
         }
+        let arcs: Vec<Arc> = arcs
+            .iter()
+            .map(|&(from, to)| Arc {
+                from,
+                to,
+                attrs: LinkAttrs::PLAIN,
+            })
+            .collect();
+        let kinds = vec![NodeKind::Node; nodes as usize];
+        Graph::build(name, nodes, names, kinds, None, arcs, switching, ports)
+    }
+
+    /// The machine of `nodes` (each with its name, its kind, and whether
+    /// it forwards) and `arcs` (each with what it is), named `name` in
+    /// reports, or why it is not one commcheck takes: as [`Graph::new`],
+    /// and two different arcs between one ordered pair of nodes.
+    pub fn machine(
+        name: &str,
+        nodes: Vec<Node>,
+        arcs: Vec<Arc>,
+        switching: Switching,
+        ports: Ports,
+    ) -> Result<Graph, GraphError> {
+        let count = u32::try_from(nodes.len()).unwrap_or(u32::MAX);
+        if count == 0 || count > MAX_NODES {
+            return Err(GraphError::Nodes { nodes: count });
+        }
+        let forwards = nodes.iter().map(Node::forwards).collect();
+        let kinds = nodes.iter().map(|v| v.kind).collect();
+        let names = nodes.into_iter().map(|v| v.name).collect();
+        Graph::build(
+            name,
+            count,
+            names,
+            kinds,
+            Some(forwards),
+            arcs,
+            switching,
+            ports,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        name: &str,
+        nodes: u32,
+        names: Vec<String>,
+        kinds: Vec<NodeKind>,
+        forwards: Option<Vec<bool>>,
+        arcs: Vec<Arc>,
+        switching: Switching,
+        ports: Ports,
+    ) -> Result<Graph, GraphError> {
         let mut sorted = Vec::with_capacity(arcs.len());
-        for &(u, v) in arcs {
+        for arc in arcs {
+            let (u, v) = (arc.from, arc.to);
             if u >= nodes || v >= nodes {
                 return Err(GraphError::ArcOutOfRange {
                     from: u,
@@ -168,21 +253,52 @@ impl Graph {
             if u == v {
                 return Err(GraphError::Loop { node: u });
             }
-            sorted.push((u, v));
+            if !(1..=MAX_LANES).contains(&arc.attrs.lanes) {
+                return Err(GraphError::Lanes {
+                    from: u,
+                    to: v,
+                    lanes: arc.attrs.lanes,
+                });
+            }
+            sorted.push(arc);
         }
-        sorted.sort_unstable();
-        sorted.dedup();
+        sorted.sort_by_key(|a| (a.from, a.to));
+        let mut distinct: Vec<Arc> = Vec::with_capacity(sorted.len());
+        for arc in sorted {
+            match distinct.last() {
+                Some(last) if (last.from, last.to) == (arc.from, arc.to) => {
+                    if last.attrs != arc.attrs {
+                        return Err(GraphError::TwoArcs {
+                            from: arc.from,
+                            to: arc.to,
+                        });
+                    }
+                }
+                _ => distinct.push(arc),
+            }
+        }
         let mut first = vec![0u32; nodes as usize + 1];
-        for &(u, _) in &sorted {
-            first[u as usize + 1] += 1;
+        for a in &distinct {
+            first[a.from as usize + 1] += 1;
         }
         for u in 0..nodes as usize {
             first[u + 1] += first[u];
         }
+        let mut lanes = Vec::with_capacity(distinct.len() + 1);
+        lanes.push(0);
+        for a in &distinct {
+            lanes.push(lanes[lanes.len() - 1] + a.attrs.lanes as ResourceId);
+        }
+        let forwards =
+            forwards.unwrap_or_else(|| kinds.iter().map(|k| k.forwards_by_default()).collect());
         let mut graph = Graph {
             nodes,
             names,
-            arcs: sorted,
+            kinds,
+            forwards,
+            arcs: distinct.iter().map(|a| (a.from, a.to)).collect(),
+            attrs: distinct.iter().map(|a| a.attrs).collect(),
+            lanes,
             first,
             distance: Vec::new(),
             paths: HashMap::new(),
@@ -273,13 +389,68 @@ impl Graph {
         self.arcs[a as usize..b as usize].iter().map(|&(_, v)| v)
     }
 
-    /// The resource of arc u->v, if there is one.
-    pub fn arc_index(&self, u: NodeId, v: NodeId) -> Option<ResourceId> {
+    /// The number of arc u->v among the arcs, if there is one.
+    fn arc_number(&self, u: NodeId, v: NodeId) -> Option<usize> {
         let (a, b) = (self.first[u as usize], self.first[u as usize + 1]);
         let out = &self.arcs[a as usize..b as usize];
-        out.binary_search(&(u, v))
-            .ok()
-            .map(|i| (a as usize + i) as u64)
+        out.binary_search(&(u, v)).ok().map(|i| a as usize + i)
+    }
+
+    /// The resource of arc u->v (its first lane), if there is one.
+    pub fn arc_index(&self, u: NodeId, v: NodeId) -> Option<ResourceId> {
+        self.arc_number(u, v).map(|i| self.lanes[i])
+    }
+
+    /// What arc u->v is, if there is one.
+    pub fn arc_attrs(&self, u: NodeId, v: NodeId) -> Option<LinkAttrs> {
+        self.arc_number(u, v).map(|i| self.attrs[i])
+    }
+
+    /// What each arc is, in the order of [`arcs`](Graph::arcs).
+    pub fn attrs(&self) -> &[LinkAttrs] {
+        &self.attrs
+    }
+
+    /// What node `v` is.
+    pub fn kind(&self, v: NodeId) -> NodeKind {
+        self.kinds[v as usize]
+    }
+
+    /// Whether worms cross node `v` ([`Node::forwards`]).
+    pub fn forwards(&self, v: NodeId) -> bool {
+        self.forwards[v as usize]
+    }
+
+    /// True where some node is of a kind (a machine, not a version-1
+    /// graph).
+    pub fn has_parts(&self) -> bool {
+        self.kinds.iter().any(|&k| k != NodeKind::Node)
+    }
+
+    /// True where some link has more than one lane.
+    pub fn has_lanes(&self) -> bool {
+        self.lanes.last().copied() != Some(self.arcs.len() as ResourceId)
+    }
+
+    /// The nodes ranks run on, in order: the accelerators where there are
+    /// any (GPUs, NPUs), else every node that is not a switch.
+    pub fn rank_nodes(&self) -> Vec<NodeId> {
+        let accelerators = self.kinds.iter().any(|k| k.is_accelerator());
+        (0..self.nodes)
+            .filter(|&v| {
+                let k = self.kinds[v as usize];
+                match accelerators {
+                    true => k.is_accelerator(),
+                    false => !k.is_switch(),
+                }
+            })
+            .collect()
+    }
+
+    /// The resources of the arcs' lanes (the ports', under one-port, come
+    /// after them).
+    fn lane_resources(&self) -> ResourceId {
+        self.lanes[self.arcs.len()]
     }
 
     /// Hops from `u` to `v` by breadth-first search, None if unreachable.
@@ -291,12 +462,16 @@ impl Graph {
         self.bfs(u)[v as usize]
     }
 
-    /// Hops from `from` to every node (None: unreachable).
+    /// Hops from `from` to every node (None: unreachable) on paths whose
+    /// inner nodes forward.
     pub fn bfs(&self, from: NodeId) -> Vec<Option<u32>> {
         let mut dist = vec![None; self.nodes as usize];
         dist[from as usize] = Some(0);
         let mut queue = VecDeque::from([from]);
         while let Some(u) = queue.pop_front() {
+            if u != from && !self.forwards[u as usize] {
+                continue;
+            }
             let d = dist[u as usize].unwrap_or(0);
             for v in self.out_neighbours(u) {
                 if dist[v as usize].is_none() {
@@ -308,13 +483,15 @@ impl Graph {
         dist
     }
 
-    /// The largest distance between two nodes (None if some node cannot
-    /// reach another).
+    /// The largest distance between two nodes ranks run on (None if one
+    /// cannot reach another).
     pub fn diameter(&self) -> Option<u32> {
+        let ranks = self.rank_nodes();
         let mut most = 0;
-        for u in 0..self.nodes {
-            for d in self.bfs(u) {
-                most = most.max(d?);
+        for &u in &ranks {
+            let dist = self.bfs(u);
+            for &v in &ranks {
+                most = most.max(dist[v as usize]?);
             }
         }
         Some(most)
@@ -342,7 +519,8 @@ impl Graph {
     }
 
     /// The nodes a worm from `from` to `to` visits, in order: the path
-    /// given for the pair, else the lowest-neighbour shortest path; None
+    /// given for the pair, else the lowest-neighbour shortest path over
+    /// nodes that forward; None
     /// if `to` cannot be reached (or worms are not routed on this graph).
     pub fn worm_path(&self, from: NodeId, to: NodeId) -> Option<Vec<NodeId>> {
         if let Some(path) = self.paths.get(&(from, to)) {
@@ -359,7 +537,9 @@ impl Graph {
         let mut path = vec![from];
         let mut u = from;
         while u != to {
-            u = self.out_neighbours(u).find(|&v| left(v) + 1 == left(u))?;
+            u = self
+                .out_neighbours(u)
+                .find(|&v| left(v) + 1 == left(u) && (v == to || self.forwards[v as usize]))?;
             path.push(u);
         }
         Some(path)
@@ -386,7 +566,7 @@ impl Topology for Graph {
     }
 
     fn resources(&self) -> ResourceId {
-        let arcs = self.arcs.len() as u64;
+        let arcs = self.lane_resources();
         match self.ports {
             Ports::All => arcs,
             Ports::One => arcs + 2 * self.nodes as u64,
@@ -396,7 +576,7 @@ impl Topology for Graph {
     fn occupy(&self, route: &Route, mut f: impl FnMut(ResourceId)) {
         self.hops(route, &mut f);
         if self.ports == Ports::One {
-            let (arcs, nodes) = (self.arcs.len() as u64, self.nodes as u64);
+            let (arcs, nodes) = (self.lane_resources(), self.nodes as u64);
             self.receivers(route, |v| f(arcs + nodes + v as u64));
             f(arcs + route.from() as u64);
         }
@@ -480,8 +660,23 @@ impl Topology for Graph {
         }
     }
 
+    fn lanes(&self, r: ResourceId) -> u32 {
+        match self.lanes.binary_search(&r) {
+            Ok(i) if i < self.arcs.len() => self.attrs[i].lanes,
+            _ => 1,
+        }
+    }
+
+    fn max_lanes(&self) -> u32 {
+        self.attrs.iter().map(|a| a.lanes).max().unwrap_or(1)
+    }
+
     fn arc_ends(&self, r: ResourceId) -> Option<(NodeId, NodeId)> {
-        self.arcs.get(r as usize).copied()
+        if r >= self.lane_resources() {
+            return None;
+        }
+        let i = self.lanes.partition_point(|&first| first <= r) - 1;
+        self.arcs.get(i).copied()
     }
 
     fn network(&self) -> Option<String> {
@@ -498,7 +693,7 @@ impl Topology for Graph {
     fn resource_label(&self, r: ResourceId) -> String {
         let arc = |r| super::arc_label(self, r);
         let node = |v| self.node_label(v);
-        super::arc_or_port_label(r, self.arcs.len() as u64, self.nodes as u64, arc, node)
+        super::arc_or_port_label(r, self.lane_resources(), self.nodes as u64, arc, node)
     }
 
     fn route_label(&self, route: &Route) -> String {
@@ -606,6 +801,97 @@ mod tests {
         g.links(|u, v| links.push((u, v)));
         assert_eq!(links, [(0, 1), (1, 2)]);
         assert_eq!(g.diameter(), None, "c reaches nobody");
+    }
+
+    /// Four GPUs on an NVSwitch and a ring of NVLinks between them: a worm
+    /// from one GPU to another takes the direct link where there is one
+    /// and the switch where there is not, never a third GPU; the switch's
+    /// links carry as many worms a slot as they have lanes.
+    #[test]
+    fn gpus_do_not_forward_and_lanes_carry_several() {
+        let mut nodes: Vec<Node> = (0..4)
+            .map(|i| Node::new(format!("gpu{i}"), NodeKind::Gpu))
+            .collect();
+        nodes.push(Node::new("nvs", NodeKind::NvSwitch));
+        let nv = |lanes| LinkAttrs::new(LinkKind::NvLink, lanes, 20.0 * lanes as f64);
+        let mut arcs = Vec::new();
+        for i in 0..4 {
+            arcs.extend(Arc::both(i, 4, nv(3)));
+            arcs.extend(Arc::both(i, (i + 1) % 4, nv(1)));
+        }
+        let g = Graph::machine("box", nodes, arcs, Switching::Wh, Ports::All).unwrap();
+        assert_eq!(g.worm_path(0, 1), Some(vec![0, 1]));
+        assert_eq!(
+            g.worm_path(0, 2),
+            Some(vec![0, 4, 2]),
+            "through the switch, not gpu1"
+        );
+        assert_eq!(g.rank_nodes(), [0, 1, 2, 3]);
+        assert_eq!(g.diameter(), Some(2));
+        assert!(g.has_parts() && g.has_lanes());
+        let up = g.arc_index(0, 4).unwrap();
+        assert_eq!(g.lanes(up), 3);
+        assert_eq!(g.max_lanes(), 3);
+        for lane in 0..3 {
+            assert_eq!(g.arc_ends(up + lane), Some((0, 4)));
+            assert_eq!(g.resource_label(up + lane), "arc gpu0->nvs");
+        }
+        assert_eq!(g.arc_attrs(0, 4).map(|a| a.bandwidth), Some(Some(60.0)));
+        assert_eq!(g.resources(), 8 * 3 + 8);
+        // Without the switch, a GPU two hops away is out of a worm's reach.
+        let ring: Vec<Node> = (0..4)
+            .map(|i| Node::new(format!("gpu{i}"), NodeKind::Gpu))
+            .collect();
+        let arcs: Vec<Arc> = (0..4)
+            .flat_map(|i| Arc::both(i, (i + 1) % 4, nv(1)))
+            .collect();
+        let g = Graph::machine(
+            "ring",
+            ring.clone(),
+            arcs.clone(),
+            Switching::Wh,
+            Ports::All,
+        )
+        .unwrap();
+        assert_eq!(g.worm_path(0, 2), None);
+        assert!(g
+            .invalid(&Route::Worm {
+                from: 0,
+                to: 2,
+                first: None
+            })
+            .unwrap()
+            .contains("cannot reach"));
+        // Unless the network says its GPUs forward (a torus's NPUs do).
+        let forwarding = ring
+            .into_iter()
+            .map(|v| Node {
+                forwards: Some(true),
+                ..v
+            })
+            .collect();
+        let g = Graph::machine("ring", forwarding, arcs, Switching::Wh, Ports::All).unwrap();
+        assert_eq!(g.worm_path(0, 2), Some(vec![0, 1, 2]));
+    }
+
+    /// A link given twice alike is one link; given twice unlike, or with
+    /// no lanes, it is refused.
+    #[test]
+    fn links_are_given_once() {
+        let nodes = || vec![Node::new("a", NodeKind::Gpu), Node::new("b", NodeKind::Gpu)];
+        let one = LinkAttrs::new(LinkKind::Pcie, 1, 24.0);
+        let twice = [Arc::both(0, 1, one), Arc::both(0, 1, one)].concat();
+        assert!(Graph::machine("g", nodes(), twice, Switching::Sf, Ports::All).is_ok());
+        let unlike = [
+            Arc::both(0, 1, one),
+            Arc::both(0, 1, LinkAttrs { lanes: 2, ..one }),
+        ]
+        .concat();
+        let e = Graph::machine("g", nodes(), unlike, Switching::Sf, Ports::All).unwrap_err();
+        assert!(e.to_string().contains("two different arcs 0->1"), "{e}");
+        let none = Arc::both(0, 1, LinkAttrs { lanes: 0, ..one }).to_vec();
+        let e = Graph::machine("g", nodes(), none, Switching::Sf, Ports::All).unwrap_err();
+        assert!(e.to_string().contains("0 lanes"), "{e}");
     }
 
     /// Bad graphs are refused in one line naming the fault.

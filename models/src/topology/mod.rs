@@ -11,6 +11,7 @@ pub mod grid;
 pub mod hypercube;
 pub mod mesh_bus;
 pub mod network;
+pub mod parts;
 
 pub use graph::Graph;
 pub use grid::Grid;
@@ -43,6 +44,21 @@ pub trait Topology: Send + Sync {
     /// order (the arcs of a worm, the bus of a write, the ports it uses
     /// under one-port).
     fn occupy(&self, route: &Route, f: impl FnMut(ResourceId));
+
+    /// How many transmissions resource `r` carries in a slot: a link of k
+    /// lanes is resources r..r+k, of which [`occupy`](Topology::occupy)
+    /// names the first, and k transmissions may cross it before one
+    /// contends. 1 for every other resource.
+    #[inline]
+    fn lanes(&self, r: ResourceId) -> u32 {
+        let _ = r;
+        1
+    }
+
+    /// The most lanes of any resource ([`lanes`](Topology::lanes)).
+    fn max_lanes(&self) -> u32 {
+        1
+    }
 
     /// Calls `f` with every node that receives what `route` carries.
     fn receivers(&self, route: &Route, f: impl FnMut(NodeId));

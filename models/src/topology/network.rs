@@ -177,6 +177,15 @@ impl Network {
         }
     }
 
+    /// The nodes ranks run on, in order: every node, but on a machine its
+    /// accelerators ([`Graph::rank_nodes`]).
+    pub fn rank_nodes(&self) -> Vec<NodeId> {
+        match self {
+            Network::Graph(g) => g.rank_nodes(),
+            _ => (0..self.nodes()).collect(),
+        }
+    }
+
     /// A grid's sides (the others are named by their size alone).
     pub fn sides(&self) -> Option<Vec<u32>> {
         match self {

@@ -179,6 +179,12 @@ pub fn drive<P: Protocol>(
 ) -> Run {
     #[cfg(feature = "mpi")]
     if let Some(world) = crate::engine::group::world() {
+        // A rank judges its share of the resources alone, so a link's
+        // lanes, which may fall in two shares, are judged in one process.
+        assert!(
+            protocol.topology().max_lanes() == 1,
+            "links of several lanes are judged in one process: run without mpirun"
+        );
         return partitioned::execute(&world, protocol, input, progress);
     }
     drive_here(protocol, input, progress, drive)
