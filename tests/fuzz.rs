@@ -110,7 +110,7 @@ fn try_one(text: &str, format: Format, dir: &std::path::Path, k: usize) {
             max_states: Some(10_000),
             ..Options::default()
         },
-        ..ScheduleRequest::new(&file, "hypercube:3")
+        ..ScheduleRequest::new(&file, "hypercube:3".parse().unwrap())
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| check_schedule(&req)));
     match outcome {

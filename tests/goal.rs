@@ -31,7 +31,7 @@ fn goal(
             engine: Some(engine),
             ..Options::default()
         },
-        ..ScheduleRequest::new(file, "hypercube:3")
+        ..ScheduleRequest::new(file, "hypercube:3".parse().unwrap())
     })
 }
 
@@ -336,7 +336,7 @@ fn a_long_schedule_is_followed_to_its_end() {
             engine: Some(Engine::Executor),
             ..Options::default()
         },
-        ..ScheduleRequest::new(&file, "hypercube:9")
+        ..ScheduleRequest::new(&file, "hypercube:9".parse().unwrap())
     })
     .unwrap();
     let _ = std::fs::remove_file(file);
@@ -369,7 +369,7 @@ fn packet_bytes_turns_a_message_into_packets() {
                 engine: Some(Engine::Exhaustive),
                 ..Options::default()
             },
-            ..ScheduleRequest::new(&file, "hypercube:3")
+            ..ScheduleRequest::new(&file, "hypercube:3".parse().unwrap())
         })
         .unwrap();
         for name in SAFETY {

@@ -160,7 +160,7 @@ fn run(
             engine: Some(engine),
             ..Options::default()
         },
-        ..ScheduleRequest::new(file.clone(), network)
+        ..ScheduleRequest::new(file.clone(), network.parse().unwrap())
     });
     let _ = std::fs::remove_file(file);
     o
@@ -534,7 +534,7 @@ fn the_tutorial_server_and_ring_say_what_the_docs_say() {
             engine: Some(Engine::Exhaustive),
             ..Options::default()
         },
-        ..ScheduleRequest::new(file, server)
+        ..ScheduleRequest::new(file, server.parse().unwrap())
     };
     let o = check_schedule(&request(Map::Identity, Switching::Wh, Ports::All)).unwrap();
     let collision = o

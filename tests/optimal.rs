@@ -110,7 +110,7 @@ fn graph_file(name: &str, nodes: u32, links: &[(u32, u32)]) -> String {
 }
 
 fn ask(task: &str, network: &str, switching: Switching, ports: Ports) -> OptimalRequest {
-    OptimalRequest::new(task, network, switching, ports)
+    OptimalRequest::new(task, network.parse().unwrap(), switching, ports)
 }
 
 /// Planted instances whose optimum is known by hand: a path of 5 nodes
@@ -275,7 +275,7 @@ fn a_witness_with_one_transmission_moved_is_rejected() {
         let file =
             std::env::temp_dir().join(format!("commcheck-test-{}-{name}.json", std::process::id()));
         std::fs::write(&file, witness::schedule(&inst, task, sends)).unwrap();
-        let mut req = ScheduleRequest::new(&file, "hypercube:3");
+        let mut req = ScheduleRequest::new(&file, "hypercube:3".parse().unwrap());
         req.ports = Ports::One;
         let outcome = check_schedule(&req).unwrap();
         let _ = std::fs::remove_file(&file);
@@ -474,7 +474,7 @@ fn shipped_witnesses_hold_in_the_rounds_they_claim() {
         ),
     ] {
         let path = format!("{}/examples/optimal/{file}", env!("CARGO_MANIFEST_DIR"));
-        let mut req = ScheduleRequest::new(&path, network);
+        let mut req = ScheduleRequest::new(&path, network.parse().unwrap());
         req.switching = Switching::Wh;
         req.ports = ports;
         let outcome = check_schedule(&req).unwrap();
@@ -580,7 +580,7 @@ fn paper_run(command: &str) -> Result<Vec<commcheck::report::Outcome>, String> {
 fn the_optimal_table_marks_the_papers_algorithms_slower_than_the_optimum() {
     use commcheck::table::optimal::{questions, sheet};
     let all = questions();
-    let network = |q: &commcheck::table::optimal::Question| q.request.network.clone();
+    let network = |q: &commcheck::table::optimal::Question| q.request.network.to_string();
     for wanted in [
         "hypercube:8",
         "torus:5x5",
@@ -594,7 +594,9 @@ fn the_optimal_table_marks_the_papers_algorithms_slower_than_the_optimum() {
     let pick = |network: &str, task: &str, routes: Routes| {
         all.iter()
             .find(|q| {
-                q.request.network == network && q.request.task == task && q.request.routes == routes
+                q.request.network.to_string() == network
+                    && q.request.task == task
+                    && q.request.routes == routes
             })
             .unwrap_or_else(|| panic!("{task} {network}"))
             .clone()

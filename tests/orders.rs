@@ -42,7 +42,7 @@ fn check(file: &Path, network: &str, ports: Ports, all_orders: bool) -> Outcome 
             engine: Some(Engine::Lockstep),
             ..Options::default()
         },
-        ..ScheduleRequest::new(file, network)
+        ..ScheduleRequest::new(file, network.parse().unwrap())
     };
     check_schedule(&req).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
 }

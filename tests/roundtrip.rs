@@ -52,7 +52,7 @@ fn check_file(
             threads: 1,
             ..Options::default()
         },
-        ..ScheduleRequest::new(file, network)
+        ..ScheduleRequest::new(file, network.parse().unwrap())
     };
     check_schedule(&request).map_err(|e| e.to_string())
 }

@@ -27,7 +27,7 @@ fn request(
             engine: Some(engine),
             ..Options::default()
         },
-        ..ScheduleRequest::new(file, network)
+        ..ScheduleRequest::new(file, network.parse().unwrap())
     }
 }
 

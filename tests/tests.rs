@@ -49,6 +49,9 @@ mod layout;
 /// source, against times computed from coordinates), Ho-Kao on the cube;
 /// the notes' errata.
 mod lecture_notes;
+/// Machines as they are: switches, GPUs that do not forward, lanes,
+/// graph files of version 2, ranks on the accelerators.
+mod machines;
 /// The executor over MPI ranks gives one process's report (`--features
 /// mpi`, under mpirun).
 #[cfg(feature = "mpi")]

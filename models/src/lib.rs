@@ -47,7 +47,9 @@ pub use protocol::{
     Arrival, Choices, Codes, Hints, Inputs, Judging, Machine, Plain, Protocol, ProtocolExt,
     Sources, Symmetry, NO_CODE, PACKED_NODE_BITS,
 };
-pub use topology::{Graph, Grid, Hypercube, Medium, MeshBus, Network, Shape, Topology};
+pub use topology::{
+    Graph, Grid, Hypercube, Medium, MeshBus, Network, NetworkSpec, Shape, Topology,
+};
 
 /// Runs `body` with `p` bound to the protocol of an algorithm:
 /// `with_protocol!(algorithm, config, |p| body)`. Each algorithm has its own

@@ -4,13 +4,14 @@
 
 use super::schedule::{check_schedule, ScheduleRequest};
 use super::CheckError;
-use crate::import::network::network;
+use crate::import::network::build;
 use crate::optimal::least::{least, Refutation};
 use crate::optimal::sat::{fewest_transmissions, Attempt, Sent};
 use crate::optimal::task::{Instance, Routes, Task};
 use crate::optimal::witness;
 use crate::optimal::Stop;
 use models::with_network;
+use models::NetworkSpec;
 use models::{Ports, Switching};
 use serde::Serialize;
 use std::fmt::Write;
@@ -23,7 +24,7 @@ pub struct OptimalRequest {
     /// The task (`broadcast:0`, `allgather`, ...).
     pub task: String,
     /// The network, as `check schedule --network` takes it.
-    pub network: String,
+    pub network: NetworkSpec,
     /// The switching technique.
     pub switching: Switching,
     /// The port model.
@@ -160,10 +161,10 @@ impl From<&Attempt> for AttemptRow {
 impl OptimalRequest {
     /// `task` on `network` with `check optimal`'s defaults: the network's
     /// own routes, up to 16 slots, `--method auto`, no timeout.
-    pub fn new(task: &str, network: &str, switching: Switching, ports: Ports) -> Self {
+    pub fn new(task: &str, network: NetworkSpec, switching: Switching, ports: Ports) -> Self {
         OptimalRequest {
             task: task.into(),
-            network: network.into(),
+            network,
             switching,
             ports,
             routes: Routes::Network,
@@ -229,7 +230,7 @@ fn judge(
     };
     std::fs::write(&file, text)
         .map_err(|e| CheckError::Usage(format!("{}: {e}", file.display())))?;
-    let mut sreq = ScheduleRequest::new(&file, &req.network);
+    let mut sreq = ScheduleRequest::new(&file, req.network.clone());
     sreq.switching = req.switching;
     sreq.ports = req.ports;
     let outcome = check_schedule(&sreq);
@@ -260,7 +261,7 @@ fn judge(
 /// Runs `check optimal`.
 pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
     let start = Instant::now();
-    let net = network(&req.network, req.switching, req.ports)?;
+    let net = build(&req.network, req.switching, req.ports)?;
     let wormhole = req.switching == Switching::Wh;
     let bus = matches!(net, models::Network::MeshBus(_));
     if let models::Network::Graph(g) = &net {
@@ -346,7 +347,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
     );
     let mut report = OptimalReport {
         task: task.arg(),
-        network: req.network.clone(),
+        network: req.network.to_string(),
         switching: req.switching.to_string(),
         ports: req.ports.to_string(),
         routes: req.routes.name().into(),

@@ -4,14 +4,14 @@
 
 use super::{check_protocol, CheckError, Options, Subject};
 use crate::import::collective::Collective;
-use crate::import::network::network;
+use crate::import::network::build;
 use crate::import::{self, ImportError};
 use crate::report::Outcome;
 use models::catalog::{Config, Params};
 use models::schedule::{Kind, Schedule};
 use models::with_network;
-use models::Network;
 use models::{Graph, Ports, Switching, Topology};
+use models::{Network, NetworkSpec};
 use properties::NodeId;
 use std::path::PathBuf;
 
@@ -71,7 +71,7 @@ pub struct ScheduleRequest {
     /// or part (None: one packet).
     pub packet_bytes: Option<u64>,
     /// `--network`.
-    pub network: String,
+    pub network: NetworkSpec,
     /// `--map`.
     pub map: Map,
     /// The switching technique.
@@ -91,13 +91,13 @@ impl ScheduleRequest {
     /// The check of `file` on `network` as the command line's defaults
     /// make it: format guessed, identity mapping, store-and-forward,
     /// all-port, contention-freedom claimed, default engines and budgets.
-    pub fn new(file: impl Into<PathBuf>, network: &str) -> ScheduleRequest {
+    pub fn new(file: impl Into<PathBuf>, network: NetworkSpec) -> ScheduleRequest {
         ScheduleRequest {
             file: file.into(),
             format: None,
             collective: None,
             packet_bytes: None,
-            network: network.into(),
+            network,
             map: Map::Identity,
             switching: Switching::Sf,
             ports: Ports::All,
@@ -208,7 +208,10 @@ fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, Import
     };
     let mut host = vec![false; g.nodes() as usize];
     hosts.iter().for_each(|&v| host[v as usize] = true);
-    if let Some(&v) = place.iter().find(|&&v| !host.get(v as usize).unwrap_or(&true)) {
+    if let Some(&v) = place
+        .iter()
+        .find(|&&v| !host.get(v as usize).unwrap_or(&true))
+    {
         return Err(ImportError::Usage(format!(
             "--map places a rank on {}, a {}: ranks run on {}",
             g.node_label(v),
@@ -332,7 +335,7 @@ fn routed(
 /// Reads, places and routes the schedule `req` names.
 pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
     let schedule = read_schedule(req)?;
-    let mut net = network(&req.network, req.switching, req.ports)?;
+    let mut net = build(&req.network, req.switching, req.ports)?;
     let place = placement(&req.map, schedule.ranks, &net)?;
     let (shape, n, sides) = (net.shape(), net.size(), net.sides());
     let arcs_and_cuts = net.arcs_and_cuts();

@@ -17,6 +17,7 @@ use commcheck::engine::{memory, Engine};
 use commcheck::import::collective::Collective;
 use commcheck::table;
 use models::catalog::{Ports, Switching};
+use models::NetworkSpec;
 use std::path::PathBuf;
 
 /// `--routes`.
@@ -289,10 +290,11 @@ pub struct ScheduleArgs {
     /// .goal file, msccl for .xml, else commcheck)
     #[arg(long, value_name = "FORMAT", value_parser = schedule_format)]
     pub format: Option<ScheduleFormat>,
-    /// The network: hypercube:N, mesh:AxB, torus:AxB,
-    /// mesh-bus:N or graph:FILE
-    #[arg(long, value_name = "NETWORK")]
-    pub network: Option<String>,
+    /// The network: hypercube:N, mesh:AxB, torus:AxB, mesh-bus:N, a
+    /// machine (dgx1, dgx-a100[:K], dgx-h100[:K], mi300x[:K],
+    /// npu-torus:AxB) or a file (graph:FILE, nccl-topo:FILE, astra:FILE)
+    #[arg(long, value_name = "NETWORK", value_parser = network_spec)]
+    pub network: Option<NetworkSpec>,
     /// Where ranks go, identity (rank r on node r), gray
     /// (the cube's Gray code) or a JSON file listing each rank's node
     #[arg(long, value_name = "MAP", value_parser = map)]
@@ -336,12 +338,12 @@ pub struct OptimalArgs {
     /// or alltoall
     pub task: Option<String>,
     /// The network: hypercube:N, mesh:AxB, torus:AxB, mesh-bus:N or
-    /// graph:FILE
-    #[arg(value_name = "NETWORK")]
-    pub network_arg: Option<String>,
+    /// graph:FILE (as `check schedule --network` takes it)
+    #[arg(value_name = "NETWORK", value_parser = network_spec)]
+    pub network_arg: Option<NetworkSpec>,
     /// The network, as the second argument gives it
-    #[arg(long, value_name = "NETWORK", conflicts_with = "network_arg")]
-    pub network: Option<String>,
+    #[arg(long, value_name = "NETWORK", conflicts_with = "network_arg", value_parser = network_spec)]
+    pub network: Option<NetworkSpec>,
     #[command(flatten)]
     pub modes: Modes,
     /// Under wormhole: the network's own route
@@ -637,6 +639,12 @@ fn schedule_format(text: &str) -> Result<ScheduleFormat, String> {
             "--format '{text}' is not a schedule's format: accepted commcheck, goal, msccl"
         )),
     }
+}
+
+/// `--network`: a network's name, checked for form (its files are read
+/// when the check starts).
+fn network_spec(text: &str) -> Result<NetworkSpec, models::topology::SpecError> {
+    text.parse()
 }
 
 /// `--packet-bytes`: at least one byte.

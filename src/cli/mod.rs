@@ -635,7 +635,8 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
     let network = a.network.clone().ok_or_else(|| {
         anyhow!(
             "`check schedule` runs on a network: --network hypercube:N, mesh:AxB, torus:AxB, \
-             mesh-bus:N or graph:FILE"
+             mesh-bus:N, a machine (dgx-h100, ...) or a file (graph:FILE, nccl-topo:FILE, \
+             astra:FILE)"
         )
     })?;
     let engine = a.engines.engine.map(Into::into);

@@ -112,7 +112,14 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         column: 0,
         why,
     };
-    super::header(file, "schedule", "commcheck-schedule", &f.format, f.version)?;
+    super::header(
+        file,
+        "schedule",
+        "commcheck-schedule",
+        &f.format,
+        f.version,
+        1,
+    )?;
     if f.ranks == 0 || f.ranks > MAX_RANKS {
         return Err(whole(format!("{} ranks: 1 to {MAX_RANKS}", f.ranks)));
     }

@@ -7,11 +7,13 @@
 //! and column where it knows them, and what was expected; none panics,
 //! and none allocates by a count it has not checked.
 
+pub mod astra;
 pub mod collective;
 pub mod commcheck;
 pub mod goal;
 pub mod msccl;
 pub mod network;
+pub mod topo_xml;
 
 use std::path::Path;
 
@@ -146,18 +148,22 @@ pub fn at_line(file: &str, e: &serde_json::Error) -> ImportError {
 }
 
 /// The check every commcheck file starts with: `"format": expected`
-/// (a `what` file) and `"version": 1`.
+/// (a `what` file) and a `"version"` from 1 to `newest`.
 pub fn header(
     file: &str,
     what: &str,
     expected: &str,
     format: &str,
     version: u32,
+    newest: u32,
 ) -> Result<(), ImportError> {
     let why = if format != expected {
         format!("format \"{format}\": a {what} file says \"format\": \"{expected}\"")
-    } else if version != 1 {
-        format!("version {version}: this commcheck reads version 1")
+    } else if !(1..=newest).contains(&version) {
+        match newest {
+            1 => format!("version {version}: this commcheck reads version 1"),
+            _ => format!("version {version}: this commcheck reads versions 1 to {newest}"),
+        }
     } else {
         return Ok(());
     };

@@ -56,11 +56,11 @@ pub fn questions() -> Vec<Question> {
     // and at n = 5 any routes.
     for n in 1..=8 {
         q.push(Question {
-            request: OptimalRequest::new("broadcast", &format!("hypercube:{n}"), Wh, All),
+            request: OptimalRequest::new("broadcast", net(&format!("hypercube:{n}")), Wh, All),
             paper: runs(&[format!("nob {n}")]),
         });
     }
-    let mut any = OptimalRequest::new("broadcast", "hypercube:5", Wh, All);
+    let mut any = OptimalRequest::new("broadcast", net("hypercube:5"), Wh, All);
     any.routes = Routes::Any;
     q.push(Question {
         request: any,
@@ -68,7 +68,7 @@ pub fn questions() -> Vec<Question> {
     });
     // The lecture notes' tori and meshes.
     for routes in [Routes::Network, Routes::Minimal, Routes::Any] {
-        let mut r = OptimalRequest::new("broadcast", "torus:5x5", Wh, All);
+        let mut r = OptimalRequest::new("broadcast", net("torus:5x5"), Wh, All);
         r.routes = routes;
         q.push(Question {
             request: r,
@@ -79,7 +79,7 @@ pub fn questions() -> Vec<Question> {
     q.push(Question {
         request: OptimalRequest::new(
             &format!("broadcast:{}", m16.node(&[8, 8])),
-            "mesh:16x16",
+            net("mesh:16x16"),
             Wh,
             All,
         ),
@@ -91,7 +91,12 @@ pub fn questions() -> Vec<Question> {
         for b in a..=6u32 {
             if log2_up(a) + log2_up(b) > log2_up(a * b) {
                 q.push(Question {
-                    request: OptimalRequest::new("broadcast", &format!("mesh:{a}x{b}"), Wh, One),
+                    request: OptimalRequest::new(
+                        "broadcast",
+                        net(&format!("mesh:{a}x{b}")),
+                        Wh,
+                        One,
+                    ),
                     paper: runs(&[format!("recursive-doubling {a}x{b}")]),
                 });
             }
@@ -110,7 +115,7 @@ pub fn questions() -> Vec<Question> {
         q.push(Question {
             request: OptimalRequest::new(
                 &format!("broadcast:{}", grid.node(&source)),
-                &format!("mesh:{}", name.join("x")),
+                net(&format!("mesh:{}", name.join("x"))),
                 Sf,
                 One,
             ),
@@ -129,7 +134,7 @@ pub fn questions() -> Vec<Question> {
                 ("scatter", "scatter"),
                 ("alltoall", "total-exchange"),
             ] {
-                let mut r = OptimalRequest::new(task, &format!("hypercube:{d}"), Sf, ports);
+                let mut r = OptimalRequest::new(task, net(&format!("hypercube:{d}")), Sf, ports);
                 r.fewest_transmissions = true;
                 q.push(Question {
                     request: r,
@@ -140,7 +145,7 @@ pub fn questions() -> Vec<Question> {
     }
     // Fujita's gossip on the mesh-bus, l tokens a message.
     for (n, ell) in [(2, 1), (3, 1), (3, 2), (3, 9)] {
-        let mut r = OptimalRequest::new("allgather", &format!("mesh-bus:{n}"), Sf, All);
+        let mut r = OptimalRequest::new("allgather", net(&format!("mesh-bus:{n}")), Sf, All);
         r.ell = Some(ell);
         let algorithms = [
             "simple",
@@ -352,4 +357,10 @@ fn cells(r: &OptimalReport) -> (String, String) {
         None => r.certified_by.clone(),
     };
     (optimum, certificate)
+}
+
+/// A network the table names (each one a valid `--network`).
+fn net(spec: &str) -> models::NetworkSpec {
+    spec.parse()
+        .expect("the table names networks commcheck knows")
 }

@@ -622,6 +622,13 @@ impl Topology for Graph {
                      unless the schedule gives their paths",
                     self.nodes
                 ),
+                false if self.has_parts() => format!(
+                    "{} cannot reach {}: no path joins them through switches or nodes that \
+                     forward (a {} does not pass a worm on)",
+                    self.node_label(from),
+                    self.node_label(to),
+                    self.kind(from).name()
+                ),
                 false => format!(
                     "{} cannot reach {}",
                     self.node_label(from),

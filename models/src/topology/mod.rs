@@ -9,6 +9,7 @@
 pub mod graph;
 pub mod grid;
 pub mod hypercube;
+pub mod machines;
 pub mod mesh_bus;
 pub mod network;
 pub mod parts;
@@ -17,7 +18,7 @@ pub use graph::Graph;
 pub use grid::Grid;
 pub use hypercube::Hypercube;
 pub use mesh_bus::MeshBus;
-pub use network::{Network, Shape};
+pub use network::{Network, NetworkFormat, NetworkSpec, Shape, SpecError};
 
 use properties::{NodeId, ResourceId, Route};
 

@@ -1,12 +1,163 @@
 //! Which network: [`Shape`], a family of networks and what its size n
-//! means (what a catalogued algorithm runs on, before a size is given),
-//! and [`Network`], one network of a family, built (what `--network`
-//! names). `network.shape()` is its family; nothing else converts one
-//! into the other.
+//! means (what a catalogued algorithm runs on, before a size is given);
+//! [`NetworkSpec`], a network as `--network` names it, parsed at the
+//! command line (a family at a size, a built-in machine, or a file, not
+//! yet read); and [`Network`], one network built under a switching
+//! technique and a port model (the front half's
+//! `import::network::build`). `network.shape()` is its family; nothing
+//! else converts one into the other.
 
 use super::{Graph, Grid, Hypercube, MeshBus, Topology};
 use crate::config::{Ports, Switching};
 use properties::NodeId;
+use std::fmt;
+use std::path::PathBuf;
+
+/// The format of a network file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetworkFormat {
+    /// Told by the file's content: `<system` is NCCL's or RCCL's
+    /// topology XML, a JSON object commcheck's graph, else ASTRA-sim's
+    /// YAML (`graph:FILE`).
+    Guess,
+    /// commcheck's graph JSON, versions 1 and 2 (`graph-json:FILE`).
+    Graph,
+    /// NCCL's (`<system version="1">`) or RCCL's (`version="2"`)
+    /// topology XML (`nccl-topo:FILE`).
+    NcclTopo,
+    /// ASTRA-sim's analytical network YAML (`astra:FILE`).
+    Astra,
+}
+
+impl NetworkFormat {
+    /// Its prefix in `--network`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            NetworkFormat::Guess => "graph",
+            NetworkFormat::Graph => "graph-json",
+            NetworkFormat::NcclTopo => "nccl-topo",
+            NetworkFormat::Astra => "astra",
+        }
+    }
+}
+
+/// A network as `--network` names it, checked for form when the command
+/// line is read and built, files and all, when the check starts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NetworkSpec {
+    /// `hypercube:N`: the N-cube.
+    Cube(u32),
+    /// `mesh:AxB`, `torus:AxB` (up to four sides).
+    Grid {
+        /// The sides.
+        sides: Vec<u32>,
+        /// A torus (else a mesh).
+        torus: bool,
+    },
+    /// `mesh-bus:N`: the N x N mesh-bus.
+    MeshBus(u32),
+    /// A built-in machine (`dgx-h100:4`, `npu-torus:4x4`), as named.
+    Machine(String),
+    /// A network file and its format.
+    File {
+        /// How to read it.
+        format: NetworkFormat,
+        /// Where it is.
+        path: PathBuf,
+    },
+}
+
+/// Why a `--network` names no network, in one line.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+#[error("--network {spec}: {why}")]
+pub struct SpecError {
+    /// The spec as given.
+    pub spec: String,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl std::str::FromStr for NetworkSpec {
+    type Err = SpecError;
+
+    fn from_str(spec: &str) -> Result<NetworkSpec, SpecError> {
+        let bad = |why: String| SpecError {
+            spec: spec.to_string(),
+            why,
+        };
+        if super::machines::is_machine(spec) {
+            super::machines::Builtin::parse(spec).map_err(bad)?;
+            return Ok(NetworkSpec::Machine(spec.to_string()));
+        }
+        let usage = || {
+            bad(format!(
+                "expected hypercube:N, mesh:AxB, torus:AxB, mesh-bus:N, graph:FILE, \
+                 nccl-topo:FILE, astra:FILE or a machine ({})",
+                super::machines::NAMES
+            ))
+        };
+        let (kind, arg) = spec.split_once(':').ok_or_else(usage)?;
+        let number = |what: &str| {
+            arg.parse::<u32>()
+                .map_err(|_| bad(format!("{what} is a number")))
+        };
+        let file = |format| NetworkSpec::File {
+            format,
+            path: PathBuf::from(arg),
+        };
+        Ok(match kind {
+            "hypercube" | "cube" => {
+                let n = number("the dimension")?;
+                if !(1..=Hypercube::MAX_DIM).contains(&n) {
+                    return Err(bad(format!(
+                        "a cube's dimension is 1 to {}",
+                        Hypercube::MAX_DIM
+                    )));
+                }
+                NetworkSpec::Cube(n)
+            }
+            "mesh" | "torus" => {
+                let torus = kind == "torus";
+                let sides = super::grid::parse_sides(arg, torus).map_err(|e| bad(e.to_string()))?;
+                NetworkSpec::Grid { sides, torus }
+            }
+            "mesh-bus" => {
+                let n = number("the side")?;
+                if !(2..=MeshBus::MAX_SIDE).contains(&n) {
+                    return Err(bad(format!(
+                        "a mesh-bus side is 2 to {}",
+                        MeshBus::MAX_SIDE
+                    )));
+                }
+                NetworkSpec::MeshBus(n)
+            }
+            "graph" => file(NetworkFormat::Guess),
+            "graph-json" => file(NetworkFormat::Graph),
+            "nccl-topo" => file(NetworkFormat::NcclTopo),
+            "astra" => file(NetworkFormat::Astra),
+            _ => return Err(usage()),
+        })
+    }
+}
+
+/// The spec as `--network` takes it (for reproduce lines).
+impl fmt::Display for NetworkSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkSpec::Cube(n) => write!(f, "hypercube:{n}"),
+            NetworkSpec::Grid { sides, torus } => {
+                let sides: Vec<String> = sides.iter().map(u32::to_string).collect();
+                let kind = if *torus { "torus" } else { "mesh" };
+                write!(f, "{kind}:{}", sides.join("x"))
+            }
+            NetworkSpec::MeshBus(n) => write!(f, "mesh-bus:{n}"),
+            NetworkSpec::Machine(name) => f.write_str(name),
+            NetworkSpec::File { format, path } => {
+                write!(f, "{}:{}", format.prefix(), path.display())
+            }
+        }
+    }
+}
 
 /// The network an algorithm runs on, and what its size n means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,6 +228,8 @@ impl Shape {
 /// modes. What a schedule runs on, what `check optimal` searches and a
 /// picture draws; a catalogued algorithm names its [`Shape`] and builds
 /// its own.
+// One is built a check: the size of the larger variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Network {
     /// `hypercube:n`.
     Cube(Hypercube),

@@ -1,0 +1,254 @@
+//! Machines as they are (docs/networks.md): switches that forward and
+//! GPUs that do not, links of several lanes, graph files of version 2,
+//! and ranks placed on the accelerators.
+
+use crate::support::status_of as status;
+use commcheck::check::schedule::{check_schedule, ScheduleRequest};
+use commcheck::check::Options;
+use commcheck::engine::Engine;
+use models::{Ports, Switching};
+use properties::Status;
+use std::path::PathBuf;
+
+/// A scratch directory for this test's files.
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("commcheck-machines-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A version-2 graph of `gpus` GPUs on one NVSwitch, `lanes` NVLinks each
+/// way, the switch numbered first (ranks still go on the GPUs), plus
+/// `extra` links written as JSON.
+fn switched(gpus: u32, lanes: u32, extra: &str) -> String {
+    let mut nodes = vec![r#"{"name": "nvs", "kind": "nvswitch"}"#.to_string()];
+    let mut links = Vec::new();
+    for g in 0..gpus {
+        nodes.push(format!(r#"{{"name": "gpu{g}", "kind": "gpu"}}"#));
+        links.push(format!(
+            r#"{{"between": ["gpu{g}", "nvs"], "kind": "nvlink", "lanes": {lanes}, "bandwidth": {}}}"#,
+            25 * lanes
+        ));
+    }
+    if !extra.is_empty() {
+        links.push(extra.to_string());
+    }
+    format!(
+        r#"{{"format": "commcheck-network", "version": 2, "nodes": [{}], "links": [{}]}}"#,
+        nodes.join(", "),
+        links.join(", ")
+    )
+}
+
+/// The direct allgather on `ranks` ranks: every rank sends its chunk to
+/// every other at once, in no order.
+fn direct_allgather(ranks: u32) -> String {
+    let mut ops = Vec::new();
+    for r in 0..ranks {
+        for t in (0..ranks).filter(|&t| t != r) {
+            ops.push(format!(
+                r#"{{"rank": {r}, "label": "s{t}", "send": {{"to": {t}, "chunks": [{r}]}}}}"#
+            ));
+            ops.push(format!(
+                r#"{{"rank": {t}, "label": "r{r}", "recv": {{"from": {r}, "chunks": [{r}]}}}}"#
+            ));
+        }
+    }
+    format!(
+        r#"{{"format": "commcheck-schedule", "version": 1, "ranks": {ranks}, "collective": {{"name": "allgather"}}, "ops": [{}]}}"#,
+        ops.join(", ")
+    )
+}
+
+/// The check of `schedule` on the graph `net`, as worms, all-port.
+fn run(
+    d: &std::path::Path,
+    net: &str,
+    schedule: &str,
+) -> Result<commcheck::report::Outcome, String> {
+    let (n, s) = (d.join("net.json"), d.join("s.json"));
+    std::fs::write(&n, net).unwrap();
+    std::fs::write(&s, schedule).unwrap();
+    let spec = format!("graph:{}", n.display()).parse().unwrap();
+    let req = ScheduleRequest {
+        switching: Switching::Wh,
+        ports: Ports::All,
+        options: Options {
+            engine: Some(Engine::Exhaustive),
+            ..Options::default()
+        },
+        ..ScheduleRequest::new(&s, spec)
+    };
+    check_schedule(&req).map_err(|e| e.to_string())
+}
+
+/// Four GPUs on an NVSwitch send their chunks to each other at once: 3
+/// worms leave and 3 enter every GPU in the one slot, through the switch.
+/// With 3 lanes a link, nothing contends and the allgather takes a slot;
+/// with 2, a GPU sends two a slot and it takes two; with 1 lane each
+/// sender's three worms take turns, and some orders put two worms into
+/// one GPU's link at once.
+#[test]
+fn a_link_carries_as_many_worms_as_it_has_lanes() {
+    let d = dir("lanes");
+    let schedule = direct_allgather(4);
+    let o = run(&d, &switched(4, 3, ""), &schedule).unwrap();
+    assert_eq!(
+        status(&o, "contention-freedom"),
+        Status::Holds,
+        "{}",
+        o.text()
+    );
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    assert_eq!(o.time.measured, Some(1), "{}", o.text());
+    let o = run(&d, &switched(4, 2, ""), &schedule).unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    assert_eq!(o.time.measured, Some(2), "{}", o.text());
+    let o = run(&d, &switched(4, 1, ""), &schedule).unwrap();
+    assert_eq!(
+        status(&o, "contention-freedom"),
+        Status::Violated,
+        "{}",
+        o.text()
+    );
+    let text = o.text();
+    assert!(text.contains("arc nvs->gpu"), "{text}");
+}
+
+/// A GPU does not pass a worm on: on a ring of four GPUs with no switch,
+/// a send to the GPU across is refused in one line that says why, where a
+/// version-1 graph of the same ring (nodes without kinds) routes it
+/// through a neighbour.
+#[test]
+fn gpus_do_not_forward_worms() {
+    let d = dir("forward");
+    let ring = |kinds: bool| {
+        let nodes: Vec<String> = (0..4)
+            .map(|g| match kinds {
+                true => format!(r#"{{"name": "gpu{g}", "kind": "gpu"}}"#),
+                false => format!(r#"{{"name": "gpu{g}", "kind": "node"}}"#),
+            })
+            .collect();
+        let links: Vec<String> = (0..4)
+            .map(|g| format!(r#"{{"between": [{g}, {}], "kind": "nvlink"}}"#, (g + 1) % 4))
+            .collect();
+        format!(
+            r#"{{"format": "commcheck-network", "version": 2, "nodes": [{}], "links": [{}]}}"#,
+            nodes.join(", "),
+            links.join(", ")
+        )
+    };
+    let across = r#"{"format": "commcheck-schedule", "version": 1, "ranks": 4,
+        "collective": {"name": "broadcast", "root": 0}, "ops": [
+        {"rank": 0, "label": "s", "send": {"to": 2, "chunks": [0]}},
+        {"rank": 2, "label": "r", "recv": {"from": 0, "chunks": [0]}},
+        {"rank": 0, "label": "s1", "send": {"to": 1, "chunks": [0]}, "after": ["s"]},
+        {"rank": 1, "label": "r", "recv": {"from": 0, "chunks": [0]}},
+        {"rank": 0, "label": "s3", "send": {"to": 3, "chunks": [0]}, "after": ["s1"]},
+        {"rank": 3, "label": "r", "recv": {"from": 0, "chunks": [0]}}]}"#;
+    let Err(e) = run(&d, &ring(true), across) else {
+        panic!("a worm crossed a GPU")
+    };
+    assert!(e.contains("gpu0 cannot reach gpu2"), "{e}");
+    assert!(e.contains("a gpu does not pass a worm on"), "{e}");
+    let o = run(&d, &ring(false), across).unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+}
+
+/// A version-2 file that is not one is refused in one line naming what is
+/// wrong; a version the reader does not know too.
+#[test]
+fn bad_machine_files_are_refused() {
+    let d = dir("bad");
+    let schedule = direct_allgather(2);
+    let node = |kind: &str| {
+        format!(r#"{{"name": "a", "kind": "{kind}"}}, {{"name": "b", "kind": "gpu"}}"#)
+    };
+    let file = |nodes: String, links: &str, version: u32| {
+        format!(
+            r#"{{"format": "commcheck-network", "version": {version}, "nodes": [{nodes}], "links": [{links}]}}"#
+        )
+    };
+    let link = r#"{"between": ["a", "b"]}"#;
+    for (net, expected) in [
+        (
+            file(node("tpu"), link, 2),
+            "kind \"tpu\", expected one of node, gpu",
+        ),
+        (
+            file(node("gpu"), r#"{"between": ["a", "c"]}"#, 2),
+            "no node is named c",
+        ),
+        (
+            file(node("gpu"), r#"{"between": [0, 7]}"#, 2),
+            "node 7: nodes are numbered 0 to 1",
+        ),
+        (
+            file(node("gpu"), r#"{"between": ["a", "b"], "kind": "wire"}"#, 2),
+            "link kind \"wire\"",
+        ),
+        (
+            file(node("gpu"), r#"{"between": ["a", "b"], "lanes": 0}"#, 2),
+            "0 lanes",
+        ),
+        (
+            file(
+                node("gpu"),
+                r#"{"between": ["a", "b"], "bandwidth": -1}"#,
+                2,
+            ),
+            "expected a positive number",
+        ),
+        (
+            file(
+                r#"{"name": "a", "kind": "gpu"}, {"name": "a", "kind": "gpu"}"#.into(),
+                link,
+                2,
+            ),
+            "two nodes are named a",
+        ),
+        (
+            file(node("gpu"), link, 3),
+            "version 3: this commcheck reads versions 1 to 2",
+        ),
+        (
+            file(node("gpu"), r#"{"between": ["a", "b"], "colour": 1}"#, 2),
+            "unknown field `colour`",
+        ),
+    ] {
+        let e = run(&d, &net, &schedule)
+            .err()
+            .unwrap_or_else(|| panic!("{net} was read"));
+        assert!(e.contains(expected), "{net}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}
+
+/// Ranks go on the accelerators: two ranks on a machine of a switch and
+/// one GPU are refused as too many, naming the nodes ranks run on, and a
+/// map that puts a rank on the switch is refused naming it.
+#[test]
+fn ranks_go_on_the_accelerators() {
+    let d = dir("ranks");
+    let e = run(&d, &switched(1, 1, ""), &direct_allgather(2))
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("2 ranks on graph net.json of 1 nodes ranks run on"),
+        "{e}"
+    );
+    let (n, s, m) = (d.join("net.json"), d.join("s.json"), d.join("map.json"));
+    std::fs::write(&n, switched(2, 1, "")).unwrap();
+    std::fs::write(&s, direct_allgather(2)).unwrap();
+    std::fs::write(&m, "[0, 1]").unwrap();
+    let req = ScheduleRequest {
+        switching: Switching::Wh,
+        map: commcheck::check::schedule::Map::File(m),
+        ..ScheduleRequest::new(&s, format!("graph:{}", n.display()).parse().unwrap())
+    };
+    let e = check_schedule(&req).err().unwrap().to_string();
+    assert!(
+        e.contains("--map places a rank on nvs, a nvswitch: ranks run on the accelerators"),
+        "{e}"
+    );
+}
