@@ -30,6 +30,7 @@
 
 pub mod check;
 pub mod claims;
+pub mod cost;
 pub mod engine;
 pub mod import;
 pub mod optimal;

@@ -264,6 +264,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
             kind: kinds.remove(0),
             after: resolve(&spec.after)?,
             started_after: resolve(&spec.started_after)?,
+            bytes: 0,
             slot: spec.slot,
             label: spec.label.clone().unwrap_or_else(|| format!("op {i}")),
             line: *line,

@@ -311,6 +311,7 @@ impl Reader<'_> {
             Ok(Some(p))
         };
         let mut packets = 1;
+        let op_bytes;
         let kind = match rest {
             [op @ ("send" | "recv"), size, dir, who, options @ ..] => {
                 let send = *op == "send";
@@ -323,6 +324,7 @@ impl Reader<'_> {
                 if let Some(b) = self.packet_bytes {
                     packets = bytes.div_ceil(b).max(1);
                 }
+                op_bytes = bytes;
                 if *dir != if send { "to" } else { "from" } {
                     return Err(self.error(
                         line,
@@ -351,7 +353,7 @@ impl Reader<'_> {
                 }
             }
             ["calc", n, options @ ..] => {
-                self.number(n, "a computation's length", line)?;
+                op_bytes = self.number(n, "a computation's length", line)? as u64;
                 self.options(options, line, false)?;
                 Kind::Calc
             }
@@ -419,10 +421,16 @@ impl Reader<'_> {
                 rank,
                 kind,
                 after: (k > 0)
-                    .then_some((index + k - 1) as OpId)
+                    .then(|| (index + k - 1) as OpId)
                     .into_iter()
                     .collect(),
                 started_after: Vec::new(),
+                // A packet's share of the message: the whole of it for
+                // all but the last.
+                bytes: match (packets, self.packet_bytes) {
+                    (1, _) | (_, None) => op_bytes,
+                    (_, Some(b)) => b.min(op_bytes - b * k as u64),
+                },
                 slot: None,
                 label: match packets {
                     1 => label.clone(),

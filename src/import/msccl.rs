@@ -811,6 +811,7 @@ impl<'r, 't> Program<'r, 't> {
                 kind,
                 after,
                 started_after: Vec::new(),
+                bytes: 0,
                 slot: None,
                 label: label.clone(),
                 line,

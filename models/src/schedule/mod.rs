@@ -222,6 +222,10 @@ pub struct Op {
     pub slot: Option<Slot>,
     /// Its name in the file's own terms (`l3`, `tb 2 step 5`).
     pub label: String,
+    /// Its size as the file gives it, for the cost models: a send's or a
+    /// receive's bytes, a computation's length in nanoseconds (GOAL's
+    /// `calc N`); 0 where the file gives none.
+    pub bytes: u64,
     /// Its line in the file (0: not from a file).
     pub line: u32,
 }

@@ -1,0 +1,208 @@
+//! Time in nanoseconds beside the slots: named cost models that time a
+//! schedule (docs/cost.md). The slot count stays the checked quantity; a
+//! cost model says how long the same schedule takes on a machine it
+//! describes by a few parameters.
+//!
+//! * [`loggops`]: LogGOPS, as LogGOPSim times a GOAL schedule (its own
+//!   event order: sends, arrivals and computations wait for a host's CPU
+//!   and network interface, not for slots).
+
+pub mod loggops;
+
+use models::schedule::{Data, Kind, OpId, Schedule};
+use serde::Serialize;
+
+/// A cost model and its parameters, as `--cost` names it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Model {
+    /// `loggops[:L=..,o=..,g=..,G=..,O=..,S=..]`.
+    LogGops(loggops::LogGops),
+}
+
+impl std::str::FromStr for Model {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Model, String> {
+        let (name, params) = text.split_once(':').unwrap_or((text, ""));
+        match name {
+            "loggops" => loggops::LogGops::parse(params)
+                .map(Model::LogGops)
+                .map_err(|why| format!("--cost {text}: {why}")),
+            _ => Err(format!(
+                "--cost {text}: expected loggops[:L=2500,o=1500,g=1000,G=6,O=0,S=65535]"
+            )),
+        }
+    }
+}
+
+/// What a cost model says of a schedule: the report's `time: about T us`
+/// and JSON's `cost`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cost {
+    /// The model's name.
+    pub model: &'static str,
+    /// Its parameters in words.
+    pub parameters: String,
+    /// When the last rank finishes, in microseconds.
+    pub time_us: f64,
+    /// When each rank finishes, in microseconds.
+    pub per_rank_us: Vec<f64>,
+}
+
+/// Why a schedule cannot be timed, in one line.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CostError {
+    /// A send whose size neither the file nor `--bytes` gives.
+    #[error(
+        "{op} has no size in bytes: the file gives none, so --bytes B gives a chunk's (a send \
+         of k chunks is k x B bytes)"
+    )]
+    NoSize {
+        /// The operation.
+        op: String,
+    },
+}
+
+/// `schedule` timed under `model`, its messages of the sizes the file
+/// gives or, where it gives none, `chunk_bytes` a chunk.
+pub fn time(
+    schedule: &Schedule,
+    model: &Model,
+    chunk_bytes: Option<u64>,
+) -> Result<Cost, CostError> {
+    let sizes = sizes(schedule, chunk_bytes)?;
+    let (name, parameters, ns) = match model {
+        Model::LogGops(p) => (
+            "loggops",
+            p.describe(),
+            loggops::finish_times(schedule, p, |op| sizes[op as usize]),
+        ),
+    };
+    let per_rank_us: Vec<f64> = ns.iter().map(|&t| t as f64 / 1000.0).collect();
+    Ok(Cost {
+        model: name,
+        parameters,
+        time_us: per_rank_us.iter().copied().fold(0.0, f64::max),
+        per_rank_us,
+    })
+}
+
+/// Each operation's size: its own, else its chunks times `chunk_bytes`
+/// for a send or a receive (a computation without a length takes none).
+fn sizes(schedule: &Schedule, chunk_bytes: Option<u64>) -> Result<Vec<u64>, CostError> {
+    let mut sizes = Vec::with_capacity(schedule.ops.len());
+    for (i, op) in schedule.ops.iter().enumerate() {
+        let data = match &op.kind {
+            Kind::Send { data, .. } | Kind::Recv { data, .. } => data,
+            _ => {
+                sizes.push(op.bytes);
+                continue;
+            }
+        };
+        let size = match (op.bytes, chunk_bytes) {
+            (0, Some(b)) => {
+                let chunks = match data {
+                    Data::At(at) => at.len() as u64,
+                    Data::Everything | Data::Nothing => 1,
+                };
+                chunks.saturating_mul(b)
+            }
+            (0, None) => {
+                return Err(CostError::NoSize {
+                    op: schedule.where_is(i as OpId),
+                })
+            }
+            (b, _) => b,
+        };
+        sizes.push(size);
+    }
+    Ok(sizes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A GOAL schedule read as `check schedule` reads it.
+    fn goal(text: &str, collective: &str) -> Schedule {
+        let c = crate::import::collective::Collective::parse(collective).unwrap();
+        crate::import::goal::read_from(text.as_bytes(), "t.goal", Some(&c), None).unwrap()
+    }
+
+    /// LogGOPSim's README example: a binomial-tree reduce of 1024 bytes on
+    /// 8 hosts under its default parameters prints Host 0 34914, Host 1
+    /// 24776, Hosts 2-3 13138, Hosts 4-7 1500 (measured with LogGOPSim
+    /// 76451de, docs/cost.md). Round by round hosts 4-7 send to 0-3, 2-3
+    /// to 0-1, 1 to 0; a host sends once it has received (written as a
+    /// gather: a GOAL message names no partial sums).
+    #[test]
+    fn loggopsim_binomial_reduce() {
+        let mut text = String::from("num_ranks 8\n");
+        // Host r's parent clears r's highest bit: the leaves are 4-7.
+        let parent = |r: u32| r - (1 << r.ilog2());
+        let children = |r: u32| -> Vec<u32> { (1..8).filter(|&c| parent(c) == r).collect() };
+        for r in 0..8u32 {
+            text += &format!("rank {r} {{\n");
+            let kids = children(r);
+            for (i, c) in kids.iter().enumerate() {
+                text += &format!("l{i}: recv 1024b from {c} tag 0\n");
+            }
+            if r != 0 {
+                text += &format!("s: send 1024b to {} tag 0\n", parent(r));
+                for i in 0..kids.len() {
+                    text += &format!("s requires l{i}\n");
+                }
+            }
+            text += "}\n";
+        }
+        let s = goal(&text, "gather:0");
+        let t = loggops::finish_times(&s, &loggops::LogGops::default(), |op| {
+            s.ops[op as usize].bytes
+        });
+        assert_eq!(t, [34914, 24776, 13138, 13138, 1500, 1500, 1500, 1500]);
+    }
+
+    /// LogGOPSim's documentation example: a dissemination barrier of
+    /// 1-byte messages on 16 hosts, 4 rounds, ends at 22000 ns on every
+    /// host: a round is o + L + o = 5500.
+    #[test]
+    fn loggopsim_dissemination() {
+        let mut text = String::from("num_ranks 16\n");
+        for r in 0..16u32 {
+            text += &format!("rank {r} {{\n");
+            for k in 0..4 {
+                let d = 1 << k;
+                text += &format!("s{k}: send 1b to {} tag {k}\n", (r + d) % 16);
+                text += &format!("r{k}: recv 1b from {} tag {k}\n", (r + 16 - d) % 16);
+                if k > 0 {
+                    text += &format!("s{k} requires r{}\n", k - 1);
+                    text += &format!("r{k} requires r{}\n", k - 1);
+                }
+            }
+            text += "}\n";
+        }
+        let s = goal(&text, "barrier");
+        let t = loggops::finish_times(&s, &loggops::LogGops::default(), |op| {
+            s.ops[op as usize].bytes
+        });
+        assert_eq!(t, vec![22000; 16]);
+    }
+
+    /// One message either side of S: eagerly (65535 B) the sender is done
+    /// after o; as a rendezvous (65536 B) when the receiver matches it
+    /// (o + L); the receiver takes o + (s-1)G after the arrival either way
+    /// (LogGOPSim: 1500 / 398704 and 4000 / 398710).
+    #[test]
+    fn eager_and_rendezvous() {
+        for (bytes, expected) in [(65535, [1500, 398704]), (65536, [4000, 398710])] {
+            let text = format!(
+                "num_ranks 2\nrank 0 {{\nsend {bytes}b to 1 tag 0\n}}\nrank 1 {{\nrecv {bytes}b from 0 tag 0\n}}\n"
+            );
+            let s = goal(&text, "broadcast:0");
+            let t = loggops::finish_times(&s, &loggops::LogGops::default(), |op| {
+                s.ops[op as usize].bytes
+            });
+            assert_eq!(t, expected, "{bytes} bytes");
+        }
+    }
+}
