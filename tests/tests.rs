@@ -17,6 +17,8 @@ mod budgets;
 mod claims;
 /// The `check` command: reports, JSON, and every bad input.
 mod cli;
+/// Cost models: LogGOPS through the command line, sizes, refusals.
+mod cost;
 /// dt: exhaustive n <= 5; its bound fails at n = 2 only.
 mod dt;
 /// The examples a user would write (examples/): each run as its `main`

@@ -313,6 +313,7 @@ pub fn assemble<P: Protocol>(
             executed.as_ref(),
             inputs.first().map_or(0, |i| p.task(i).needed_deliveries()),
         ),
+        cost: None,
     }
 }
 

@@ -70,6 +70,10 @@ pub struct ScheduleRequest {
     /// `--packet-bytes` (GOAL): a message is a packet a this many bytes
     /// or part (None: one packet).
     pub packet_bytes: Option<u64>,
+    /// `--cost`: the cost model that also times the schedule.
+    pub cost: Option<crate::cost::Model>,
+    /// `--bytes`: a chunk's bytes, where the file gives no sizes.
+    pub bytes: Option<u64>,
     /// `--network`.
     pub network: NetworkSpec,
     /// `--map`.
@@ -97,6 +101,8 @@ impl ScheduleRequest {
             format: None,
             collective: None,
             packet_bytes: None,
+            cost: None,
+            bytes: None,
             network,
             map: Map::Identity,
             switching: Switching::Sf,
@@ -128,6 +134,12 @@ impl ScheduleRequest {
         }
         if let Some(b) = self.packet_bytes {
             s += &format!(" --packet-bytes {b}");
+        }
+        if let Some(m) = &self.cost {
+            s += &format!(" --cost {m}");
+        }
+        if let Some(b) = self.bytes {
+            s += &format!(" --bytes {b}");
         }
         if self.load {
             s += " --load";
@@ -384,11 +396,28 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
     })
 }
 
-/// Checks the schedule `req` names on its network.
+/// Checks the schedule `req` names on its network, and times it under
+/// the cost model it names.
 pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
-    crate::with_scheduled!(req, |scheduled, subject| check_protocol(
+    let cost = match &req.cost {
+        Some(model) => {
+            if req.packet_bytes.is_some() {
+                return Err(CheckError::Usage(
+                    "--cost times a GOAL message whole: it does not take --packet-bytes".into(),
+                ));
+            }
+            let schedule = read_schedule(req)?;
+            let cost = crate::cost::time(&schedule, model, req.bytes)
+                .map_err(|e| CheckError::Usage(e.to_string()))?;
+            Some(cost)
+        }
+        None => None,
+    };
+    let mut outcome = crate::with_scheduled!(req, |scheduled, subject| check_protocol(
         scheduled,
         &subject,
         &req.options
-    ))
+    ))?;
+    outcome.cost = cost;
+    Ok(outcome)
 }

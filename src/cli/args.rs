@@ -308,6 +308,15 @@ pub struct ScheduleArgs {
     /// bytes or part (default: one packet a message)
     #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
     pub packet_bytes: Option<u64>,
+    /// Also time the schedule under a cost model, in microseconds:
+    /// loggops[:L=2500,o=1500,g=1000,G=6,O=0,S=65535] (LogGOPSim's
+    /// defaults; docs/cost.md)
+    #[arg(long, value_name = "MODEL", value_parser = cost_model)]
+    pub cost: Option<commcheck::cost::Model>,
+    /// The bytes of a chunk, where the file gives no sizes (MSCCL-IR,
+    /// commcheck's format): a send of k chunks is k x BYTES
+    #[arg(long, value_name = "BYTES", value_parser = packet_bytes, requires = "cost")]
+    pub bytes: Option<u64>,
     /// Report the link load (the most transmissions on
     /// one resource in one slot, and where) and do not claim
     /// contention-freedom
@@ -647,7 +656,12 @@ fn network_spec(text: &str) -> Result<NetworkSpec, models::topology::SpecError> 
     text.parse()
 }
 
-/// `--packet-bytes`: at least one byte.
+/// `--cost`: a cost model and its parameters.
+fn cost_model(text: &str) -> Result<commcheck::cost::Model, String> {
+    text.parse()
+}
+
+/// `--packet-bytes`, `--bytes`: at least one byte.
 fn packet_bytes(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(b) if b > 0 => Ok(b),

@@ -651,6 +651,8 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
         format: a.format,
         collective: a.collective.clone(),
         packet_bytes: a.packet_bytes,
+        cost: a.cost.clone(),
+        bytes: a.bytes,
         network,
         map: a.map.clone().unwrap_or(Map::Identity),
         switching: a.modes.switching.map_or(Switching::Sf, Into::into),

@@ -35,6 +35,19 @@ impl std::str::FromStr for Model {
     }
 }
 
+/// The model as `--cost` takes it, every parameter written.
+impl std::fmt::Display for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Model::LogGops(p) => write!(
+                f,
+                "loggops:L={},o={},g={},G={},O={},S={}",
+                p.l, p.o, p.g, p.big_g, p.big_o, p.s
+            ),
+        }
+    }
+}
+
 /// What a cost model says of a schedule: the report's `time: about T us`
 /// and JSON's `cost`.
 #[derive(Clone, Debug, PartialEq, Serialize)]

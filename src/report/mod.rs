@@ -101,6 +101,9 @@ pub struct Outcome {
     /// `--delay`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub machine: Option<MachineReport>,
+    /// The time under a cost model (`--cost`), beside the slots.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::Cost>,
 }
 
 /// An imperfect machine: what it was, and what its faults cost in an
@@ -601,6 +604,15 @@ impl Outcome {
             },
             opt(self.time.lower_bound)
         );
+        if let Some(c) = &self.cost {
+            let _ = writeln!(
+                s,
+                "time: about {} us under {} ({})",
+                micros(c.time_us),
+                c.model,
+                c.parameters
+            );
+        }
         if let Some(t) = self.time.termination {
             let _ = writeln!(
                 s,
@@ -709,4 +721,11 @@ fn observation(c: &Counterexample) -> String {
         },
         _ => format!("not kept (not claimed here); the first: {}", c.text),
     }
+}
+
+/// Microseconds to three decimals (a nanosecond), trailing zeros dropped.
+fn micros(us: f64) -> String {
+    let text = format!("{us:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    text.to_string()
 }
