@@ -252,3 +252,27 @@ fn ranks_go_on_the_accelerators() {
         "{e}"
     );
 }
+
+/// docs/network.schema.json names exactly the node and link kinds the
+/// reader takes, and the most lanes.
+#[test]
+fn the_network_schema_names_what_the_reader_reads() {
+    use models::topology::parts::{LinkKind, NodeKind, MAX_LANES};
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("docs/network.schema.json").unwrap())
+            .unwrap();
+    let v2 = &schema["oneOf"][1]["properties"];
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect()
+    };
+    let nodes: Vec<String> = NodeKind::ALL.iter().map(|k| k.name().to_string()).collect();
+    assert_eq!(names(&v2["nodes"]["items"]["properties"]["kind"]["enum"]), nodes);
+    let link = &schema["$defs"]["link"]["properties"];
+    let links: Vec<String> = LinkKind::ALL.iter().map(|k| k.name().to_string()).collect();
+    assert_eq!(names(&link["kind"]["enum"]), links);
+    assert_eq!(link["lanes"]["maximum"], MAX_LANES);
+}
