@@ -270,9 +270,44 @@ fn the_network_schema_names_what_the_reader_reads() {
             .collect()
     };
     let nodes: Vec<String> = NodeKind::ALL.iter().map(|k| k.name().to_string()).collect();
-    assert_eq!(names(&v2["nodes"]["items"]["properties"]["kind"]["enum"]), nodes);
+    assert_eq!(
+        names(&v2["nodes"]["items"]["properties"]["kind"]["enum"]),
+        nodes
+    );
     let link = &schema["$defs"]["link"]["properties"];
     let links: Vec<String> = LinkKind::ALL.iter().map(|k| k.name().to_string()).collect();
     assert_eq!(names(&link["kind"]["enum"]), links);
     assert_eq!(link["lanes"]["maximum"], MAX_LANES);
+}
+
+/// The direct allgather of 10^6-byte chunks on four GPUs whose NVSwitch
+/// links have 3 lanes of 25 GB/s: each GPU's three worms share its link
+/// up and each GPU's link down, 25 GB/s each, over two arcs of the
+/// default 500 ns: 1000 + 10^6 / 25 = 41000 ns under alpha-beta. ASTRA's
+/// model does not share: 1000 + 10^6 / 75, whole nanoseconds.
+#[test]
+fn link_models_time_the_run_on_the_machine() {
+    let d = dir("cost");
+    let (n, s) = (d.join("net.json"), d.join("s.json"));
+    std::fs::write(&n, switched(4, 3, "")).unwrap();
+    std::fs::write(&s, direct_allgather(4)).unwrap();
+    let cost = |model: &str| {
+        let mut req = ScheduleRequest {
+            switching: Switching::Wh,
+            ..ScheduleRequest::new(&s, format!("graph:{}", n.display()).parse().unwrap())
+        };
+        req.cost = Some(model.parse().unwrap());
+        req.bytes = Some(1_000_000);
+        check_schedule(&req).unwrap().cost.unwrap()
+    };
+    let ab = cost("alpha-beta");
+    assert_eq!(ab.per_rank_us, vec![41.0; 4]);
+    assert_eq!(ab.model, "alpha-beta");
+    let astra = cost("astra");
+    assert_eq!(astra.time_us, 14.333);
+    let slow = cost("alpha-beta:latency=0");
+    assert_eq!(
+        slow.time_us, 40.0,
+        "the file's bandwidths, the model's latency"
+    );
 }

@@ -3,17 +3,23 @@
 //! (docs/schedules.md).
 
 use super::{check_protocol, CheckError, Options, Subject};
+use crate::cost::links::{LinkModel, Sent};
+use crate::cost::{Cost, Model};
+use crate::engine::lockstep::LockStep;
 use crate::import::collective::Collective;
 use crate::import::network::build;
 use crate::import::{self, ImportError};
 use crate::report::Outcome;
 use models::catalog::{Config, Params};
+use models::schedule::scheduled::Scheduled;
 use models::schedule::{Kind, Schedule};
 use models::with_network;
 use models::{Graph, Ports, Switching, Topology};
 use models::{Network, NetworkSpec};
+use models::{Protocol, ProtocolExt};
 use properties::NodeId;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The formats a schedule file may be in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -399,25 +405,67 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
 /// Checks the schedule `req` names on its network, and times it under
 /// the cost model it names.
 pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
-    let cost = match &req.cost {
-        Some(model) => {
-            if req.packet_bytes.is_some() {
-                return Err(CheckError::Usage(
-                    "--cost times a GOAL message whole: it does not take --packet-bytes".into(),
-                ));
-            }
-            let schedule = read_schedule(req)?;
-            let cost = crate::cost::time(&schedule, model, req.bytes)
-                .map_err(|e| CheckError::Usage(e.to_string()))?;
-            Some(cost)
-        }
+    let usage = |e: crate::cost::CostError| CheckError::Usage(e.to_string());
+    let ns = match &req.cost {
         None => None,
+        Some(_) if req.packet_bytes.is_some() => {
+            return Err(CheckError::Usage(
+                "--cost times a GOAL message whole: it does not take --packet-bytes".into(),
+            ))
+        }
+        Some(Model::LogGops(p)) => {
+            let schedule = read_schedule(req)?;
+            Some(crate::cost::loggops_time(&schedule, p, req.bytes).map_err(usage)?)
+        }
+        Some(Model::Links(m)) => Some(crate::with_scheduled!(req, |s, _subject| link_time(
+            s, m, req.bytes
+        ))?),
     };
     let mut outcome = crate::with_scheduled!(req, |scheduled, subject| check_protocol(
         scheduled,
         &subject,
         &req.options
     ))?;
-    outcome.cost = cost;
+    if let (Some(model), Some(ns)) = (&req.cost, ns) {
+        outcome.cost = Some(Cost::of(model, ns));
+    }
     Ok(outcome)
+}
+
+/// Each rank's finishing time (ns) in the run the executor makes of `s`
+/// (every choice at its first option), timed by the link model `m`.
+fn link_time<T: Topology + 'static>(
+    s: Scheduled<T>,
+    m: &LinkModel,
+    bytes: Option<u64>,
+) -> Result<Vec<f64>, CheckError> {
+    let sizes =
+        crate::cost::sizes(s.schedule(), bytes).map_err(|e| CheckError::Usage(e.to_string()))?;
+    let place = s.place().to_vec();
+    let input = s.first_input();
+    let model = LockStep::new(Arc::new(s), vec![input]);
+    let t = model.protocol.topology();
+    let mut slots = Vec::new();
+    model.first_choice_each(0, |state| {
+        let sent = state.sent.iter().map(|tx| {
+            let mut arcs = Vec::new();
+            t.occupy(&tx.route, |r| {
+                if t.arc_ends(r).is_some() {
+                    arcs.push(r)
+                }
+            });
+            let mut to = Vec::new();
+            t.receivers(&tx.route, |v| to.push(v));
+            Sent {
+                from: tx.route.from(),
+                to,
+                arcs,
+                bytes: sizes[tx.msg.op as usize],
+            }
+        });
+        slots.push(sent.collect());
+        Ok::<_, CheckError>(())
+    })?;
+    let ns = crate::cost::links::finish_times(m, t.nodes(), &slots, |r| t.link_attrs(r));
+    Ok(place.iter().map(|&v| ns[v as usize]).collect())
 }

@@ -310,7 +310,9 @@ pub struct ScheduleArgs {
     pub packet_bytes: Option<u64>,
     /// Also time the schedule under a cost model, in microseconds:
     /// loggops[:L=2500,o=1500,g=1000,G=6,O=0,S=65535] (LogGOPSim's
-    /// defaults; docs/cost.md)
+    /// defaults), alpha-beta[:latency=500,bandwidth=50] or
+    /// astra[:latency=500,bandwidth=50] (over the network's links; the
+    /// parameters for links that give none) (docs/cost.md)
     #[arg(long, value_name = "MODEL", value_parser = cost_model)]
     pub cost: Option<commcheck::cost::Model>,
     /// The bytes of a chunk, where the file gives no sizes (MSCCL-IR,

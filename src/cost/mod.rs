@@ -6,7 +6,11 @@
 //! * [`loggops`]: LogGOPS, as LogGOPSim times a GOAL schedule (its own
 //!   event order: sends, arrivals and computations wait for a host's CPU
 //!   and network interface, not for slots).
+//! * [`links`]: alpha-beta per link, and ASTRA-sim's analytical model,
+//!   over the slot run on the network's links (their bandwidths and
+//!   latencies).
 
+pub mod links;
 pub mod loggops;
 
 use models::schedule::{Data, Kind, OpId, Schedule};
@@ -17,6 +21,8 @@ use serde::Serialize;
 pub enum Model {
     /// `loggops[:L=..,o=..,g=..,G=..,O=..,S=..]`.
     LogGops(loggops::LogGops),
+    /// `alpha-beta[:latency=..,bandwidth=..]` or `astra[:...]`.
+    Links(links::LinkModel),
 }
 
 impl std::str::FromStr for Model {
@@ -28,8 +34,12 @@ impl std::str::FromStr for Model {
             "loggops" => loggops::LogGops::parse(params)
                 .map(Model::LogGops)
                 .map_err(|why| format!("--cost {text}: {why}")),
+            "alpha-beta" | "astra" => links::LinkModel::parse(params, name == "astra")
+                .map(Model::Links)
+                .map_err(|why| format!("--cost {text}: {why}")),
             _ => Err(format!(
-                "--cost {text}: expected loggops[:L=2500,o=1500,g=1000,G=6,O=0,S=65535]"
+                "--cost {text}: expected loggops[:L=2500,o=1500,g=1000,G=6,O=0,S=65535], \
+                 alpha-beta[:latency=500,bandwidth=50] or astra[:latency=500,bandwidth=50]"
             )),
         }
     }
@@ -43,6 +53,13 @@ impl std::fmt::Display for Model {
                 f,
                 "loggops:L={},o={},g={},G={},O={},S={}",
                 p.l, p.o, p.g, p.big_g, p.big_o, p.s
+            ),
+            Model::Links(m) => write!(
+                f,
+                "{}:latency={},bandwidth={}",
+                m.name(),
+                m.latency,
+                m.bandwidth
             ),
         }
     }
@@ -76,33 +93,39 @@ pub enum CostError {
     },
 }
 
-/// `schedule` timed under `model`, its messages of the sizes the file
-/// gives or, where it gives none, `chunk_bytes` a chunk.
-pub fn time(
+impl Cost {
+    /// The cost of a run whose ranks finish at `ns` nanoseconds.
+    pub fn of(model: &Model, ns: impl IntoIterator<Item = f64>) -> Cost {
+        let (name, parameters) = match model {
+            Model::LogGops(p) => ("loggops", p.describe()),
+            Model::Links(m) => (m.name(), m.describe()),
+        };
+        let per_rank_us: Vec<f64> = ns.into_iter().map(|t| t / 1000.0).collect();
+        Cost {
+            model: name,
+            parameters,
+            time_us: per_rank_us.iter().copied().fold(0.0, f64::max),
+            per_rank_us,
+        }
+    }
+}
+
+/// Each rank's finishing time (ns) when `schedule` runs under LogGOPS,
+/// its messages of the sizes the file gives or, where it gives none,
+/// `chunk_bytes` a chunk.
+pub fn loggops_time(
     schedule: &Schedule,
-    model: &Model,
+    p: &loggops::LogGops,
     chunk_bytes: Option<u64>,
-) -> Result<Cost, CostError> {
+) -> Result<Vec<f64>, CostError> {
     let sizes = sizes(schedule, chunk_bytes)?;
-    let (name, parameters, ns) = match model {
-        Model::LogGops(p) => (
-            "loggops",
-            p.describe(),
-            loggops::finish_times(schedule, p, |op| sizes[op as usize]),
-        ),
-    };
-    let per_rank_us: Vec<f64> = ns.iter().map(|&t| t as f64 / 1000.0).collect();
-    Ok(Cost {
-        model: name,
-        parameters,
-        time_us: per_rank_us.iter().copied().fold(0.0, f64::max),
-        per_rank_us,
-    })
+    let ns = loggops::finish_times(schedule, p, |op| sizes[op as usize]);
+    Ok(ns.into_iter().map(|t| t as f64).collect())
 }
 
 /// Each operation's size: its own, else its chunks times `chunk_bytes`
 /// for a send or a receive (a computation without a length takes none).
-fn sizes(schedule: &Schedule, chunk_bytes: Option<u64>) -> Result<Vec<u64>, CostError> {
+pub fn sizes(schedule: &Schedule, chunk_bytes: Option<u64>) -> Result<Vec<u64>, CostError> {
     let mut sizes = Vec::with_capacity(schedule.ops.len());
     for (i, op) in schedule.ops.iter().enumerate() {
         let data = match &op.kind {

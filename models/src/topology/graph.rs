@@ -674,6 +674,13 @@ impl Topology for Graph {
         }
     }
 
+    fn link_attrs(&self, r: ResourceId) -> Option<LinkAttrs> {
+        match self.lanes.binary_search(&r) {
+            Ok(i) if i < self.arcs.len() => Some(self.attrs[i]),
+            _ => None,
+        }
+    }
+
     fn max_lanes(&self) -> u32 {
         self.attrs.iter().map(|a| a.lanes).max().unwrap_or(1)
     }

@@ -56,6 +56,14 @@ pub trait Topology: Send + Sync {
         1
     }
 
+    /// What the link whose first lane is resource `r` is made of, where
+    /// the network says (a machine's links; None on the papers'
+    /// networks, whose links say nothing of bandwidth).
+    fn link_attrs(&self, r: ResourceId) -> Option<parts::LinkAttrs> {
+        let _ = r;
+        None
+    }
+
     /// The most lanes of any resource ([`lanes`](Topology::lanes)).
     fn max_lanes(&self) -> u32 {
         1

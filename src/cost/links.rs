@@ -1,0 +1,222 @@
+//! Link cost models over the slot run: the run gives the order, the
+//! network's links the durations (docs/cost.md).
+//!
+//! A transmission of b bytes over a path of arcs costs the arcs'
+//! latencies plus b over its bandwidth:
+//!
+//! * **alpha-beta**: the bandwidth is the path's bottleneck, where an arc
+//!   that k transmissions of the slot cross gives each 1/k of its own (the
+//!   bundle's: a link of 12 NVLinks at 240 GB/s gives one transmission
+//!   240 and two 120 each). Cut-through: a worm's bytes cross its path
+//!   once; under store-and-forward a transmission is one arc anyway.
+//! * **astra**: ASTRA-sim's congestion-unaware analytical model, hops x
+//!   latency + bytes / bandwidth, truncated to whole nanoseconds, no
+//!   sharing. ASTRA-sim charges a multi-dimensional route only its first
+//!   differing dimension; here every hop of the route is charged (the
+//!   same on one dimension, more on several: docs/cost.md).
+//!
+//! A link that gives no bandwidth or latency (the papers' networks, a
+//! version-1 graph) takes the model's parameters.
+//!
+//! **The critical path of the slot run.** A transmission of slot t starts
+//! when everything its sender received in slots before t has arrived (the
+//! slot order is the run's causality: what a node sends in slot t may
+//! depend on anything it held before it), and ends when its bytes have
+//! arrived. A node finishes at the latest end of what it sent or
+//! received; the run at the latest node.
+
+use models::topology::parts::LinkAttrs;
+use properties::{NodeId, ResourceId};
+use std::collections::HashMap;
+
+/// The parameters of a link model: what a link that says nothing of
+/// itself is taken to be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinkModel {
+    /// Latency of an arc, in nanoseconds.
+    pub latency: f64,
+    /// Bandwidth of a link, in GB/s (10^9 bytes a second).
+    pub bandwidth: f64,
+    /// ASTRA-sim's rules (no sharing, whole nanoseconds), else
+    /// alpha-beta's.
+    pub astra: bool,
+}
+
+impl LinkModel {
+    /// `latency=NS,bandwidth=GBS`, each at most once; the others 500 ns
+    /// and 50 GB/s (ASTRA-sim's example ring).
+    pub fn parse(text: &str, astra: bool) -> Result<LinkModel, String> {
+        let mut m = LinkModel {
+            latency: 500.0,
+            bandwidth: 50.0,
+            astra,
+        };
+        let mut seen = Vec::new();
+        for pair in text.split(',').filter(|t| !t.is_empty()) {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("{pair}: expected NAME=VALUE, such as latency=500"))?;
+            let value: f64 = value
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v <= 1e12)
+                .ok_or_else(|| format!("{pair}: a parameter is a number, 0 to 10^12"))?;
+            if seen.contains(&name) {
+                return Err(format!("{name} is given twice"));
+            }
+            seen.push(name);
+            match name {
+                "latency" => m.latency = value,
+                "bandwidth" if value > 0.0 => m.bandwidth = value,
+                "bandwidth" => return Err("a bandwidth of 0: expected a positive number".into()),
+                _ => return Err(format!("{name}: the parameters are latency and bandwidth")),
+            }
+        }
+        Ok(m)
+    }
+
+    /// Its name as `--cost` takes it.
+    pub fn name(&self) -> &'static str {
+        match self.astra {
+            true => "astra",
+            false => "alpha-beta",
+        }
+    }
+
+    /// The parameters in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "links that give none: latency {} ns, bandwidth {} GB/s",
+            self.latency, self.bandwidth
+        )
+    }
+
+    /// The latency and bandwidth of a link described by `attrs`.
+    fn of(&self, attrs: Option<LinkAttrs>) -> (f64, f64) {
+        let a = attrs.unwrap_or(LinkAttrs::PLAIN);
+        (
+            a.latency.unwrap_or(self.latency),
+            a.bandwidth.unwrap_or(self.bandwidth),
+        )
+    }
+}
+
+/// One transmission of the slot run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sent {
+    /// Its sender.
+    pub from: NodeId,
+    /// Its receivers.
+    pub to: Vec<NodeId>,
+    /// The arcs it crosses (each link's first lane), in path order.
+    pub arcs: Vec<ResourceId>,
+    /// Its bytes.
+    pub bytes: u64,
+}
+
+/// When each of `nodes` nodes finishes (ns) in the run whose slots sent
+/// `slots` (slot 1 first), its links as `link` describes them.
+pub fn finish_times(
+    model: &LinkModel,
+    nodes: u32,
+    slots: &[Vec<Sent>],
+    link: impl Fn(ResourceId) -> Option<LinkAttrs>,
+) -> Vec<f64> {
+    let mut ready = vec![0f64; nodes as usize];
+    let mut done = vec![0f64; nodes as usize];
+    for sent in slots {
+        let mut users: HashMap<ResourceId, u32> = HashMap::new();
+        if !model.astra {
+            for tx in sent {
+                for &a in &tx.arcs {
+                    *users.entry(a).or_default() += 1;
+                }
+            }
+        }
+        let mut arrived = Vec::new();
+        for tx in sent {
+            let mut latency = 0.0;
+            let mut bandwidth = f64::INFINITY;
+            for &a in &tx.arcs {
+                let (lat, bw) = model.of(link(a));
+                let share = users.get(&a).copied().unwrap_or(1).max(1) as f64;
+                latency += lat;
+                bandwidth = bandwidth.min(bw / share);
+            }
+            let mut took = match tx.arcs.is_empty() {
+                true => 0.0,
+                false => latency + tx.bytes as f64 / bandwidth,
+            };
+            if model.astra {
+                took = took.trunc();
+            }
+            let end = ready[tx.from as usize] + took;
+            done[tx.from as usize] = done[tx.from as usize].max(end);
+            for &v in &tx.to {
+                arrived.push((v, end));
+            }
+        }
+        for (v, end) in arrived {
+            ready[v as usize] = ready[v as usize].max(end);
+            done[v as usize] = done[v as usize].max(end);
+        }
+    }
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use models::topology::parts::LinkKind;
+
+    /// ASTRA-sim's example ring (8 NPUs, 50 GB/s of 2^30 bytes, 500 ns a
+    /// hop): 1 MiB to a neighbour takes 20031 ns, as its analytical
+    /// backend computes it (500 + 1048576 / 53.687).
+    #[test]
+    fn astra_ring_neighbour() {
+        let m = LinkModel::parse("", true).unwrap();
+        let bw = 50.0 * (1u64 << 30) as f64 / 1e9;
+        let attrs = LinkAttrs::new(LinkKind::NpuLink, 1, bw).with_latency(500.0);
+        let slots = vec![vec![Sent {
+            from: 0,
+            to: vec![1],
+            arcs: vec![0],
+            bytes: 1 << 20,
+        }]];
+        let t = finish_times(&m, 8, &slots, |_| Some(attrs));
+        assert_eq!(t[1], 20031.0);
+        assert_eq!(t[0], 20031.0);
+        assert_eq!(t[2], 0.0);
+    }
+
+    /// Two transmissions over one arc share its bandwidth under
+    /// alpha-beta, not under ASTRA's model; a second slot starts when
+    /// its sender's arrivals are in.
+    #[test]
+    fn shared_arcs_share_bandwidth() {
+        let tx = |from, to, arcs: Vec<u64>| Sent {
+            from,
+            to: vec![to],
+            arcs,
+            bytes: 1000,
+        };
+        let slots = vec![
+            vec![tx(0, 2, vec![0, 1]), tx(1, 2, vec![2, 1])],
+            vec![tx(2, 3, vec![3])],
+        ];
+        let ab = LinkModel::parse("latency=100,bandwidth=10", false).unwrap();
+        let t = finish_times(&ab, 4, &slots, |_| None);
+        // Slot 1: arc 1 shared, 5 GB/s each: 200 + 1000 / 5 = 400.
+        assert_eq!(t[2], 400.0 + 200.0);
+        assert_eq!(t[3], 400.0 + 200.0);
+        let astra = LinkModel { astra: true, ..ab };
+        let t = finish_times(&astra, 4, &slots, |_| None);
+        assert_eq!(t[3], 300.0 + 200.0);
+        assert!(LinkModel::parse("speed=1", false)
+            .unwrap_err()
+            .contains("latency and bandwidth"));
+        assert!(LinkModel::parse("bandwidth=0", false)
+            .unwrap_err()
+            .contains("positive"));
+    }
+}
