@@ -442,8 +442,8 @@ fn link_time<T: Topology + 'static>(
     let sizes =
         crate::cost::sizes(s.schedule(), bytes).map_err(|e| CheckError::Usage(e.to_string()))?;
     let place = s.place().to_vec();
-    let input = s.first_input();
-    let model = LockStep::new(Arc::new(s), vec![input]);
+    // A schedule has one input, its own.
+    let model = LockStep::new(Arc::new(s), vec![()]);
     let t = model.protocol.topology();
     let mut slots = Vec::new();
     model.first_choice_each(0, |state| {
