@@ -16,7 +16,7 @@ use models::schedule::{Kind, Schedule};
 use models::with_network;
 use models::{Graph, Ports, Switching, Topology};
 use models::{Network, NetworkSpec};
-use models::{Protocol, ProtocolExt};
+use models::Protocol;
 use properties::NodeId;
 use std::path::PathBuf;
 use std::sync::Arc;
