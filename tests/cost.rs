@@ -6,10 +6,10 @@
 
 use crate::cli::{check, refused, stdout};
 
-/// The 8-rank dissemination barrier of 1-byte messages: a round is o + L
-/// + o = 5500 ns under LogGOPSim's defaults, three rounds 16.5 us on
-/// every rank; with L = 500 a round is 3500 ns. The text says it in one
-/// line, JSON as `cost`.
+/// The 8-rank dissemination barrier of 1-byte messages: a round is
+/// o + L + o = 5500 ns under LogGOPSim's defaults, three rounds 16.5 us
+/// on every rank; with L = 500 a round is 3500 ns. The text says it in
+/// one line, JSON as `cost`.
 #[test]
 fn loggops_times_a_goal_schedule() {
     let base = [
