@@ -1,7 +1,9 @@
 //! Schedules and networks from files (docs/schedules.md): `--network`
 //! and graph files ([`network`]), commcheck's own schedule format
 //! ([`commcheck`]), LogGOPSim's GOAL ([`goal`]), msccl-tools' MSCCL-IR
-//! ([`msccl`]) and the named collectives they share ([`collective`]).
+//! ([`msccl`]) and the named collectives they share ([`collective`]);
+//! and machines' parts from NCCL's and RCCL's topology XML
+//! ([`topo_xml`]).
 //!
 //! Every reader refuses bad input in one line, naming the file, the line
 //! and column where it knows them, and what was expected; none panics,
