@@ -11,6 +11,7 @@ use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
 use commcheck::import::collective::Collective;
 use commcheck::import::goal::COLLECTIVE_LINE;
+use models::topology::NetworkFormat;
 use models::{Ports, Switching};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -198,16 +199,37 @@ fn the_readers_refuse_mutated_files_without_panicking() {
     let graph = "{\"format\": \"commcheck-network\", \"version\": 1, \"nodes\": 4,\n\
                  \"names\": [\"a\", \"b\", \"c\", \"d\"],\n\"links\": [[0, 1], [1, 2], [2, 3]],\n\
                  \"arcs\": [[3, 0]]}";
-    for _ in 0..inputs() {
-        let text = mutate(graph, &mut rng);
-        let read = catch_unwind(|| {
-            commcheck::import::network::graph_text(&text, "g.json", Switching::Wh, Ports::All)
+    let machine = crate::machines::switched(
+        3,
+        2,
+        r#"{"between": [1, 2], "kind": "pcie", "latency": 900}"#,
+    );
+    for (format, seed) in [
+        (NetworkFormat::Graph, graph.to_string()),
+        (NetworkFormat::Graph, machine),
+        (
+            NetworkFormat::NcclTopo,
+            crate::machines::NCCL_TOPO.to_string(),
+        ),
+        (NetworkFormat::Guess, crate::machines::RCCL_TOPO.to_string()),
+    ] {
+        for _ in 0..inputs() {
+            let text = mutate(&seed, &mut rng);
+            let read = catch_unwind(|| {
+                commcheck::import::network::network_text(
+                    &text,
+                    "g",
+                    format,
+                    Switching::Wh,
+                    Ports::All,
+                )
                 .map(|_| ())
-        });
-        match read {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => assert_eq!(e.to_string().lines().count(), 1, "{e}\n{text}"),
-            Err(_) => panic!("graph input panicked:\n{text}"),
+            });
+            match read {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => assert_eq!(e.to_string().lines().count(), 1, "{e}\n{text}"),
+                Err(_) => panic!("{format:?} network input panicked:\n{text}"),
+            }
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -20,7 +20,7 @@ fn dir(name: &str) -> PathBuf {
 /// A version-2 graph of `gpus` GPUs on one NVSwitch, `lanes` NVLinks each
 /// way, the switch numbered first (ranks still go on the GPUs), plus
 /// `extra` links written as JSON.
-fn switched(gpus: u32, lanes: u32, extra: &str) -> String {
+pub(crate) fn switched(gpus: u32, lanes: u32, extra: &str) -> String {
     let mut nodes = vec![r#"{"name": "nvs", "kind": "nvswitch"}"#.to_string()];
     let mut links = Vec::new();
     for g in 0..gpus {
@@ -310,4 +310,134 @@ fn link_models_time_the_run_on_the_machine() {
         slow.time_us, 40.0,
         "the file's bandwidths, the model's latency"
     );
+}
+
+/// NCCL's topology XML of a 4-GPU server, written here in the form
+/// `NCCL_TOPO_DUMP_FILE` writes: sm 90 GPUs under two PCIe switches, each
+/// with 18 NVLinks to the NVSwitches, and a 400 Gb/s NIC.
+pub(crate) const NCCL_TOPO: &str = r#"<system version="1">
+  <cpu numaid="0" affinity="ff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
+    <pci busid="0000:10:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">
+      <pci busid="0000:11:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="0" sm="90" rank="0" gdr="1">
+          <nvlink target="0000:c0:00.0" count="18" tclass="0x068000"/>
+        </gpu>
+      </pci>
+      <pci busid="0000:12:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="1" sm="90" rank="1" gdr="1">
+          <nvlink target="0000:c0:00.0" count="18" tclass="0x068000"/>
+        </gpu>
+      </pci>
+      <pci busid="0000:13:00.0" class="0x020000" link_speed="32.0 GT/s PCIe" link_width="16">
+        <nic>
+          <net name="mlx5_0" dev="0" speed="400000" port="1" latency="0.000000" guid="0x1" maxconn="131072" gdr="1"/>
+        </nic>
+      </pci>
+    </pci>
+    <pci busid="0000:20:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">
+      <pci busid="0000:21:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="2" sm="90" rank="2" gdr="1">
+          <nvlink target="0000:c0:00.0" count="18" tclass="0x068000"/>
+        </gpu>
+      </pci>
+      <pci busid="0000:22:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="3" sm="90" rank="3" gdr="1">
+          <nvlink target="0000:c0:00.0" count="18" tclass="0x068000"/>
+        </gpu>
+      </pci>
+    </pci>
+  </cpu>
+</system>
+"#;
+
+/// RCCL's topology XML (version 2) of four gfx942 GPUs, every pair joined
+/// by one xGMI link.
+pub(crate) const RCCL_TOPO: &str = r#"<system version="2">
+  <cpu numaid="0" arch="x86_64" vendor="AuthenticAMD" familyid="25" modelid="17">
+    <pci busid="0000:10:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">
+      <pci busid="0000:11:00.0" class="0x120000" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="0" sm="94" gcn="gfx942" rank="0" gdr="1">
+          <xgmi target="0000:12:00.0" count="1" tclass="0x120000"/>
+          <xgmi target="0000:13:00.0" count="1" tclass="0x120000"/>
+          <xgmi target="0000:14:00.0" count="1" tclass="0x120000"/>
+        </gpu>
+      </pci>
+      <pci busid="0000:12:00.0" class="0x120000" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="1" sm="94" gcn="gfx942" rank="1" gdr="1">
+          <xgmi target="0000:11:00.0" count="1" tclass="0x120000"/>
+          <xgmi target="0000:13:00.0" count="1" tclass="0x120000"/>
+          <xgmi target="0000:14:00.0" count="1" tclass="0x120000"/>
+        </gpu>
+      </pci>
+      <pci busid="0000:13:00.0" class="0x120000" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="2" sm="94" gcn="gfx942" rank="2" gdr="1">
+          <xgmi target="0000:11:00.0" count="1" tclass="0x120000"/>
+          <xgmi target="0000:12:00.0" count="1" tclass="0x120000"/>
+          <xgmi target="0000:14:00.0" count="1" tclass="0x120000"/>
+        </gpu>
+      </pci>
+      <pci busid="0000:14:00.0" class="0x120000" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="3" sm="94" gcn="gfx942" rank="3" gdr="1">
+          <xgmi target="0000:11:00.0" count="1" tclass="0x120000"/>
+          <xgmi target="0000:12:00.0" count="1" tclass="0x120000"/>
+          <xgmi target="0000:13:00.0" count="1" tclass="0x120000"/>
+        </gpu>
+      </pci>
+    </pci>
+  </cpu>
+</system>
+"#;
+
+/// The direct allgather on the servers NCCL's and RCCL's files describe:
+/// on the NVSwitch server every worm crosses the switch, 18 lanes a GPU
+/// carry its three, and under alpha-beta each worm has a third of
+/// 18 x 20.6 GB/s up and down; on the xGMI server every pair is one
+/// direct link of 48 GB/s. Both finish in a slot without contention;
+/// `graph:` tells the format by the content.
+#[test]
+fn topology_files_are_the_servers_they_describe() {
+    let d = dir("topo");
+    let s = d.join("s.json");
+    std::fs::write(&s, direct_allgather(4)).unwrap();
+    for (name, text, spec, expected_us) in [
+        (
+            "nccl.xml",
+            NCCL_TOPO,
+            "nccl-topo",
+            1000.0 + 1e6 / (18.0 * 20.6 / 3.0),
+        ),
+        ("rccl.xml", RCCL_TOPO, "graph", 500.0 + 1e6 / 48.0),
+    ] {
+        let file = d.join(name);
+        std::fs::write(&file, text).unwrap();
+        let mut req = ScheduleRequest {
+            switching: Switching::Wh,
+            options: Options {
+                engine: Some(Engine::Exhaustive),
+                ..Options::default()
+            },
+            ..ScheduleRequest::new(&s, format!("{spec}:{}", file.display()).parse().unwrap())
+        };
+        req.cost = Some("alpha-beta".parse().unwrap());
+        req.bytes = Some(1_000_000);
+        let o = check_schedule(&req).unwrap();
+        assert_eq!(
+            status(&o, "contention-freedom"),
+            Status::Holds,
+            "{name}: {}",
+            o.text()
+        );
+        assert_eq!(
+            status(&o, "completeness"),
+            Status::Holds,
+            "{name}: {}",
+            o.text()
+        );
+        assert_eq!(o.time.measured, Some(1), "{name}");
+        let cost = o.cost.unwrap();
+        assert!(
+            (cost.time_us - expected_us / 1000.0).abs() < 1e-6,
+            "{name}: {cost:?}"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! ([`commcheck`]), LogGOPSim's GOAL ([`goal`]), msccl-tools' MSCCL-IR
 //! ([`msccl`]) and the named collectives they share ([`collective`]);
 //! and machines' parts from NCCL's and RCCL's topology XML
-//! ([`topo_xml`]).
+//! ([`topo_xml`]) and ASTRA-sim's analytical network YAML ([`astra`]).
 //!
 //! Every reader refuses bad input in one line, naming the file, the line
 //! and column where it knows them, and what was expected; none panics,

@@ -530,8 +530,8 @@ impl Graph {
             return None;
         }
         let n = self.nodes as usize;
-        let left = |u: NodeId| self.distance[u as usize * n + to as usize];
-        if left(from) == u16::MAX {
+        let left = |u: NodeId| self.distance[u as usize * n + to as usize] as u32;
+        if left(from) == u16::MAX as u32 {
             return None;
         }
         let mut path = vec![from];
