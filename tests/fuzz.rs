@@ -212,6 +212,12 @@ fn the_readers_refuse_mutated_files_without_panicking() {
             crate::machines::NCCL_TOPO.to_string(),
         ),
         (NetworkFormat::Guess, crate::machines::RCCL_TOPO.to_string()),
+        (
+            NetworkFormat::Astra,
+            "topology: [ Ring, Switch ]  # two dimensions\nnpus_count:\n  - 4\n  - 2\n\
+             bandwidth: [ 50.0, 25 ]\nlatency: [ 500, 700.5 ]\n"
+                .to_string(),
+        ),
     ] {
         for _ in 0..inputs() {
             let text = mutate(&seed, &mut rng);

@@ -441,3 +441,45 @@ fn topology_files_are_the_servers_they_describe() {
         );
     }
 }
+
+/// The built-in servers as `--network` names them: the direct allgather
+/// of 8 GPUs is contention-free in one slot through the NVSwitch of a
+/// DGX A100 (12 lanes a GPU carry its 7 worms) and over the xGMI mesh of
+/// an MI300X platform; on the DGX-1's hybrid cube-mesh a GPU reaches only
+/// 4 of the 7 others, so the schedule is refused, naming a pair; a bad
+/// name is refused when the command line is read.
+#[test]
+fn built_in_servers_by_name() {
+    let d = dir("builtin");
+    let s = d.join("s.json");
+    std::fs::write(&s, direct_allgather(8)).unwrap();
+    let req = |net: &str| ScheduleRequest {
+        switching: Switching::Wh,
+        options: Options {
+            engine: Some(Engine::Exhaustive),
+            ..Options::default()
+        },
+        ..ScheduleRequest::new(&s, net.parse().unwrap())
+    };
+    for net in ["dgx-a100", "mi300x"] {
+        let o = check_schedule(&req(net)).unwrap();
+        assert_eq!(
+            status(&o, "contention-freedom"),
+            Status::Holds,
+            "{net}: {}",
+            o.text()
+        );
+        assert_eq!(o.time.measured, Some(1), "{net}");
+    }
+    let Err(e) = check_schedule(&req("dgx1")) else {
+        panic!("a worm crossed a GPU of the DGX-1")
+    };
+    assert!(e.to_string().contains("cannot reach"), "{e}");
+    let o = crate::cli::check(&["schedule", "x.json", "--network", "dgx1:2"]);
+    let err = crate::cli::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err.trim(),
+        "--network dgx1:2: dgx1 is one server here: it takes no :K"
+    );
+}
