@@ -303,6 +303,12 @@ fn link_models_time_the_run_on_the_machine() {
     let ab = cost("alpha-beta");
     assert_eq!(ab.per_rank_us, vec![41.0; 4]);
     assert_eq!(ab.model, "alpha-beta");
+    // Each GPU takes in 3 of the 4 chunks over 75 GB/s: 40 us; the
+    // farthest pair is 2 hops of 500 ns.
+    let bounds = ab.bounds.clone().unwrap();
+    assert_eq!(bounds.bandwidth_us, Some(40.0), "{bounds:?}");
+    assert_eq!(bounds.latency_us, 1.0);
+    assert_eq!(ab.ratio, Some(41.0 / 40.0));
     let astra = cost("astra");
     assert_eq!(astra.time_us, 14.333);
     let slow = cost("alpha-beta:latency=0");

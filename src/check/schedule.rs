@@ -427,9 +427,107 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
         &req.options
     ))?;
     if let (Some(model), Some(ns)) = (&req.cost, ns) {
-        outcome.cost = Some(Cost::of(model, ns));
+        let mut cost = Cost::of(model, ns);
+        let prepared = prepare(req)?;
+        let (bandwidth, hops, latency) = machine_of(&prepared.net, &prepared.place, model);
+        let machine = crate::cost::bounds::Machine {
+            bandwidth: &bandwidth,
+            hops,
+            latency,
+        };
+        let bytes = req
+            .bytes
+            .filter(|_| prepared.schedule.ops.iter().all(|op| op.bytes == 0));
+        cost.bound(crate::cost::bounds::bounds(
+            &prepared.schedule,
+            bytes,
+            &machine,
+        ));
+        outcome.cost = Some(cost);
     }
     Ok(outcome)
+}
+
+/// What the bounds of `model` on `net` are made of: per placed rank, the
+/// bandwidth of its links in and out (GB/s); the most hops between two
+/// placed ranks; the smallest latency of a link (ns). Links that give
+/// none take the model's; under LogGOPS a rank's bandwidth is its
+/// interface's, 1/G, and a message's latency L + 2o.
+fn machine_of(net: &Network, place: &[NodeId], model: &Model) -> (Vec<(f64, f64)>, u32, f64) {
+    let m = match model {
+        Model::LogGops(p) => {
+            let bw = match p.big_g {
+                0 => f64::INFINITY,
+                g => 1.0 / g as f64,
+            };
+            let hops = (place.len() > 1) as u32;
+            return (vec![(bw, bw); place.len()], hops, (p.l + 2 * p.o) as f64);
+        }
+        Model::Links(m) => m,
+    };
+    let (arcs, attrs): (
+        Vec<(NodeId, NodeId)>,
+        Vec<Option<models::topology::parts::LinkAttrs>>,
+    ) = match net {
+        Network::Graph(g) => (
+            g.arcs().to_vec(),
+            g.attrs().iter().map(|a| Some(*a)).collect(),
+        ),
+        _ => {
+            let arcs = net.arcs_and_cuts().0;
+            let none = vec![None; arcs.len()];
+            (arcs, none)
+        }
+    };
+    let nodes = net.nodes() as usize;
+    let mut into = vec![0.0; nodes];
+    let mut out = vec![0.0; nodes];
+    let mut latency = f64::INFINITY;
+    for (&(u, v), a) in arcs.iter().zip(&attrs) {
+        let bw = a.and_then(|a| a.bandwidth).unwrap_or(m.bandwidth);
+        out[u as usize] += bw;
+        into[v as usize] += bw;
+        latency = latency.min(a.and_then(|a| a.latency).unwrap_or(m.latency));
+    }
+    if !latency.is_finite() {
+        latency = m.latency;
+    }
+    // Hops between placed ranks, over nodes that forward.
+    let mut next: Vec<Vec<NodeId>> = vec![Vec::new(); nodes];
+    for &(u, v) in &arcs {
+        next[u as usize].push(v);
+    }
+    let forwards = |v: NodeId| match net {
+        Network::Graph(g) => g.forwards(v),
+        _ => true,
+    };
+    let mut hops = 0;
+    for &from in place {
+        let mut dist = vec![u32::MAX; nodes];
+        dist[from as usize] = 0;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(u) = queue.pop_front() {
+            if u != from && !forwards(u) {
+                continue;
+            }
+            for &v in &next[u as usize] {
+                if dist[v as usize] == u32::MAX {
+                    dist[v as usize] = dist[u as usize] + 1;
+                    queue.push_back(v);
+                }
+            }
+        }
+        for &to in place {
+            if dist[to as usize] != u32::MAX {
+                hops = hops.max(dist[to as usize]);
+            }
+        }
+    }
+    let bandwidth = place
+        .iter()
+        .map(|&v| (into[v as usize], out[v as usize]))
+        .collect();
+    (bandwidth, hops, latency)
 }
 
 /// Each rank's finishing time (ns) in the run the executor makes of `s`

@@ -10,6 +10,7 @@
 //!   over the slot run on the network's links (their bandwidths and
 //!   latencies).
 
+pub mod bounds;
 pub mod links;
 pub mod loggops;
 
@@ -77,6 +78,12 @@ pub struct Cost {
     pub time_us: f64,
     /// When each rank finishes, in microseconds.
     pub per_rank_us: Vec<f64>,
+    /// The bounds no run of the collective on the machine beats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<bounds::Bounds>,
+    /// The time over the larger bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<f64>,
 }
 
 /// Why a schedule cannot be timed, in one line.
@@ -106,7 +113,16 @@ impl Cost {
             parameters,
             time_us: per_rank_us.iter().copied().fold(0.0, f64::max),
             per_rank_us,
+            bounds: None,
+            ratio: None,
         }
+    }
+
+    /// The same with its bounds, and the time's ratio to the larger.
+    pub fn bound(&mut self, bounds: bounds::Bounds) {
+        let larger = bounds.bandwidth_us.unwrap_or(0.0).max(bounds.latency_us);
+        self.ratio = (larger > 0.0).then(|| self.time_us / larger);
+        self.bounds = Some(bounds);
     }
 }
 

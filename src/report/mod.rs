@@ -612,6 +612,21 @@ impl Outcome {
                 c.model,
                 c.parameters
             );
+            if let Some(b) = &c.bounds {
+                let bandwidth = match b.bandwidth_us {
+                    Some(us) => format!("bandwidth {} us ({})", micros(us), b.bandwidth_why),
+                    None => format!("bandwidth - ({})", b.bandwidth_why),
+                };
+                let ratio = c
+                    .ratio
+                    .map(|r| format!("; the time is {:.2} x the larger", r))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "time bounds: {bandwidth}, latency {} us{ratio}",
+                    micros(b.latency_us)
+                );
+            }
         }
         if let Some(t) = self.time.termination {
             let _ = writeln!(
