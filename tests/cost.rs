@@ -19,6 +19,8 @@ fn loggops_times_a_goal_schedule() {
         "barrier",
         "--network",
         "hypercube:3",
+        "--switching",
+        "wh",
         "--cost",
     ];
     let run = |model: &str, json: bool| {

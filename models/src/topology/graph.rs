@@ -20,7 +20,7 @@ use crate::topology::Topology;
 use properties::{NodeId, ResourceId, Route};
 use std::collections::{HashMap, VecDeque};
 
-pub use super::parts::{Arc, LinkAttrs, LinkKind, Node, NodeKind, MAX_LANES};
+pub use super::parts::{Arc, LinkAttrs, LinkKind, Node, NodeKind, Parts, MAX_LANES};
 
 /// Most nodes of a graph network.
 pub const MAX_NODES: u32 = 1 << 20;
@@ -557,6 +557,18 @@ impl Graph {
             }
             Route::Bus { .. } | Route::Fan { .. } => {}
         }
+    }
+}
+
+impl Parts {
+    /// The machine built, named `name` in reports ([`Graph::machine`]).
+    pub fn build(
+        self,
+        name: &str,
+        switching: Switching,
+        ports: Ports,
+    ) -> Result<Graph, GraphError> {
+        Graph::machine(name, self.nodes, self.arcs, switching, ports)
     }
 }
 

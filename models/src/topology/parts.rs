@@ -279,14 +279,4 @@ impl Parts {
     pub fn link(&mut self, u: NodeId, v: NodeId, attrs: LinkAttrs) {
         self.arcs.extend(Arc::both(u, v, attrs));
     }
-
-    /// The machine built, named `name` in reports.
-    pub fn build(
-        self,
-        name: &str,
-        switching: crate::config::Switching,
-        ports: crate::config::Ports,
-    ) -> Result<super::Graph, super::graph::GraphError> {
-        super::Graph::machine(name, self.nodes, self.arcs, switching, ports)
-    }
 }
