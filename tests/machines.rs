@@ -101,6 +101,8 @@ fn a_link_carries_as_many_worms_as_it_has_lanes() {
     );
     assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
     assert_eq!(o.time.measured, Some(1), "{}", o.text());
+    // The lower bounds count a link's lanes: three arrive in one slot.
+    assert_eq!(o.time.lower_bound, Some(1), "{}", o.text());
     let o = run(&d, &switched(4, 2, ""), &schedule).unwrap();
     assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
     assert_eq!(o.time.measured, Some(2), "{}", o.text());

@@ -272,8 +272,9 @@ impl Network {
 
     /// Its directed arcs and the cuts the schedule's lower bounds try
     /// (models::schedule::lower_bounds): the cube's dimensions, a grid's halves
-    /// along each axis, a graph's lower and upper node numbers. None on
-    /// the mesh-bus, whose buses are not arcs.
+    /// along each axis, a graph's lower and upper node numbers (an arc of
+    /// k lanes listed k times). None on the mesh-bus, whose buses are not
+    /// arcs.
     pub fn arcs_and_cuts(&self) -> (Vec<(NodeId, NodeId)>, Vec<Vec<bool>>) {
         let nodes = self.nodes();
         match self {
@@ -302,7 +303,14 @@ impl Network {
             Network::MeshBus(_) => (Vec::new(), Vec::new()),
             Network::Graph(g) => {
                 let cut = (0..nodes).map(|v| v < nodes / 2).collect();
-                (g.arcs().to_vec(), vec![cut])
+                // An arc of k lanes carries k a slot: it counts k times.
+                let arcs = g
+                    .arcs()
+                    .iter()
+                    .zip(g.attrs())
+                    .flat_map(|(&arc, a)| std::iter::repeat_n(arc, a.lanes as usize))
+                    .collect();
+                (arcs, vec![cut])
             }
         }
     }
