@@ -483,11 +483,8 @@ fn built_in_servers_by_name() {
         panic!("a worm crossed a GPU of the DGX-1")
     };
     assert!(e.to_string().contains("cannot reach"), "{e}");
-    let o = crate::cli::check(&["schedule", "x.json", "--network", "dgx1:2"]);
-    let err = crate::cli::stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(
-        err.trim(),
-        "--network dgx1:2: dgx1 is one server here: it takes no :K"
+    crate::cli::refused(
+        &["schedule", "x.json", "--network", "dgx1:2"],
+        &["--network dgx1:2: dgx1 is one server here: it takes no :K"],
     );
 }

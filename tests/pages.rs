@@ -1,5 +1,5 @@
 //! The pages stay true: every `$ check ...` block of README.md,
-//! docs/tour.md, docs/tutorial.md and docs/schedules.md is run and its output must be the
+//! docs/tour.md, docs/tutorial.md, docs/schedules.md and docs/cost.md is run and its output must be the
 //! block, whole: line for line, an `elapsed:` line matching any timing,
 //! and a line `...` standing for lines left out (the one way a block may
 //! drop any). Every picture it writes must be what the tool exports today,
@@ -9,11 +9,12 @@ use crate::cli::{check, stderr, stdout};
 use std::path::PathBuf;
 
 /// The pages whose commands are run, with their text.
-const PAGES: [(&str, &str); 4] = [
+const PAGES: [(&str, &str); 5] = [
     ("README.md", include_str!("../README.md")),
     ("docs/tour.md", include_str!("../docs/tour.md")),
     ("docs/tutorial.md", include_str!("../docs/tutorial.md")),
     ("docs/schedules.md", include_str!("../docs/schedules.md")),
+    ("docs/cost.md", include_str!("../docs/cost.md")),
 ];
 
 /// A page's quoted commands (a line ending in `\` goes on) with the lines
