@@ -51,20 +51,12 @@ impl LinkModel {
             bandwidth: 50.0,
             astra,
         };
-        let mut seen = Vec::new();
-        for pair in text.split(',').filter(|t| !t.is_empty()) {
-            let (name, value) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("{pair}: expected NAME=VALUE, such as latency=500"))?;
+        for (name, value) in super::pairs(text, "latency=500")? {
             let value: f64 = value
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v <= 1e12)
-                .ok_or_else(|| format!("{pair}: a parameter is a number, 0 to 10^12"))?;
-            if seen.contains(&name) {
-                return Err(format!("{name} is given twice"));
-            }
-            seen.push(name);
+                .ok_or_else(|| format!("{name}={value}: a parameter is a number, 0 to 10^12"))?;
             match name {
                 "latency" => m.latency = value,
                 "bandwidth" if value > 0.0 => m.bandwidth = value,

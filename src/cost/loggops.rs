@@ -70,20 +70,14 @@ impl LogGops {
     /// most once; the others LogGOPSim's defaults).
     pub fn parse(text: &str) -> Result<LogGops, String> {
         let mut p = LogGops::default();
-        let mut seen = Vec::new();
-        for pair in text.split(',').filter(|t| !t.is_empty()) {
-            let (name, value) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("{pair}: expected NAME=VALUE, such as L=2500"))?;
+        for (name, value) in super::pairs(text, "L=2500")? {
             let value: i64 = value
                 .parse()
                 .ok()
                 .filter(|v| (0..=1 << 40).contains(v))
-                .ok_or_else(|| format!("{pair}: a parameter is a whole number, 0 to 2^40"))?;
-            if seen.contains(&name) {
-                return Err(format!("{name} is given twice"));
-            }
-            seen.push(name);
+                .ok_or_else(|| {
+                    format!("{name}={value}: a parameter is a whole number, 0 to 2^40")
+                })?;
             match name {
                 "L" => p.l = value,
                 "o" => p.o = value,

@@ -66,6 +66,22 @@ impl std::fmt::Display for Model {
     }
 }
 
+/// The `NAME=VALUE` pairs of a model's parameters (`L=2500,o=1500`),
+/// each name at most once; `example` is a pair to show in the message.
+pub fn pairs<'a>(text: &'a str, example: &str) -> Result<Vec<(&'a str, &'a str)>, String> {
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for pair in text.split(',').filter(|t| !t.is_empty()) {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("{pair}: expected NAME=VALUE, such as {example}"))?;
+        if pairs.iter().any(|&(n, _)| n == name) {
+            return Err(format!("{name} is given twice"));
+        }
+        pairs.push((name, value));
+    }
+    Ok(pairs)
+}
+
 /// What a cost model says of a schedule: the report's `time: about T us`
 /// and JSON's `cost`.
 #[derive(Clone, Debug, PartialEq, Serialize)]

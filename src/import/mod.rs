@@ -191,3 +191,14 @@ pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
     let column = 1 + before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32;
     (line, column)
 }
+
+/// The error `why` at byte `offset` of `text`, read from `file`.
+pub fn at_offset(text: &str, file: &str, offset: usize, why: impl Into<String>) -> ImportError {
+    let (line, column) = line_column(text, offset);
+    ImportError::File {
+        file: file.to_string(),
+        line,
+        column,
+        why: why.into(),
+    }
+}

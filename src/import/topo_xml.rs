@@ -197,13 +197,7 @@ struct Reader<'t> {
 
 impl Reader<'_> {
     fn at(&self, node: Node, why: impl Into<String>) -> ImportError {
-        let (line, column) = line_column(self.text, node.range().start);
-        ImportError::File {
-            file: self.file.to_string(),
-            line,
-            column,
-            why: why.into(),
-        }
+        super::at_offset(self.text, self.file, node.range().start, why)
     }
 
     /// Counts the elements and their depth, and refuses non-blank text.
