@@ -152,7 +152,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         } => return claims(&papers, format, progress),
         Command::Export(exported, exports) => write_exports(&exported, &exports)?,
         Command::Explore(req, addr) => explore::serve(&req, &addr)?,
-        Command::Check(requests, json) => return check_all(&requests, json),
+        Command::Check(requests, json, timing) => return check_all(&requests, json, timing),
         Command::ExploreSchedule(request, addr) => explore::serve_schedule(&request, &addr)?,
         Command::Optimal(request, json) => {
             let found = commcheck::check::optimal::optimal(&request)?;
@@ -183,7 +183,7 @@ fn run_command(command: &str) -> Result<Vec<commcheck::report::Outcome>, String>
     let words = std::iter::once("check").chain(command.split_whitespace());
     let parsed = cli::args::Cli::try_parse_from(words).map_err(|e| e.kind().to_string())?;
     match cli::resolve(parsed).map_err(|e| format!("{e:#}"))? {
-        Command::Check(requests, _) => requests
+        Command::Check(requests, ..) => requests
             .into_iter()
             .map(|mut r| {
                 r.options.progress = false;
@@ -226,10 +226,18 @@ fn claims(
 
 /// Checks each request in turn and prints its report (the reports of a
 /// sweep as one JSON array); the exit code is the worst verdict.
-fn check_all(requests: &[Request], json: bool) -> anyhow::Result<ExitCode> {
+fn check_all(
+    requests: &[Request],
+    json: bool,
+    timing: Option<cli::args::Timing>,
+) -> anyhow::Result<ExitCode> {
     let mut outcomes = Vec::new();
     for req in requests {
-        let outcome = check::check(req)?;
+        let mut outcome = check::check(req)?;
+        if let Some(t) = &timing {
+            let model = t.cost.as_ref().expect("timed with a model");
+            outcome.cost = Some(commcheck::show::as_schedule::timed(req, model, t.bytes)?);
+        }
         if !json {
             print!("{}", outcome.text());
         }

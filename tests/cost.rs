@@ -112,3 +112,57 @@ fn sizes_come_from_the_file_or_bytes() {
         &["does not take --packet-bytes"],
     );
 }
+
+/// A catalogue check takes `--cost` too, and times the run it would
+/// export: `check nob 3 --cost ...` says what `check schedule` says of
+/// the file `--write-schedule` writes, on the same network, under both
+/// kinds of model; where it cannot time, one line says why.
+#[test]
+fn a_catalogue_run_is_timed_as_its_export() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cost-catalogue");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("nob3.json");
+    let o = check(&["nob", "3", "--write-schedule", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let time = |args: &[&str]| -> serde_json::Value {
+        let o = check(args);
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        json["cost"].clone()
+    };
+    for model in ["alpha-beta", "loggops"] {
+        let run = time(&["nob", "3", "--cost", model, "--bytes", "1000", "--json"]);
+        let export = time(&[
+            "schedule",
+            file.to_str().unwrap(),
+            "--network",
+            "hypercube:3",
+            "--switching",
+            "wh",
+            "--cost",
+            model,
+            "--bytes",
+            "1000",
+            "--json",
+        ]);
+        assert!(run["time_us"].as_f64().unwrap() > 0.0, "{run}");
+        assert_eq!(run["time_us"], export["time_us"], "{model}");
+        assert_eq!(run["per_rank_us"], export["per_rank_us"], "{model}");
+        // A broadcast's bound: the packet out of the root's 3 links.
+        assert!(
+            run["bounds"]["bandwidth_why"]
+                .as_str()
+                .unwrap()
+                .starts_with("D from the root"),
+            "{run}"
+        );
+    }
+    refused(
+        &["simple", "4", "--cost", "alpha-beta", "--bytes", "8"],
+        &["a link model times links; a mesh-bus writes on buses"],
+    );
+    refused(
+        &["nob", "3", "--cost", "alpha-beta", "--svg", "x.svg"],
+        &["--cost adds a time to the report"],
+    );
+}

@@ -414,7 +414,7 @@ fn pictures_cross_out_failed_parts_and_mark_late_landings() {
     let mut landed = late.clone();
     model.successor(&late, 0, &mut landed, &mut ());
     let svg = draw(&model, &landed);
-    assert_eq!(svg.matches("<polyline class='late'").count(), 2, "{svg}");
+    assert_eq!(svg.matches("<path class='late'").count(), 2, "{svg}");
     assert!(svg.contains("00-&gt;01: landed 1 slot late"), "{svg}");
     // A failed link and a crashed node, crossed out.
     let broken = Faults::new(vec![

@@ -453,9 +453,10 @@ fn topology_files_are_the_servers_they_describe() {
 /// The built-in servers as `--network` names them: the direct allgather
 /// of 8 GPUs is contention-free in one slot through the NVSwitch of a
 /// DGX A100 (12 lanes a GPU carry its 7 worms) and over the xGMI mesh of
-/// an MI300X platform; on the DGX-1's hybrid cube-mesh a GPU reaches only
-/// 4 of the 7 others, so the schedule is refused, naming a pair; a bad
-/// name is refused when the command line is read.
+/// an MI300X platform; on the DGX-1's hybrid cube-mesh a GPU's NVLinks
+/// reach 4 of the 7 others, and its worms to the other 3 share its one
+/// PCIe link: contention; a bad name is refused when the command line is
+/// read.
 #[test]
 fn built_in_servers_by_name() {
     let d = dir("builtin");
@@ -479,12 +480,73 @@ fn built_in_servers_by_name() {
         );
         assert_eq!(o.time.measured, Some(1), "{net}");
     }
-    let Err(e) = check_schedule(&req("dgx1")) else {
-        panic!("a worm crossed a GPU of the DGX-1")
-    };
-    assert!(e.to_string().contains("cannot reach"), "{e}");
+    let o = check_schedule(&req("dgx1")).unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    assert_eq!(
+        status(&o, "contention-freedom"),
+        Status::Violated,
+        "{}",
+        o.text()
+    );
+    assert!(o.text().contains("pcie"), "{}", o.text());
     crate::cli::refused(
         &["schedule", "x.json", "--network", "dgx1:2"],
         &["--network dgx1:2: dgx1 is one server here: it takes no :K"],
+    );
+}
+
+/// The direct alltoall of `ranks` ranks in commcheck's format: rank s
+/// sends chunk s x ranks + d to each other rank d.
+fn direct_alltoall(ranks: u32) -> String {
+    let mut ops = Vec::new();
+    for s in 0..ranks {
+        for d in (0..ranks).filter(|&d| d != s) {
+            let c = s * ranks + d;
+            ops.push(format!(
+                r#"{{"rank": {s}, "label": "s{d}", "send": {{"to": {d}, "chunks": [{c}]}}}}"#
+            ));
+            ops.push(format!(
+                r#"{{"rank": {d}, "label": "r{s}", "recv": {{"from": {s}, "chunks": [{c}]}}}}"#
+            ));
+        }
+    }
+    format!(
+        r#"{{"format": "commcheck-schedule", "version": 1, "ranks": {ranks}, "collective": {{"name": "alltoall"}}, "ops": [{}]}}"#,
+        ops.join(", ")
+    )
+}
+
+/// An alltoall's bandwidth bound is the bisection's where that is the
+/// narrower: on two DGX H100 the 64 chunks from one server's GPUs to the
+/// other's cross its 8 NICs' links to the switch (8 x 50 GB/s), 160 us
+/// for chunks of 10^6 bytes, where each GPU's own links in (18 NVLinks of
+/// 25 GB/s and PCIe Gen5 at 48) would bound it at 15 x 10^6 / 498 GB/s,
+/// 30 us.
+#[test]
+fn an_alltoall_is_bound_by_the_cut_between_servers() {
+    let d = dir("alltoall");
+    let s = d.join("a.json");
+    std::fs::write(&s, direct_alltoall(16)).unwrap();
+    let req = ScheduleRequest {
+        switching: Switching::Wh,
+        load: true,
+        cost: Some("alpha-beta".parse().unwrap()),
+        bytes: Some(1_000_000),
+        options: Options {
+            engine: Some(Engine::Executor),
+            ..Options::default()
+        },
+        ..ScheduleRequest::new(&s, "dgx-h100:2".parse().unwrap())
+    };
+    let o = check_schedule(&req).unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    let bounds = o.cost.as_ref().unwrap().bounds.clone().unwrap();
+    let bisection = 8.0 * 8.0 * 1e6 / (8.0 * 50.0) / 1000.0;
+    let injection = 15.0 * 1e6 / (18.0 * 25.0 + 48.0) / 1000.0;
+    assert!(bisection > injection);
+    assert_eq!(bounds.bandwidth_us, Some(bisection), "{}", o.text());
+    assert!(
+        bounds.bandwidth_why.contains("across a cut of 400 GB/s"),
+        "{bounds:?}"
     );
 }

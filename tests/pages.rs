@@ -91,7 +91,7 @@ fn the_pages_show_what_the_tool_does() {
             }
         }
     }
-    assert_eq!(pictures, 4, "three pictures and the graph");
+    assert_eq!(pictures, 5, "four pictures and the graph");
 }
 
 /// True if `said` is `quoted`, line for line, where a quoted `...` stands

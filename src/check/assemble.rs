@@ -14,7 +14,7 @@ use crate::report::{
 };
 use models::catalog::{Ports, Switching};
 use models::{Protocol, ProtocolExt, Topology};
-use properties::{PropertyName, Status};
+use properties::{PropertyName, Status, Task};
 use std::time::Instant;
 
 /// Turns what the engines found into the report.
@@ -131,12 +131,30 @@ pub fn assemble<P: Protocol>(
             PropertyName::MessageLength if !limited => {
                 Some("no message length limit: no bus".into())
             }
+            // A reduced chunk's sum comes back to the ranks whose terms it
+            // holds: a term received again is the design, and a term
+            // summed twice is a wrong result, which completeness judges.
+            // (Where nothing came back, it holds.)
+            PropertyName::NoDuplication
+                if !claimed
+                    && report.status == Status::Violated
+                    && matches!(inputs.first().map(|i| p.task(i)), Some(Task::Schedule(_))) =>
+            {
+                Some(
+                    "a reduced chunk's sum returns to the ranks it sums; completeness judges \
+                     each term summed once"
+                        .into(),
+                )
+            }
             _ => None,
         };
         match nothing {
-            Some(why) if report.status != Status::Violated => {
+            Some(why) if report.status != Status::Violated || !claimed => {
                 report.status = Status::NotJudged;
                 report.reason = Some(why);
+                report.counterexample = None;
+                report.found_by = None;
+                report.explorer_path = None;
             }
             _ if prop == PropertyName::TimeBound => {
                 // Over several inputs: how many were judged, how many late.

@@ -3,6 +3,7 @@
 //! (docs/schedules.md).
 
 use super::{check_protocol, CheckError, Options, Subject};
+use crate::cost::bounds::{Cut, Machine};
 use crate::cost::links::{LinkModel, Sent};
 use crate::cost::{Cost, Model};
 use crate::engine::lockstep::LockStep;
@@ -13,6 +14,7 @@ use crate::report::Outcome;
 use models::catalog::{Config, Params};
 use models::schedule::scheduled::Scheduled;
 use models::schedule::{Kind, Schedule};
+use models::topology::parts::NodeKind;
 use models::with_network;
 use models::Protocol;
 use models::{Graph, Ports, Switching, Topology};
@@ -95,6 +97,9 @@ pub struct ScheduleRequest {
     pub all_orders: bool,
     /// Engines and budgets.
     pub options: Options,
+    /// The schedule itself, where it is not read from `file` (a
+    /// catalogue run written as one); `file` then only names it.
+    pub given: Option<Arc<Schedule>>,
 }
 
 impl ScheduleRequest {
@@ -116,6 +121,7 @@ impl ScheduleRequest {
             load: false,
             all_orders: false,
             options: Options::default(),
+            given: None,
         }
     }
 
@@ -159,6 +165,9 @@ impl ScheduleRequest {
 
 /// The schedule `req` names, read in its format.
 pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
+    if let Some(given) = &req.given {
+        return Ok(Schedule::clone(given));
+    }
     let file = req.file.display().to_string();
     let format = req.format.unwrap_or(Format::guess(&req.file));
     if format == Format::Goal {
@@ -405,47 +414,47 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
 /// Checks the schedule `req` names on its network, and times it under
 /// the cost model it names.
 pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
-    let usage = |e: crate::cost::CostError| CheckError::Usage(e.to_string());
-    let ns = match &req.cost {
-        None => None,
-        Some(_) if req.packet_bytes.is_some() => {
-            return Err(CheckError::Usage(
-                "--cost times a GOAL message whole: it does not take --packet-bytes".into(),
-            ))
-        }
-        Some(Model::LogGops(p)) => {
-            let schedule = read_schedule(req)?;
-            Some(crate::cost::loggops_time(&schedule, p, req.bytes).map_err(usage)?)
-        }
-        Some(Model::Links(m)) => Some(crate::with_scheduled!(req, |s, _subject| link_time(
-            s, m, req.bytes
-        ))?),
-    };
+    let cost = time(req)?;
     let mut outcome = crate::with_scheduled!(req, |scheduled, subject| check_protocol(
         scheduled,
         &subject,
         &req.options
     ))?;
-    if let (Some(model), Some(ns)) = (&req.cost, ns) {
-        let mut cost = Cost::of(model, ns);
-        let prepared = prepare(req)?;
-        let (bandwidth, hops, latency) = machine_of(&prepared.net, &prepared.place, model);
-        let machine = crate::cost::bounds::Machine {
-            bandwidth: &bandwidth,
-            hops,
-            latency,
-        };
-        let bytes = req
-            .bytes
-            .filter(|_| prepared.schedule.ops.iter().all(|op| op.bytes == 0));
-        cost.bound(crate::cost::bounds::bounds(
-            &prepared.schedule,
-            bytes,
-            &machine,
-        ));
-        outcome.cost = Some(cost);
-    }
+    outcome.cost = cost;
     Ok(outcome)
+}
+
+/// The schedule `req` names, timed under its cost model with the bounds
+/// beside (None without `--cost`).
+pub fn time(req: &ScheduleRequest) -> Result<Option<Cost>, CheckError> {
+    let usage = |e: crate::cost::CostError| CheckError::Usage(e.to_string());
+    let Some(model) = &req.cost else {
+        return Ok(None);
+    };
+    if req.packet_bytes.is_some() {
+        return Err(CheckError::Usage(
+            "--cost times a GOAL message whole: it does not take --packet-bytes".into(),
+        ));
+    }
+    let ns = match model {
+        Model::LogGops(p) => {
+            let schedule = read_schedule(req)?;
+            crate::cost::loggops_time(&schedule, p, req.bytes).map_err(usage)?
+        }
+        Model::Links(m) => crate::with_scheduled!(req, |s, _subject| link_time(s, m, req.bytes))?,
+    };
+    let mut cost = Cost::of(model, ns);
+    let prepared = prepare(req)?;
+    let machine = machine_of(&prepared.net, &prepared.place, model);
+    let bytes = req
+        .bytes
+        .filter(|_| prepared.schedule.ops.iter().all(|op| op.bytes == 0));
+    cost.bound(crate::cost::bounds::bounds(
+        &prepared.schedule,
+        bytes,
+        &machine,
+    ));
+    Ok(Some(cost))
 }
 
 /// What the bounds of `model` on `net` are made of: per placed rank, the
@@ -453,15 +462,19 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
 /// placed ranks; the smallest latency of a link (ns). Links that give
 /// none take the model's; under LogGOPS a rank's bandwidth is its
 /// interface's, 1/G, and a message's latency L + 2o.
-fn machine_of(net: &Network, place: &[NodeId], model: &Model) -> (Vec<(f64, f64)>, u32, f64) {
+fn machine_of(net: &Network, place: &[NodeId], model: &Model) -> Machine {
     let m = match model {
         Model::LogGops(p) => {
             let bw = match p.big_g {
                 0 => f64::INFINITY,
                 g => 1.0 / g as f64,
             };
-            let hops = (place.len() > 1) as u32;
-            return (vec![(bw, bw); place.len()], hops, (p.l + 2 * p.o) as f64);
+            return Machine {
+                bandwidth: vec![(bw, bw); place.len()],
+                hops: (place.len() > 1) as u32,
+                latency: (p.l + 2 * p.o) as f64,
+                cuts: Vec::new(),
+            };
         }
         Model::Links(m) => m,
     };
@@ -527,7 +540,58 @@ fn machine_of(net: &Network, place: &[NodeId], model: &Model) -> (Vec<(f64, f64)
         .iter()
         .map(|&v| (into[v as usize], out[v as usize]))
         .collect();
-    (bandwidth, hops, latency)
+    // The network's own cuts, and on a machine each server (what stays
+    // joined without its network switches) against the rest.
+    let mut sides = net.arcs_and_cuts().1;
+    if let Network::Graph(g) = net {
+        let mut server = vec![usize::MAX; nodes];
+        let mut count = 0;
+        for s in 0..nodes {
+            if server[s] != usize::MAX || g.kind(s as NodeId) == NodeKind::Switch {
+                continue;
+            }
+            server[s] = count;
+            let mut queue = std::collections::VecDeque::from([s]);
+            while let Some(u) = queue.pop_front() {
+                for &v in &next[u] {
+                    let v = v as usize;
+                    if server[v] == usize::MAX && g.kind(v as NodeId) != NodeKind::Switch {
+                        server[v] = count;
+                        queue.push_back(v);
+                    }
+                }
+            }
+            count += 1;
+        }
+        if count > 1 {
+            sides.extend((0..count).map(|c| server.iter().map(|&s| s == c).collect()));
+        }
+    }
+    let mut cuts = Vec::new();
+    for side in &sides {
+        let on = place.iter().filter(|&&v| side[v as usize]).count() as u32;
+        let off = place.len() as u32 - on;
+        for way in [true, false] {
+            let bandwidth = arcs
+                .iter()
+                .zip(&attrs)
+                .filter(|((u, v), _)| side[*u as usize] == way && side[*v as usize] != way)
+                .map(|(_, a)| a.and_then(|a| a.bandwidth).unwrap_or(m.bandwidth))
+                .sum();
+            let (from, to) = if way { (on, off) } else { (off, on) };
+            cuts.push(Cut {
+                from,
+                to,
+                bandwidth,
+            });
+        }
+    }
+    Machine {
+        bandwidth,
+        hops,
+        latency,
+        cuts,
+    }
 }
 
 /// Each rank's finishing time (ns) in the run the executor makes of `s`

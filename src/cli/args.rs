@@ -176,6 +176,23 @@ pub struct ClaimsArgs {
     pub printed: Printed,
 }
 
+/// `--cost`, `--bytes`: the run also timed, in microseconds.
+#[derive(Args, Debug, Clone)]
+pub struct Timing {
+    /// Also time the run under a cost model, in microseconds:
+    /// loggops[:L=2500,o=1500,g=1000,G=6,O=0,S=65535] (LogGOPSim's
+    /// defaults), alpha-beta[:latency=500,bandwidth=50] or
+    /// astra[:latency=500,bandwidth=50] (over the network's links; the
+    /// parameters for links that give none) (docs/cost.md)
+    #[arg(long, value_name = "MODEL", value_parser = cost_model)]
+    pub cost: Option<commcheck::cost::Model>,
+    /// The bytes of a chunk or packet, where the file gives no sizes
+    /// (MSCCL-IR, commcheck's format, the catalogue's algorithms): a send
+    /// of k chunks is k x BYTES
+    #[arg(long, value_name = "BYTES", value_parser = packet_bytes, requires = "cost")]
+    pub bytes: Option<u64>,
+}
+
 /// The budgets of a check.
 #[derive(Args, Debug)]
 pub struct Budgets {
@@ -308,17 +325,8 @@ pub struct ScheduleArgs {
     /// bytes or part (default: one packet a message)
     #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
     pub packet_bytes: Option<u64>,
-    /// Also time the schedule under a cost model, in microseconds:
-    /// loggops[:L=2500,o=1500,g=1000,G=6,O=0,S=65535] (LogGOPSim's
-    /// defaults), alpha-beta[:latency=500,bandwidth=50] or
-    /// astra[:latency=500,bandwidth=50] (over the network's links; the
-    /// parameters for links that give none) (docs/cost.md)
-    #[arg(long, value_name = "MODEL", value_parser = cost_model)]
-    pub cost: Option<commcheck::cost::Model>,
-    /// The bytes of a chunk, where the file gives no sizes (MSCCL-IR,
-    /// commcheck's format): a send of k chunks is k x BYTES
-    #[arg(long, value_name = "BYTES", value_parser = packet_bytes, requires = "cost")]
-    pub bytes: Option<u64>,
+    #[command(flatten)]
+    pub timing: Timing,
     /// Report the link load (the most transmissions on
     /// one resource in one slot, and where) and do not claim
     /// contention-freedom
@@ -442,6 +450,8 @@ pub struct AlgorithmArgs {
     pub machine: MachineArgs,
     #[command(flatten)]
     pub pictures: Pictures,
+    #[command(flatten)]
+    pub timing: Timing,
     /// Write the run as a schedule in commcheck's format: each
     /// transmission a send fixed to its slot, the task written out as
     /// postconditions (for `check schedule FILE`)

@@ -64,8 +64,9 @@ pub enum Command {
     Export(Exported, Exports),
     /// `--explore`: serve the model in stateright's Explorer.
     Explore(Request, String),
-    /// A check, or one per K or l of a sweep, printed as text or JSON.
-    Check(Vec<Request>, bool),
+    /// A check, or one per K or l of a sweep, printed as text or JSON,
+    /// each run timed where `--cost` asks.
+    Check(Vec<Request>, bool, Option<args::Timing>),
     /// `check schedule FILE`, printed as text or JSON.
     Schedule(ScheduleRequest, bool),
     /// `check schedule FILE --explore`.
@@ -340,6 +341,7 @@ fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
     })?;
     let req = request(&cli, algorithm)?;
     let exports = exports(&cli.pictures, &cli.write_schedule, &cli.write_goal)?;
+    untimed(&cli.timing, exports.any() || cli.engines.explore.is_some())?;
     let engine = req.options.engine;
     let (json, explore) = (cli.engines.output.json, &cli.engines.explore);
     if exports.any() {
@@ -367,7 +369,8 @@ fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
         }
         return Ok(Command::Explore(req, addr.clone()));
     }
-    Ok(Command::Check(sweep(&cli, req)?, json))
+    let timing = cli.timing.cost.is_some().then(|| cli.timing.clone());
+    Ok(Command::Check(sweep(&cli, req)?, json, timing))
 }
 
 /// The request the command line names for `algorithm`, validated by the
@@ -628,6 +631,17 @@ fn optimal(a: OptimalArgs) -> anyhow::Result<Command> {
 }
 
 /// `check schedule FILE --network NET`.
+/// Refuses `--cost` where nothing prints a report (files, the Explorer).
+fn untimed(timing: &args::Timing, elsewhere: bool) -> anyhow::Result<()> {
+    if elsewhere && timing.cost.is_some() {
+        bail!(
+            "--cost adds a time to the report; --svg, --dot, --svg-load, --trace, --write-* \
+             and --explore print none"
+        );
+    }
+    Ok(())
+}
+
 fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
     let file = a.file.as_deref().ok_or_else(|| {
         anyhow!("`check schedule` names a file: `check schedule FILE --network hypercube:3`")
@@ -651,10 +665,11 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
         format: a.format,
         collective: a.collective.clone(),
         packet_bytes: a.packet_bytes,
-        cost: a.cost.clone(),
-        bytes: a.bytes,
+        cost: a.timing.cost.clone(),
+        bytes: a.timing.bytes,
         network,
         map: a.map.clone().unwrap_or(Map::Identity),
+        given: None,
         switching: a.modes.switching.map_or(Switching::Sf, Into::into),
         ports: a.modes.ports.map_or(Ports::All, Into::into),
         load: a.load,
@@ -667,6 +682,7 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
         ),
     };
     let exports = exports(&a.pictures, &None, &None)?;
+    untimed(&a.timing, exports.any() || a.engines.explore.is_some())?;
     let (json, explore) = (a.engines.output.json, &a.engines.explore);
     if exports.any() {
         if json || explore.is_some() || engine.is_some() {

@@ -10,19 +10,38 @@
 //!   buffer. The time is at least the bytes over the rank's bandwidth
 //!   (the sum of its links' in, or out for a root that sends), at the
 //!   rank where that is longest.
+//!   An alltoall also moves a chunk from every rank on one side of a cut
+//!   of the network to every rank on the other, over the links across it
+//!   (the bisection bound, at the network's cuts commcheck knows: a
+//!   cube's dimensions, a grid's halves, a machine's servers and its
+//!   nodes' halves); the larger of the two is the bound.
 //! * **Latency.** A byte must cross the farthest pair of ranks: at least
 //!   the hops between them times the smallest latency of a link.
 
 use models::schedule::Schedule;
 
 /// What the bounds are made of.
-pub struct Machine<'a> {
+pub struct Machine {
     /// Per rank, the bandwidth of the links into it and out of it (GB/s).
-    pub bandwidth: &'a [(f64, f64)],
+    pub bandwidth: Vec<(f64, f64)>,
     /// The most hops between two ranks.
     pub hops: u32,
     /// The smallest latency of a link (ns).
     pub latency: f64,
+    /// Cuts of the network, each once each way.
+    pub cuts: Vec<Cut>,
+}
+
+/// A cut of the network in one direction: what an alltoall must carry
+/// across it, a chunk from each rank on one side to each on the other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cut {
+    /// Ranks on the side data leaves.
+    pub from: u32,
+    /// Ranks on the side it enters.
+    pub to: u32,
+    /// The bandwidth of the links across, that way (GB/s).
+    pub bandwidth: f64,
 }
 
 /// The bounds on a schedule's time.
@@ -101,6 +120,27 @@ pub fn bounds(schedule: &Schedule, chunk_bytes: Option<u64>, machine: &Machine) 
     };
     if !(slowest.is_finite() && slowest > 0.0) {
         return none("a rank without links");
+    }
+    // An alltoall's chunks from one side of a cut to the other all cross
+    // it: the bisection argument, at the narrowest cut known.
+    let across = machine
+        .cuts
+        .iter()
+        .filter(|_| name.starts_with("alltoall"))
+        .filter(|c| c.bandwidth > 0.0 && c.from > 0 && c.to > 0)
+        .map(|c| (c.from as f64 * c.to as f64 * b as f64 / c.bandwidth, c))
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    if let Some((ns, c)) = across.filter(|(ns, _)| *ns > bytes / slowest) {
+        return Bounds {
+            bandwidth_us: Some(ns / 1000.0),
+            bandwidth_why: format!(
+                "a chunk of {b} B from each of {} ranks to each of {} across a cut of {} GB/s",
+                c.from,
+                c.to,
+                (c.bandwidth * 1000.0).round() / 1000.0
+            ),
+            latency_us,
+        };
     }
     Bounds {
         bandwidth_us: Some(bytes / slowest / 1000.0),

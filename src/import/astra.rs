@@ -223,7 +223,10 @@ pub fn read(text: &str, file: &str) -> Result<Parts, ImportError> {
 /// (bandwidth, latency).
 fn build(kinds: &[&str], counts: &[u32], links: &[(f64, f64)]) -> Parts {
     let total: u32 = counts.iter().product();
-    let mut parts = Parts::default();
+    let mut parts = Parts {
+        width: (counts.len() > 1).then_some(counts[0]),
+        ..Parts::default()
+    };
     for k in 0..total {
         parts.nodes.push(Node {
             forwards: Some(true),

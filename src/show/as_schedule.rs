@@ -16,6 +16,7 @@
 use super::export::one_run;
 use crate::check::{CheckError, Request};
 use crate::engine::lockstep::RunState;
+use crate::import::collective::Collective;
 use models::schedule::{Chunks, Data, Kind, Op, Rank, Schedule, Value, MAX_REDUCED_RANKS};
 use models::{with_protocol, Protocol, ProtocolExt, Shape, Topology};
 use properties::{PacketId, Route, Task};
@@ -276,4 +277,63 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
         check,
         what,
     })
+}
+
+/// The run `req` asks for, timed under `model` as `check schedule` times
+/// its export (`--cost` on a catalogue check): on the run's own network,
+/// rank r on node r, each packet `bytes` bytes (docs/cost.md).
+pub fn timed(
+    req: &Request,
+    model: &crate::cost::Model,
+    bytes: Option<u64>,
+) -> Result<crate::cost::Cost, CheckError> {
+    if let (Shape::MeshBus { .. }, crate::cost::Model::Links(m)) = (req.algorithm.shape(), model) {
+        return Err(CheckError::Usage(format!(
+            "--cost {}: a link model times links; a mesh-bus writes on buses (--cost loggops \
+             times its messages)",
+            m.name()
+        )));
+    }
+    let mut exported = run_as_schedule(req)?;
+    // The bounds know a collective by its name: the one the run's chunks
+    // make, where they make one.
+    let (chunks, ranks) = (&exported.schedule.chunks, exported.schedule.ranks);
+    let count = chunks.reduced.len() as u32;
+    let sink = chunks
+        .expect
+        .iter()
+        .position(|e| !e.is_empty())
+        .unwrap_or(0) as Rank;
+    let named = Collective::of(chunks, ranks)
+        .ok()
+        .filter(|c| !matches!(c, Collective::Explicit { .. }))
+        .or_else(|| {
+            [
+                Collective::Alltoall,
+                Collective::Allreduce { chunks: count },
+                Collective::Reduce {
+                    root: sink,
+                    chunks: count,
+                },
+            ]
+            .into_iter()
+            .find(|c| c.chunks(ranks).is_ok_and(|mine| mine == *chunks))
+        });
+    if let Some(c) = named {
+        exported.schedule.collective = c.name();
+    }
+    let network = exported
+        .network
+        .parse()
+        .map_err(|e| CheckError::Usage(format!("{e}")))?;
+    let request = crate::check::schedule::ScheduleRequest {
+        cost: Some(model.clone()),
+        bytes,
+        switching: req.config.switching,
+        ports: req.config.ports,
+        given: Some(std::sync::Arc::new(exported.schedule)),
+        ..crate::check::schedule::ScheduleRequest::new(exported.what, network)
+    };
+    let cost = crate::check::schedule::time(&request)?;
+    Ok(cost.expect("a cost model was given"))
 }

@@ -14,7 +14,7 @@ use crate::check::schedule::ScheduleRequest;
 use crate::check::{CheckError, Request};
 use crate::engine::lockstep::{LockStep, RunState};
 use models::{with_protocol, Protocol, ProtocolExt, Topology};
-use properties::{PropertyName, Route, Slot, Violation};
+use properties::{PropertyName, ResourceId, Route, Slot, Violation};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
@@ -167,8 +167,11 @@ pub fn dot(of: Of) -> Result<(String, String), CheckError> {
 }
 
 /// `--svg-load FILE`: a heatmap of resource use, one row per resource
-/// and one column per slot; a cell is white when the resource is idle,
-/// blue when one transmission holds it, red when several contend for it.
+/// (a link of several lanes one row) and one column per slot; a cell is
+/// white when the resource is idle, blue when it carries what its lanes
+/// take (lighter where lanes are left), red when more contend for it.
+/// A machine's links are grouped by kind (NVLink, PCIe, ...), each group
+/// headed by its name.
 pub fn load(of: Of) -> Result<(String, String), CheckError> {
     with_run!(of, |p, source, command| {
         let resources = p.topology().resources();
@@ -199,20 +202,42 @@ pub fn load(of: Of) -> Result<(String, String), CheckError> {
         while busy.last().is_some_and(|c| c.iter().all(|&k| k == 0)) {
             busy.pop();
         }
-        let (cell, left, top) = (12.0f32, 170.0f32, 50.0f32);
+        // A row per resource that `occupy` names (a link's first lane),
+        // grouped by the link's kind where the network gives one.
+        let kind = |r: ResourceId| t.link_attrs(r).map(|a| a.kind.name());
+        let mut rows: Vec<ResourceId> = (0..resources)
+            .filter(|&r| r == 0 || t.arc_ends(r).is_none() || t.arc_ends(r) != t.arc_ends(r - 1))
+            .collect();
+        rows.sort_by_key(|&r| (kind(r).is_none(), kind(r), r));
+        let mut lines: Vec<(Option<&str>, Option<ResourceId>)> = Vec::new();
+        for &r in &rows {
+            if kind(r).is_some() && lines.last().is_none_or(|l| l.0 != kind(r)) {
+                lines.push((kind(r), None));
+            }
+            lines.push((kind(r), Some(r)));
+        }
+        let (cell, left, top) = (12.0f32, 210.0f32, 64.0f32);
         let slots = busy.len();
         let (width, height) = (
             (left + cell * slots as f32 + 20.0).max(640.0),
-            top + cell * resources as f32 + 30.0,
+            top + cell * lines.len() as f32 + 30.0,
         );
-        let held: u64 = busy.iter().flatten().filter(|&&k| k > 0).count() as u64;
+        let held: u64 = rows
+            .iter()
+            .map(|&r| busy.iter().filter(|c| c[r as usize] > 0).count() as u64)
+            .sum();
         let mut out = format!(
             "<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' \
              font-family='monospace' font-size='10'><rect width='100%' height='100%' fill='white'/>\
-             <text x='10' y='16' font-size='12'>{} ({what}): resources x slots, {held} of {} \
-             resource-slots busy</text><text x='10' y='32'>white idle, blue busy, red contended</text>",
+             <text x='10' y='16' font-size='12'>{} ({what}): {held} of {} resource-slots busy</text>\
+             <text x='10' y='32'>white idle, blue busy (lighter: lanes left), red contended \
+             (more than its lanes)</text><text x='{left}' y='{}'>slot</text>\
+             <text x='{}' y='{}' text-anchor='end'>resource (lanes)</text>",
             command,
-            resources * slots as u64
+            rows.len() as u64 * slots as u64,
+            top - 18.0,
+            left - 4.0,
+            top - 4.0,
         );
         for k in 0..slots {
             let x = left + cell * k as f32;
@@ -224,20 +249,36 @@ pub fn load(of: Of) -> Result<(String, String), CheckError> {
                 k + 1
             );
         }
-        for r in 0..resources {
-            let y = top + cell * r as f32;
+        for (i, &(group, r)) in lines.iter().enumerate() {
+            let y = top + cell * i as f32;
+            let Some(r) = r else {
+                let _ = write!(
+                    out,
+                    "<text class='kind' x='10' y='{}' font-weight='bold'>{}</text>",
+                    y + cell - 2.0,
+                    group.unwrap_or_default()
+                );
+                continue;
+            };
+            let lanes = t.lanes(r);
+            let label = match lanes {
+                1 => t.resource_label(r),
+                k => format!("{} ({k})", t.resource_label(r)),
+            };
             let _ = write!(
                 out,
                 "<text x='{}' y='{}' text-anchor='end'>{}</text>",
                 left - 4.0,
                 y + cell - 2.0,
-                t.resource_label(r)
+                super::picture::escape(&label)
             );
             for (k, column) in busy.iter().enumerate() {
-                let (class, fill) = match column[r as usize] {
+                let held = column[r as usize];
+                let (class, fill) = match held {
                     0 => ("idle", "white"),
-                    1 => ("busy", "#1f77b4"),
-                    _ => ("contended", "#d62728"),
+                    h if h > lanes => ("contended", "#d62728"),
+                    h if h == lanes => ("busy", "#1f77b4"),
+                    _ => ("busy", "#9ecae1"),
                 };
                 let _ = write!(
                     out,
@@ -245,7 +286,7 @@ pub fn load(of: Of) -> Result<(String, String), CheckError> {
                      fill='{fill}' stroke='#ccc' stroke-width='0.5'><title>slot {}: {} {}</title></rect>",
                     left + cell * k as f32,
                     k + 1,
-                    t.resource_label(r),
+                    super::picture::escape(&t.resource_label(r)),
                     class
                 );
             }
@@ -253,7 +294,7 @@ pub fn load(of: Of) -> Result<(String, String), CheckError> {
         out += "</svg>\n";
         Ok((
             out,
-            format!("{what}, {} slots x {resources} resources", busy.len()),
+            format!("{what}, {} slots x {} resources", busy.len(), rows.len()),
         ))
     })
 }

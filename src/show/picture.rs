@@ -153,6 +153,12 @@ fn place(
 fn progress<S, M>(topology: &impl Topology, task: &Task, state: &RunState<S, M>) -> String {
     let nodes = topology.nodes();
     let complete = (0..nodes).filter(|&v| holds_all(state, v)).count();
+    if let Task::Schedule(_) = task {
+        // A schedule's ranks, not the switches between them.
+        let ranks: Vec<NodeId> = (0..nodes).filter(|&v| !topology.carries_only(v)).collect();
+        let done = ranks.iter().filter(|&&v| holds_all(state, v)).count();
+        return format!("{done} of {} ranks hold every chunk they must", ranks.len());
+    }
     if task.is_broadcast() {
         return match task.broadcast_packets().len() {
             1 => format!("{complete} of {nodes} nodes informed"),
@@ -261,17 +267,20 @@ pub fn svg<T: Topology, S, M>(
         .collect();
     // Where a node must hold several packets, how many it holds.
     let required = |v: NodeId| {
-        (0..task.packet_ids()).filter(move |&p| {
-            task.is_packet(p as u32)
-                && (task.is_broadcast() || task.destination(p as u32) == Some(v))
-        })
+        (0..task.packet_ids())
+            .filter(move |&p| task.is_packet(p as u32) && task.requires(v, p as u32))
     };
+    // A machine's switches hold nothing: drawn as squares, uncounted.
+    let switch = |v: NodeId| topology.carries_only(v);
     let several = (0..nodes).any(|v| required(v).nth(1).is_some());
     let labels: Vec<String> = (0..nodes).map(|v| topology.node_label(v)).collect();
     let counts: Vec<String> = match several {
         false => Vec::new(),
         true => (0..nodes)
             .map(|v| {
+                if switch(v) {
+                    return String::new();
+                }
                 let need: Vec<u64> = required(v).collect();
                 let held = need
                     .iter()
@@ -373,6 +382,35 @@ pub fn svg<T: Topology, S, M>(
         };
         lines.push((text, class, colour.to_string()));
     }
+    // A legend for the marks this picture has.
+    let mut marks = vec![match several {
+        true => "yellow: holds all it must (held/needed beside)",
+        false => "yellow: holds all it must",
+    }];
+    if (0..nodes).any(switch) {
+        marks.push("grey square: a switch, NIC or CPU");
+    }
+    if !state.sent.is_empty() {
+        marks.push("arrow: sent this step");
+    }
+    if state
+        .sent
+        .iter()
+        .any(|tx| matches!(tx.route, properties::Route::Bus { .. }))
+    {
+        marks.push("thick bar: a bus write");
+    }
+    if !broken.is_empty() {
+        marks.push("red: breaks a claim (dashed: the pair)");
+    }
+    if faults.is_some_and(|f| !f.list().is_empty()) {
+        marks.push("crossed: failed");
+    }
+    lines.push((
+        format!("legend: {}", marks.join("; ")),
+        "legend",
+        "#555".to_string(),
+    ));
     let lowest = (0..nodes).map(|v| at(v).1).fold(top, f32::max) + 24.0;
     let below = placed.boxes.iter().map(|b| b.y1).fold(lowest, f32::max);
     let first_line = below + ASCENT + 6.0;
@@ -395,12 +433,30 @@ pub fn svg<T: Topology, S, M>(
          <rect width='100%' height='100%' fill='white'/><text class='caption' x='10' y='16'>{}</text>",
         escape(&caption)
     );
+    // A link whose straight line would cross another node's circle (a
+    // row of a server's GPUs) is drawn bowed, away from the middle.
+    let centres: Vec<(f32, f32)> = (0..nodes).map(at).collect();
+    let middle = centres
+        .iter()
+        .fold((0.0, 0.0), |m, c| (m.0 + c.0, m.1 + c.1));
+    let middle = (middle.0 / nodes as f32, middle.1 / nodes as f32);
+    let leg = |a: (f32, f32), b: (f32, f32)| match bow(a, b, &centres, middle) {
+        Some((cx, cy)) => format!("Q{cx},{cy} {},{}", b.0, b.1),
+        None => format!("L{},{}", b.0, b.1),
+    };
     topology.links(|u, v| {
         let ((x1, y1), (x2, y2)) = (at(u), at(v));
-        let _ = write!(
-            out,
-            "<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='#ddd'/>"
-        );
+        let _ = match bow(at(u), at(v), &centres, middle) {
+            None => write!(
+                out,
+                "<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='#ddd'/>"
+            ),
+            Some(_) => write!(
+                out,
+                "<path d='M{x1},{y1} {}' fill='none' stroke='#ddd'/>",
+                leg(at(u), at(v))
+            ),
+        };
     });
     // A route as an arrow along its path (a fan-out as one per link).
     let arrow =
@@ -412,19 +468,14 @@ pub fn svg<T: Topology, S, M>(
                 }
                 _ => legs.push(topology.path(route)),
             }
-            for leg in legs {
-                let points: Vec<String> = leg
-                    .into_iter()
-                    .map(|v| {
-                        let (x, y) = at(v);
-                        format!("{x},{y}")
-                    })
-                    .collect();
+            for nodes in legs {
+                let (x0, y0) = at(nodes[0]);
+                let d: Vec<String> = nodes.windows(2).map(|w| leg(at(w[0]), at(w[1]))).collect();
                 let _ = write!(
                     out,
-                    "<polyline class='{class}' points='{}' fill='none' stroke-width='2' \
-                     {style} marker-end='url(#arrow)'><title>{title}{}</title></polyline>",
-                    points.join(" "),
+                    "<path class='{class}' d='M{x0},{y0} {}' fill='none' stroke-width='2' \
+                     {style} marker-end='url(#arrow)'><title>{title}{}</title></path>",
+                    d.join(" "),
                     topology.route_label(route)
                 );
             }
@@ -545,13 +596,25 @@ pub fn svg<T: Topology, S, M>(
             "white"
         };
         let (lx, ly) = placed.labels[v as usize];
+        let _ = match switch(v) {
+            true => write!(
+                out,
+                "<rect class='switch' x='{}' y='{}' width='12' height='12' fill='#bbb' \
+                 stroke='black'/>",
+                x - 6.0,
+                y - 6.0
+            ),
+            false => write!(
+                out,
+                "<circle class='node' cx='{x}' cy='{y}' r='7' fill='{fill}' stroke='black'/>"
+            ),
+        };
         let _ = write!(
             out,
-            "<circle class='node' cx='{x}' cy='{y}' r='7' fill='{fill}' stroke='black'/>\
-             <text class='label' x='{lx}' y='{ly}'>{}</text>",
+            "<text class='label' x='{lx}' y='{ly}'>{}</text>",
             escape(&labels[v as usize])
         );
-        if several {
+        if several && !switch(v) {
             let (cx, cy) = placed.counts[v as usize];
             let _ = write!(
                 out,
@@ -609,6 +672,38 @@ pub fn svg<T: Topology, S, M>(
     }
     out.push_str("</svg>");
     out
+}
+
+/// The control point of a link from `a` to `b` bowed clear of the other
+/// nodes at `centres` (a quarter of its length aside, away from
+/// `middle`), or None where the straight line passes 10 px clear of
+/// every other node.
+fn bow(
+    a: (f32, f32),
+    b: (f32, f32),
+    centres: &[(f32, f32)],
+    middle: (f32, f32),
+) -> Option<(f32, f32)> {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let length2 = dx * dx + dy * dy;
+    if length2 < 1.0 {
+        return None;
+    }
+    let crosses = centres.iter().any(|&c| {
+        let t = ((c.0 - a.0) * dx + (c.1 - a.1) * dy) / length2;
+        let (px, py) = (a.0 + t * dx - c.0, a.1 + t * dy - c.1);
+        t > 0.01 && t < 0.99 && px * px + py * py < 100.0
+    });
+    if !crosses {
+        return None;
+    }
+    let (mx, my) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+    // The normal, turned to point away from the middle of the picture.
+    let (mut nx, mut ny) = (-dy / 4.0, dx / 4.0);
+    if (mx - middle.0) * nx + (my - middle.1) * ny < 0.0 {
+        (nx, ny) = (-nx, -ny);
+    }
+    Some((mx + nx, my + ny))
 }
 
 /// The colour of what a run shows where the paper claims nothing.

@@ -278,6 +278,33 @@ impl Schedule {
         }
     }
 
+    /// Packet `p` in the file's words: `chunk 5`, or `rank 2's term of
+    /// chunk 5` where the chunk is reduced.
+    pub fn packet_words(&self, p: PacketId) -> String {
+        match self.packet_chunk(p) {
+            (chunk, None) => format!("chunk {chunk}"),
+            (chunk, Some(rank)) => format!("rank {rank}'s term of chunk {chunk}"),
+        }
+    }
+
+    /// The chunk packet `p` is of, and the rank whose term it is where
+    /// the chunk is reduced (the inverse of [`Schedule::packet`]).
+    pub fn packet_chunk(&self, p: PacketId) -> (u32, Option<Rank>) {
+        let plain = self.plain_chunks();
+        let nth = |reduced: bool, k: u32| {
+            let mut of_kind = (0..self.chunks.reduced.len() as u32)
+                .filter(|&c| self.chunks.reduced[c as usize] == reduced);
+            of_kind.nth(k as usize).unwrap_or(k)
+        };
+        match p < plain {
+            true => (nth(false, p), None),
+            false => {
+                let (k, rank) = ((p - plain) / self.ranks, (p - plain) % self.ranks);
+                (nth(true, k), Some(rank))
+            }
+        }
+    }
+
     /// The first packet of `chunk`.
     fn base(&self, chunk: u32) -> PacketId {
         // Plain chunks first, then reduced ones a packet per rank: the

@@ -908,12 +908,54 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
     }
 
     /// A matching violation in the file's terms (the cycle of a deadlock).
+    /// A lost or repeated chunk by rank and chunk, a rank's node named
+    /// where it is not the rank's number (`rank 3 (gpu3)`).
     fn explain(&self, v: &properties::Violation) -> Option<String> {
-        match *v {
-            properties::Violation::Unmatched { node, op } => {
-                let rank = self.rank_at[node as usize];
-                Some(self.schedule.why_unfinished(op, rank))
+        use properties::Violation::*;
+        let rank = |node: NodeId| {
+            let (r, label) = (self.rank_at[node as usize], self.net.node_label(node));
+            match label == r.to_string() {
+                true => format!("rank {r}"),
+                false => format!("rank {r} ({label})"),
             }
+        };
+        let chunk = |p: PacketId| self.schedule.packet_words(p);
+        match *v {
+            Unmatched { node, op } => {
+                let r = self.rank_at[node as usize];
+                Some(self.schedule.why_unfinished(op, r))
+            }
+            Missing { node, packet } => Some(format!(
+                "the run ends with {} lacking {}",
+                rank(node),
+                chunk(packet)
+            )),
+            Duplicate {
+                slot,
+                node,
+                packet,
+                from,
+            } => Some(format!(
+                "step {slot}: {} receives {} again, from {}",
+                rank(node),
+                chunk(packet),
+                rank(from)
+            )),
+            OwnPacket {
+                slot,
+                node,
+                packet,
+                from,
+            } => Some(format!(
+                "step {slot}: {} receives its own {} of chunk {} back, from {}",
+                rank(node),
+                match self.schedule.packet_chunk(packet).1 {
+                    Some(_) => "term",
+                    None => "copy",
+                },
+                self.schedule.packet_chunk(packet).0,
+                rank(from)
+            )),
             _ => None,
         }
     }

@@ -161,6 +161,9 @@ pub struct Graph {
     ports: Ports,
     /// The network's name in reports (`graph dgx1.json`).
     name: String,
+    /// Where each node goes in pictures, for a machine's parts
+    /// ([`layout`](super::layout)); empty: on a circle.
+    positions: Vec<(f32, f32)>,
 }
 
 impl Graph {
@@ -305,6 +308,7 @@ impl Graph {
             switching,
             ports,
             name: name.to_string(),
+            positions: Vec::new(),
         };
         if switching == Switching::Wh && nodes <= MAX_ROUTED {
             graph.distance = graph.all_distances();
@@ -437,14 +441,17 @@ impl Graph {
     pub fn rank_nodes(&self) -> Vec<NodeId> {
         let accelerators = self.kinds.iter().any(|k| k.is_accelerator());
         (0..self.nodes)
-            .filter(|&v| {
-                let k = self.kinds[v as usize];
-                match accelerators {
-                    true => k.is_accelerator(),
-                    false => !k.is_switch(),
-                }
-            })
+            .filter(|&v| Self::takes_ranks(self.kinds[v as usize], accelerators))
             .collect()
+    }
+
+    /// Whether a node of `kind` takes ranks, where the machine has
+    /// `accelerators` or not.
+    fn takes_ranks(kind: NodeKind, accelerators: bool) -> bool {
+        match accelerators {
+            true => kind.is_accelerator(),
+            false => !kind.is_switch(),
+        }
     }
 
     /// The resources of the arcs' lanes (the ports', under one-port, come
@@ -568,7 +575,14 @@ impl Parts {
         switching: Switching,
         ports: Ports,
     ) -> Result<Graph, GraphError> {
-        Graph::machine(name, self.nodes, self.arcs, switching, ports)
+        let kinds: Vec<NodeKind> = self.nodes.iter().map(|v| v.kind).collect();
+        let links: Vec<(NodeId, NodeId)> = self.arcs.iter().map(|a| (a.from, a.to)).collect();
+        let width = self.width;
+        let mut graph = Graph::machine(name, self.nodes, self.arcs, switching, ports)?;
+        if kinds.iter().any(|&k| k != NodeKind::Node) {
+            graph.positions = super::layout::layout(&kinds, &links, width);
+        }
+        Ok(graph)
     }
 }
 
@@ -662,8 +676,17 @@ impl Topology for Graph {
         }
     }
 
-    /// Nodes on a circle, node 0 at the top, clockwise.
+    fn carries_only(&self, node: NodeId) -> bool {
+        let accelerators = self.kinds.iter().any(|k| k.is_accelerator());
+        !Self::takes_ranks(self.kinds[node as usize], accelerators)
+    }
+
+    /// A machine's parts where [`layout`](super::layout) puts them;
+    /// other nodes on a circle, node 0 at the top, clockwise.
     fn position(&self, node: NodeId) -> (f32, f32) {
+        if let Some(&at) = self.positions.get(node as usize) {
+            return at;
+        }
         let n = self.nodes as f32;
         let r = (n / std::f32::consts::PI).max(1.0);
         let a = 2.0 * std::f32::consts::PI * node as f32 / n;

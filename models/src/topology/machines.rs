@@ -138,6 +138,28 @@ impl Server {
                     let attrs = LinkAttrs::new(LinkKind::NvLink, links, 25.0 * links as f64);
                     parts.link(gpus[u as usize], gpus[v as usize], attrs);
                 }
+                // The PCIe tree (the white paper's figure 5): a PCIe
+                // switch for each pair of GPUs, two switches on each of
+                // two CPUs, the CPUs joined by QPI. PCIe Gen3 x16 at
+                // NCCL's 12 GB/s (PCI_BW), QPI at NCCL's 6 (QPI_BW, its
+                // Broadwell figure). The CPUs forward: GPUs of different
+                // quads that share no NVLink reach each other this way
+                // (NCCL's SYS path, through host memory).
+                let pcie = LinkAttrs::new(LinkKind::Pcie, 1, 12.0);
+                let cpus = [0, 1].map(|c| {
+                    let mut cpu = Node::new(format!("{prefix}cpu{c}"), NodeKind::Cpu);
+                    cpu.forwards = Some(true);
+                    parts.nodes.push(cpu);
+                    (parts.nodes.len() - 1) as NodeId
+                });
+                parts.link(cpus[0], cpus[1], LinkAttrs::new(LinkKind::Sys, 1, 6.0));
+                for (s, pair) in gpus.chunks(2).enumerate() {
+                    let switch = parts.node(format!("{prefix}pcie{s}"), NodeKind::PcieSwitch);
+                    parts.link(cpus[s / 2], switch, pcie);
+                    for &g in pair {
+                        parts.link(g, switch, pcie);
+                    }
+                }
             }
             Server::DgxA100 | Server::DgxH100 => {
                 let (links, rate) = self.nvswitch().expect("an NVSwitch server");
@@ -267,6 +289,7 @@ fn torus(a: u32, b: u32) -> Parts {
             });
         }
     }
+    parts.width = Some(a);
     let attrs = LinkAttrs::new(LinkKind::NpuLink, 1, 50.0).with_latency(500.0);
     let id = |x: u32, y: u32| y * a + x;
     for y in 0..b {
@@ -300,23 +323,31 @@ mod tests {
         (0..g.nodes()).filter(|&v| g.kind(v) == kind).count()
     }
 
-    /// DGX-1: six NVLinks a GPU, 16 links; GPUs do not forward, so a
-    /// worm between GPUs of different quads that are not counterparts has
-    /// no route.
+    /// DGX-1: six NVLinks a GPU, 16 links, and a PCIe link to its
+    /// switch; GPUs do not forward, so a worm between GPUs of different
+    /// quads that are not counterparts goes over PCIe and QPI.
     #[test]
     fn dgx1_is_a_hybrid_cube_mesh() {
         let g = built("dgx1");
-        assert_eq!(g.nodes(), 8);
+        assert_eq!(g.nodes(), 8 + 2 + 4);
+        assert_eq!(g.rank_nodes(), (0..8).collect::<Vec<_>>());
         for u in 0..8 {
-            let lanes: u32 = g
+            let nvlinks: u32 = g
                 .out_neighbours(u)
+                .filter(|&v| v < 8)
                 .map(|v| g.arc_attrs(u, v).unwrap().lanes)
                 .sum();
-            assert_eq!(lanes, 6, "gpu{u}");
+            assert_eq!(nvlinks, 6, "gpu{u}");
         }
         assert_eq!(g.worm_path(0, 4), Some(vec![0, 4]));
-        assert_eq!(g.worm_path(0, 5), None);
+        let names =
+            |p: Vec<NodeId>| -> Vec<String> { p.iter().map(|&v| g.node_label(v)).collect() };
+        assert_eq!(
+            names(g.worm_path(3, 4).unwrap()),
+            ["gpu3", "pcie1", "cpu0", "cpu1", "pcie2", "gpu4"]
+        );
         assert_eq!(g.arc_attrs(0, 3).unwrap().bandwidth, Some(50.0));
+        assert_eq!(g.arc_attrs(8, 9).unwrap().bandwidth, Some(6.0));
     }
 
     /// DGX A100 and H100: the GPUs reach each other through the NVSwitch,

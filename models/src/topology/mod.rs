@@ -9,6 +9,7 @@
 pub mod graph;
 pub mod grid;
 pub mod hypercube;
+pub mod layout;
 pub mod machines;
 pub mod mesh_bus;
 pub mod network;
@@ -97,6 +98,15 @@ pub trait Topology: Send + Sync {
 
     /// Where to draw `node`, in units of one link (for pictures).
     fn position(&self, node: NodeId) -> (f32, f32);
+
+    /// True for a node ranks do not run on, that only carries others'
+    /// transmissions: a machine's switch, NIC or CPU beside its
+    /// accelerators ([`Graph::rank_nodes`](graph::Graph::rank_nodes)).
+    /// Pictures draw it as a square. The papers' networks have none.
+    fn carries_only(&self, node: NodeId) -> bool {
+        let _ = node;
+        false
+    }
 
     /// Calls `f(u, v)` for every link u < v (for pictures; on a network
     /// of buses, the segments between neighbours on them).

@@ -266,6 +266,9 @@ pub struct Parts {
     pub nodes: Vec<Node>,
     /// The arcs.
     pub arcs: Vec<Arc>,
+    /// Accelerators a row in pictures, where the machine has rows of its
+    /// own (a torus's first side); else two rows a server.
+    pub width: Option<u32>,
 }
 
 impl Parts {
