@@ -132,7 +132,8 @@ type TextBox = (String, f64, f64, f64, f64);
 
 /// The picture `check <args> --svg FILE --slot <slot>` draws.
 fn picture(args: &[&str], slot: u32) -> String {
-    let file = tempdir("pictures").join(format!("{}-{slot}.svg", args.join("_")));
+    let name = args.join("_").replace(['/', ':', '.'], "-");
+    let file = tempdir("pictures").join(format!("{name}-{slot}.svg"));
     let slot = slot.to_string();
     let out = Command::new(env!("CARGO_BIN_EXE_check"))
         .args(args)
@@ -191,11 +192,14 @@ fn overlap(a: &TextBox, b: &TextBox) -> bool {
 /// 4x4 mesh-bus with l = 2 (node labels, token counts, the bus writes and
 /// their tokens), pictures of cubes (NOB on Q4, MNB's counts on Q3,
 /// naive-tree's contention, flood's observed duplicates), of a mesh and
-/// a torus. The captions count in the task's own words.
+/// a torus, and a schedule's on machines (the DGX-1 with its PCIe tree,
+/// two DGX H100 with their NICs and switch, a torus of NPUs). The
+/// captions count in the task's own words.
 #[test]
 fn no_two_texts_of_a_picture_overlap_in_a_browser() {
     let mut pictures = Vec::new();
-    let runs: [(&[&str], u32); 9] = [
+    const RING: &str = "examples/schedules/allreduce_ring_8_both_ways.xml";
+    let runs: [(&[&str], u32); 12] = [
         (&["simple", "4", "--ell", "2"], 7),
         (&["nob", "4"], 3),
         (&["mnb", "3"], 3),
@@ -205,6 +209,32 @@ fn no_two_texts_of_a_picture_overlap_in_a_browser() {
         (&["mesh-flood", "5x5", "--torus"], 3),
         (&["recursive-doubling", "5x3"], 3),
         (&["scatter", "3"], 2),
+        (
+            &["schedule", RING, "--switching", "wh", "--network", "dgx1"],
+            2,
+        ),
+        (
+            &[
+                "schedule",
+                RING,
+                "--switching",
+                "wh",
+                "--network",
+                "dgx-h100:2",
+            ],
+            1,
+        ),
+        (
+            &[
+                "schedule",
+                RING,
+                "--switching",
+                "wh",
+                "--network",
+                "npu-torus:4x2",
+            ],
+            1,
+        ),
     ];
     for (args, slots) in runs {
         for slot in 1..=slots {
@@ -235,6 +265,12 @@ fn no_two_texts_of_a_picture_overlap_in_a_browser() {
         ("nob 4 slot 1", "of 16 nodes informed"),
         ("mnb 3 slot 3", "8 of 8 nodes hold all 8 packets"),
         ("scatter 3 slot 1", "of 7 packets delivered"),
+        // A schedule on a machine counts its ranks, not the switches or
+        // the GPUs it leaves idle.
+        (
+            &format!("schedule {RING} --switching wh --network dgx-h100:2 slot 1"),
+            "0 of 8 ranks hold every chunk they must",
+        ),
     ] {
         let caption = caption(name);
         assert!(caption.contains(words), "{name}: {caption}");

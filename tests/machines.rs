@@ -43,21 +43,7 @@ pub(crate) fn switched(gpus: u32, lanes: u32, extra: &str) -> String {
 /// The direct allgather on `ranks` ranks: every rank sends its chunk to
 /// every other at once, in no order.
 fn direct_allgather(ranks: u32) -> String {
-    let mut ops = Vec::new();
-    for r in 0..ranks {
-        for t in (0..ranks).filter(|&t| t != r) {
-            ops.push(format!(
-                r#"{{"rank": {r}, "label": "s{t}", "send": {{"to": {t}, "chunks": [{r}]}}}}"#
-            ));
-            ops.push(format!(
-                r#"{{"rank": {t}, "label": "r{r}", "recv": {{"from": {r}, "chunks": [{r}]}}}}"#
-            ));
-        }
-    }
-    format!(
-        r#"{{"format": "commcheck-schedule", "version": 1, "ranks": {ranks}, "collective": {{"name": "allgather"}}, "ops": [{}]}}"#,
-        ops.join(", ")
-    )
+    direct(ranks, "allgather", |s, _| s)
 }
 
 /// The check of `schedule` on the graph `net`, as worms, all-port.
@@ -498,10 +484,16 @@ fn built_in_servers_by_name() {
 /// The direct alltoall of `ranks` ranks in commcheck's format: rank s
 /// sends chunk s x ranks + d to each other rank d.
 fn direct_alltoall(ranks: u32) -> String {
+    direct(ranks, "alltoall", |s, d| s * ranks + d)
+}
+
+/// A direct `collective` of `ranks` ranks in commcheck's format: each
+/// rank s sends chunk `chunk(s, d)` to each other rank d.
+fn direct(ranks: u32, collective: &str, chunk: impl Fn(u32, u32) -> u32) -> String {
     let mut ops = Vec::new();
     for s in 0..ranks {
         for d in (0..ranks).filter(|&d| d != s) {
-            let c = s * ranks + d;
+            let c = chunk(s, d);
             ops.push(format!(
                 r#"{{"rank": {s}, "label": "s{d}", "send": {{"to": {d}, "chunks": [{c}]}}}}"#
             ));
@@ -511,7 +503,7 @@ fn direct_alltoall(ranks: u32) -> String {
         }
     }
     format!(
-        r#"{{"format": "commcheck-schedule", "version": 1, "ranks": {ranks}, "collective": {{"name": "alltoall"}}, "ops": [{}]}}"#,
+        r#"{{"format": "commcheck-schedule", "version": 1, "ranks": {ranks}, "collective": {{"name": "{collective}"}}, "ops": [{}]}}"#,
         ops.join(", ")
     )
 }

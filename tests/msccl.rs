@@ -118,30 +118,7 @@ pub fn ring_allgather(n: u32) -> String {
 /// c - 1 (`rrcs`) and passed on (`rcs`) until GPU c - 2 receives it.
 /// At its t-th step GPU r handles chunk r - t.
 pub fn ring_allreduce(n: u32) -> String {
-    let gpus: Vec<_> = (0..n)
-        .map(|r| {
-            let steps = (0..2 * n - 1)
-                .map(|t| {
-                    let kind = match t {
-                        0 => "s",
-                        t if t < n - 1 => "rrs",
-                        t if t == n - 1 => "rrcs",
-                        t if t < 2 * n - 2 => "rcs",
-                        _ => "r",
-                    };
-                    step(kind, "i", (r + n * 2 - t) % n)
-                })
-                .collect();
-            let tb = Tb {
-                send: ((r + 1) % n) as i64,
-                recv: ((r + n - 1) % n) as i64,
-                chan: 0,
-                steps,
-            };
-            ([n, 0, 0], vec![tb])
-        })
-        .collect();
-    xml("allreduce", true, &gpus)
+    ring_allreduce_on(n, 1)
 }
 
 /// The ring allreduce on `n` GPUs over two channels, as NCCL runs a ring
@@ -150,6 +127,11 @@ pub fn ring_allreduce(n: u32) -> String {
 /// n..2n (GPU r sends to r - 1; at its t-th step it handles chunk
 /// n + (r + t) mod n).
 pub fn ring_allreduce_both_ways(n: u32) -> String {
+    ring_allreduce_on(n, 2)
+}
+
+/// The ring allreduce on `n` GPUs over `channels` (1 or 2) channels.
+fn ring_allreduce_on(n: u32, channels: u32) -> String {
     let gpus: Vec<_> = (0..n)
         .map(|r| {
             let tb = |chan: u32| {
@@ -181,7 +163,7 @@ pub fn ring_allreduce_both_ways(n: u32) -> String {
                     steps,
                 }
             };
-            ([2 * n, 0, 0], vec![tb(0), tb(1)])
+            ([channels * n, 0, 0], (0..channels).map(tb).collect())
         })
         .collect();
     xml("allreduce", true, &gpus)

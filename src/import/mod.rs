@@ -184,6 +184,29 @@ pub fn file_name(file: &str) -> String {
         .map_or(file.to_string(), |f| f.to_string_lossy().into_owned())
 }
 
+/// Where a text's lines start, to find many offsets' lines in log time
+/// (a reader that numbers every element by line would otherwise count
+/// the newlines before each, quadratic in the file).
+pub struct Lines {
+    /// The byte offset of each line's first byte.
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    /// The lines of `text`.
+    pub fn new(text: &str) -> Lines {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines { starts }
+    }
+
+    /// The line of byte `offset`, from 1.
+    pub fn line(&self, offset: usize) -> u32 {
+        self.starts.partition_point(|&s| s <= offset) as u32
+    }
+}
+
 /// The line and column of byte `offset` of `text`, from 1.
 pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
     let before = &text[..offset.min(text.len())];
@@ -200,5 +223,22 @@ pub fn at_offset(text: &str, file: &str, offset: usize, why: impl Into<String>) 
         line,
         column,
         why: why.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The line index agrees with counting newlines, at every offset.
+    #[test]
+    fn lines_find_what_counting_finds() {
+        let text = "a\n\nbc\nd";
+        let lines = super::Lines::new(text);
+        for offset in 0..=text.len() {
+            assert_eq!(
+                lines.line(offset),
+                super::line_column(text, offset).0,
+                "{offset}"
+            );
+        }
     }
 }

@@ -57,7 +57,12 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
             .unwrap_or_default()
             .to_string(),
     })?;
-    let r = Reader { text, file };
+    let lines = super::Lines::new(text);
+    let r = Reader {
+        text,
+        file,
+        lines: &lines,
+    };
     let algo = doc.root_element();
     if algo.tag_name().name() != "algo" {
         return Err(r.at(algo, "expected an <algo> element: this is not MSCCL-IR"));
@@ -175,6 +180,8 @@ fn elements<'a, 'i>(node: Node<'a, 'i>, name: &'static str) -> impl Iterator<Ite
 struct Reader<'t> {
     text: &'t str,
     file: &'t str,
+    /// Where its lines start (every step is numbered by its line).
+    lines: &'t super::Lines,
 }
 
 impl Reader<'_> {
@@ -728,7 +735,7 @@ impl<'r, 't> Program<'r, 't> {
         let src = if src { place("src")? } else { Vec::new() };
         let dst = if dst { place("dst")? } else { Vec::new() };
         let temps: Vec<Pos> = (temp..temp + cnt).collect();
-        let (line, _) = line_column(r.text, step.range().start);
+        let line = r.lines.line(step.range().start);
         let label = format!(
             "tb {tb} step {} ({kind})",
             step.attribute("s").unwrap_or_default()

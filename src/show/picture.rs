@@ -154,8 +154,10 @@ fn progress<S, M>(topology: &impl Topology, task: &Task, state: &RunState<S, M>)
     let nodes = topology.nodes();
     let complete = (0..nodes).filter(|&v| holds_all(state, v)).count();
     if let Task::Schedule(_) = task {
-        // A schedule's ranks, not the switches between them.
-        let ranks: Vec<NodeId> = (0..nodes).filter(|&v| !topology.carries_only(v)).collect();
+        // A schedule's ranks: the nodes it requires something of.
+        let ranks: Vec<NodeId> = (0..nodes)
+            .filter(|&v| (0..task.packet_ids() as u32).any(|p| task.requires(v, p)))
+            .collect();
         let done = ranks.iter().filter(|&&v| holds_all(state, v)).count();
         return format!("{done} of {} ranks hold every chunk they must", ranks.len());
     }
@@ -270,18 +272,20 @@ pub fn svg<T: Topology, S, M>(
         (0..task.packet_ids())
             .filter(move |&p| task.is_packet(p as u32) && task.requires(v, p as u32))
     };
-    // A machine's switches hold nothing: drawn as squares, uncounted.
+    // A machine's switches hold nothing: drawn as squares, uncounted; a
+    // schedule's node without a rank, pale.
     let switch = |v: NodeId| topology.carries_only(v);
+    let idle = |v: NodeId| matches!(task, Task::Schedule(_)) && required(v).next().is_none();
     let several = (0..nodes).any(|v| required(v).nth(1).is_some());
     let labels: Vec<String> = (0..nodes).map(|v| topology.node_label(v)).collect();
     let counts: Vec<String> = match several {
         false => Vec::new(),
         true => (0..nodes)
             .map(|v| {
-                if switch(v) {
+                let need: Vec<u64> = required(v).collect();
+                if switch(v) || need.is_empty() {
                     return String::new();
                 }
-                let need: Vec<u64> = required(v).collect();
                 let held = need
                     .iter()
                     .filter(|&&p| state.holdings.holds(v, p as u32))
@@ -389,6 +393,9 @@ pub fn svg<T: Topology, S, M>(
     }];
     if (0..nodes).any(switch) {
         marks.push("grey square: a switch, NIC or CPU");
+    }
+    if (0..nodes).any(|v| idle(v) && !switch(v)) {
+        marks.push("pale: no rank here");
     }
     if !state.sent.is_empty() {
         marks.push("arrow: sent this step");
@@ -559,12 +566,21 @@ pub fn svg<T: Topology, S, M>(
                 true => "red",
                 false => OBSERVED,
             };
-            let _ = write!(
+            let _ = match bow(at(u), at(v), &centres, middle) {
+                None => write!(
                 out,
                 "<line class='contended' x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{colour}' \
                  stroke-width='6' opacity='0.7'><title>contended in step {slot}: {}</title></line>",
                 topology.resource_label(resource)
-            );
+            ),
+                Some(_) => write!(
+                    out,
+                    "<path class='contended' d='M{x1},{y1} {}' fill='none' stroke='{colour}' \
+                     stroke-width='6' opacity='0.7'><title>contended in step {slot}: {}</title></path>",
+                    leg(at(u), at(v)),
+                    topology.resource_label(resource)
+                ),
+            };
         }
     }
     for (node, why, claimed) in &ringed {
@@ -590,10 +606,10 @@ pub fn svg<T: Topology, S, M>(
     }
     for v in 0..nodes {
         let (x, y) = at(v);
-        let fill = if holds_all(state, v) {
-            "#ffd54f"
-        } else {
-            "white"
+        let fill = match (idle(v), holds_all(state, v)) {
+            (true, _) => "#eee",
+            (false, true) => "#ffd54f",
+            (false, false) => "white",
         };
         let (lx, ly) = placed.labels[v as usize];
         let _ = match switch(v) {
@@ -614,7 +630,7 @@ pub fn svg<T: Topology, S, M>(
             "<text class='label' x='{lx}' y='{ly}'>{}</text>",
             escape(&labels[v as usize])
         );
-        if several && !switch(v) {
+        if several && !counts[v as usize].is_empty() {
             let (cx, cy) = placed.counts[v as usize];
             let _ = write!(
                 out,
