@@ -286,6 +286,72 @@ fn the_ring_allreduce_sums_every_contribution_once() {
     }
 }
 
+/// A partial sum of more ranks than a value keeps in its own bits (127):
+/// the ring allreduce on a ring of 130 GPUs, by the executor, sums every
+/// contribution once in 2 (R - 1) rounds; with GPU 129 forwarding
+/// instead of adding its own term (rcs for rrs), a chunk lacks it and
+/// completeness is violated.
+#[test]
+fn a_ring_allreduce_over_more_than_127_gpus_is_checked() {
+    let n = 130;
+    let net = ring_graph(n);
+    let good = ring_allreduce(n);
+    let o = run("ar130", &good, &net, Switching::Sf, Engine::Executor).unwrap();
+    for name in SAFETY {
+        assert_eq!(status(&o, name), Status::Holds, "{name}\n{}", o.text());
+    }
+    assert_eq!(o.time.measured, Some(2 * (n - 1)), "{}", o.text());
+    let gpu = good.find("<gpu id=\"129\"").unwrap();
+    let rrs = gpu + good[gpu..].find("type=\"rrs\"").unwrap();
+    let forgot = format!("{}type=\"rcs\"{}", &good[..rrs], &good[rrs + 10..]);
+    let o = run(
+        "ar130-forgot",
+        &forgot,
+        &net,
+        Switching::Sf,
+        Engine::Executor,
+    )
+    .unwrap();
+    assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
+}
+
+/// Files as RCCL and msccl-tools write them: a threadblock with no peers
+/// has chan="-1", and its nop steps (one dependency each) cnt="0" and
+/// offsets -1. Read, the nop waits as MSCCL's interpreter waits, and the
+/// run holds; chan="-1" on a threadblock with a peer names no channel
+/// and is refused in one line.
+#[test]
+fn nops_and_peerless_threadblocks_are_read_as_rccl_writes_them() {
+    let ag = ring_allgather(4);
+    let gpu0 = ag.find("<gpu id=\"0\"").unwrap();
+    let end0 = gpu0 + ag[gpu0..].find("  </gpu>").unwrap();
+    // Threadblock 0's second step releases the nop that waits for it.
+    let step1 = gpu0 + ag[gpu0..].find("<step s=\"1\"").unwrap();
+    let flag = step1 + ag[step1..].find("hasdep=\"0\"").unwrap();
+    let nop = "    <tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"-1\">\n      <step s=\"0\" \
+               type=\"nop\" srcbuf=\"i\" srcoff=\"-1\" dstbuf=\"o\" dstoff=\"-1\" cnt=\"0\" \
+               depid=\"0\" deps=\"1\" hasdep=\"0\"/>\n    </tb>\n";
+    let text = format!(
+        "{}hasdep=\"1\"{}{nop}{}",
+        &ag[..flag],
+        &ag[flag + 10..end0],
+        &ag[end0..]
+    );
+    let net = ring_graph(4);
+    let o = run("nops", &text, &net, Switching::Sf, Engine::Exhaustive).unwrap();
+    for name in SAFETY {
+        assert_eq!(status(&o, name), Status::Holds, "{name}\n{}", o.text());
+    }
+    let bad = ag.replacen("chan=\"0\"", "chan=\"-1\"", 1);
+    let e = run("chan", &bad, &net, Switching::Sf, Engine::Exhaustive)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("chan=\"-1\": expected 0 to") && !e.contains('\n'),
+        "{e}"
+    );
+}
+
 /// Seeded bugs, each caught by the property it breaks.
 #[test]
 fn seeded_bugs_in_msccl_ir_are_caught() {

@@ -95,10 +95,13 @@ impl Layout {
                 let (node, offset) = (node as u64, (packet ^ node) as u64);
                 (node & !(b - 1)) * len + offset * b + (node & (b - 1))
             }),
-            Layout::Columns | Layout::Personal => columns
-                .binary_search(&packet)
-                .ok()
-                .map(|c| node as u64 * len + c as u64),
+            // A schedule's packets are all its columns: packet p is
+            // column p, found without a search.
+            Layout::Columns | Layout::Personal => match columns.get(packet as usize) {
+                Some(&c) if c == packet => Some(packet as usize),
+                _ => columns.binary_search(&packet).ok(),
+            }
+            .map(|c| node as u64 * len + c as u64),
             Layout::ByPacket { shift, row } => by_packet_column(columns, packet).map(|c| {
                 let node = node as u64;
                 let (block, at) = (node >> shift, node & ((1 << shift) - 1));
@@ -494,6 +497,22 @@ impl Holdings {
                     };
                     word(nodes.start, false)..word(nodes.end, true)
                 }
+                // Node-major rows: only the rows of nodes the task
+                // requires something of (a schedule's switches none).
+                Layout::Columns => {
+                    let len = self.columns.len() as u64;
+                    let any = task.requires_anything();
+                    return nodes
+                        .filter(|&v| any[v as usize])
+                        .filter_map(|v| {
+                            let row = (u64::from(v) * len).checked_sub(self.first)?;
+                            let row = row.min(cells)..(row + len).min(cells);
+                            self.clear_bits_between(row)
+                                .map(|i| self.cell(i))
+                                .find(|&(node, packet)| task.requires(node, packet))
+                        })
+                        .next();
+                }
                 _ => 0..self.bits.len(),
             };
             return self
@@ -548,6 +567,15 @@ impl Holdings {
             }
         }
         (first, spared, unspared)
+    }
+
+    /// The indices in `bits` of the bits not set, word by word (full words
+    /// cost one comparison).
+    fn clear_bits_between(&self, bits: std::ops::Range<u64>) -> impl Iterator<Item = u64> + '_ {
+        let words = (bits.start / 64) as usize..bits.end.div_ceil(64) as usize;
+        self.clear_bits(words.start..words.end.min(self.bits.len()))
+            .skip_while(move |&i| i < bits.start)
+            .take_while(move |&i| i < bits.end)
     }
 
     /// The indices of the bits not set in the words `words`, word by word

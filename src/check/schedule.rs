@@ -544,25 +544,14 @@ fn machine_of(net: &Network, place: &[NodeId], model: &Model) -> Machine {
     // joined without its network switches) against the rest.
     let mut sides = net.arcs_and_cuts().1;
     if let Network::Graph(g) = net {
-        let mut server = vec![usize::MAX; nodes];
-        let mut count = 0;
-        for s in 0..nodes {
-            if server[s] != usize::MAX || g.kind(s as NodeId) == NodeKind::Switch {
-                continue;
-            }
-            server[s] = count;
-            let mut queue = std::collections::VecDeque::from([s]);
-            while let Some(u) = queue.pop_front() {
-                for &v in &next[u] {
-                    let v = v as usize;
-                    if server[v] == usize::MAX && g.kind(v as NodeId) != NodeKind::Switch {
-                        server[v] = count;
-                        queue.push_back(v);
-                    }
-                }
-            }
-            count += 1;
-        }
+        let server = models::topology::layout::servers(&arcs, nodes, |v| {
+            g.kind(v as NodeId) == NodeKind::Switch
+        });
+        let count = server
+            .iter()
+            .filter(|&&s| s != usize::MAX)
+            .max()
+            .map_or(0, |&s| s + 1);
         if count > 1 {
             sides.extend((0..count).map(|c| server.iter().map(|&s| s == c).collect()));
         }

@@ -1166,7 +1166,7 @@ fn critical_utilization(j: &Judging) -> Judged {
 
 /// One to one node.
 fn to(v: NodeId) -> Need {
-    Need::Nodes(vec![v].into_boxed_slice())
+    Need::Nodes(vec![v].into())
 }
 
 /// A problem's task on the d-cube: per packet, its origin and the nodes

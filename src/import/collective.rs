@@ -2,7 +2,7 @@
 //! chunks, where they start and where they must end, on R ranks with one
 //! position per chunk (position c holds chunk c).
 
-use models::schedule::{Chunks, Rank, Value, MAX_REDUCED_RANKS};
+use models::schedule::{Chunks, Rank, Ranks, Value, MAX_REDUCED_RANKS};
 
 /// A collective by name, with its root and chunk count where it has them
 /// (read as commcheck's format writes it: `{"name": "broadcast", "root":
@@ -280,11 +280,18 @@ impl Collective {
     }
 
     /// The collective whose chunks are `chunks` on `ranks` ranks: the
-    /// named one, where one is (a broadcast from its first chunk's
-    /// origin, a scatter or gather, an allgather), else written out.
+    /// named one, where one is (a broadcast or scatter from its first
+    /// chunk's origin, a gather or reduce to the first rank that must end
+    /// with something, an allgather, alltoall, allreduce or
+    /// reduce-scatter), else written out.
     pub fn of(chunks: &Chunks, ranks: u32) -> Result<Collective, CollectiveError> {
         let root = chunks.origin.first().copied().unwrap_or(0);
         let count = chunks.reduced.len() as u32;
+        let sink = chunks
+            .expect
+            .iter()
+            .position(|e| !e.is_empty())
+            .unwrap_or(0) as Rank;
         let named = [
             Collective::Broadcast {
                 root,
@@ -292,13 +299,16 @@ impl Collective {
             },
             Collective::Scatter { root },
             Collective::Allgather,
+            Collective::Gather { root: sink },
+            Collective::Alltoall,
+            Collective::Allreduce { chunks: count },
+            Collective::ReduceScatter,
+            Collective::Reduce {
+                root: sink,
+                chunks: count,
+            },
         ];
-        let gather = chunks
-            .expect
-            .iter()
-            .position(|e| !e.is_empty())
-            .map(|r| Collective::Gather { root: r as Rank });
-        for c in named.into_iter().chain(gather) {
+        for c in named {
             if c.chunks(ranks).is_ok_and(|mine| mine == *chunks) {
                 return Ok(c);
             }
@@ -316,17 +326,10 @@ impl Collective {
                 chunks: chunks.reduced.len(),
             });
         }
-        let ranks_of = |mut m: u128| {
-            let mut list = Vec::new();
-            while m != 0 {
-                list.push(m.trailing_zeros());
-                m &= m - 1;
-            }
-            list
-        };
+        let ranks_of = |m: Ranks| m.to_vec();
         let not_chunk =
             |rank: usize, position: u32| CollectiveError::NotItsChunk { rank, position };
-        let mut contributors = vec![0u128; chunks.reduced.len()];
+        let mut contributors = vec![Ranks::EMPTY; chunks.reduced.len()];
         let mut start = Vec::new();
         for (r, values) in chunks.initial.iter().enumerate() {
             for &(p, v) in values {
@@ -342,7 +345,11 @@ impl Collective {
                 }
             }
         }
-        for (c, &m) in contributors.iter().enumerate().filter(|(_, &m)| m != 0) {
+        for (c, &m) in contributors
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.is_empty())
+        {
             start.push(Start {
                 chunk: c as u32,
                 rank: None,
@@ -375,7 +382,7 @@ impl Collective {
     }
 
     /// Its chunks on `ranks` ranks, or why it has none there (a root out
-    /// of range, a reduction over more than 128 ranks, too many chunks).
+    /// of range, a reduction over more than 4096 ranks, too many chunks).
     pub fn chunks(&self, ranks: u32) -> Result<Chunks, CollectiveError> {
         if let Collective::Explicit { chunks, start, end } = self {
             return explicit(ranks, *chunks, start, end);
@@ -418,10 +425,7 @@ impl Collective {
         let mut initial = vec![Vec::new(); r];
         let mut expect = vec![Vec::new(); r];
         let mut origin = vec![0; count as usize];
-        let all: u128 = match ranks {
-            128.. => u128::MAX,
-            _ => (1u128 << ranks) - 1,
-        };
+        let all = Ranks::below(ranks);
         let everyone = |expect: &mut Vec<Vec<(u32, Value)>>, c: u32, v: Value| {
             for e in expect.iter_mut() {
                 e.push((c, v));
@@ -460,7 +464,7 @@ impl Collective {
                 | Collective::ReduceScatter
                 | Collective::Allreduce { .. } => {
                     for (q, init) in initial.iter_mut().enumerate() {
-                        let ranks = 1u128 << q;
+                        let ranks = Ranks::one(q as Rank);
                         init.push((c, Value::Sum { chunk: c, ranks }));
                     }
                     let total = Value::Sum {
@@ -507,23 +511,11 @@ fn explicit(
         true => Ok(r),
         false => Err(bad(what, format!("rank {r}: ranks are 0 to {}", ranks - 1))),
     };
-    let mask = |over: &[Rank], what: &str| -> Result<u128, CollectiveError> {
-        over.iter().try_fold(0u128, |m, &r| {
-            let r = rank(r, what)?;
-            match r < MAX_REDUCED_RANKS {
-                true => Ok(m | 1 << r),
-                false => Err(bad(
-                    what,
-                    format!(
-                        "rank {r}: commcheck combines ranks 0 to {}",
-                        MAX_REDUCED_RANKS - 1
-                    ),
-                )),
-            }
-        })
+    let mask = |over: &[Rank], what: &str| -> Result<Ranks, CollectiveError> {
+        over.iter().map(|&r| rank(r, what)).collect()
     };
     let n = count as usize;
-    let mut contributors: Vec<Option<u128>> = vec![None; n];
+    let mut contributors: Vec<Option<Ranks>> = vec![None; n];
     let mut origin: Vec<Option<Rank>> = vec![None; n];
     let mut initial = vec![Vec::new(); ranks as usize];
     for s in start {
@@ -543,7 +535,7 @@ fn explicit(
             }
             (None, Some(over)) => {
                 let m = mask(over, &what)?;
-                if m == 0 {
+                if m.is_empty() {
                     return Err(bad(&what, "no rank contributes".into()));
                 }
                 contributors[c] = Some(m);
@@ -552,7 +544,7 @@ fn explicit(
                         s.chunk,
                         Value::Sum {
                             chunk: s.chunk,
-                            ranks: 1 << r,
+                            ranks: Ranks::one(r),
                         },
                     ));
                 }
@@ -582,7 +574,7 @@ fn explicit(
                     Some(over) => mask(over, &what)?,
                     None => all,
                 };
-                if m & !all != 0 || m == 0 {
+                if !m.is_subset(all) || m.is_empty() {
                     return Err(bad(
                         &what,
                         "the sum is over ranks that do not all contribute".into(),

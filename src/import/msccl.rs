@@ -32,8 +32,7 @@
 
 use super::{line_column, ImportError};
 use models::schedule::{
-    Chunks, Data, Kind, Op, OpId, Pos, Rank, Schedule, Value, MAX_CHUNKS_A_MESSAGE,
-    MAX_REDUCED_RANKS,
+    Chunks, Data, Kind, Op, OpId, Pos, Rank, Ranks, Schedule, Value, MAX_REDUCED_RANKS,
 };
 use roxmltree::{Document, Node};
 use std::collections::HashMap;
@@ -95,16 +94,12 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
     }
     let gpus: Vec<Gpu> = gpus.into_iter().flatten().collect();
     let layout = Layout::new(&r, algo, coll, inplace, ngpus, per_loop, &gpus)?;
-    let chunks = match layout.coll {
-        Coll::Alltoall => ngpus as u64 * ngpus as u64 * layout.factor as u64,
-        _ => ngpus as u64 * layout.factor as u64,
-    };
     let positions = layout
         .sizes
         .iter()
         .map(|&s| s as u64)
         .sum::<u64>()
-        .max(chunks);
+        .max(layout.count());
     if let Some(why) = models::schedule::too_large(ngpus, positions) {
         return Err(r.at(algo, why));
     }
@@ -385,24 +380,27 @@ impl Layout {
         self.sizes[..b].iter().sum::<u32>() + off
     }
 
+    /// How many chunks the collective has (before anything of that size
+    /// is made: an alltoall's grows with the square of the GPUs).
+    fn count(&self) -> u64 {
+        let (n, c) = (self.ranks as u64, self.factor as u64);
+        match self.coll {
+            Coll::Allgather | Coll::ReduceScatter => n * c,
+            Coll::Allreduce => c,
+            Coll::Alltoall => n * n * c,
+            Coll::Custom => n * self.sizes[0] as u64,
+        }
+    }
+
     /// The chunks, where they start, where they must end.
     fn chunks(&self) -> Chunks {
         let (n, c) = (self.ranks, self.factor);
         let r = n as usize;
-        let all: u128 = match n {
-            128.. => u128::MAX,
-            _ => (1u128 << n) - 1,
-        };
+        let all = Ranks::below(n);
         let mut initial = vec![Vec::new(); r];
         let mut expect = vec![Vec::new(); r];
         let mut origin = Vec::new();
-        let count = match self.coll {
-            Coll::Allgather => n * c,
-            Coll::Allreduce => c,
-            Coll::ReduceScatter => n * c,
-            Coll::Alltoall => n * n * c,
-            Coll::Custom => n * self.sizes[0],
-        };
+        let count = self.count() as u32;
         for q in 0..n {
             let init = &mut initial[q as usize];
             match self.coll {
@@ -416,7 +414,7 @@ impl Layout {
                     for k in 0..count {
                         let sum = Value::Sum {
                             chunk: k,
-                            ranks: 1 << q,
+                            ranks: Ranks::one(q),
                         };
                         init.push((self.position(q, 0, k), sum));
                     }
@@ -564,7 +562,12 @@ impl<'r, 't> Program<'r, 't> {
                 Ok(p)
             };
             let (send, recv) = (peer("send")?, peer("recv")?);
-            let chan = r.number(tb, "chan", 0, u32::MAX)?;
+            // A threadblock without peers uses no channel: the SCCL-era
+            // loader its files were written for accepts chan="-1" there.
+            let chan = match (send, recv, r.attr(tb, "chan")?) {
+                (None, None, "-1") => 0,
+                _ => r.number(tb, "chan", 0, u32::MAX)?,
+            };
             for (sending, p) in [(true, send), (false, recv)] {
                 let Some(p) = p else { continue };
                 if let Some(other) = connections.insert((sending, p, chan), id as u32) {
@@ -667,7 +670,14 @@ impl<'r, 't> Program<'r, 't> {
     ) -> Result<u32, ImportError> {
         let r = self.r;
         let kind = r.attr(step, "type")?;
-        let cnt = r.number(step, "cnt", 1, MAX_CHUNKS_A_MESSAGE)?;
+        // MSCCL's loader checks the count of every step but a nop (whose
+        // count msccl-tools and RCCL write as 0, and which moves nothing),
+        // and a step of cnt chunks is cnt messages of one chunk here: no
+        // limit but its buffers'.
+        let cnt = match kind {
+            "nop" => r.number(step, "cnt", 0, u32::MAX).map(|_| 0)?,
+            _ => r.number(step, "cnt", 1, u32::MAX)?,
+        };
         let (sends, receives, src, dst) = match kind {
             "s" => (true, false, true, false),
             "r" => (false, true, false, true),

@@ -17,7 +17,7 @@ use super::export::one_run;
 use crate::check::{CheckError, Request};
 use crate::engine::lockstep::RunState;
 use crate::import::collective::Collective;
-use models::schedule::{Chunks, Data, Kind, Op, Rank, Schedule, Value, MAX_REDUCED_RANKS};
+use models::schedule::{Chunks, Data, Kind, Op, Rank, Ranks, Schedule, Value, MAX_REDUCED_RANKS};
 use models::{with_protocol, Protocol, ProtocolExt, Shape, Topology};
 use properties::{PacketId, Route, Task};
 use std::collections::HashMap;
@@ -58,7 +58,7 @@ impl Chunking {
 
 /// The chunks of `task` and how its packets map to them, or why the task
 /// has none commcheck's schedules hold (an accumulation over more than
-/// 128 ranks).
+/// 4096 ranks).
 fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
     let nodes = task.nodes();
     let mut initial = vec![Vec::new(); nodes as usize];
@@ -73,16 +73,16 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
         let r = roots.len() as u32;
         for (i, &root) in roots.iter().enumerate() {
             let chunk = i as u32;
-            let mut all = 0u128;
+            let mut all = Ranks::EMPTY;
             for u in (0..nodes).filter(|&u| task.is_packet(u * r + chunk)) {
                 initial[u as usize].push((
                     chunk,
                     Value::Sum {
                         chunk,
-                        ranks: 1 << u,
+                        ranks: Ranks::one(u),
                     },
                 ));
-                all |= 1 << u;
+                all |= Ranks::one(u);
             }
             expect[root as usize].push((chunk, Value::Sum { chunk, ranks: all }));
         }
@@ -298,29 +298,10 @@ pub fn timed(
     // The bounds know a collective by its name: the one the run's chunks
     // make, where they make one.
     let (chunks, ranks) = (&exported.schedule.chunks, exported.schedule.ranks);
-    let count = chunks.reduced.len() as u32;
-    let sink = chunks
-        .expect
-        .iter()
-        .position(|e| !e.is_empty())
-        .unwrap_or(0) as Rank;
-    let named = Collective::of(chunks, ranks)
-        .ok()
-        .filter(|c| !matches!(c, Collective::Explicit { .. }))
-        .or_else(|| {
-            [
-                Collective::Alltoall,
-                Collective::Allreduce { chunks: count },
-                Collective::Reduce {
-                    root: sink,
-                    chunks: count,
-                },
-            ]
-            .into_iter()
-            .find(|c| c.chunks(ranks).is_ok_and(|mine| mine == *chunks))
-        });
-    if let Some(c) = named {
-        exported.schedule.collective = c.name();
+    if let Ok(c) = Collective::of(chunks, ranks) {
+        if !matches!(c, Collective::Explicit { .. }) {
+            exported.schedule.collective = c.name();
+        }
     }
     let network = exported
         .network

@@ -155,9 +155,8 @@ fn progress<S, M>(topology: &impl Topology, task: &Task, state: &RunState<S, M>)
     let complete = (0..nodes).filter(|&v| holds_all(state, v)).count();
     if let Task::Schedule(_) = task {
         // A schedule's ranks: the nodes it requires something of.
-        let ranks: Vec<NodeId> = (0..nodes)
-            .filter(|&v| (0..task.packet_ids() as u32).any(|p| task.requires(v, p)))
-            .collect();
+        let any = task.requires_anything();
+        let ranks: Vec<NodeId> = (0..nodes).filter(|&v| any[v as usize]).collect();
         let done = ranks.iter().filter(|&&v| holds_all(state, v)).count();
         return format!("{done} of {} ranks hold every chunk they must", ranks.len());
     }
@@ -275,7 +274,8 @@ pub fn svg<T: Topology, S, M>(
     // A machine's switches hold nothing: drawn as squares, uncounted; a
     // schedule's node without a rank, pale.
     let switch = |v: NodeId| topology.carries_only(v);
-    let idle = |v: NodeId| matches!(task, Task::Schedule(_)) && required(v).next().is_none();
+    let any = task.requires_anything();
+    let idle = |v: NodeId| matches!(task, Task::Schedule(_)) && !any[v as usize];
     let several = (0..nodes).any(|v| required(v).nth(1).is_some());
     let labels: Vec<String> = (0..nodes).map(|v| topology.node_label(v)).collect();
     let counts: Vec<String> = match several {

@@ -14,7 +14,10 @@
 
 pub mod lower_bounds;
 pub mod orders;
+pub mod ranks;
 pub mod scheduled;
+
+pub use ranks::Ranks;
 
 use properties::{Need, Needs, NodeId, PacketId, Slot, Task};
 use std::sync::Arc;
@@ -89,9 +92,10 @@ pub type OpId = u32;
 /// A rank's position (a place for one chunk).
 pub type Pos = u32;
 
-/// Most ranks a reduced chunk combines (a partial sum is a set of ranks,
-/// 128 bits).
-pub const MAX_REDUCED_RANKS: u32 = 128;
+/// Most ranks a reduced chunk combines: a partial sum is a set of ranks
+/// ([`Ranks`]), and a collective of this many ranks and chunks is
+/// [`MAX_VALUES`] values.
+pub const MAX_REDUCED_RANKS: u32 = 4096;
 
 /// Most chunks one message carries (a window of 128 chunk ids).
 pub const MAX_CHUNKS_A_MESSAGE: u32 = 128;
@@ -128,7 +132,7 @@ pub enum Value {
         /// The chunk.
         chunk: u32,
         /// The ranks whose contributions it combines.
-        ranks: u128,
+        ranks: Ranks,
     },
 }
 
@@ -331,16 +335,35 @@ impl Schedule {
         plain + (self.chunks.reduced.len() as u32 - plain) * self.ranks
     }
 
-    /// The packets a value carries.
-    pub fn value_packets(&self, value: Value, mut f: impl FnMut(PacketId)) {
+    /// Per chunk, its first packet ([`Schedule::packet`] is the first
+    /// plus the rank for a reduced chunk), for [`Schedule::value_packets`].
+    pub fn bases(&self) -> Vec<PacketId> {
+        let plain = self.plain_chunks();
+        let (mut plain_before, mut reduced_before) = (0, 0);
+        let mut bases = Vec::with_capacity(self.chunks.reduced.len());
+        for &reduced in &self.chunks.reduced {
+            match reduced {
+                false => {
+                    bases.push(plain_before);
+                    plain_before += 1;
+                }
+                true => {
+                    bases.push(plain + reduced_before * self.ranks);
+                    reduced_before += 1;
+                }
+            }
+        }
+        bases
+    }
+
+    /// The packets a value carries, given the chunks' [`Schedule::bases`].
+    pub fn value_packets(bases: &[PacketId], value: Value, mut f: impl FnMut(PacketId)) {
         match value {
             Value::Empty => {}
-            Value::Chunk(c) => f(self.packet(c, 0)),
-            Value::Sum { chunk, mut ranks } => {
-                while ranks != 0 {
-                    f(self.packet(chunk, ranks.trailing_zeros()));
-                    ranks &= ranks - 1;
-                }
+            Value::Chunk(c) => f(bases[c as usize]),
+            Value::Sum { chunk, ranks } => {
+                let base = bases[chunk as usize];
+                ranks.each(|r| f(base + r));
             }
         }
     }
@@ -350,25 +373,25 @@ impl Schedule {
     pub fn task(&self, nodes: u32, place: &[NodeId]) -> Task {
         let packets = self.packets() as usize;
         let mut origin = vec![0; packets];
+        let bases = self.bases();
         for (c, &reduced) in self.chunks.reduced.iter().enumerate() {
+            let base = bases[c] as usize;
             match reduced {
-                false => {
-                    origin[self.packet(c as u32, 0) as usize] =
-                        place[self.chunks.origin[c] as usize]
-                }
+                false => origin[base] = place[self.chunks.origin[c] as usize],
                 true => {
-                    for r in 0..self.ranks {
-                        origin[self.packet(c as u32, r) as usize] = place[r as usize];
-                    }
+                    let ranks = self.ranks as usize;
+                    origin[base..base + ranks].copy_from_slice(&place[..ranks]);
                 }
             }
         }
         let mut needed: Vec<Vec<NodeId>> = vec![Vec::new(); packets];
         for (r, expect) in self.chunks.expect.iter().enumerate() {
             for &(_, value) in expect {
-                self.value_packets(value, |p| needed[p as usize].push(place[r]));
+                Schedule::value_packets(&bases, value, |p| needed[p as usize].push(place[r]));
             }
         }
+        // Packets that need the same nodes share one list.
+        let mut last: Option<Arc<[NodeId]>> = None;
         let need = needed
             .into_iter()
             .map(|mut nodes_of| {
@@ -376,7 +399,14 @@ impl Schedule {
                 nodes_of.dedup();
                 match nodes_of.len() as u32 == nodes {
                     true => Need::Everyone,
-                    false => Need::Nodes(nodes_of.into()),
+                    false => match &last {
+                        Some(list) if **list == *nodes_of => Need::Nodes(list.clone()),
+                        _ => {
+                            let list: Arc<[NodeId]> = nodes_of.into();
+                            last = Some(list.clone());
+                            Need::Nodes(list)
+                        }
+                    },
                 }
             })
             .collect();
@@ -410,7 +440,8 @@ impl Schedule {
     /// Why the schedule is not one that can run, if it is not: an order
     /// that names another rank's operation or an operation out of range,
     /// a peer out of range, a position out of range, a reduced chunk over
-    /// more than 128 ranks. (Cycles are found by the run: a deadlock.)
+    /// more than [`MAX_REDUCED_RANKS`] ranks. (Cycles are found by the
+    /// run: a deadlock.)
     pub fn invalid(&self) -> Option<String> {
         if self.first.len() != self.ranks as usize + 1 {
             return Some("the operations are not grouped by rank".into());

@@ -145,22 +145,35 @@ impl Footprint {
 const ORDERED_RANKS_UP_TO: usize = 4096;
 
 /// The conflict relation of a schedule's operations.
-#[derive(Clone, Debug)]
+///
+/// The footprints and receive filters are kept at once; each rank's
+/// order, closed transitively, and the rivals it yields are built the
+/// first time the reduction asks (a run of the executor never does: its
+/// one order needs no reduction, and a rank of n operations costs n^2
+/// to close).
+#[derive(Debug)]
 pub struct Conflicts {
     foot: Vec<Footprint>,
     /// Per receive, the sender and tag it takes (None: any).
     filter: Vec<Option<(Option<Rank>, Option<u32>)>>,
+    order: std::sync::OnceLock<Order>,
+}
+
+/// The ranks' orders, closed.
+#[derive(Debug)]
+struct Order {
     /// Per rank, bit `b` of row `a` (ops counted from the rank's first):
     /// `b` comes after `a` in the rank's order (None: not kept).
     later: Vec<Option<Vec<Vec<u64>>>>,
-    /// Per operation, the operations of its rank that could come before
-    /// it and conflict with it (None: not kept, for ranks whose order is
-    /// not kept).
+    /// Per operation, the operations of its rank that could still be
+    /// open when it is issued (neither waits for the other through the
+    /// order) and conflict with it (None: not kept, for ranks whose order
+    /// is not kept).
     rivals: Vec<Option<Box<[OpId]>>>,
 }
 
 impl Conflicts {
-    /// The footprints and orders of `schedule`'s operations.
+    /// The footprints of `schedule`'s operations.
     pub fn new(schedule: &Schedule) -> Conflicts {
         let foot = schedule
             .ops
@@ -175,38 +188,55 @@ impl Conflicts {
                 _ => None,
             })
             .collect();
-        let later = (0..schedule.ranks)
-            .map(|r| later_than(schedule, r))
-            .collect();
-        let mut c = Conflicts {
+        Conflicts {
             foot,
             filter,
-            later,
-            rivals: vec![None; schedule.ops.len()],
-        };
-        for r in 0..schedule.ranks {
-            let ops = schedule.rank_ops(r);
-            if c.later[r as usize].is_none() {
-                continue;
-            }
-            for a in ops.clone() {
-                let rivals = ops
-                    .clone()
-                    .filter(|&b| {
-                        b != a && !c.after(r, ops.start, a, b) && (c.clash(a, b) || c.compete(a, b))
-                    })
-                    .collect();
-                c.rivals[a as usize] = Some(rivals);
-            }
+            order: std::sync::OnceLock::new(),
         }
-        c
     }
 
-    /// The operations of `a`'s rank that could come before it and
-    /// conflict with it, or None where they are not kept (then every
-    /// operation of the rank must be looked at).
-    pub fn rivals(&self, a: OpId) -> Option<&[OpId]> {
-        self.rivals[a as usize].as_deref()
+    /// The orders of `schedule` (the one these conflicts are of), built
+    /// on first use.
+    fn order(&self, schedule: &Schedule) -> &Order {
+        self.order.get_or_init(|| {
+            let later: Vec<_> = (0..schedule.ranks)
+                .map(|r| later_than(schedule, r))
+                .collect();
+            let mut rivals = vec![None; schedule.ops.len()];
+            for r in 0..schedule.ranks {
+                let Some(rows) = &later[r as usize] else {
+                    continue;
+                };
+                let ops = schedule.rank_ops(r);
+                let first = ops.start;
+                let ordered = |a: OpId, b: OpId| {
+                    let (a, b) = ((a - first) as usize, (b - first) as usize);
+                    rows[a][b / 64] >> (b % 64) & 1 == 1
+                };
+                for a in ops.clone() {
+                    // What `a` waits for is done when `a` is issued, and
+                    // what waits for `a` comes after it: neither is a rival.
+                    let list = ops
+                        .clone()
+                        .filter(|&b| {
+                            b != a
+                                && !ordered(a, b)
+                                && !ordered(b, a)
+                                && (self.clash(a, b) || self.compete(a, b))
+                        })
+                        .collect();
+                    rivals[a as usize] = Some(list);
+                }
+            }
+            Order { later, rivals }
+        })
+    }
+
+    /// The operations of `a`'s rank that could be open when `a` is
+    /// issued and conflict with it, or None where they are not kept
+    /// (then every open operation of the rank must be looked at).
+    pub fn rivals<'a>(&'a self, schedule: &Schedule, a: OpId) -> Option<&'a [OpId]> {
+        self.order(schedule).rivals[a as usize].as_deref()
     }
 
     /// True if `a` and `b` are receives that one message could fit.
@@ -221,11 +251,13 @@ impl Conflicts {
     /// True if `b` comes after `a` has done what it does, in their rank's
     /// order (both of rank `r`, whose first operation is `first`): `b`
     /// waits, through some chain, for `a` to complete.
-    pub fn after(&self, r: Rank, first: OpId, a: OpId, b: OpId) -> bool {
-        self.later[r as usize].as_ref().is_some_and(|rows| {
-            let (a, b) = ((a - first) as usize, (b - first) as usize);
-            rows[a][b / 64] >> (b % 64) & 1 == 1
-        })
+    pub fn after(&self, schedule: &Schedule, r: Rank, first: OpId, a: OpId, b: OpId) -> bool {
+        self.order(schedule).later[r as usize]
+            .as_ref()
+            .is_some_and(|rows| {
+                let (a, b) = ((a - first) as usize, (b - first) as usize);
+                rows[a][b / 64] >> (b % 64) & 1 == 1
+            })
     }
 
     /// True if `a` and `b` touch a common position so that their order

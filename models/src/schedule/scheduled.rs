@@ -20,7 +20,7 @@
 //! its message is matched.
 
 use super::orders::{Conflicts, Orders};
-use super::{lower_bounds, Data, Kind, OpId, Pos, Rank, Schedule, ScheduleError, Value};
+use super::{lower_bounds, Data, Kind, OpId, Pos, Rank, Ranks, Schedule, ScheduleError, Value};
 use crate::config::{Ports, Switching};
 use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol};
 use crate::topology::Topology;
@@ -55,7 +55,7 @@ pub enum Payload {
         /// The chunk.
         chunk: u32,
         /// The ranks it combines.
-        ranks: u128,
+        ranks: Ranks,
     },
 }
 
@@ -87,12 +87,21 @@ pub struct RankState {
     posted: Vec<OpId>,
     /// The first contribution combined twice (position, chunk, rank).
     twice: Option<(Pos, u32, Rank)>,
+    /// The operations that wait and may start (their order allows it),
+    /// sends fixed to a slot aside, in file order: kept as operations
+    /// complete, so that a slot looks at what may happen, not at every
+    /// operation of the rank (a function of `status`).
+    front: Vec<OpId>,
+    /// How many operations have completed.
+    done: u32,
+    /// The first operation (counted from the rank's first) not completed.
+    low: u32,
 }
 
 impl RankState {
     /// True once every operation of the rank has completed.
     pub fn finished(&self) -> bool {
-        self.status.iter().all(|&s| s == DONE)
+        self.done as usize == self.status.len()
     }
 }
 
@@ -112,6 +121,14 @@ pub struct Scheduled<T: Topology> {
     bounds: Vec<(&'static str, Slot)>,
     /// What the orders of a slot's local work may change.
     conflicts: Conflicts,
+    /// Per operation, the operations of its rank whose order names it.
+    next: Vec<Box<[OpId]>>,
+    /// Per rank, its sends fixed to a slot.
+    fixed: Vec<Vec<OpId>>,
+    /// Per rank, its receives.
+    receives: Vec<Vec<OpId>>,
+    /// Per chunk, its first packet ([`Schedule::bases`]).
+    bases: Vec<PacketId>,
     /// Which of those orders are explored.
     orders: Orders,
 }
@@ -176,6 +193,20 @@ impl<T: Topology> Scheduled<T> {
         }
         let task = schedule.task(nodes, &place);
         let conflicts = Conflicts::new(&schedule);
+        let mut next = vec![Vec::new(); schedule.ops.len()];
+        let mut fixed = vec![Vec::new(); schedule.ranks as usize];
+        let mut receives = vec![Vec::new(); schedule.ranks as usize];
+        for (i, op) in schedule.ops.iter().enumerate() {
+            for &d in op.after.iter().chain(&op.started_after) {
+                next[d as usize].push(i as OpId);
+            }
+            match op.kind {
+                Kind::Send { .. } if op.slot.is_some() => fixed[op.rank as usize].push(i as OpId),
+                Kind::Recv { .. } => receives[op.rank as usize].push(i as OpId),
+                _ => {}
+            }
+        }
+        let bases = schedule.bases();
         let s = Scheduled {
             schedule: Arc::new(schedule),
             net,
@@ -187,6 +218,17 @@ impl<T: Topology> Scheduled<T> {
             claims,
             bounds: Vec::new(),
             conflicts,
+            next: next
+                .into_iter()
+                .map(|mut v| {
+                    v.sort_unstable();
+                    v.dedup();
+                    v.into()
+                })
+                .collect(),
+            fixed,
+            receives,
+            bases,
             orders: Orders::Reduced,
         };
         for (i, op) in s.schedule.ops.iter().enumerate() {
@@ -280,29 +322,21 @@ impl<T: Topology> Scheduled<T> {
 
     /// The ways the rank's local work in a slot may end after
     /// `arrivals` (docs/schedules.md, "Orders"), distinct, the first
-    /// reached by taking the events in the order of arrival and of the
-    /// file. With `first_only`, only the first (the executor's, choice 0).
+    /// [`Self::settle_first`]'s.
     fn settlements(
         &self,
         r: Rank,
         st: &RankState,
         arrivals: &[Arrival<Message>],
-        first_only: bool,
     ) -> Vec<RankState> {
-        // A bus write reaches every reader of the bus: a rank takes what
-        // is addressed to it (`to` or `also`).
-        let mine = |m: &Message| self.schedule.ops[m.op as usize].kind.sends_to(r);
-        let start = Local {
-            st: st.clone(),
-            pending: arrivals.iter().map(|a| a.msg).filter(|m| mine(m)).collect(),
-        };
-        let mut ends: Vec<RankState> = Vec::new();
+        let start = self.local(r, st.clone(), arrivals);
+        let mut ends: Vec<RankState> = vec![self.settle_first(r, start.clone())];
         let mut seen = std::collections::HashSet::new();
         let mut stack = vec![start];
         let mut events = Vec::new();
         while let Some(mut local) = stack.pop() {
             loop {
-                self.events(r, &local, &mut events);
+                self.events(&local, &mut events);
                 if self.orders == Orders::Reduced && !events.is_empty() {
                     // Every event of the pass that is safe when its turn
                     // comes, alone (each still enabled: events stay so).
@@ -324,10 +358,6 @@ impl<T: Topology> Scheduled<T> {
                     }
                     break;
                 };
-                if first_only {
-                    self.apply(r, &mut local, first);
-                    continue;
-                }
                 if !rest.is_empty() && !seen.insert(local.clone()) {
                     break;
                 }
@@ -342,6 +372,34 @@ impl<T: Topology> Scheduled<T> {
         ends
     }
 
+    /// The way the rank's local work ends when it takes its events in the
+    /// order of arrival and of the file, the first each time (the
+    /// executor's, choice 0). It is one of the ends every order reaches,
+    /// so one of the reduction's (which keeps them all).
+    fn settle_first(&self, r: Rank, mut local: Local) -> RankState {
+        let mut events = Vec::new();
+        loop {
+            self.events(&local, &mut events);
+            let Some(&e) = events.first() else {
+                break;
+            };
+            self.apply(r, &mut local, e);
+        }
+        self.canonical(r, &mut local.st);
+        local.st
+    }
+
+    /// Rank `r` in `st` with the slot's `arrivals` addressed to it to
+    /// take in (a bus write reaches every reader of the bus: a rank takes
+    /// what is addressed to it, `to` or `also`).
+    fn local(&self, r: Rank, st: RankState, arrivals: &[Arrival<Message>]) -> Local {
+        let mine = |m: &Message| self.schedule.ops[m.op as usize].kind.sends_to(r);
+        Local {
+            st,
+            pending: arrivals.iter().map(|a| a.msg).filter(|m| mine(m)).collect(),
+        }
+    }
+
     /// Puts the rank's posted receives and queued messages in one order
     /// of those that match alike: only the order of two receives that
     /// could take one message, and of two messages one sender sent or one
@@ -352,11 +410,10 @@ impl<T: Topology> Scheduled<T> {
             return;
         }
         let first = self.schedule.rank_ops(r).start;
-        let open: Vec<OpId> = self
-            .schedule
-            .rank_ops(r)
+        let open: Vec<OpId> = self.receives[r as usize]
+            .iter()
+            .copied()
             .filter(|&b| st.status[(b - first) as usize] != DONE)
-            .filter(|&b| matches!(self.schedule.ops[b as usize].kind, Kind::Recv { .. }))
             .collect();
         st.posted = least_order(&st.posted, |&a| a, |&a, &b| self.conflicts.compete(a, b));
         let sender = |m: &Message| self.schedule.ops[m.op as usize].rank;
@@ -372,7 +429,7 @@ impl<T: Topology> Scheduled<T> {
     /// The events that may come next in `local`: the first pending
     /// message of each sender, then the ready local operations in file
     /// order.
-    fn events(&self, r: Rank, local: &Local, events: &mut Vec<Event>) {
+    fn events(&self, local: &Local, events: &mut Vec<Event>) {
         events.clear();
         let sender = |m: &Message| self.schedule.ops[m.op as usize].rank;
         for (i, m) in local.pending.iter().enumerate() {
@@ -380,13 +437,8 @@ impl<T: Topology> Scheduled<T> {
                 events.push(Event::Arrive(*m));
             }
         }
-        let ops = self.schedule.rank_ops(r);
-        let first = ops.start;
-        for op in ops {
-            if local.st.status[(op - first) as usize] == WAITING
-                && !matches!(self.schedule.ops[op as usize].kind, Kind::Send { .. })
-                && self.ready(&local.st, op, first)
-            {
+        for &op in &local.st.front {
+            if !matches!(self.schedule.ops[op as usize].kind, Kind::Send { .. }) {
                 events.push(Event::Issue(op));
             }
         }
@@ -415,13 +467,13 @@ impl<T: Topology> Scheduled<T> {
             let rival = |b: OpId| {
                 b != a
                     && open(b)
-                    && !self.conflicts.after(r, first, a, b)
+                    && !self.conflicts.after(&self.schedule, r, first, a, b)
                     && ((self.conflicts.clash(a, b) && writes_now(b))
                         || (receives_compete && self.conflicts.compete(a, b)))
             };
-            match self.conflicts.rivals(a) {
+            match self.conflicts.rivals(&self.schedule, a) {
                 Some(rivals) => rivals.iter().any(|&b| rival(b)),
-                None => ops.clone().any(rival),
+                None => (first + local.st.low..ops.end).any(rival),
             }
         };
         match e {
@@ -429,7 +481,13 @@ impl<T: Topology> Scheduled<T> {
             Event::Arrive(m) => {
                 let m = &m;
                 let sender = |m: &Message| self.schedule.ops[m.op as usize].rank;
-                let mut takers = ops.clone().filter(|&b| open(b) && self.fits(b, m));
+                // Receives before the first open operation are done.
+                let receives = &self.receives[r as usize];
+                let low = receives.partition_point(|&b| b < first + local.st.low);
+                let mut takers = receives[low..]
+                    .iter()
+                    .copied()
+                    .filter(|&b| open(b) && self.fits(b, m));
                 let Some(taker) = takers.next() else {
                     return true;
                 };
@@ -465,32 +523,29 @@ impl<T: Topology> Scheduled<T> {
                     None => st.queue.push(m),
                 }
             }
-            Event::Issue(op) => {
-                let i = (op - first) as usize;
-                match &self.schedule.ops[op as usize].kind {
-                    Kind::Send { .. } => {}
-                    Kind::Recv { .. } => match st.queue.iter().position(|m| self.fits(op, m)) {
-                        Some(k) => {
-                            let m = st.queue.remove(k);
-                            self.complete(st, op, first, m);
-                        }
-                        None => {
-                            st.status[i] = POSTED;
-                            st.posted.push(op);
-                        }
-                    },
-                    Kind::Copy { from, to } => {
-                        st.values[*to as usize] = st.values[*from as usize];
-                        st.status[i] = DONE;
+            Event::Issue(op) => match &self.schedule.ops[op as usize].kind {
+                Kind::Send { .. } => {}
+                Kind::Recv { .. } => match st.queue.iter().position(|m| self.fits(op, m)) {
+                    Some(k) => {
+                        let m = st.queue.remove(k);
+                        self.complete(st, op, first, m);
                     }
-                    Kind::Reduce { from, to } => {
-                        let v = st.values[*from as usize];
-                        add(st, *to, v);
-                        st.status[i] = DONE;
+                    None => {
+                        self.mark(st, op, first, POSTED);
+                        st.posted.push(op);
                     }
-                    Kind::Calc => st.status[i] = DONE,
+                },
+                Kind::Copy { from, to } => {
+                    st.values[*to as usize] = st.values[*from as usize];
+                    self.mark(st, op, first, DONE);
                 }
-            }
+                Kind::Reduce { from, to } => {
+                    let v = st.values[*from as usize];
+                    add(st, *to, v);
+                    self.mark(st, op, first, DONE);
+                }
+                Kind::Calc => self.mark(st, op, first, DONE),
+            },
         }
     }
 
@@ -500,7 +555,46 @@ impl<T: Topology> Scheduled<T> {
             return;
         };
         self.put(st, data, m.payload, *reduce);
-        st.status[(op - first) as usize] = DONE;
+        self.mark(st, op, first, DONE);
+    }
+
+    /// Sets operation `op`'s status (the rank's first operation is
+    /// `first`), keeping the front, the count of completed operations
+    /// and the first open one.
+    fn mark(&self, st: &mut RankState, op: OpId, first: OpId, to: u8) {
+        let i = (op - first) as usize;
+        if st.status[i] == to {
+            return;
+        }
+        if st.status[i] == WAITING {
+            if let Ok(k) = st.front.binary_search(&op) {
+                st.front.remove(k);
+            }
+        }
+        st.status[i] = to;
+        if to == DONE {
+            st.done += 1;
+            while st.status.get(st.low as usize) == Some(&DONE) {
+                st.low += 1;
+            }
+        }
+        for &b in self.next[op as usize].iter() {
+            if st.status[(b - first) as usize] == WAITING
+                && self.in_front(b)
+                && self.ready(st, b, first)
+            {
+                if let Err(k) = st.front.binary_search(&b) {
+                    st.front.insert(k, b);
+                }
+            }
+        }
+    }
+
+    /// True if operation `op` starts by its order (all but a send fixed
+    /// to a slot, which goes in that slot).
+    fn in_front(&self, op: OpId) -> bool {
+        let o = &self.schedule.ops[op as usize];
+        !(matches!(o.kind, Kind::Send { .. }) && o.slot.is_some())
     }
 
     /// Puts a received payload into the positions `data` names (or, for
@@ -589,24 +683,19 @@ impl<T: Topology> Scheduled<T> {
     /// compete for (one-port: one group; all-port: one per first arc),
     /// each with the sends the port takes in a slot (a link's lanes).
     fn ready_sends(&self, r: Rank, st: &RankState, slot: Slot) -> Vec<(u32, Vec<OpId>)> {
-        let ops = self.schedule.rank_ops(r);
-        let first = ops.start;
+        let first = self.schedule.rank_ops(r).start;
+        let sends = |op: &&OpId| matches!(self.schedule.ops[**op as usize].kind, Kind::Send { .. });
+        let mut going: Vec<OpId> = st.front.iter().filter(sends).copied().collect();
+        going.extend(self.fixed[r as usize].iter().copied().filter(|&op| {
+            st.status[(op - first) as usize] != DONE
+                && self.schedule.ops[op as usize].slot == Some(slot)
+        }));
+        going.sort_unstable();
         let mut groups: Vec<(u64, Vec<OpId>)> = Vec::new();
-        for op in ops {
-            let o = &self.schedule.ops[op as usize];
-            let Kind::Send { to, .. } = o.kind else {
+        for op in going {
+            let Kind::Send { to, .. } = self.schedule.ops[op as usize].kind else {
                 continue;
             };
-            if st.status[(op - first) as usize] == DONE {
-                continue;
-            }
-            let go = match o.slot {
-                Some(s) => s == slot,
-                None => self.ready(st, op, first),
-            };
-            if !go {
-                continue;
-            }
             let key = match self.ports {
                 Ports::One => 0,
                 Ports::All => {
@@ -655,10 +744,11 @@ impl<T: Topology> Scheduled<T> {
     /// The next slot after `slot` in which one of the rank's sends is
     /// fixed to go.
     fn next_fixed(&self, r: Rank, st: &RankState, slot: Slot) -> Option<Slot> {
-        let ops = self.schedule.rank_ops(r);
-        let first = ops.start;
-        ops.filter(|&op| st.status[(op - first) as usize] != DONE)
-            .filter_map(|op| self.schedule.ops[op as usize].slot)
+        let first = self.schedule.rank_ops(r).start;
+        self.fixed[r as usize]
+            .iter()
+            .filter(|&&op| st.status[(op - first) as usize] != DONE)
+            .filter_map(|&op| self.schedule.ops[op as usize].slot)
             .filter(|&s| s > slot)
             .min()
     }
@@ -711,8 +801,10 @@ fn add(st: &mut RankState, p: Pos, v: Value) {
                 ranks: more,
             },
         ) if chunk == other => {
-            if ranks & more != 0 && st.twice.is_none() {
-                st.twice = Some((p, chunk, (ranks & more).trailing_zeros()));
+            if st.twice.is_none() {
+                if let Some(r) = ranks.first_common(more) {
+                    st.twice = Some((p, chunk, r));
+                }
             }
             *here = Value::Sum {
                 chunk,
@@ -744,13 +836,17 @@ impl<T: Topology> Protocol for Scheduled<T> {
         for &(p, v) in &chunks.initial[r as usize] {
             values[p as usize] = v;
         }
-        RankState {
+        let ops = self.schedule.rank_ops(r);
+        let mut st = RankState {
             values: values.into(),
-            status: vec![WAITING; self.schedule.rank_ops(r).len()].into(),
-            queue: Vec::new(),
-            posted: Vec::new(),
-            twice: None,
-        }
+            status: vec![WAITING; ops.len()].into(),
+            ..RankState::default()
+        };
+        st.front = ops
+            .clone()
+            .filter(|&op| self.in_front(op) && self.ready(&st, op, ops.start))
+            .collect();
+        st
     }
 
     fn step(
@@ -766,10 +862,13 @@ impl<T: Topology> Protocol for Scheduled<T> {
         if r == Rank::MAX {
             return false;
         }
-        let before = st.status.iter().filter(|&&s| s == DONE).count();
+        let before = st.done;
         // The choice names an end of the local work, then its sends.
         let mut pick = choice;
-        let ends = self.settlements(r, st, arrivals, choice == 0);
+        let ends = match choice {
+            0 => vec![self.settle_first(r, self.local(r, std::mem::take(st), arrivals))],
+            _ => self.settlements(r, st, arrivals),
+        };
         let last = ends.len() - 1;
         for (i, end) in ends.into_iter().enumerate() {
             // The last end takes what is left (its sends counted after).
@@ -812,29 +911,29 @@ impl<T: Topology> Protocol for Scheduled<T> {
                         missing,
                     },
                 });
-                st.status[(op - first) as usize] = DONE;
+                self.mark(st, op, first, DONE);
             }
         }
-        let after = st.status.iter().filter(|&&s| s == DONE).count();
-        let unfinished = after < st.status.len();
+        let after = st.done;
+        let unfinished = (after as usize) < st.status.len();
         unfinished && (after > before || left || self.next_fixed(r, st, slot).is_some())
     }
 
     fn packets(&self, msg: &Message, mut f: impl FnMut(PacketId)) {
         if let Some(c) = msg.missing {
-            f(self.schedule.packet(c, 0));
+            f(self.bases[c as usize]);
         }
         match msg.payload {
             Payload::Nothing => {}
             Payload::Chunks { first, mut mask } => {
                 while mask != 0 {
-                    f(self.schedule.packet(first + mask.trailing_zeros(), 0));
+                    f(self.bases[(first + mask.trailing_zeros()) as usize]);
                     mask &= mask - 1;
                 }
             }
-            Payload::Sum { chunk, ranks } => self
-                .schedule
-                .value_packets(Value::Sum { chunk, ranks }, &mut f),
+            Payload::Sum { chunk, ranks } => {
+                Schedule::value_packets(&self.bases, Value::Sum { chunk, ranks }, &mut f)
+            }
         }
     }
 
@@ -981,7 +1080,7 @@ impl<T: Topology> Choices<RankState, Message> for &Scheduled<T> {
         if r == Rank::MAX {
             return 1;
         }
-        self.settlements(r, st, arrivals, false)
+        self.settlements(r, st, arrivals)
             .iter()
             .map(|end| self.send_choices(r, end, slot))
             .fold(0u32, |a, b| a.saturating_add(b))

@@ -22,6 +22,38 @@ use super::parts::NodeKind;
 use properties::NodeId;
 use std::collections::VecDeque;
 
+/// Per node of the `n` joined by `links` (each once or both ways), the
+/// number of its server: what stays joined without the nodes `fabric`
+/// names (usize::MAX for those), numbered in the order of their first
+/// node. A picture takes NICs and network switches away; a bound across
+/// servers only the switches (a NIC's link is its server's way out).
+pub fn servers(links: &[(NodeId, NodeId)], n: usize, fabric: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut next: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(u, v) in links {
+        next[u as usize].push(v as usize);
+        next[v as usize].push(u as usize);
+    }
+    let mut server_of = vec![usize::MAX; n];
+    let mut count = 0;
+    for s in 0..n {
+        if fabric(s) || server_of[s] != usize::MAX {
+            continue;
+        }
+        server_of[s] = count;
+        let mut queue = VecDeque::from([s]);
+        while let Some(u) = queue.pop_front() {
+            for &v in &next[u] {
+                if !fabric(v) && server_of[v] == usize::MAX {
+                    server_of[v] = count;
+                    queue.push_back(v);
+                }
+            }
+        }
+        count += 1;
+    }
+    server_of
+}
+
 /// Rows of parts between the accelerators' rows, at most (deeper parts
 /// share the middle row).
 const MAX_DEPTH: usize = 4;
@@ -47,29 +79,21 @@ pub fn layout(
         x.sort_unstable();
         x.dedup()
     });
-    let fabric = |v: usize| matches!(kinds[v], NodeKind::Nic | NodeKind::Switch);
     let mut at: Vec<Option<(f32, f32)>> = vec![None; n];
     // The servers, each as its nodes in order.
-    let mut server_of = vec![usize::MAX; n];
+    let server_of = servers(links, n, |v| {
+        matches!(kinds[v], NodeKind::Nic | NodeKind::Switch)
+    });
     let mut servers: Vec<Vec<usize>> = Vec::new();
-    for s in 0..n {
-        if fabric(s) || server_of[s] != usize::MAX {
-            continue;
+    for (v, &s) in server_of
+        .iter()
+        .enumerate()
+        .filter(|(_, &s)| s != usize::MAX)
+    {
+        if s == servers.len() {
+            servers.push(Vec::new());
         }
-        let mut members = vec![s];
-        server_of[s] = servers.len();
-        let mut queue = VecDeque::from([s]);
-        while let Some(u) = queue.pop_front() {
-            for &v in &next[u] {
-                if !fabric(v) && server_of[v] == usize::MAX {
-                    server_of[v] = servers.len();
-                    members.push(v);
-                    queue.push_back(v);
-                }
-            }
-        }
-        members.sort_unstable();
-        servers.push(members);
+        servers[s].push(v);
     }
     let mut left = 0.0f32;
     let mut bottom = 0.0f32;
