@@ -101,7 +101,7 @@ fn a_dissemination_barrier_needs_worms_and_its_dependencies() {
     .unwrap_err()
     .to_string();
     assert!(
-        refused.contains("rank 1, l1 (line 16)") && refused.contains("--switching wh"),
+        refused.contains("rank 1 (001), l1 (line 16)") && refused.contains("--switching wh"),
         "{refused}"
     );
     for collective in ["barrier", "allgather"] {

@@ -605,33 +605,38 @@ impl Schedule {
 
     /// Why `op` (of `rank`'s node) never completed, in the file's terms:
     /// a deadlock with its cycle, a receive no send matches, a send never
-    /// received, or what it waits for.
-    pub fn why_unfinished(&self, op: OpId, at_rank: Rank) -> String {
+    /// received, or what it waits for; each rank named by `name`
+    /// ([`Schedule::where_is_named`]).
+    pub fn why_unfinished(&self, op: OpId, at_rank: Rank, name: &dyn Fn(Rank) -> String) -> String {
         let o = &self.ops[op as usize];
         if o.rank != at_rank {
             return format!(
-                "the message of {} to rank {at_rank} is never received (an orphan send)",
-                self.where_is(op)
+                "the message of {} to {} is never received (an orphan send)",
+                self.where_is_named(name, op),
+                name(at_rank)
             );
         }
         if let Some(cycle) = self.cycle_from(op) {
-            let steps: Vec<String> = cycle.iter().map(|&q| self.where_is(q)).collect();
+            let steps: Vec<String> = cycle
+                .iter()
+                .map(|&q| self.where_is_named(name, q))
+                .collect();
             return format!("a deadlock: {}", steps.join(", which waits for "));
         }
         if matches!(o.kind, Kind::Recv { .. }) && self.matching_sends(op).is_empty() {
             return format!(
                 "{} waits for a message no operation sends (an orphan receive)",
-                self.where_is(op)
+                self.where_is_named(name, op)
             );
         }
         let waits: Vec<String> = self
             .waits_for(op)
             .iter()
-            .map(|&q| self.where_is(q))
+            .map(|&q| self.where_is_named(name, q))
             .collect();
         format!(
             "{} never completes (it waits for {})",
-            self.where_is(op),
+            self.where_is_named(name, op),
             match waits.is_empty() {
                 true => "a port".to_string(),
                 false => waits.join(", "),
@@ -641,10 +646,17 @@ impl Schedule {
 
     /// Operation `op` in the file's terms: `rank 3, l5 (line 14)`.
     pub fn where_is(&self, op: OpId) -> String {
+        self.where_is_named(&|r| format!("rank {r}"), op)
+    }
+
+    /// [`Schedule::where_is`] with each rank named by `name` (with its
+    /// node's name where that is not the rank's number: `rank 3 (gpu3),
+    /// tb 0 step 2 (r) (line 9)`).
+    pub fn where_is_named(&self, name: &dyn Fn(Rank) -> String, op: OpId) -> String {
         let o = &self.ops[op as usize];
         match o.line {
-            0 => format!("rank {}, {}", o.rank, o.label),
-            line => format!("rank {}, {} (line {line})", o.rank, o.label),
+            0 => format!("{}, {}", name(o.rank), o.label),
+            line => format!("{}, {} (line {line})", name(o.rank), o.label),
         }
     }
 }

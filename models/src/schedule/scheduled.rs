@@ -240,7 +240,7 @@ impl<T: Topology> Scheduled<T> {
                         Switching::Wh => "",
                     };
                     return Err(ScheduleError::NotARoute {
-                        op: s.schedule.where_is(i as OpId),
+                        op: s.schedule.where_is_named(&|r| s.rank_words(r), i as OpId),
                         why,
                         hint,
                     });
@@ -252,7 +252,7 @@ impl<T: Topology> Scheduled<T> {
                     .find(|&&r| !readers.contains(&s.place[r as usize]))
                 {
                     return Err(ScheduleError::NotRead {
-                        op: s.schedule.where_is(i as OpId),
+                        op: s.schedule.where_is_named(&|r| s.rank_words(r), i as OpId),
                         rank: other,
                         route: s.net.route_label(&route),
                     });
@@ -287,6 +287,16 @@ impl<T: Topology> Scheduled<T> {
     /// The node of each rank.
     pub fn place(&self) -> &[NodeId] {
         &self.place
+    }
+
+    /// Rank `r` in reports: `rank 3`, or `rank 3 (gpu3)` where its node's
+    /// name is not its number.
+    fn rank_words(&self, r: Rank) -> String {
+        let label = self.net.node_label(self.place[r as usize]);
+        match label == r.to_string() {
+            true => format!("rank {r}"),
+            false => format!("rank {r} ({label})"),
+        }
     }
 
     /// The route of a message from rank `from` to rank `to`.
@@ -1011,18 +1021,12 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
     /// where it is not the rank's number (`rank 3 (gpu3)`).
     fn explain(&self, v: &properties::Violation) -> Option<String> {
         use properties::Violation::*;
-        let rank = |node: NodeId| {
-            let (r, label) = (self.rank_at[node as usize], self.net.node_label(node));
-            match label == r.to_string() {
-                true => format!("rank {r}"),
-                false => format!("rank {r} ({label})"),
-            }
-        };
+        let rank = |node: NodeId| self.rank_words(self.rank_at[node as usize]);
         let chunk = |p: PacketId| self.schedule.packet_words(p);
         match *v {
             Unmatched { node, op } => {
                 let r = self.rank_at[node as usize];
-                Some(self.schedule.why_unfinished(op, r))
+                Some(self.schedule.why_unfinished(op, r, &|q| self.rank_words(q)))
             }
             Missing { node, packet } => Some(format!(
                 "the run ends with {} lacking {}",
