@@ -275,7 +275,7 @@ impl Schedule {
     /// The packet of chunk `chunk`'s contribution from rank `rank` (a
     /// plain chunk has one packet, whoever holds it).
     pub fn packet(&self, chunk: u32, rank: Rank) -> PacketId {
-        let base = self.base(chunk);
+        let base = self.bases()[chunk as usize];
         match self.chunks.reduced[chunk as usize] {
             true => base + rank,
             false => base,
@@ -309,21 +309,6 @@ impl Schedule {
         }
     }
 
-    /// The first packet of `chunk`.
-    fn base(&self, chunk: u32) -> PacketId {
-        // Plain chunks first, then reduced ones a packet per rank: the
-        // common case (no reductions) is the identity.
-        let plain_before = self.chunks.reduced[..chunk as usize]
-            .iter()
-            .filter(|&&r| !r)
-            .count() as u32;
-        let reduced_before = chunk - plain_before;
-        match self.chunks.reduced[chunk as usize] {
-            false => plain_before,
-            true => self.plain_chunks() + reduced_before * self.ranks,
-        }
-    }
-
     /// How many chunks are not reduced.
     fn plain_chunks(&self) -> u32 {
         self.chunks.reduced.iter().filter(|&&r| !r).count() as u32
@@ -335,8 +320,9 @@ impl Schedule {
         plain + (self.chunks.reduced.len() as u32 - plain) * self.ranks
     }
 
-    /// Per chunk, its first packet ([`Schedule::packet`] is the first
-    /// plus the rank for a reduced chunk), for [`Schedule::value_packets`].
+    /// Per chunk, its first packet: plain chunks first, then reduced ones a
+    /// packet per rank (the common case, no reductions, is the identity).
+    /// [`Schedule::packet`] is the first plus the rank for a reduced chunk.
     pub fn bases(&self) -> Vec<PacketId> {
         let plain = self.plain_chunks();
         let (mut plain_before, mut reduced_before) = (0, 0);
