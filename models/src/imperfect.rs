@@ -254,6 +254,10 @@ impl<P: Protocol> Protocol for Faulty<P> {
         self.inner.packets(msg, f)
     }
 
+    fn packet_runs(&self, msg: &P::Msg, f: impl FnMut(std::ops::Range<PacketId>)) {
+        self.inner.packet_runs(msg, f)
+    }
+
     fn domain(&self) -> impl Inputs<Self::Input> + '_ {
         self
     }

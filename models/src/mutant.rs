@@ -244,6 +244,10 @@ impl<P: Protocol, B: Mutation<P>> Protocol for Mutant<P, B> {
         self.inner.packets(msg, f)
     }
 
+    fn packet_runs(&self, msg: &P::Msg, f: impl FnMut(std::ops::Range<PacketId>)) {
+        self.inner.packet_runs(msg, f)
+    }
+
     // ===== The claim ======================================================
 
     fn domain(&self) -> impl Inputs<P::Input> + '_ {

@@ -13,6 +13,7 @@
 //! relays, where a node x packet matrix would be 8 GB.
 
 use crate::vocabulary::{NodeId, PacketId, Task};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// No relay holds the packet.
@@ -136,6 +137,33 @@ pub trait Keep {
     /// Records that `node` received `packet`; false if it already held it
     /// (see [`Holdings::insert`]).
     fn insert(&mut self, node: NodeId, packet: PacketId) -> bool;
+
+    /// [`Keep::insert`] of each of the consecutive `packets`: the first it
+    /// already held, and whether any was new to it.
+    fn insert_run(&mut self, node: NodeId, packets: Range<PacketId>) -> Inserted {
+        insert_each(self, node, packets)
+    }
+}
+
+/// [`Keep::insert_run`] packet by packet.
+fn insert_each<K: Keep + ?Sized>(keep: &mut K, node: NodeId, packets: Range<PacketId>) -> Inserted {
+    let mut out = Inserted::default();
+    for p in packets {
+        match keep.insert(node, p) {
+            true => out.fresh = true,
+            false => _ = out.held.get_or_insert(p),
+        }
+    }
+    out
+}
+
+/// What [`Keep::insert_run`] found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inserted {
+    /// The first packet of the run the node already held.
+    pub held: Option<PacketId>,
+    /// True if any packet of the run was new to the node.
+    pub fresh: bool,
 }
 
 impl Keep for Part<'_> {
@@ -156,6 +184,40 @@ impl Keep for Part<'_> {
 impl Keep for Holdings {
     fn insert(&mut self, node: NodeId, packet: PacketId) -> bool {
         Holdings::insert(self, node, packet)
+    }
+
+    /// A run in a row of bits word by word: a partial sum of 512 terms is
+    /// eight words, not 512 insertions.
+    fn insert_run(&mut self, node: NodeId, packets: Range<PacketId>) -> Inserted {
+        let Some(bits) = self.row_run(node, &packets) else {
+            return insert_each(self, node, packets);
+        };
+        let (mut held, mut fresh) = (None, false);
+        words_of(bits.clone(), |w, m| {
+            let word = &mut self.bits[w];
+            if held.is_none() && *word & m != 0 {
+                held = Some(w as u64 * 64 + (*word & m).trailing_zeros() as u64);
+            }
+            fresh |= !*word & m != 0;
+            *word |= m;
+        });
+        Inserted {
+            held: held.map(|i| packets.start + (i - bits.start) as PacketId),
+            fresh,
+        }
+    }
+}
+
+/// Calls `f` with (word, mask) for each word of `bits` that covers some of
+/// the range `bits`, in order.
+#[inline]
+fn words_of(bits: Range<u64>, mut f: impl FnMut(usize, u64)) {
+    let mut i = bits.start;
+    while i < bits.end {
+        let (w, lo) = (i / 64, i % 64);
+        let hi = (bits.end - w * 64).min(64);
+        f(w as usize, (u64::MAX >> (64 - (hi - lo))) << lo);
+        i = (w + 1) * 64;
     }
 }
 
@@ -375,6 +437,39 @@ impl Holdings {
                 })
                 .collect(),
         )
+    }
+
+    /// Where the bits of `packets` in `node`'s row are consecutive (node-
+    /// major columns whose packets are their own columns, as a
+    /// schedule's), the range of those bits in `bits`.
+    fn row_run(&self, node: NodeId, packets: &Range<PacketId>) -> Option<Range<u64>> {
+        let own_column = |p: PacketId| self.columns.get(p as usize) == Some(&p);
+        if self.layout != Layout::Columns
+            || packets.is_empty()
+            || !own_column(packets.start)
+            || !own_column(packets.end - 1)
+        {
+            return None;
+        }
+        let start = (u64::from(node) * self.columns.len() as u64 + u64::from(packets.start))
+            .checked_sub(self.first)?;
+        let end = start + packets.len() as u64;
+        (end <= self.bits.len() as u64 * 64).then_some(start..end)
+    }
+
+    /// The first of the consecutive `packets` that `node` does not hold.
+    pub fn first_not_held(&self, node: NodeId, packets: Range<PacketId>) -> Option<PacketId> {
+        let Some(bits) = self.row_run(node, &packets) else {
+            return packets.clone().find(|&p| !self.holds(node, p));
+        };
+        let mut clear = None;
+        words_of(bits.clone(), |w, m| {
+            let missing = !self.bits[w] & m;
+            if clear.is_none() && missing != 0 {
+                clear = Some(w as u64 * 64 + missing.trailing_zeros() as u64);
+            }
+        });
+        clear.map(|i| packets.start + (i - bits.start) as PacketId)
     }
 
     fn set_column(&mut self, node: NodeId, packet: PacketId) -> bool {

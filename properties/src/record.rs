@@ -477,6 +477,24 @@ impl Record {
         }
     }
 
+    /// [`Record::send`] of each of the consecutive `packets`.
+    #[inline]
+    pub fn send_run(
+        &mut self,
+        slot: Slot,
+        holdings: &Holdings,
+        node: NodeId,
+        packets: std::ops::Range<PacketId>,
+    ) {
+        // One packet, the common case, as before runs.
+        if packets.len() == 1 {
+            return self.send(slot, holdings, node, packets.start);
+        }
+        if let Some(packet) = holdings.first_not_held(node, packets) {
+            self.note(Violation::NotHeld { slot, node, packet });
+        }
+    }
+
     /// Counts `copies` transmissions by `node` in `slot` of one message
     /// carrying `packets` packets (after each passed [`Record::send`];
     /// several copies where the route is a fan-out); more than one packet
@@ -644,6 +662,47 @@ impl Record {
             });
         } else {
             self.news(slot, node);
+        }
+    }
+
+    /// [`Record::delivery`] of each of the consecutive `packets`, the
+    /// stretches between the node's own packets a run of bits at once:
+    /// the record the deliveries one by one would leave.
+    pub fn deliveries(
+        &mut self,
+        slot: Slot,
+        task: &Task,
+        holdings: &mut impl Keep,
+        node: NodeId,
+        packets: std::ops::Range<PacketId>,
+        from: NodeId,
+    ) {
+        if packets.len() == 1 {
+            return self.delivery(slot, task, holdings, node, packets.start, from);
+        }
+        let mut rest = packets;
+        while !rest.is_empty() {
+            let own = task.first_own(node, rest.clone());
+            let others = rest.start..own.unwrap_or(rest.end);
+            if !others.is_empty() {
+                self.deliveries += others.len() as u64;
+                self.last_delivery = self.last_delivery.max(slot);
+                let got = holdings.insert_run(node, others);
+                if let Some(packet) = got.held {
+                    self.note(Violation::Duplicate {
+                        slot,
+                        node,
+                        packet,
+                        from,
+                    });
+                }
+                if got.fresh {
+                    self.news(slot, node);
+                }
+            }
+            let Some(own) = own else { break };
+            self.delivery(slot, task, holdings, node, own, from);
+            rest = own + 1..rest.end;
         }
     }
 
@@ -994,5 +1053,65 @@ mod tests {
         let mut b2 = b.clone();
         b2.conflict(4, 1, Some(BY), BY);
         assert_eq!(a2, b2);
+    }
+
+    /// Runs of packets judged at once leave the record and holdings that
+    /// the same packets one by one leave: sends and deliveries of random
+    /// runs, with own packets and packets held already among them, on a
+    /// schedule's task (rows of bits, word by word) and on a broadcast's
+    /// (packet by packet).
+    #[test]
+    fn runs_are_judged_as_their_packets_one_by_one() {
+        use crate::vocabulary::{Need, Needs};
+        let mut seed = 11u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for case in 0..300 {
+            let nodes = 2 + next(4) as u32;
+            let packets = 1 + next(150) as u32;
+            // Mostly from node 0, so that a duplicate is often the first
+            // violation of no-duplication (an own packet would be).
+            let mut origin = |_| match next(8) {
+                0 => next(nodes as u64) as NodeId,
+                _ => 0,
+            };
+            let task = match case % 2 {
+                0 => Task::Schedule(std::sync::Arc::new(Needs {
+                    nodes,
+                    origin: (0..packets).map(&mut origin).collect(),
+                    need: (0..packets).map(|_| Need::Everyone).collect(),
+                    combining: true,
+                })),
+                _ => Task::Broadcast {
+                    nodes,
+                    sources: (0..packets).map(origin).collect(),
+                },
+            };
+            let (mut one, mut run) = (Holdings::initial(&task), Holdings::initial(&task));
+            let (mut by_one, mut by_run) = (Record::new(&claims()), Record::new(&claims()));
+            for slot in 1..20 {
+                let node = next(nodes as u64) as NodeId;
+                let start = next(packets as u64) as PacketId;
+                let end = start + 1 + next((packets - start) as u64) as PacketId;
+                match next(2) {
+                    0 => {
+                        (start..end).for_each(|p| by_one.send(slot, &one, node, p));
+                        by_run.send_run(slot, &run, node, start..end);
+                    }
+                    _ => {
+                        for p in start..end {
+                            by_one.delivery(slot, &task, &mut one, node, p, FROM);
+                        }
+                        by_run.deliveries(slot, &task, &mut run, node, start..end, FROM);
+                    }
+                }
+                assert_eq!(by_one, by_run, "case {case}, slot {slot}");
+                assert_eq!(one, run, "case {case}, slot {slot}");
+            }
+        }
     }
 }

@@ -366,6 +366,17 @@ impl Task {
         }
     }
 
+    /// The first of the consecutive `packets` whose origin is `node`.
+    pub fn first_own(&self, node: NodeId, packets: std::ops::Range<PacketId>) -> Option<PacketId> {
+        match self {
+            Task::Schedule(needs) => needs.origin[packets.start as usize..packets.end as usize]
+                .iter()
+                .position(|&o| o == node)
+                .map(|i| packets.start + i as PacketId),
+            _ => packets.clone().find(|&p| self.origin(p) == node),
+        }
+    }
+
     /// The one node a packet is for, or None for a broadcast packet (every
     /// node's).
     pub fn destination(&self, packet: PacketId) -> Option<NodeId> {

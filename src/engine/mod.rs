@@ -198,11 +198,11 @@ pub fn transmit<P: Protocol>(
         }
         let control = protocol.control(&tx.msg);
         let mut packets = 0;
-        protocol.packets(&tx.msg, |packet| {
-            packets += 1;
-            record.send(slot, holdings, node, packet);
+        protocol.packet_runs(&tx.msg, |run| {
+            packets += run.len() as u32;
+            record.send_run(slot, holdings, node, run.clone());
             if !keeps {
-                released.push((node, packet));
+                released.extend(run.map(|packet| (node, packet)));
             }
         });
         if control {
@@ -322,7 +322,7 @@ pub fn receive<P: Protocol>(
     if protocol.control(&arrival.msg) {
         return record.control_delivery(slot, node);
     }
-    protocol.packets(&arrival.msg, |packet| {
-        record.delivery(slot, task, holdings, node, packet, arrival.from)
+    protocol.packet_runs(&arrival.msg, |run| {
+        record.deliveries(slot, task, holdings, node, run, arrival.from)
     });
 }

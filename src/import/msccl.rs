@@ -139,7 +139,10 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
                 why: format!(
                     "{} sends {} chunks to gpu {to} on channel {chan}; the receive that takes \
                      it, {}, {}",
-                    s.label, s.cnt, v.label, v.cnt
+                    s.label(),
+                    s.cnt,
+                    v.label(),
+                    v.cnt
                 ),
             });
         }
@@ -474,11 +477,33 @@ impl Layout {
     }
 }
 
+/// The steps' types.
+const STEPS: [&str; 9] = ["s", "r", "rcs", "rrs", "rrc", "rrcs", "cpy", "re", "nop"];
+
 /// One end of a message: its step's name, count and place in the file.
 struct End {
-    label: String,
+    rank: Rank,
+    tb: u32,
+    /// The step's index and type.
+    step: u32,
+    kind: &'static str,
     cnt: u32,
     offset: usize,
+}
+
+impl End {
+    /// The step as an error names it (made only for an error: a file has
+    /// a million ends).
+    fn label(&self) -> String {
+        let End {
+            rank,
+            tb,
+            step,
+            kind,
+            ..
+        } = self;
+        format!("gpu {rank} tb {tb} step {step} ({kind})")
+    }
 }
 
 /// One GPU's threadblocks read into operations.
@@ -592,7 +617,7 @@ impl<'r, 't> Program<'r, 't> {
                 }
                 let prev = self.ops.len().checked_sub(1).filter(|_| k > 0);
                 let first = self.ops.len();
-                let used = self.step(step, id as u32, (send, recv, chan), temp)?;
+                let used = self.step(step, (id as u32, s), (send, recv, chan), temp)?;
                 temp_used = temp_used.max(used);
                 // Program order: after the threadblock's previous step.
                 if let Some(p) = prev {
@@ -659,12 +684,12 @@ impl<'r, 't> Program<'r, 't> {
         Ok(())
     }
 
-    /// Reads `step` of threadblock `tb` into operations; returns how many
+    /// Reads `step`, step `s` of threadblock `tb`, into operations; returns how many
     /// positions of its own it uses (at `temp`).
     fn step(
         &mut self,
         step: Node,
-        tb: u32,
+        (tb, s): (u32, u32),
         (send, recv, chan): (Option<Rank>, Option<Rank>, u32),
         temp: Pos,
     ) -> Result<u32, ImportError> {
@@ -728,11 +753,10 @@ impl<'r, 't> Program<'r, 't> {
                 .collect())
         };
         let end = || End {
-            label: format!(
-                "gpu {} tb {tb} step {} ({kind})",
-                self.rank,
-                step.attribute("s").unwrap_or_default()
-            ),
+            rank: self.rank,
+            tb,
+            step: s,
+            kind: STEPS.into_iter().find(|&k| k == kind).unwrap_or("?"),
             cnt,
             offset: step.range().start,
         };
@@ -746,10 +770,7 @@ impl<'r, 't> Program<'r, 't> {
         let dst = if dst { place("dst")? } else { Vec::new() };
         let temps: Vec<Pos> = (temp..temp + cnt).collect();
         let line = r.lines.line(step.range().start);
-        let label = format!(
-            "tb {tb} step {} ({kind})",
-            step.attribute("s").unwrap_or_default()
-        );
+        let label = format!("tb {tb} step {s} ({kind})");
         let mut parts: Vec<Kind> = Vec::new();
         let to = send.unwrap_or(0);
         // A chunk is a packet: a step of cnt chunks sends (receives) cnt

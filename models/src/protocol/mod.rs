@@ -39,6 +39,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::Range;
 
 /// The logic of one algorithm at one parameter setting.
 ///
@@ -171,6 +172,16 @@ pub trait Protocol: Send + Sync {
     /// Calls `f` with every packet `msg` carries.
     fn packets(&self, msg: &Self::Msg, f: impl FnMut(PacketId));
 
+    /// [`Protocol::packets`] in runs of consecutive ids, in its order: the
+    /// judge takes a run at once. By default its packets, consecutive ones
+    /// joined; a protocol whose messages carry long runs (a schedule's
+    /// partial sums) gives them whole.
+    fn packet_runs(&self, msg: &Self::Msg, f: impl FnMut(Range<PacketId>)) {
+        let mut runs = Runs::new(f);
+        self.packets(msg, |p| runs.push(p));
+        runs.finish();
+    }
+
     // ===== The claim ======================================================
 
     /// The inputs the claim quantifies over, and what a run from each must
@@ -211,5 +222,40 @@ pub trait Protocol: Send + Sync {
     /// Hints that let an engine run faster.
     fn hints(&self) -> Hints {
         Hints::LOCKSTEP
+    }
+}
+
+/// Joins consecutive packet ids into runs and hands each run to `f`, in
+/// order (the default [`Protocol::packet_runs`]).
+pub struct Runs<F: FnMut(Range<PacketId>)> {
+    run: Range<PacketId>,
+    f: F,
+}
+
+impl<F: FnMut(Range<PacketId>)> Runs<F> {
+    /// No packet yet.
+    pub fn new(f: F) -> Self {
+        Runs { run: 0..0, f }
+    }
+
+    /// The next packet: it extends the run, or ends it and starts one.
+    #[inline]
+    pub fn push(&mut self, p: PacketId) {
+        if !self.run.is_empty() && p == self.run.end {
+            self.run.end += 1;
+        } else {
+            if !self.run.is_empty() {
+                (self.f)(self.run.clone());
+            }
+            self.run = p..p + 1;
+        }
+    }
+
+    /// Hands over the last run.
+    #[inline]
+    pub fn finish(mut self) {
+        if !self.run.is_empty() {
+            (self.f)(self.run)
+        }
     }
 }

@@ -20,6 +20,7 @@ pub mod scheduled;
 pub use ranks::Ranks;
 
 use properties::{Need, Needs, NodeId, PacketId, Slot, Task};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Why a schedule cannot run, or cannot run where it is placed: one
@@ -344,12 +345,19 @@ impl Schedule {
 
     /// The packets a value carries, given the chunks' [`Schedule::bases`].
     pub fn value_packets(bases: &[PacketId], value: Value, mut f: impl FnMut(PacketId)) {
+        Schedule::value_runs(bases, value, |run| run.for_each(&mut f));
+    }
+
+    /// [`Schedule::value_packets`] in runs of consecutive packets: a sum's
+    /// terms are its chunk's first packet plus its ranks.
+    #[inline]
+    pub fn value_runs(bases: &[PacketId], value: Value, mut f: impl FnMut(Range<PacketId>)) {
         match value {
             Value::Empty => {}
-            Value::Chunk(c) => f(bases[c as usize]),
+            Value::Chunk(c) => f(bases[c as usize]..bases[c as usize] + 1),
             Value::Sum { chunk, ranks } => {
                 let base = bases[chunk as usize];
-                ranks.each(|r| f(base + r));
+                ranks.each_run(|r, n| f(base + r..base + r + n));
             }
         }
     }
@@ -370,32 +378,58 @@ impl Schedule {
                 }
             }
         }
-        let mut needed: Vec<Vec<NodeId>> = vec![Vec::new(); packets];
+        // Per chunk, who expects which value of it.
+        let mut expected: Vec<Vec<(NodeId, Value)>> = vec![Vec::new(); self.chunks.reduced.len()];
         for (r, expect) in self.chunks.expect.iter().enumerate() {
             for &(_, value) in expect {
-                Schedule::value_packets(&bases, value, |p| needed[p as usize].push(place[r]));
+                if let Value::Chunk(c) | Value::Sum { chunk: c, .. } = value {
+                    expected[c as usize].push((place[r], value));
+                }
             }
         }
-        // Packets that need the same nodes share one list.
+        // Packets that need the same nodes share one list: a chunk's
+        // packets where every holder expects the same sum (an allreduce's
+        // R^2 packets are R lists, not R^3 entries).
+        let mut need = vec![Need::Nodes(Arc::from([])); packets];
         let mut last: Option<Arc<[NodeId]>> = None;
-        let need = needed
-            .into_iter()
-            .map(|mut nodes_of| {
-                nodes_of.sort_unstable();
-                nodes_of.dedup();
-                match nodes_of.len() as u32 == nodes {
-                    true => Need::Everyone,
-                    false => match &last {
-                        Some(list) if **list == *nodes_of => Need::Nodes(list.clone()),
-                        _ => {
-                            let list: Arc<[NodeId]> = nodes_of.into();
-                            last = Some(list.clone());
-                            Need::Nodes(list)
-                        }
-                    },
+        let mut share = |mut nodes_of: Vec<NodeId>| {
+            nodes_of.sort_unstable();
+            nodes_of.dedup();
+            match nodes_of.len() as u32 == nodes {
+                true => Need::Everyone,
+                false => match &last {
+                    Some(list) if **list == *nodes_of => Need::Nodes(list.clone()),
+                    _ => {
+                        let list: Arc<[NodeId]> = nodes_of.into();
+                        last = Some(list.clone());
+                        Need::Nodes(list)
+                    }
+                },
+            }
+        };
+        for holders in expected {
+            let Some(&(_, first)) = holders.first() else {
+                continue;
+            };
+            match holders.iter().all(|&(_, v)| v == first) {
+                true => {
+                    let list = share(holders.iter().map(|&(v, _)| v).collect());
+                    Schedule::value_packets(&bases, first, |p| need[p as usize] = list.clone());
                 }
-            })
-            .collect();
+                false => {
+                    let mut by_packet: std::collections::BTreeMap<PacketId, Vec<NodeId>> =
+                        Default::default();
+                    for (v, value) in holders {
+                        Schedule::value_packets(&bases, value, |p| {
+                            by_packet.entry(p).or_default().push(v)
+                        });
+                    }
+                    for (p, nodes_of) in by_packet {
+                        need[p as usize] = share(nodes_of);
+                    }
+                }
+            }
+        }
         // With one position a message carries one value at most.
         let combining = self.chunks.reduced.iter().any(|&r| r)
             || (self.chunks.positions > 1
@@ -644,5 +678,68 @@ impl Schedule {
             0 => format!("{}, {}", name(o.rank), o.label),
             line => format!("{}, {} (line {line})", name(o.rank), o.label),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packets a run must deliver, and where, as the definition says:
+    /// a plain chunk where a rank expects it, a term of a sum where a rank
+    /// expects a sum with it; whether the holders of a chunk expect one
+    /// sum (lists shared) or different ones (lists per packet).
+    #[test]
+    fn a_task_needs_each_term_where_a_sum_with_it_is_expected() {
+        let ranks = |rs: &[Rank]| rs.iter().copied().collect::<Ranks>();
+        let sum = |chunk, rs: &[Rank]| Value::Sum {
+            chunk,
+            ranks: ranks(rs),
+        };
+        let schedule = Schedule {
+            name: "needs".into(),
+            ranks: 3,
+            ops: Vec::new(),
+            first: vec![0; 4],
+            chunks: Chunks {
+                reduced: vec![false, true, true],
+                positions: 3,
+                initial: vec![Vec::new(); 3],
+                expect: vec![
+                    vec![(1, sum(1, &[0, 1, 2])), (2, sum(2, &[0, 1, 2]))],
+                    vec![
+                        (0, Value::Chunk(0)),
+                        (1, sum(1, &[0, 1])),
+                        (2, sum(2, &[0, 1, 2])),
+                    ],
+                    vec![
+                        (0, Value::Chunk(0)),
+                        (1, sum(1, &[0, 1, 2])),
+                        (2, sum(2, &[0, 1, 2])),
+                    ],
+                ],
+                origin: vec![0, 0, 0],
+            },
+            collective: "test".into(),
+        };
+        // Three ranks on nodes 0..3 and a node 3 that needs nothing.
+        let task = schedule.task(4, &[0, 1, 2]);
+        let needed_at = |p| (0..4).filter(|&v| task.requires(v, p)).collect::<Vec<_>>();
+        // Chunk 0 is packet 0; chunk 1's terms packets 1..4, chunk 2's 4..7.
+        assert_eq!(needed_at(0), [1, 2]);
+        assert_eq!(needed_at(1), [0, 1, 2]);
+        assert_eq!(needed_at(2), [0, 1, 2]);
+        assert_eq!(
+            needed_at(3),
+            [0, 2],
+            "rank 1 expects chunk 1 without rank 2's term"
+        );
+        for p in 4..7 {
+            assert_eq!(needed_at(p), [0, 1, 2]);
+        }
+        assert_eq!(
+            (0..7).map(|p| task.origin(p)).collect::<Vec<_>>(),
+            [0, 0, 1, 2, 0, 1, 2]
+        );
     }
 }

@@ -164,23 +164,48 @@ impl Ranks {
     }
 
     /// Calls `f` with each rank, in increasing order.
+    #[inline]
     pub fn each(self, mut f: impl FnMut(Rank)) {
-        let each_bit = |mut w: u64, base: u32, f: &mut dyn FnMut(Rank)| {
+        self.each_run(|first, n| (first..first + n).for_each(&mut f));
+    }
+
+    /// Calls `f` with each run of consecutive ranks (its first, its
+    /// length), in increasing order, each run as long as it goes: a sum
+    /// of ranks 0..512 is one run, found a word at a time.
+    #[inline]
+    pub fn each_run(self, mut f: impl FnMut(Rank, u32)) {
+        let mut run: Option<(Rank, u32)> = None;
+        let mut word = |mut w: u64, base: u32| {
+            let mut at = 0;
             while w != 0 {
-                f(base + w.trailing_zeros());
-                w &= w - 1;
+                let skip = w.trailing_zeros();
+                (w, at) = (w >> skip, at + skip);
+                let len = w.trailing_ones();
+                let start = base + at;
+                match &mut run {
+                    Some((first, n)) if *first + *n == start => *n += len,
+                    _ => {
+                        if let Some((first, n)) = run.replace((start, len)) {
+                            f(first, n);
+                        }
+                    }
+                }
+                (w, at) = (w.checked_shr(len).unwrap_or(0), at + len);
             }
         };
         match self.0 & INTERNED == 0 {
             true => {
-                each_bit(self.0 as u64, 0, &mut f);
-                each_bit((self.0 >> 64) as u64, 64, &mut f);
+                word(self.0 as u64, 0);
+                word((self.0 >> 64) as u64, 64);
             }
             false => {
                 for (i, &w) in self.words().iter().enumerate() {
-                    each_bit(w, i as u32 * 64, &mut f);
+                    word(w, i as u32 * 64);
                 }
             }
+        }
+        if let Some((first, n)) = run {
+            f(first, n);
         }
     }
 
@@ -297,6 +322,34 @@ mod tests {
         assert_eq!(Ranks::below(300).to_vec(), (0..300).collect::<Vec<_>>());
         assert_eq!(Ranks::below(127), (0..127).collect());
         assert!(Ranks::one(126) < Ranks::one(127));
+    }
+
+    /// A set's runs are its ranks, each run as long as it goes (the next
+    /// starts past a rank not in the set), on random sets inline and
+    /// interned, across word boundaries.
+    #[test]
+    fn runs_are_the_ranks_maximal() {
+        let mut seed = 3u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for case in 0..400 {
+            let top = [100, 127, 300, 700][case % 4];
+            let density = 1 + next(8);
+            let members: Vec<Rank> = (0..top).filter(|_| next(8) < density).collect();
+            let set: Ranks = members.iter().copied().collect();
+            let mut runs = Vec::new();
+            set.each_run(|first, n| runs.push((first, n)));
+            let expanded: Vec<Rank> = runs.iter().flat_map(|&(f, n)| f..f + n).collect();
+            assert_eq!(expanded, members, "case {case}");
+            for pair in runs.windows(2) {
+                let ((a, n), (b, _)) = (pair[0], pair[1]);
+                assert!(n > 0 && a + n < b, "case {case}: {runs:?} not maximal");
+            }
+        }
     }
 
     /// An interned set, sent as its ranks and read back, is the same set

@@ -22,9 +22,10 @@
 use super::orders::{Conflicts, Orders};
 use super::{lower_bounds, Data, Kind, OpId, Pos, Rank, Ranks, Schedule, ScheduleError, Value};
 use crate::config::{Ports, Switching};
-use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol};
+use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol, Runs};
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// An operation that has not started.
@@ -621,16 +622,20 @@ impl<T: Topology> Scheduled<T> {
             }
             Payload::Sum { chunk, ranks } => values.push(Value::Sum { chunk, ranks }),
         }
-        let at: Vec<Pos> = match data {
-            Data::At(at) => at.clone(),
-            Data::Nothing => Vec::new(),
-            Data::Everything => values
-                .iter()
-                .map(|v| match *v {
-                    Value::Chunk(c) | Value::Sum { chunk: c, .. } => c,
-                    Value::Empty => 0,
-                })
-                .collect(),
+        let everything: Vec<Pos>;
+        let at: &[Pos] = match data {
+            Data::At(at) => at,
+            Data::Nothing => &[],
+            Data::Everything => {
+                everything = values
+                    .iter()
+                    .map(|v| match *v {
+                        Value::Chunk(c) | Value::Sum { chunk: c, .. } => c,
+                        Value::Empty => 0,
+                    })
+                    .collect();
+                &everything
+            }
         };
         for (&p, v) in at.iter().zip(values) {
             if (p as usize) >= st.values.len() {
@@ -645,10 +650,10 @@ impl<T: Topology> Scheduled<T> {
 
     /// What a send of `data` by a rank in `st` carries.
     fn payload(&self, st: &RankState, data: &Data) -> Payload {
-        let values: Vec<Value> = match data {
-            Data::At(at) => at.iter().map(|&p| st.values[p as usize]).collect(),
-            Data::Nothing => Vec::new(),
-            Data::Everything => st.values.to_vec(),
+        let values: &mut dyn Iterator<Item = Value> = match data {
+            Data::At(at) => &mut at.iter().map(|&p| st.values[p as usize]),
+            Data::Nothing => &mut std::iter::empty(),
+            Data::Everything => &mut st.values.iter().copied(),
         };
         let mut chunks = Vec::new();
         let mut sum = None;
@@ -930,19 +935,26 @@ impl<T: Topology> Protocol for Scheduled<T> {
     }
 
     fn packets(&self, msg: &Message, mut f: impl FnMut(PacketId)) {
+        self.packet_runs(msg, |run| run.for_each(&mut f));
+    }
+
+    /// A partial sum's terms are a run (its chunk's packets a rank each).
+    fn packet_runs(&self, msg: &Message, mut f: impl FnMut(Range<PacketId>)) {
         if let Some(c) = msg.missing {
-            f(self.bases[c as usize]);
+            f(self.bases[c as usize]..self.bases[c as usize] + 1);
         }
         match msg.payload {
             Payload::Nothing => {}
             Payload::Chunks { first, mut mask } => {
+                let mut runs = Runs::new(f);
                 while mask != 0 {
-                    f(self.bases[(first + mask.trailing_zeros()) as usize]);
+                    runs.push(self.bases[(first + mask.trailing_zeros()) as usize]);
                     mask &= mask - 1;
                 }
+                runs.finish();
             }
             Payload::Sum { chunk, ranks } => {
-                Schedule::value_packets(&self.bases, Value::Sum { chunk, ranks }, &mut f)
+                Schedule::value_runs(&self.bases, Value::Sum { chunk, ranks }, f)
             }
         }
     }
