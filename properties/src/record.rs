@@ -1063,13 +1063,7 @@ mod tests {
     #[test]
     fn runs_are_judged_as_their_packets_one_by_one() {
         use crate::vocabulary::{Need, Needs};
-        let mut seed = 11u64;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut next = crate::seeded(11);
         for case in 0..300 {
             let nodes = 2 + next(4) as u32;
             let packets = 1 + next(150) as u32;

@@ -486,13 +486,7 @@ mod tests {
     /// schedules' needs whose packets share lists, or need everyone.
     #[test]
     fn fewest_combined_counts_as_defined() {
-        let mut seed = 7u64;
-        let mut next = |m: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % m
-        };
+        let mut next = crate::seeded(7);
         for _ in 0..500 {
             let nodes = 1 + next(5) as u32;
             let lists: Vec<Need> = (0..3)
