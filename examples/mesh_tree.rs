@@ -55,7 +55,7 @@ use models::config::Params;
 use models::mutant::{Mutant, MutantState, Mutation};
 use models::topology::grid::Dir;
 use models::{
-    Arrival, Config, Grid, Hints, Inputs, Ports, Protocol, Shape, Sources, Switching, Topology,
+    Arrival, Config, Family, Grid, Hints, Inputs, Ports, Protocol, Sources, Switching, Topology,
 };
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Status, Transmission};
 use std::process::ExitCode;
@@ -260,7 +260,7 @@ impl Mutation<Comb> for BranchingTooth {
 
 /// The subject reports name, at the comb's configuration.
 fn subject(comb: &Comb, name: &str) -> Subject {
-    Subject::new(name, Shape::Grid { torus: false }, comb.config())
+    Subject::new(name, Family::Grid { torus: false }, comb.config())
 }
 
 /// Options for a check of one source with `engine`.

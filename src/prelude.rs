@@ -6,7 +6,7 @@ pub use crate::check::{check_protocol, Options, Subject};
 pub use crate::engine::Engine;
 pub use crate::report::Outcome;
 pub use models::{
-    Arrival, Config, Graph, Grid, Hypercube, Inputs, MeshBus, Network, Ports, Protocol,
-    ProtocolExt, Shape, Sources, Switching, Topology,
+    Arrival, Config, Family, Graph, Grid, Hypercube, Inputs, MeshBus, Network, Ports, Protocol,
+    ProtocolExt, Sources, Switching, Topology,
 };
 pub use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};

@@ -40,7 +40,7 @@ fn executor_agrees_with_the_lockstep_checker_up_to_n6() {
 
 /// The smallest size an algorithm takes (a mesh-bus needs a side of 2).
 fn first(algorithm: Algorithm) -> u64 {
-    algorithm.shape().sizes().0 as u64
+    algorithm.family().sizes().0 as u64
 }
 
 /// At most 512 inputs, spread evenly over all of them (a construction

@@ -311,13 +311,13 @@ fn the_catalogue_cost_model_covers_what_a_built_run_needs() {
     use models::with_protocol;
     let mut short = Vec::new();
     for &algorithm in Algorithm::ALL {
-        let (lo, hi) = algorithm.shape().sizes();
+        let (lo, hi) = algorithm.family().sizes();
         for n in lo.max(1)..=hi.min(6) {
             let Ok(config) = algorithm.config(n as u64, None, None) else {
                 continue;
             };
-            let config = match algorithm.shape() {
-                models::Shape::Grid { .. } => Config {
+            let config = match algorithm.family() {
+                models::Family::Grid { .. } => Config {
                     params: models::catalog::Params {
                         sides: Some(vec![n, n]),
                         ..config.params.clone()

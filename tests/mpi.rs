@@ -224,7 +224,7 @@ fn same_search_over_ranks(cases: &[String]) -> usize {
 /// The smallest size `algorithm` takes on the command line (a torus of
 /// the notes' optimal case is 5x5).
 fn smallest(algorithm: Algorithm) -> String {
-    let first = algorithm.shape().sizes().0;
+    let first = algorithm.family().sizes().0;
     (first..first + 4)
         .map(|n| n.to_string())
         .chain(["5x5".to_string()])

@@ -25,7 +25,7 @@ const JUDGED: [PropertyName; 4] = [
 /// The sizes the round trip covers: the four smallest each algorithm
 /// takes, up to a 5-cube, a 5x5 grid, a 5x5 mesh-bus.
 fn sizes(algorithm: Algorithm) -> std::ops::RangeInclusive<u64> {
-    let (first, last) = algorithm.shape().sizes();
+    let (first, last) = algorithm.family().sizes();
     let first = (first as u64).max(2);
     first..=(first + 3).min(last as u64).min(5)
 }

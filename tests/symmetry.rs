@@ -220,7 +220,7 @@ fn a_fault_symmetry_that_does_not_hold_is_caught() {
 fn every_declared_xor_symmetry_holds_on_every_source_up_to_n4() {
     for &algorithm in Algorithm::ALL {
         for &(switching, ports) in algorithm.modes() {
-            for n in (algorithm.shape().sizes().0 as u64)..=4u64 {
+            for n in (algorithm.family().sizes().0 as u64)..=4u64 {
                 let cfg = algorithm.config(n, Some(switching), Some(ports)).unwrap();
                 with_protocol!(algorithm, cfg, |p| {
                     if p.symmetry() == Some(Symmetry::XorTranslation) {

@@ -34,7 +34,7 @@ fn unearned(o: &commcheck::report::Outcome, engine: Engine, name: &str) -> Optio
 /// The request of `algorithm` in one mode at the smallest size from
 /// `least` on that the catalogue takes.
 fn smallest(algorithm: Algorithm, modes: (Switching, Ports), least: u64) -> Option<Request> {
-    let first = (algorithm.shape().sizes().0 as u64).max(least);
+    let first = (algorithm.family().sizes().0 as u64).max(least);
     (first..first + 6).find_map(|n| Request::new(algorithm, n, Some(modes.0), Some(modes.1)).ok())
 }
 

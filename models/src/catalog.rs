@@ -9,7 +9,7 @@ pub use crate::entry::{
     personal_packet_bytes, variant_label, Entry, Info, Reach, ENUMERATED_UP_TO,
 };
 use crate::protocol::{Arrival, Protocol};
-use crate::topology::Shape;
+use crate::topology::Family;
 
 /// Input the catalog refuses, worded for the person who typed it.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -113,11 +113,11 @@ pub fn executor_bytes(algorithm: Algorithm, d: u32) -> u64 {
 /// inbox entries and two busy bits; a bit per arc; and what the entry
 /// declares (holdings and the algorithm's own tables).
 fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32, ranks: u64) -> u64 {
-    let shape = entry.info.shape;
-    if shape == Shape::Cube && d >= 40 {
+    let family = entry.info.family;
+    if family == Family::Cube && d >= 40 {
         return u64::MAX;
     }
-    let nodes = shape.nodes(d);
+    let nodes = family.nodes(d);
     // Per node its codes and bits in the dense drive, else its state, two
     // inbox entries and two busy bits.
     let per_node = match P::PACKS {
@@ -129,12 +129,12 @@ fn entry_bytes<P: Protocol>(entry: &Entry<P>, d: u32, ranks: u64) -> u64 {
     };
     // A bit per resource (a cube's d arcs a node and, under one-port, its
     // two ports; a mesh-bus's 2n buses).
-    let resources = match shape {
-        Shape::Cube => (2 + d as u64) * nodes,
-        Shape::MeshBus { .. } => 2 * d as u64,
+    let resources = match family {
+        Family::Cube => (2 + d as u64) * nodes,
+        Family::MeshBus { .. } => 2 * d as u64,
         // Up to four dimensions' arcs both ways and the ports (a graph
         // is no catalogued algorithm's network: as a grid's).
-        Shape::Grid { .. } | Shape::Graph => 8 * nodes,
+        Family::Grid { .. } | Family::Graph => 8 * nodes,
     };
     let bits = nodes.saturating_mul(per_node).saturating_add(resources);
     entry
@@ -283,8 +283,8 @@ impl Algorithm {
     }
 
     /// The network, and what its size n means.
-    pub fn shape(self) -> Shape {
-        self.info().shape
+    pub fn family(self) -> Family {
+        self.info().family
     }
 
     /// The (switching, ports) combinations the paper defines it for; the
@@ -309,8 +309,8 @@ impl Algorithm {
         switching: Option<Switching>,
         ports: Option<Ports>,
     ) -> Result<Config, ModelError> {
-        let shape = self.shape();
-        let (min, max) = shape.sizes();
+        let family = self.family();
+        let (min, max) = family.sizes();
         if !(min as u64..=max as u64).contains(&n) {
             let beyond = if n > max as u64 && n <= 64 {
                 let bytes = self.info().memory.bytes(n as u32);
@@ -331,7 +331,7 @@ impl Algorithm {
             };
             return Err(ModelError::Dimension {
                 algorithm: self.name(),
-                word: shape.size_word(),
+                word: family.size_word(),
                 n,
                 min,
                 max,
@@ -370,8 +370,8 @@ impl Algorithm {
                     algorithm: self.name(),
                     flag,
                     takes: match takes.is_empty() {
-                        true => match self.shape() {
-                            Shape::Grid { .. } => {
+                        true => match self.family() {
+                            Family::Grid { .. } => {
                                 "only the sides (and --source, --switching, --ports)".into()
                             }
                             _ => "only the dimension n (and --switching, --ports)".into(),
@@ -440,7 +440,7 @@ impl Algorithm {
                 });
             }
         }
-        // The one algorithm whose sides are narrower than its shape's.
+        // The one algorithm whose sides are narrower than its family's.
         if let (Algorithm::DilatedDiagonal, Some(sides)) = (self, &params.sides) {
             if let Some(why) = crate::lecture_notes::dilated_diagonal::check_sides(sides) {
                 return Err(ModelError::Sides { why });

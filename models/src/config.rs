@@ -46,7 +46,7 @@ impl fmt::Display for Ports {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     /// The size: the hypercube's dimension, the mesh-bus's side (see
-    /// [`Shape`](crate::topology::Shape)).
+    /// [`Family`](crate::topology::Family)).
     pub n: u32,
     /// The switching technique.
     pub switching: Switching,

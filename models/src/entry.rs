@@ -1,11 +1,11 @@
 //! What an algorithm module says about itself ([`Entry`], [`Info`]): its
-//! name, paper, claim, modes, the network it runs on ([`Shape`]), how far
+//! name, paper, claim, modes, the network it runs on ([`Family`]), how far
 //! each engine finishes ([`Reach`]), and the cost model of its holdings
 //! (the `*_bytes` functions). The algorithm modules build on it; the
 //! catalog gathers their entries into the registry.
 
 use crate::config::{Config, Param, Ports, Switching};
-use crate::topology::Shape;
+use crate::topology::Family;
 
 /// How far each engine finishes without a budget on the reference
 /// machine (2 cores; BENCHMARKS.md has the measurements): past `lockstep`
@@ -61,7 +61,7 @@ pub struct Info {
     /// model of BENCHMARKS.md).
     pub memory: Footprint,
     /// The network, and what its size n means.
-    pub shape: Shape,
+    pub family: Family,
 }
 
 impl Info {
@@ -73,7 +73,7 @@ impl Info {
         reach: Reach,
         params: &'static [Param],
         memory: Footprint,
-        shape: Shape,
+        family: Family,
     ) -> Info {
         Info {
             name: "",
@@ -84,7 +84,7 @@ impl Info {
             reach,
             params,
             memory,
-            shape,
+            family,
         }
     }
 }

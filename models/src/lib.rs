@@ -48,7 +48,7 @@ pub use protocol::{
     Sources, Symmetry, NO_CODE, PACKED_NODE_BITS,
 };
 pub use topology::{
-    Graph, Grid, Hypercube, Medium, MeshBus, Network, NetworkSpec, Shape, Topology,
+    Family, Graph, Grid, Hypercube, Medium, MeshBus, Network, NetworkSpec, Topology,
 };
 
 /// Runs `body` with `p` bound to the protocol of an algorithm:

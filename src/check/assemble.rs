@@ -235,7 +235,7 @@ pub fn assemble<P: Protocol>(
         inputs_total: s.inputs_total,
         cut: s.cut.map(Cut::name),
     };
-    let mesh = matches!(subject.shape, models::Shape::MeshBus { .. });
+    let mesh = matches!(subject.family, models::Family::MeshBus { .. });
     // Transmissions go on until the last delivery, news or not: the
     // slots they are spread over end there (never above 100%).
     let busy = measured.max(termination);
@@ -256,7 +256,7 @@ pub fn assemble<P: Protocol>(
             })),
             network: topology.network().or_else(|| {
                 mesh.then(|| {
-                    models::Shape::MeshBus { min: 0 }
+                    models::Family::MeshBus { min: 0 }
                         .network(subject.config.n)
                         .trim_start_matches("the ")
                         .to_string()

@@ -7,7 +7,7 @@
 use super::error::CheckError;
 use crate::engine::Engine;
 use models::faults::{self, Fault, Faults};
-use models::{Faulty, Protocol, Scenario, Shape, Topology};
+use models::{Family, Faulty, Protocol, Scenario, Topology};
 use properties::Slot;
 
 /// The most scenarios (fault sets times start offsets) one check lists.
@@ -61,8 +61,8 @@ impl Machine {
 
     /// Refuses what the engine cannot cover: the executor makes one run,
     /// so it takes named and random faults but enumerates nothing.
-    pub fn refuse(&self, engine: Engine, shape: Shape) -> Result<(), CheckError> {
-        if self.arc_faults.is_some() && matches!(shape, Shape::MeshBus { .. }) {
+    pub fn refuse(&self, engine: Engine, family: Family) -> Result<(), CheckError> {
+        if self.arc_faults.is_some() && matches!(family, Family::MeshBus { .. }) {
             return Err(CheckError::Usage(
                 "--arc-faults: a mesh-bus's buses have no direction; --faults F fails whole \
                  buses, --fault bus:R_1 one"

@@ -49,7 +49,7 @@ fn on_machine<P: Protocol + 'static>(
         let plan = plan.cover(&p, subject, options)?;
         return run::check_with(Arc::new(p), subject, options, plan);
     }
-    machine.refuse(plan.engine, subject.shape)?;
+    machine.refuse(plan.engine, subject.family)?;
     let faulty = Arc::new(machine.wrap(p)?);
     // Node logic written for the papers' machine may fail outright on
     // this one (a schedule indexing by the slot a value came in): said in

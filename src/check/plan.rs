@@ -8,7 +8,7 @@ use super::request::Options;
 use super::subject::Subject;
 use crate::engine::exhaustive::Budget;
 use crate::engine::{memory, Engine};
-use models::{Protocol, ProtocolExt, Shape, Symmetry, Topology};
+use models::{Family, Protocol, ProtocolExt, Symmetry, Topology};
 
 /// Largest n at which `--all-sources` lists every source.
 pub const ALL_SOURCES_REACH: u32 = 20;
@@ -306,7 +306,7 @@ fn inputs<P: Protocol>(
     }
     if options.all_sources || p.symmetry().is_none() {
         // A cube of dimension n has 2^n sources; a grid names its nodes.
-        let cube = subject.shape == Shape::Cube;
+        let cube = subject.family == Family::Cube;
         if (cube && n > ALL_SOURCES_REACH) || nodes > 1 << ALL_SOURCES_REACH {
             return Err(CheckError::AllSourcesReach {
                 n,

@@ -7,7 +7,7 @@
 use super::error::CheckError;
 use crate::engine::Engine;
 use models::catalog::{check_source, Algorithm, Config, ModelError, Params, Ports, Switching};
-use models::{Grid, Shape, Topology};
+use models::{Family, Grid, Topology};
 use std::time::Duration;
 
 /// A catalogued algorithm at one configuration, and how to check it.
@@ -112,7 +112,7 @@ impl Request {
 
     /// The network of the request, where it is a mesh or torus.
     pub fn grid(&self) -> Option<Grid> {
-        let Shape::Grid { torus } = self.algorithm.shape() else {
+        let Family::Grid { torus } = self.algorithm.family() else {
             return None;
         };
         let params = &self.config.params;
@@ -130,8 +130,8 @@ impl Request {
     /// network; a mesh's claimed time is its source's, so the source
     /// travels in the parameters too.
     pub fn with_source(mut self, source: u64) -> Result<Request, CheckError> {
-        let source = match (self.algorithm.shape(), self.grid()) {
-            (Shape::Cube, _) => check_source(source, self.config.n)?,
+        let source = match (self.algorithm.family(), self.grid()) {
+            (Family::Cube, _) => check_source(source, self.config.n)?,
             (_, Some(grid)) if source < grid.nodes() as u64 => source as u32,
             (_, Some(grid)) => {
                 return Err(CheckError::Usage(format!(

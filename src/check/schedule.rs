@@ -364,7 +364,7 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
     let schedule = read_schedule(req)?;
     let mut net = build(&req.network, req.switching, req.ports)?;
     let place = placement(&req.map, schedule.ranks, &net)?;
-    let (shape, n, sides) = (net.shape(), net.size(), net.sides());
+    let (family, n, sides) = (net.family(), net.size(), net.sides());
     let arcs_and_cuts = net.arcs_and_cuts();
     // Paths a schedule gives: on a graph they join it; a cube or grid
     // becomes the same network as a graph, routed as before elsewhere.
@@ -401,7 +401,7 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
             ..Params::default()
         },
     };
-    let subject = Subject::new(&schedule.name, shape, config);
+    let subject = Subject::new(&schedule.name, family, config);
     Ok(Prepared {
         schedule,
         net,

@@ -3,7 +3,7 @@
 
 use super::request::Request;
 use models::catalog::{Config, Reach};
-use models::{Network, Protocol, Shape};
+use models::{Family, Network, Protocol};
 
 /// What a check is about, as plans and reports name it: a catalogued
 /// algorithm at a configuration ([`Subject::of`]), or a protocol of the
@@ -16,7 +16,7 @@ pub struct Subject {
     /// asks for one, and the default engine is the executor.
     pub reach: Reach,
     /// The network family and what the size means.
-    pub shape: Shape,
+    pub family: Family,
     /// The size, modes and parameters.
     pub config: Config,
     /// The catalogued request, where there is one: it names the command
@@ -31,7 +31,7 @@ impl Subject {
         Subject {
             name: req.algorithm.name().to_string(),
             reach: req.algorithm.reach(),
-            shape: req.algorithm.shape(),
+            family: req.algorithm.family(),
             config: req.config.clone(),
             request: Some(req.clone()),
         }
@@ -52,13 +52,13 @@ impl Subject {
             ports: network.ports(),
             params: Default::default(),
         };
-        Subject::new(name, network.shape(), config)
+        Subject::new(name, network.family(), config)
     }
 
-    /// A subject called `name`, on `shape` at `config` (parameters
+    /// A subject called `name`, on `family` at `config` (parameters
     /// included): a schedule's, or a protocol whose configuration says
     /// more than its topology.
-    pub fn new(name: &str, shape: Shape, config: Config) -> Subject {
+    pub fn new(name: &str, family: Family, config: Config) -> Subject {
         Subject {
             name: name.to_string(),
             reach: Reach {
@@ -66,7 +66,7 @@ impl Subject {
                 actor: u32::MAX,
                 actor_auto: u32::MAX,
             },
-            shape,
+            family,
             config,
             request: None,
         }

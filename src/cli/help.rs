@@ -3,7 +3,7 @@
 //! mistyped one.
 
 use models::catalog::Algorithm;
-use models::Shape;
+use models::Family;
 
 /// The page of one algorithm: paper, claims, parameters, modes, reach.
 pub fn algorithm_help(a: Algorithm) -> String {
@@ -62,21 +62,21 @@ pub fn algorithm_help(a: Algorithm) -> String {
         summary = a.summary(),
         reference = a.reference(),
         claim = a.claim(),
-        size = match a.shape() {
-            Shape::Cube => "the cube dimension",
-            Shape::MeshBus { .. } => "the mesh's side (n x n nodes)",
-            Shape::Grid { .. } =>
+        size = match a.family() {
+            Family::Cube => "the cube dimension",
+            Family::MeshBus { .. } => "the mesh's side (n x n nodes)",
+            Family::Grid { .. } =>
                 "the sides, e.g. 5x7, 4x4x4 or 16 (the line M(16)), up to 2^24 nodes; each side",
-            Shape::Graph => "the number of nodes",
+            Family::Graph => "the number of nodes",
         },
-        min = a.shape().sizes().0,
-        max = a.shape().sizes().1,
-        sources = match a.shape() {
-            Shape::Cube =>
+        min = a.family().sizes().0,
+        max = a.family().sizes().1,
+        sources = match a.family() {
+            Family::Cube =>
                 "; --source S where it has a source (default: one source \
                  per symmetry orbit, --all-sources for every one)",
-            Shape::MeshBus { .. } | Shape::Graph => "",
-            Shape::Grid { .. } =>
+            Family::MeshBus { .. } | Family::Graph => "",
+            Family::Grid { .. } =>
                 "; --source as coordinates (2,3 counted from 0) or a node id (default: \
                  every source)",
         },
@@ -180,9 +180,9 @@ pub fn suggest(name: &str) -> Option<&'static str> {
 pub fn executor_reach(a: Algorithm) -> String {
     const MACHINE: u64 = 24 << 30;
     let gb = |n: u32| a.executor_bytes(n) as f64 / 1e9;
-    let (min, max) = a.shape().sizes();
-    let word = a.shape().size_word();
-    if !matches!(a.shape(), Shape::Cube | Shape::MeshBus { .. }) {
+    let (min, max) = a.family().sizes();
+    let word = a.family().size_word();
+    if !matches!(a.family(), Family::Cube | Family::MeshBus { .. }) {
         return "as far as memory allows (the report's memory check says before it runs)".into();
     }
     match (min..=max)

@@ -21,7 +21,7 @@ use commcheck::check::{Options, Request};
 use commcheck::engine::Engine;
 use commcheck::table::{self, Table};
 use models::catalog::{Algorithm, Params};
-use models::{Grid, Ports, Shape, Switching, Topology};
+use models::{Family, Grid, Ports, Switching, Topology};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -376,10 +376,10 @@ fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
 /// The request the command line names for `algorithm`, validated by the
 /// request's own constructors.
 fn request(cli: &AlgorithmArgs, algorithm: Algorithm) -> anyhow::Result<Request> {
-    let shape = algorithm.shape();
-    let ((min, max), word) = (shape.sizes(), shape.size_word());
-    let size = cli.size.as_deref().ok_or_else(|| match shape {
-        Shape::Grid { .. } => anyhow!(
+    let family = algorithm.family();
+    let ((min, max), word) = (family.sizes(), family.size_word());
+    let size = cli.size.as_deref().ok_or_else(|| match family {
+        Family::Grid { .. } => anyhow!(
             "missing the sides: `check {} 5x7` (each side at least {min}; 16 alone is the line \
              M(16))",
             cli.algorithm
@@ -389,8 +389,8 @@ fn request(cli: &AlgorithmArgs, algorithm: Algorithm) -> anyhow::Result<Request>
             cli.algorithm
         ),
     })?;
-    let sides = match shape {
-        Shape::Grid { torus } => {
+    let sides = match family {
+        Family::Grid { torus } => {
             let sides = models::topology::grid::parse_sides(size, torus || cli.torus)
                 .map_err(|why| anyhow!("{}: {why}", algorithm.name()))?;
             Some(sides)
@@ -458,8 +458,8 @@ fn cube_node(req: &Request, text: &NodeText) -> anyhow::Result<u64> {
                 NodeText::Neither(t) => t.clone(),
                 _ => format!("{text:?}"),
             };
-            match req.algorithm.shape() {
-                Shape::Cube => bail!(
+            match req.algorithm.family() {
+                Family::Cube => bail!(
                     "source '{typed}' is not a node number: accepted 0..={} (or 0b followed by \
                      bits)",
                     (1u64 << req.config.n) - 1

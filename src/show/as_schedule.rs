@@ -18,7 +18,7 @@ use crate::check::{CheckError, Request};
 use crate::engine::lockstep::RunState;
 use crate::import::collective::Collective;
 use models::schedule::{Chunks, Data, Kind, Op, Rank, Ranks, Schedule, Value, MAX_REDUCED_RANKS};
-use models::{with_protocol, Protocol, ProtocolExt, Shape, Topology};
+use models::{with_protocol, Family, Protocol, ProtocolExt, Topology};
 use properties::{PacketId, Route, Task};
 use std::collections::HashMap;
 
@@ -121,15 +121,15 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
 /// The `--network` of `req`'s network.
 pub fn network_spec(req: &Request) -> String {
     let n = req.config.n;
-    match (req.algorithm.shape(), req.grid()) {
-        (Shape::Cube, _) => format!("hypercube:{n}"),
-        (Shape::MeshBus { .. }, _) => format!("mesh-bus:{n}"),
+    match (req.algorithm.family(), req.grid()) {
+        (Family::Cube, _) => format!("hypercube:{n}"),
+        (Family::MeshBus { .. }, _) => format!("mesh-bus:{n}"),
         (_, Some(grid)) => {
             let sides: Vec<String> = grid.sides().iter().map(u32::to_string).collect();
             let kind = if grid.torus() { "torus" } else { "mesh" };
             format!("{kind}:{}", sides.join("x"))
         }
-        (Shape::Grid { .. } | Shape::Graph, None) => format!("graph:{n}"),
+        (Family::Grid { .. } | Family::Graph, None) => format!("graph:{n}"),
     }
 }
 
@@ -287,7 +287,8 @@ pub fn timed(
     model: &crate::cost::Model,
     bytes: Option<u64>,
 ) -> Result<crate::cost::Cost, CheckError> {
-    if let (Shape::MeshBus { .. }, crate::cost::Model::Links(m)) = (req.algorithm.shape(), model) {
+    if let (Family::MeshBus { .. }, crate::cost::Model::Links(m)) = (req.algorithm.family(), model)
+    {
         return Err(CheckError::Usage(format!(
             "--cost {}: a link model times links; a mesh-bus writes on buses (--cost loggops \
              times its messages)",

@@ -45,7 +45,7 @@ pub fn serve(req: &Request, addr: &str) -> Result<(), CheckError> {
         match machine.perfect() {
             true => serve_protocol(Arc::new(p), &subject, &req.options, addr),
             false => {
-                machine.refuse(crate::engine::Engine::Lockstep, subject.shape)?;
+                machine.refuse(crate::engine::Engine::Lockstep, subject.family)?;
                 serve_protocol(Arc::new(machine.wrap(p)?), &subject, &req.options, addr)
             }
         }

@@ -13,7 +13,7 @@ use crate::check::machine::Machine;
 use crate::check::{self, CheckError, Engine, Request};
 use crate::report::Outcome;
 use models::catalog::Algorithm;
-use models::Shape;
+use models::Family;
 use properties::Status;
 
 /// One way the machine departs from the perfect one, and the most checked.
@@ -92,16 +92,16 @@ pub struct Robustness {
 
 /// The size the table checks `algorithm` at.
 pub fn size(algorithm: Algorithm) -> u64 {
-    match algorithm.shape() {
-        Shape::MeshBus { min } => min as u64,
+    match algorithm.family() {
+        Family::MeshBus { min } => min as u64,
         s => s.sizes().0.max(3) as u64,
     }
 }
 
 /// The size as the command line writes it (`3`, `3x3`).
 pub fn size_words(algorithm: Algorithm, n: u64) -> String {
-    match algorithm.shape() {
-        Shape::Grid { .. } => format!("{n}x{n}"),
+    match algorithm.family() {
+        Family::Grid { .. } => format!("{n}x{n}"),
         _ => n.to_string(),
     }
 }

@@ -46,7 +46,7 @@ pub const ENTRY: Entry<Gather> = Entry {
         reach: Reach::lockstep_only(4),
         params: &[],
         memory: crate::entry::Footprint::Whole(memory),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Gather::new,
 };

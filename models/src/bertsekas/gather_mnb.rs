@@ -46,7 +46,7 @@ pub const ENTRY: Entry<GatherMnb> = Entry {
         reach: Reach::lockstep_only(6),
         params: &[],
         memory: crate::entry::Footprint::Whole(memory),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: GatherMnb::new,
 };

@@ -43,7 +43,7 @@ pub const ENTRY: Entry<Mna> = Entry {
         reach: Reach::lockstep_only(6),
         params: &[],
         memory: crate::entry::Footprint::Whole(crate::entry::pair_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Mna::new,
 };

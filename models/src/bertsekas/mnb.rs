@@ -45,7 +45,7 @@ pub const ENTRY: Entry<Mnb> = Entry {
         reach: Reach::lockstep_only(6),
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Mnb::new,
 };
@@ -62,7 +62,7 @@ pub const FLOOR: Entry<Mnb> = Entry {
         reach: Reach::lockstep_only(6),
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Mnb::floor,
 };

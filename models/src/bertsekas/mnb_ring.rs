@@ -40,7 +40,7 @@ pub const ENTRY: Entry<MnbRing> = Entry {
         reach: Reach::lockstep_only(9),
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: MnbRing::new,
 };

@@ -24,7 +24,7 @@ pub const ENTRY: Entry<Mnb> = Entry {
         reach: Reach::lockstep_only(8),
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Mnb::binomial,
 };

@@ -57,7 +57,7 @@ pub const ENTRY: Entry<Scatter> = Entry {
         reach: Reach::lockstep_only(5),
         params: &[],
         memory: crate::entry::Footprint::Whole(crate::entry::personal_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Scatter::new,
 };

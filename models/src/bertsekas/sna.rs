@@ -41,7 +41,7 @@ pub const ENTRY: Entry<Sna> = Entry {
         reach: Reach::lockstep_only(14),
         params: &[],
         memory: crate::entry::Footprint::Whole(crate::entry::personal_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Sna::new,
 };

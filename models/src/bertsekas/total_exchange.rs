@@ -74,7 +74,7 @@ pub const ENTRY: Entry<TotalExchange> = Entry {
         reach: Reach::lockstep_only(5),
         params: &[],
         memory: crate::entry::Footprint::Whole(memory),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: TotalExchange::new,
 };

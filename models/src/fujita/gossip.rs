@@ -11,7 +11,7 @@ use crate::config::{Config, Param, Ports::All, Switching::Sf};
 use crate::entry::{Info, Reach};
 use crate::protocol::{Hints, Inputs, Judging, Symmetry};
 use crate::topology::mesh_bus::{MeshBus, Orders};
-use crate::topology::Shape;
+use crate::topology::Family;
 use crate::topology::Topology;
 use properties::bounds::fujita;
 use properties::{Claims, NodeId, PropertyName, Slot, Task};
@@ -26,7 +26,7 @@ pub const INFO: Info = Info::family(
     Reach::lockstep_only(16),
     &[ELL],
     crate::entry::Footprint::ByNode(gossip_bytes),
-    Shape::MeshBus { min: 2 },
+    Family::MeshBus { min: 2 },
 );
 
 /// `--ell`: tokens per message, 1..=n^2.

@@ -53,7 +53,7 @@ use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Choices, Hints, Inputs, Protocol, Sources};
 use crate::topology::grid::Grid;
-use crate::topology::Shape;
+use crate::topology::Family;
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Transmission};
 
 /// The registry entry.
@@ -67,7 +67,7 @@ pub const ENTRY: Entry<DilatedDiagonal> = Entry {
         reach: Reach::lockstep_only(25),
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes_grid),
-        shape: Shape::Grid { torus: true },
+        family: Family::Grid { torus: true },
     },
     build: DilatedDiagonal::new,
 };

@@ -76,7 +76,7 @@ pub const ENTRY: Entry<Dt> = Entry {
         },
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Dt::new,
 };

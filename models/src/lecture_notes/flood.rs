@@ -58,7 +58,7 @@ pub const ENTRY: Entry<Flood> = Entry {
         reach: Reach::lockstep_only(19),
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Flood::new,
 };

@@ -62,7 +62,7 @@ pub const ENTRY: Entry<Hka> = Entry {
         reach: Reach::lockstep_only(16),
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Hka::new,
 };

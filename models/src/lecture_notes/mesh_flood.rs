@@ -28,7 +28,7 @@ use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Inputs, Judging, Protocol, Sources};
 use crate::topology::grid::{Dir, Grid, TORUS};
-use crate::topology::Shape;
+use crate::topology::Family;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
 
@@ -44,7 +44,7 @@ pub const ENTRY: Entry<MeshFlood> = Entry {
         reach: Reach::lockstep_only(16),
         params: &[TORUS],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes_grid),
-        shape: Shape::Grid { torus: false },
+        family: Family::Grid { torus: false },
     },
     build: MeshFlood::new,
 };

@@ -83,7 +83,7 @@ use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Inputs, Judging, Protocol, Sources};
 use crate::topology::grid::{Dir, Grid};
-use crate::topology::Shape;
+use crate::topology::Family;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
 
@@ -98,7 +98,7 @@ const INFO: Info = Info {
     reach: Reach::lockstep_only(16),
     params: &[],
     memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes_grid),
-    shape: Shape::Grid { torus: false },
+    family: Family::Grid { torus: false },
 };
 
 /// The registry entry of the notes' algorithm as printed.
@@ -126,7 +126,7 @@ pub const TORUS: Entry<MeshSf> = Entry {
         reference: "lecture notes, section 11, Store-and-forward OAB, Tori (first solution)",
         claim: "all-port: sum of floor(z_i/2) + 1 (one superfluous hop); complete, \
                 contention-free (duplicates where each ring's wavefronts meet: observed)",
-        shape: Shape::Grid { torus: true },
+        family: Family::Grid { torus: true },
         ..INFO
     },
     build: |cfg| MeshSf::new(cfg, Kind::TorusIgnore),
@@ -140,7 +140,7 @@ pub const TORUS_CUT: Entry<MeshSf> = Entry {
         reference: "lecture notes, section 11, Store-and-forward OAB, Tori (second solution)",
         claim: "all-port: sum of floor(z_i/2) (the torus's eccentricity); one copy per \
                 node, N - 1 transmissions, contention-free",
-        shape: Shape::Grid { torus: true },
+        family: Family::Grid { torus: true },
         ..INFO
     },
     build: |cfg| MeshSf::new(cfg, Kind::TorusCut),

@@ -46,7 +46,7 @@ use crate::config::{Ports::*, Switching::*};
 use crate::entry::{Entry, Info, Reach};
 use crate::protocol::{Arrival, Choices, Hints, Inputs, Protocol, Sources};
 use crate::topology::grid::{Grid, TORUS};
-use crate::topology::Shape;
+use crate::topology::Family;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
 
@@ -62,7 +62,7 @@ pub const ENTRY: Entry<RecursiveDoubling> = Entry {
         reach: Reach::lockstep_only(16),
         params: &[TORUS],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes_grid),
-        shape: Shape::Grid { torus: false },
+        family: Family::Grid { torus: false },
     },
     build: RecursiveDoubling::new,
 };

@@ -70,7 +70,7 @@ pub const ENTRY: Entry<Sbt> = Entry {
         },
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Sbt::new,
 };

@@ -8,7 +8,7 @@ use crate::config::{Config, Param, Ports::All, Switching::Sf};
 use crate::entry::{Info, Reach};
 use crate::protocol::{Inputs, Symmetry};
 use crate::topology::hypercube::Hypercube;
-use crate::topology::Shape;
+use crate::topology::Family;
 use crate::topology::Topology;
 use properties::bounds::stamoulis;
 use properties::{Claims, NodeId, PacketId, PropertyName, Slot, Task};
@@ -22,7 +22,7 @@ pub const INFO: Info = Info::family(
     Reach::lockstep_only(4),
     &[],
     crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
-    Shape::Cube,
+    Family::Cube,
 );
 
 /// `--k` for algorithms that check every K-set of any size, 1..=2^d;

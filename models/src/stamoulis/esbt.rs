@@ -44,7 +44,7 @@ pub const ENTRY: Entry<Esbt> = Entry {
         reach: Reach::lockstep_only(12),
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::every_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: Esbt::new,
 };

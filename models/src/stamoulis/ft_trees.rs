@@ -54,7 +54,7 @@ pub const ENTRY: Entry<FtTrees> = Entry {
         },
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: FtTrees::new,
 };

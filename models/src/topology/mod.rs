@@ -4,7 +4,7 @@
 //! user describes (`graph`, read from a file by the front half); a new
 //! kind of network is a new file here implementing [`Topology`], and a
 //! variant of [`Network`] (`network.rs`: which network, as a family
-//! ([`Shape`]) and as one built network).
+//! ([`Family`]) and as one built network).
 
 pub mod graph;
 pub mod grid;
@@ -19,7 +19,7 @@ pub use graph::Graph;
 pub use grid::Grid;
 pub use hypercube::Hypercube;
 pub use mesh_bus::MeshBus;
-pub use network::{Network, NetworkFormat, NetworkSpec, Shape, SpecError};
+pub use network::{Family, Network, NetworkFormat, NetworkSpec, SpecError};
 
 use properties::{NodeId, ResourceId, Route};
 

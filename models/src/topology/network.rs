@@ -1,11 +1,15 @@
-//! Which network: [`Shape`], a family of networks and what its size n
-//! means (what a catalogued algorithm runs on, before a size is given);
-//! [`NetworkSpec`], a network as `--network` names it, parsed at the
-//! command line (a family at a size, a built-in machine, or a file, not
-//! yet read); and [`Network`], one network built under a switching
-//! technique and a port model (the front half's
-//! `import::network::build`). `network.shape()` is its family; nothing
-//! else converts one into the other.
+//! Which network. One network type, [`Network`]: a topology of any
+//! family, built at a size under a switching technique and a port model;
+//! what a schedule runs on, what `check optimal` searches, what the
+//! pictures draw and the cost models time (a catalogued protocol holds its
+//! own topology, and [`Network::from`] turns it into one). Two views of it
+//! before it is built: [`NetworkSpec`], a network as `--network` names it
+//! (a family at a size, a built-in machine, or a file, checked for form at
+//! the command line and read when the check starts, by the front half's
+//! `import::network::build`), and [`Family`], a network without its size
+//! (what a catalogued algorithm runs on, and what its n means, before a
+//! size is given). `network.family()` is a network's family; nothing else
+//! converts one into another.
 
 use super::{Graph, Grid, Hypercube, MeshBus, Topology};
 use crate::config::{Ports, Switching};
@@ -161,7 +165,7 @@ impl fmt::Display for NetworkSpec {
 
 /// The network an algorithm runs on, and what its size n means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Shape {
+pub enum Family {
     /// The n-cube: n is the dimension, 2^n nodes.
     Cube,
     /// The n x n mesh-bus: n is the side, n^2 nodes; the algorithm needs
@@ -183,50 +187,50 @@ pub enum Shape {
     Graph,
 }
 
-impl Shape {
+impl Family {
     /// The sizes n accepted.
     pub fn sizes(self) -> (u32, u32) {
         match self {
-            Shape::Cube => (1, Hypercube::MAX_DIM),
-            Shape::MeshBus { min } => (min, MeshBus::MAX_SIDE),
-            Shape::Grid { torus } => (2 + torus as u32, 4096),
-            Shape::Graph => (1, crate::topology::graph::MAX_NODES),
+            Family::Cube => (1, Hypercube::MAX_DIM),
+            Family::MeshBus { min } => (min, MeshBus::MAX_SIDE),
+            Family::Grid { torus } => (2 + torus as u32, 4096),
+            Family::Graph => (1, crate::topology::graph::MAX_NODES),
         }
     }
 
     /// What n is called ("dimension", "side").
     pub fn size_word(self) -> &'static str {
         match self {
-            Shape::Cube => "dimension",
-            Shape::MeshBus { .. } | Shape::Grid { .. } => "side",
-            Shape::Graph => "number of nodes",
+            Family::Cube => "dimension",
+            Family::MeshBus { .. } | Family::Grid { .. } => "side",
+            Family::Graph => "number of nodes",
         }
     }
 
     /// The number of nodes at size n (saturating).
     pub fn nodes(self, n: u32) -> u64 {
         match self {
-            Shape::Cube => 1u64.checked_shl(n).unwrap_or(u64::MAX),
-            Shape::MeshBus { .. } | Shape::Grid { .. } => n as u64 * n as u64,
-            Shape::Graph => n as u64,
+            Family::Cube => 1u64.checked_shl(n).unwrap_or(u64::MAX),
+            Family::MeshBus { .. } | Family::Grid { .. } => n as u64 * n as u64,
+            Family::Graph => n as u64,
         }
     }
 
     /// The network in words (`the 4-cube`, `the 4x4 mesh-bus`).
     pub fn network(self, n: u32) -> String {
         match self {
-            Shape::Cube => format!("the {n}-cube"),
-            Shape::MeshBus { .. } => format!("the {n}x{n} mesh-bus"),
-            Shape::Grid { torus: false } => format!("M({n},{n})"),
-            Shape::Grid { torus: true } => format!("T({n},{n})"),
-            Shape::Graph => format!("a graph of {n} nodes"),
+            Family::Cube => format!("the {n}-cube"),
+            Family::MeshBus { .. } => format!("the {n}x{n} mesh-bus"),
+            Family::Grid { torus: false } => format!("M({n},{n})"),
+            Family::Grid { torus: true } => format!("T({n},{n})"),
+            Family::Graph => format!("a graph of {n} nodes"),
         }
     }
 }
 
 /// A network: one of the topologies above, built at a size and under
 /// modes. What a schedule runs on, what `check optimal` searches and a
-/// picture draws; a catalogued algorithm names its [`Shape`] and builds
+/// picture draws; a catalogued algorithm names its [`Family`] and builds
 /// its own.
 // One is built a check: the size of the larger variant costs nothing.
 #[allow(clippy::large_enum_variant)]
@@ -318,12 +322,12 @@ impl Network {
 
 impl Network {
     /// Its family.
-    pub fn shape(&self) -> Shape {
+    pub fn family(&self) -> Family {
         match self {
-            Network::Cube(_) => Shape::Cube,
-            Network::Grid(g) => Shape::Grid { torus: g.torus() },
-            Network::MeshBus(_) => Shape::MeshBus { min: 2 },
-            Network::Graph(_) => Shape::Graph,
+            Network::Cube(_) => Family::Cube,
+            Network::Grid(g) => Family::Grid { torus: g.torus() },
+            Network::MeshBus(_) => Family::MeshBus { min: 2 },
+            Network::Graph(_) => Family::Graph,
         }
     }
 

@@ -47,7 +47,7 @@ pub const ENTRY: Entry<NaiveTree> = Entry {
         },
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: NaiveTree::new,
 };

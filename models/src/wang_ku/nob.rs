@@ -142,7 +142,7 @@ pub const TEXT: Entry<Nob> = Entry {
         },
         params: &[],
         memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
-        shape: crate::topology::Shape::Cube,
+        family: crate::topology::Family::Cube,
     },
     build: |cfg| Nob::new(cfg, Levels::Text),
 };
