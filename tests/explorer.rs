@@ -175,14 +175,7 @@ fn a_missing_packet_is_discovered_where_the_run_ends() {
     let (_server, addr) = serve(&["nob-appendix", "3"]);
     let addr = addr.as_str();
     let path = discovery(addr, "completeness");
-    let (prefix, last) = path.rsplit_once('/').unwrap();
-    let steps = json(addr, &format!("/.states/{prefix}"));
-    let step = steps
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["actionIndex"].as_u64() == last.parse().ok())
-        .expect("the discovery's last step");
+    let step = step_at(addr, &path);
     let pane = step["outcome"].as_str().unwrap();
     assert!(pane.contains("the run has ended"), "{pane}");
     assert!(
@@ -194,6 +187,30 @@ fn a_missing_packet_is_discovered_where_the_run_ends() {
         json(addr, &format!("/.states/{path}")),
         serde_json::json!([])
     );
+}
+
+/// A wrong result where the run ends: the pane says it in the file's
+/// terms (the rank, the buffer and offset, what it holds and what it
+/// should) under the count of ranks that hold every chunk, and the
+/// picture's caption says that a rank ends wrong beside that count.
+#[test]
+fn a_wrong_result_is_told_in_the_files_terms() {
+    let file = std::env::temp_dir().join(format!(
+        "commcheck-explorer-swapped-{}.xml",
+        std::process::id()
+    ));
+    std::fs::write(&file, crate::msccl::swapped_allgather()).unwrap();
+    let net = crate::msccl::ring_graph(4);
+    let (_server, addr) = serve(&["schedule", file.to_str().unwrap(), "--network", &net]);
+    let step = step_at(&addr, &discovery(&addr, "completeness"));
+    let pane = step["outcome"].as_str().unwrap();
+    assert!(
+        pane.contains("completeness: rank 2") && pane.contains(", where chunk "),
+        "{pane}"
+    );
+    let svg = step["svg"].as_str().unwrap();
+    assert!(svg.contains("ends with a wrong result"), "{svg}");
+    let _ = std::fs::remove_file(file);
 }
 
 /// A mesh is drawn as its grid (lecture notes): recursive doubling on

@@ -175,6 +175,12 @@ fn bad_goal_is_refused_in_one_line() {
             ":5: rank 0 has two blocks",
         ),
         (
+            "label defined later",
+            block("l2: calc 1\nl2 requires l1\nl1: calc 2"),
+            ":4: l1 is defined later, on line 5: LogGOPSim reads a dependency only on a label \
+             defined before it",
+        ),
+        (
             "label twice",
             block("l1: calc 1\nl1: calc 2"),
             ":4: label l1 is defined twice on rank 0",
@@ -247,7 +253,7 @@ fn bad_goal_is_refused_in_one_line() {
         ),
         (
             vec![binomial, "--collective", "allreduce"],
-            "cannot be followed: write it in commcheck's format",
+            "the file does not say whether they are added or replace it",
         ),
         (
             vec![
@@ -423,4 +429,140 @@ fn goal_is_read_a_line_at_a_time() {
     .unwrap();
     assert_eq!(a, b);
     assert_eq!(a.ops.len(), 2);
+}
+
+/// The binomial reduce to rank 0 of `n` ranks in GOAL (round k: a rank
+/// with bit k set sends its sum to the rank without it, after its own
+/// receives), with `extra` sends added (from, to) and received, and the
+/// messages of `dropped` senders taken out with their receives.
+fn binomial_reduce(n: u32, extra: &[(u32, u32)], dropped: &[u32]) -> String {
+    let mut text = format!("num_ranks {n}\n");
+    for r in 0..n {
+        let mut ops: Vec<String> = Vec::new();
+        let mut recvs = Vec::new();
+        let mut k = 1;
+        while k < n && r & k == 0 {
+            if r + k < n && !dropped.contains(&(r + k)) {
+                recvs.push(ops.len() + 1);
+                ops.push(format!("recv 1b from {}", r + k));
+            }
+            k <<= 1;
+        }
+        for &(from, _) in extra.iter().filter(|e| e.1 == r) {
+            recvs.push(ops.len() + 1);
+            ops.push(format!("recv 1b from {from}"));
+        }
+        let mut deps = String::new();
+        let mut send = |to: u32, ops: &mut Vec<String>| {
+            ops.push(format!("send 1b to {to}"));
+            for l in &recvs {
+                deps += &format!("l{} requires l{l}\n", ops.len());
+            }
+        };
+        if r != 0 && !dropped.contains(&r) {
+            send(r - (r & r.wrapping_neg()), &mut ops);
+        }
+        for &(_, to) in extra.iter().filter(|e| e.0 == r) {
+            send(to, &mut ops);
+        }
+        text += &format!("rank {r} {{\n");
+        for (i, op) in ops.iter().enumerate() {
+            text += &format!("l{}: {op}\n", i + 1);
+        }
+        text += &format!("{deps}}}\n");
+    }
+    text
+}
+
+/// A reduce in GOAL is read as partial sums (each message its sender's
+/// sum, each receive adding it), and the report says so: the binomial
+/// reduce to rank 0 sums every contribution once in log2 8 = 3 rounds.
+/// A leaf that also sends its sum straight to the root is counted twice,
+/// and a rank whose message is taken out is missing from the root's sum,
+/// each named in the file's terms.
+#[test]
+fn a_goal_reduce_is_read_as_partial_sums() {
+    let run = |name: &str, text: String| {
+        let file = std::env::temp_dir().join(format!(
+            "commcheck-reduce-{name}-{}.goal",
+            std::process::id()
+        ));
+        std::fs::write(&file, text).unwrap();
+        let o = goal(
+            file.clone(),
+            "reduce:0",
+            Switching::Wh,
+            Ports::All,
+            Engine::Exhaustive,
+        )
+        .unwrap();
+        let _ = std::fs::remove_file(file);
+        o
+    };
+    let o = run("good", binomial_reduce(8, &[], &[]));
+    for name in SAFETY {
+        assert_eq!(status(&o, name), Status::Holds, "{name}\n{}", o.text());
+    }
+    assert_eq!(o.time.measured, Some(3), "{}", o.text());
+    assert!(
+        o.text()
+            .contains("reduce to rank 0 (messages read as partial sums"),
+        "{}",
+        o.text()
+    );
+
+    let o = run("twice", binomial_reduce(8, &[(3, 0)], &[]));
+    assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
+    let text = o.text();
+    assert!(
+        text.contains("rank 0 (000) ends with rank 3 (011)'s term counted twice at position 0"),
+        "{text}"
+    );
+
+    let o = run("dropped", binomial_reduce(8, &[], &[5]));
+    assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
+    let text = o.text();
+    assert!(
+        text.contains("lacking") && text.contains("rank 5"),
+        "{text}"
+    );
+}
+
+/// A 16-rank alltoall has 256 chunks, and a GOAL message carries all its
+/// sender holds: a ring that forwards everything it has heard carries
+/// chunks more than 127 apart, and every rank ends with its own sixteen.
+#[test]
+fn a_message_carries_more_than_128_chunks() {
+    let n = 16;
+    let mut text = format!("num_ranks {n}\n");
+    for r in 0..n {
+        text += &format!("rank {r} {{\n");
+        for k in 1..n {
+            text += &format!(
+                "s{k}: send 1b to {}\nr{k}: recv 1b from {}\n",
+                (r + 1) % n,
+                (r + n - 1) % n
+            );
+            // Each round's send after the last receive, its receive after
+            // the send: unordered receives from one peer would match its
+            // sends in every order.
+            if k > 1 {
+                text += &format!("s{k} requires r{}\n", k - 1);
+            }
+            text += &format!("r{k} requires s{k}\n");
+        }
+        text += "}\n";
+    }
+    let file = std::env::temp_dir().join(format!("commcheck-a2a-{}.goal", std::process::id()));
+    std::fs::write(&file, text).unwrap();
+    let o = check_schedule(&ScheduleRequest {
+        collective: Some(Collective::parse("alltoall").unwrap()),
+        switching: Switching::Wh,
+        ports: Ports::All,
+        ..ScheduleRequest::new(&file, "hypercube:4".parse().unwrap())
+    })
+    .unwrap();
+    let _ = std::fs::remove_file(file);
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    assert_eq!(o.time.measured, Some(n - 1), "{}", o.text());
 }

@@ -206,7 +206,7 @@ const SAFETY: [&str; 4] = [
 ];
 
 /// A ring of `n` GPUs as a graph file: GPU r's link to r + 1, both ways.
-fn ring_graph(n: u32) -> String {
+pub fn ring_graph(n: u32) -> String {
     let links: Vec<String> = (0..n).map(|r| format!("[{r}, {}]", (r + 1) % n)).collect();
     let text = format!(
         "{{\"format\": \"commcheck-network\", \"version\": 1, \"nodes\": {n}, \"links\": [{}]}}",
@@ -374,8 +374,28 @@ fn seeded_bugs_in_msccl_ir_are_caught() {
     let forgot = format!("{}type=\"rcs\"{}", &good[..rrs], &good[rrs + 10..]);
     caught("forgot", forgot, "completeness");
 
-    // GPU 2 takes its first two arrivals in the wrong order: the FIFO
-    // connection puts each chunk in the other's place.
+    let ag = ring_allgather(4);
+    let o = caught("swapped", swapped_allgather(), "completeness");
+    // In the file's terms: the rank, the buffer and offset, what it holds
+    // and what it should.
+    let text = o.text();
+    assert!(
+        text.contains("rank 2")
+            && text.contains("ends with chunk 1 at buffer o, offset 0, where chunk 0 is expected"),
+        "{text}"
+    );
+
+    // Every GPU receives before it sends: a cycle of waits, named.
+    let waits: String = ag.replace("type=\"s\"", "type=\"r\"");
+    let o = caught("waits", waits, "matching");
+    let text = o.text();
+    assert!(text.contains("deadlock"), "{text}");
+}
+
+/// The ring allgather of 4 GPUs with GPU 2 taking its first two arrivals
+/// in the wrong order: the FIFO connection puts each chunk in the other's
+/// place.
+pub fn swapped_allgather() -> String {
     let ag = ring_allgather(4);
     let gpu2 = ag.find("<gpu id=\"2\"").unwrap();
     let swapped = ag[gpu2..]
@@ -386,17 +406,7 @@ fn seeded_bugs_in_msccl_ir_are_caught() {
             1,
         )
         .replacen("SWAP", "srcoff=\"0\" dstbuf=\"o\" dstoff=\"0\"", 1);
-    caught(
-        "swapped",
-        format!("{}{swapped}", &ag[..gpu2]),
-        "completeness",
-    );
-
-    // Every GPU receives before it sends: a cycle of waits, named.
-    let waits: String = ag.replace("type=\"s\"", "type=\"r\"");
-    let o = caught("waits", waits, "matching");
-    let text = o.text();
-    assert!(text.contains("deadlock"), "{text}");
+    format!("{}{swapped}", &ag[..gpu2])
 }
 
 /// Two threadblocks on one GPU: the second waits (`depid`/`deps`) for

@@ -59,10 +59,10 @@ fn explicit(end: u32, ops: &str) -> String {
     )
 }
 
-/// `racy` breaks completeness at `node` in some order, and `ordered` (the
-/// same with the missing order) in none, with the reduction and with
-/// every order.
-fn race_found_and_mended(what: &str, node: &str, racy: String, ordered: String) {
+/// `racy` breaks completeness in some order, as `found` says, and
+/// `ordered` (the same with the missing order) in none, with the
+/// reduction and with every order.
+fn race_found_and_mended(what: &str, found: &str, racy: String, ordered: String) {
     let dir = scratch(what);
     let network = triangle(&dir);
     let (racy_file, ordered_file) = (dir.join("racy.json"), dir.join("ordered.json"));
@@ -71,7 +71,7 @@ fn race_found_and_mended(what: &str, node: &str, racy: String, ordered: String) 
     for all_orders in [false, true] {
         let o = check(&racy_file, &network, Ports::All, all_orders);
         assert_eq!(status(&o, "completeness"), Status::Violated, "{}", o.text());
-        assert!(o.text().contains(&format!("{node} ends")), "{}", o.text());
+        assert!(o.text().contains(found), "{}", o.text());
         let o = check(&ordered_file, &network, Ports::All, all_orders);
         assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
     }
@@ -97,7 +97,7 @@ fn a_race_between_two_receives_is_found_in_the_order_that_breaks_it() {
     };
     race_found_and_mended(
         "race",
-        "node 1",
+        "rank 1 ends with chunk 2 at position 0, where chunk 0 is expected",
         explicit(1, &ops("")),
         explicit(1, &ops(r#", "after": ["r2"]"#)),
     );
@@ -126,7 +126,7 @@ fn a_copy_unordered_with_a_receive_is_explored_both_ways() {
     };
     race_found_and_mended(
         "copy",
-        "node 2",
+        "rank 2 ends with nothing at position 0, where chunk 0 is expected",
         explicit(2, &ops(r#""x""#)),
         explicit(2, &ops(r#""x", "r""#)),
     );

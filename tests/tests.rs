@@ -13,6 +13,8 @@ mod bertsekas;
 mod browser;
 /// Budgets bind: states, time, memory (under ulimit -v), Ctrl-C.
 mod budgets;
+/// Chakra execution traces: read as GOAL is, or as the MSCCL-IR they embed.
+mod chakra;
 /// The claims ledger: judges, statuses, and docs/claims.md as printed.
 mod claims;
 /// The `check` command: reports, JSON, and every bad input.

@@ -370,13 +370,16 @@ impl<P: Protocol> Judging<(P::Input, u32), FaultyState<P::State, P::Msg>, P::Msg
         self.inner.control(msg)
     }
 
-    fn result_ok(
+    fn wrong_result(
         &self,
         input: &(P::Input, u32),
         node: NodeId,
         st: &FaultyState<P::State, P::Msg>,
-    ) -> bool {
-        st.crash != Slot::MAX || self.inner.result_ok(&input.0, node, &st.inner)
+    ) -> Option<u64> {
+        if st.crash != Slot::MAX {
+            return None;
+        }
+        self.inner.wrong_result(&input.0, node, &st.inner)
     }
 
     fn unfinished(

@@ -334,13 +334,13 @@ impl<P: Protocol, B: Mutation<P>> Judging<P::Input, MutantState<P::State, B::Mem
         self.inner.control(msg)
     }
 
-    fn result_ok(
+    fn wrong_result(
         &self,
         input: &P::Input,
         node: NodeId,
         state: &MutantState<P::State, B::Memory>,
-    ) -> bool {
-        self.inner.result_ok(input, node, &state.inner)
+    ) -> Option<u64> {
+        self.inner.wrong_result(input, node, &state.inner)
     }
 
     fn unfinished(

@@ -161,10 +161,13 @@ pub enum Violation {
         packet: PacketId,
     },
     /// completeness: the run ended with `node`'s computed result wrong (a
-    /// prefix sum).
+    /// prefix sum, a schedule's buffer).
     WrongResult {
         /// The node.
         node: NodeId,
+        /// The protocol's account of what is wrong, for its own words
+        /// (`Judging::explain`); 0 where it has none.
+        detail: u64,
     },
     /// completeness: the run was still active when the engine's horizon
     /// (a generous multiple of any claimed bound) was reached.
@@ -303,7 +306,7 @@ impl Violation {
             Violation::Conflict { slot, second, .. } => (slot, second.from()),
             Violation::NotTerminated { slot } => (slot, 0),
             Violation::Missing { node, .. }
-            | Violation::WrongResult { node }
+            | Violation::WrongResult { node, .. }
             | Violation::Unmatched { node, .. } => (Slot::MAX, node),
             Violation::NotOptimal { .. } => (Slot::MAX, NodeId::MAX),
         }
@@ -771,9 +774,10 @@ impl Record {
         self.lost += deliveries;
     }
 
-    /// completeness: `node` ended with a wrong result.
-    pub fn wrong_result(&mut self, node: NodeId) {
-        self.note(Violation::WrongResult { node });
+    /// completeness: `node` ended with a wrong result (`detail`: the
+    /// protocol's account of it).
+    pub fn wrong_result(&mut self, node: NodeId, detail: u64) {
+        self.note(Violation::WrongResult { node, detail });
     }
 
     /// matching: the run ended with operation `op` at `node` unfinished.

@@ -32,6 +32,8 @@ pub enum Format {
     Goal,
     /// msccl-tools' MSCCL-IR (XML).
     Msccl,
+    /// A Chakra execution trace (protobuf, one file a rank).
+    Chakra,
 }
 
 impl Format {
@@ -41,15 +43,22 @@ impl Format {
             Format::Commcheck => "commcheck",
             Format::Goal => "goal",
             Format::Msccl => "msccl",
+            Format::Chakra => "chakra",
         }
     }
 
     /// The format of `file` by its name: GOAL for `.goal`, MSCCL-IR for
-    /// `.xml`, else commcheck's.
+    /// `.xml`, a Chakra trace for `.et`, a folder or the prefix of
+    /// `FILE.0.et`, else commcheck's.
     pub fn guess(file: &std::path::Path) -> Format {
+        let trace = || {
+            file.is_dir() || std::path::PathBuf::from(format!("{}.0.et", file.display())).is_file()
+        };
         match file.extension().and_then(|e| e.to_str()) {
             Some("goal") => Format::Goal,
             Some("xml") => Format::Msccl,
+            Some("et") => Format::Chakra,
+            _ if trace() => Format::Chakra,
             _ => Format::Commcheck,
         }
     }
@@ -170,6 +179,15 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
     }
     let file = req.file.display().to_string();
     let format = req.format.unwrap_or(Format::guess(&req.file));
+    if req.packet_bytes.is_some() && format != Format::Goal {
+        return Err(ImportError::Usage(format!(
+            "--packet-bytes sizes GOAL's messages; {file} gives no sizes in bytes (a chunk is a \
+             packet)"
+        )));
+    }
+    if format == Format::Chakra {
+        return import::chakra::read(&req.file, req.collective.as_ref());
+    }
     if format == Format::Goal {
         // GOAL is read a line at a time, the file never held whole.
         let input = std::fs::File::open(&req.file).map_err(|e| ImportError::Unreadable {
@@ -180,17 +198,12 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
         return import::goal::read_from(input, &file, req.collective.as_ref(), req.packet_bytes);
     }
     let text = import::read(&req.file)?;
-    if req.packet_bytes.is_some() && format != Format::Goal {
-        return Err(ImportError::Usage(format!(
-            "--packet-bytes sizes GOAL's messages; {file} gives no sizes in bytes (a chunk is a \
-             packet)"
-        )));
-    }
     match (format, &req.collective) {
         (Format::Msccl, None) => import::msccl::read(&text, &file),
         (_, None) => import::commcheck::read(&text, &file),
         (_, Some(_)) => Err(ImportError::Usage(format!(
-            "{file} is in {}, which names its collective: --collective is for GOAL",
+            "{file} is in {}, which names its collective: --collective is for GOAL and Chakra \
+             traces",
             match format {
                 Format::Msccl => "MSCCL-IR",
                 _ => "commcheck's format",

@@ -303,8 +303,9 @@ pub struct Engines {
 pub struct ScheduleArgs {
     /// The schedule file
     pub file: Option<String>,
-    /// The file's format: commcheck, goal or msccl (default: goal for a
-    /// .goal file, msccl for .xml, else commcheck)
+    /// The file's format: commcheck, goal, msccl or chakra (default: goal
+    /// for a .goal file, msccl for .xml, chakra for .et, a folder or the
+    /// prefix of FILE.0.et, else commcheck)
     #[arg(long, value_name = "FORMAT", value_parser = schedule_format)]
     pub format: Option<ScheduleFormat>,
     /// The network: hypercube:N, mesh:AxB, torus:AxB, mesh-bus:N, a
@@ -656,8 +657,10 @@ fn schedule_format(text: &str) -> Result<ScheduleFormat, String> {
         "commcheck" => Ok(ScheduleFormat::Commcheck),
         "goal" => Ok(ScheduleFormat::Goal),
         "msccl" => Ok(ScheduleFormat::Msccl),
+        "chakra" => Ok(ScheduleFormat::Chakra),
         _ => Err(format!(
-            "--format '{text}' is not a schedule's format: accepted commcheck, goal, msccl"
+            "--format '{text}' is not a schedule's format: accepted commcheck, goal, msccl, \
+             chakra"
         )),
     }
 }

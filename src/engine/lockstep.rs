@@ -142,7 +142,7 @@ impl<P: Protocol> LockStep<P> {
         }
         out += "\n";
         out += &crate::engine::words::holdings(t, &s.holdings);
-        out += &crate::engine::words::record(t, task, &self.claims, &s.record);
+        out += &crate::engine::words::record(t, task, &self.claims, &s.record, &|v| p.explain(v));
         out += match s.record.ended {
             true => "\n\nthe run has ended",
             false => "\n\nthe run goes on",

@@ -287,7 +287,7 @@ pub fn release(holdings: &mut Holdings, released: &mut Vec<(NodeId, PacketId)>) 
 
 /// completeness of computed results: at the end of a run from `input`,
 /// every node's state must hold what the task computes
-/// ([`ProtocolExt::result_ok`](models::ProtocolExt::result_ok)).
+/// ([`ProtocolExt::wrong_result`](models::ProtocolExt::wrong_result)).
 pub fn judge_results<P: Protocol, S: std::borrow::Borrow<P::State>>(
     protocol: &P,
     input: &P::Input,
@@ -295,8 +295,8 @@ pub fn judge_results<P: Protocol, S: std::borrow::Borrow<P::State>>(
     record: &mut Record,
 ) {
     for (v, s) in states {
-        if !protocol.result_ok(input, v, s.borrow()) {
-            record.wrong_result(v);
+        if let Some(detail) = protocol.wrong_result(input, v, s.borrow()) {
+            record.wrong_result(v, detail);
         }
         if let Some(op) = protocol.unfinished(input, v, s.borrow()) {
             record.unmatched(v, op);

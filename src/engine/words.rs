@@ -46,8 +46,16 @@ pub fn holdings<T: Topology>(t: &T, holdings: &Holdings) -> String {
 }
 
 /// What the paper claims and the run broke so far, then what it does not
-/// claim and the run shows: an observation, never a counterexample.
-pub fn record<T: Topology>(t: &T, task: &Task, claims: &Claims, record: &Record) -> String {
+/// claim and the run shows: an observation, never a counterexample. Each
+/// in the protocol's own words where `explain` has them (a schedule's
+/// ranks, buffers and operations), else the network's.
+pub fn record<T: Topology>(
+    t: &T,
+    task: &Task,
+    claims: &Claims,
+    record: &Record,
+    explain: &dyn Fn(&Violation) -> Option<String>,
+) -> String {
     let mut out = String::new();
     for (claimed, heading) in [(true, "violated so far"), (false, "observed so far")] {
         let found: Vec<String> = PropertyName::ALL
@@ -55,7 +63,8 @@ pub fn record<T: Topology>(t: &T, task: &Task, claims: &Claims, record: &Record)
             .filter(|&q| claims.claims(q) == claimed)
             .filter_map(|q| {
                 let v = record.violation(q)?;
-                Some(format!("\n  {}: {}", q.as_str(), describe(t, task, &v)))
+                let words = explain(&v).unwrap_or_else(|| describe(t, task, &v));
+                Some(format!("\n  {}: {words}", q.as_str()))
             })
             .collect();
         match (claimed, found.is_empty()) {
@@ -90,7 +99,7 @@ pub fn describe<T: Topology>(t: &T, task: &Task, v: &Violation) -> String {
         Violation::Missing { node: v, packet: p } => {
             format!("the run ends with node {} lacking {}", node(v), packet(p))
         }
-        Violation::WrongResult { node: v } => {
+        Violation::WrongResult { node: v, .. } => {
             format!("node {} ends with a wrong result", node(v))
         }
         Violation::Unmatched { node: v, op } => {

@@ -2,7 +2,7 @@
 //! chunks, where they start and where they must end, on R ranks with one
 //! position per chunk (position c holds chunk c).
 
-use models::schedule::{Chunks, Rank, Ranks, Value, MAX_REDUCED_RANKS};
+use models::schedule::{Chunks, IdSet, Rank, Value, MAX_REDUCED_RANKS};
 
 /// A collective by name, with its root and chunk count where it has them
 /// (read as commcheck's format writes it: `{"name": "broadcast", "root":
@@ -326,10 +326,10 @@ impl Collective {
                 chunks: chunks.reduced.len(),
             });
         }
-        let ranks_of = |m: Ranks| m.to_vec();
+        let ranks_of = |m: IdSet| m.to_vec();
         let not_chunk =
             |rank: usize, position: u32| CollectiveError::NotItsChunk { rank, position };
-        let mut contributors = vec![Ranks::EMPTY; chunks.reduced.len()];
+        let mut contributors = vec![IdSet::EMPTY; chunks.reduced.len()];
         let mut start = Vec::new();
         for (r, values) in chunks.initial.iter().enumerate() {
             for &(p, v) in values {
@@ -425,7 +425,7 @@ impl Collective {
         let mut initial = vec![Vec::new(); r];
         let mut expect = vec![Vec::new(); r];
         let mut origin = vec![0; count as usize];
-        let all = Ranks::below(ranks);
+        let all = IdSet::below(ranks);
         let everyone = |expect: &mut Vec<Vec<(u32, Value)>>, c: u32, v: Value| {
             for e in expect.iter_mut() {
                 e.push((c, v));
@@ -464,7 +464,7 @@ impl Collective {
                 | Collective::ReduceScatter
                 | Collective::Allreduce { .. } => {
                     for (q, init) in initial.iter_mut().enumerate() {
-                        let ranks = Ranks::one(q as Rank);
+                        let ranks = IdSet::one(q as Rank);
                         init.push((c, Value::Sum { chunk: c, ranks }));
                     }
                     let total = Value::Sum {
@@ -485,6 +485,7 @@ impl Collective {
             initial,
             expect,
             origin,
+            buffers: Vec::new(),
         })
     }
 }
@@ -511,11 +512,11 @@ fn explicit(
         true => Ok(r),
         false => Err(bad(what, format!("rank {r}: ranks are 0 to {}", ranks - 1))),
     };
-    let mask = |over: &[Rank], what: &str| -> Result<Ranks, CollectiveError> {
+    let mask = |over: &[Rank], what: &str| -> Result<IdSet, CollectiveError> {
         over.iter().map(|&r| rank(r, what)).collect()
     };
     let n = count as usize;
-    let mut contributors: Vec<Option<Ranks>> = vec![None; n];
+    let mut contributors: Vec<Option<IdSet>> = vec![None; n];
     let mut origin: Vec<Option<Rank>> = vec![None; n];
     let mut initial = vec![Vec::new(); ranks as usize];
     for s in start {
@@ -544,7 +545,7 @@ fn explicit(
                         s.chunk,
                         Value::Sum {
                             chunk: s.chunk,
-                            ranks: Ranks::one(r),
+                            ranks: IdSet::one(r),
                         },
                     ));
                 }
@@ -600,5 +601,6 @@ fn explicit(
         initial,
         expect,
         origin: origin.iter().map(|o| o.unwrap_or(0)).collect(),
+        buffers: Vec::new(),
     })
 }

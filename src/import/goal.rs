@@ -19,14 +19,28 @@
 //!   statement (LogGOPSim's own reader takes them only where a statement
 //!   starts).
 //!
+//! * **Reductions.** A reduce (`--collective reduce:ROOT`) is read as
+//!   partial sums: a message carries its sender's partial sum when it
+//!   leaves, and a receive adds the sum it brings to the receiver's, so a
+//!   contribution that reaches the root twice is counted twice. The report
+//!   names the collective with this reading. Other reductions are refused:
+//!   where a rank receives a sum that already holds its own contribution
+//!   (the broadcast half of an allreduce), GOAL does not say whether the
+//!   receive adds or replaces.
+//!
 //! Refused, in one line naming the construct and its line: a send to any
 //! rank or with any tag (`-1`), a rank out of range or listed twice, a
 //! label defined twice on a rank, a dependency on a label its rank does
-//! not define, and anything that is not GOAL.
+//! not define or defines only on a later line (LogGOPSim's parser resolves
+//! a dependency when it reads it), and anything that is not GOAL.
 
 use super::collective::Collective;
 use super::{ImportError, WriteError};
 use models::schedule::{Data, Kind, Op, OpId, Rank, Schedule, MAX_CHUNKS_A_MESSAGE};
+
+/// How a reduce read as partial sums is named in reports.
+const SUMS_READING: &str =
+    "messages read as partial sums: each carries its sender's sum, each receive adds it";
 use std::collections::HashMap;
 
 /// Most ranks a GOAL file may declare.
@@ -479,30 +493,6 @@ impl Reader<'_> {
     /// Groups the operations by rank (each rank's in file order) and
     /// resolves the dependencies.
     fn finish(self, ranks: u32, collective: &Collective) -> Result<Schedule, ImportError> {
-        let chunks = collective
-            .chunks(ranks)
-            .map_err(|why| self.error(0, why.to_string()))?;
-        if chunks.reduced.iter().any(|&r| r) {
-            return Err(self.error(
-                0,
-                format!(
-                    "a GOAL message names no data, so the partial sums of a {} cannot be \
-                     followed: write it in commcheck's format, which names them",
-                    collective.name()
-                ),
-            ));
-        }
-        if chunks.positions > MAX_CHUNKS_A_MESSAGE {
-            return Err(self.error(
-                0,
-                format!(
-                    "a GOAL message carries all its sender holds, here up to {} chunks of a {} \
-                     on {ranks} ranks: commcheck carries at most {MAX_CHUNKS_A_MESSAGE} in one",
-                    chunks.positions,
-                    collective.name()
-                ),
-            ));
-        }
         let mut order: Vec<usize> = (0..self.ops.len()).collect();
         order.sort_by_key(|&i| self.ops[i].rank);
         let mut new_index = vec![0 as OpId; self.ops.len()];
@@ -528,15 +518,26 @@ impl Reader<'_> {
             .collect();
         for d in &self.deps {
             let find = |label: &str| {
-                self.labels
-                    .get(&(d.rank, label.to_string()))
-                    .map(|&(first, last)| (new_index[first], new_index[last]))
-                    .ok_or_else(|| {
-                        self.error(
-                            d.line,
-                            format!("no operation labelled {label} on rank {}", d.rank),
-                        )
-                    })
+                let &(first, last) =
+                    self.labels
+                        .get(&(d.rank, label.to_string()))
+                        .ok_or_else(|| {
+                            self.error(
+                                d.line,
+                                format!("no operation labelled {label} on rank {}", d.rank),
+                            )
+                        })?;
+                let defined = self.ops[first].line;
+                if defined > d.line {
+                    return Err(self.error(
+                        d.line,
+                        format!(
+                            "{label} is defined later, on line {defined}: LogGOPSim reads a \
+                             dependency only on a label defined before it"
+                        ),
+                    ));
+                }
+                Ok((new_index[first], new_index[last]))
             };
             let (later, earlier) = (find(&d.later)?, find(&d.earlier)?);
             // After the earlier one completes: its last packet; after it
@@ -547,17 +548,72 @@ impl Reader<'_> {
                 false => op.after.push(earlier.1),
             }
         }
-        Schedule {
-            name: super::file_name(self.file),
-            ranks,
-            ops,
-            first,
-            chunks,
-            collective: collective.name(),
-        }
-        .validated()
-        .map_err(|why| self.error(0, why.to_string()))
+        let name = super::file_name(self.file);
+        knowledge(ops, first, ranks, collective, name, "a GOAL message")
+            .map_err(|why| self.error(0, why))
     }
+}
+
+/// The schedule of `ops` (rank by rank, rank r's from `first[r]`) whose
+/// messages name no data (`what`: GOAL's, a Chakra trace's), for
+/// `collective`: each message carries all its sender holds when it
+/// leaves; for a reduce of one chunk, its sender's partial sum, which
+/// each receive adds (the report's collective says so). Or why the
+/// messages cannot be read so.
+pub(super) fn knowledge(
+    mut ops: Vec<Op>,
+    first: Vec<OpId>,
+    ranks: u32,
+    collective: &Collective,
+    name: String,
+    what: &str,
+) -> Result<Schedule, String> {
+    let chunks = collective.chunks(ranks).map_err(|why| why.to_string())?;
+    let sums = chunks.reduced.iter().any(|&r| r);
+    if sums && !(matches!(collective, Collective::Reduce { .. }) && chunks.positions == 1) {
+        return Err(format!(
+            "{what} names no data: commcheck reads such messages as partial sums for a \
+             reduce, but a {} receives sums that hold the receiver's own contribution, and \
+             the file does not say whether they are added or replace it: write it in \
+             commcheck's format, which says",
+            collective.name()
+        ));
+    }
+    if chunks.positions > MAX_CHUNKS_A_MESSAGE {
+        return Err(format!(
+            "{what} carries all its sender holds, here up to {} chunks of a {} on {ranks} \
+             ranks: commcheck carries at most {MAX_CHUNKS_A_MESSAGE} in one",
+            chunks.positions,
+            collective.name()
+        ));
+    }
+    if sums {
+        // The one position holds the partial sum: a message carries it, a
+        // receive adds to it.
+        for op in &mut ops {
+            match &mut op.kind {
+                Kind::Send { data, .. } if *data == Data::Everything => *data = Data::At(vec![0]),
+                Kind::Recv { data, reduce, .. } if *data == Data::Everything => {
+                    *data = Data::At(vec![0]);
+                    *reduce = true;
+                }
+                _ => {}
+            }
+        }
+    }
+    Schedule {
+        name,
+        ranks,
+        ops,
+        first,
+        chunks,
+        collective: match sums {
+            true => format!("{} ({SUMS_READING})", collective.name()),
+            false => collective.name(),
+        },
+    }
+    .validated()
+    .map_err(|why| why.to_string())
 }
 
 /// The line that names the collective of a GOAL file commcheck writes: a

@@ -1,7 +1,8 @@
 //! Schedules and networks from files (docs/schedules.md): `--network`
 //! and graph files ([`network`]), commcheck's own schedule format
 //! ([`commcheck`]), LogGOPSim's GOAL ([`goal`]), msccl-tools' MSCCL-IR
-//! ([`msccl`]) and the named collectives they share ([`collective`]);
+//! ([`msccl`]), Chakra execution traces ([`chakra`]) and the named
+//! collectives they share ([`collective`]);
 //! and machines' parts from NCCL's and RCCL's topology XML
 //! ([`topo_xml`]) and ASTRA-sim's analytical network YAML ([`astra`]).
 //!
@@ -10,6 +11,7 @@
 //! and none allocates by a count it has not checked.
 
 pub mod astra;
+pub mod chakra;
 pub mod collective;
 pub mod commcheck;
 pub mod goal;

@@ -32,7 +32,7 @@
 
 use super::{line_column, ImportError};
 use models::schedule::{
-    Chunks, Data, Kind, Op, OpId, Pos, Rank, Ranks, Schedule, Value, MAX_REDUCED_RANKS,
+    Chunks, Data, IdSet, Kind, Op, OpId, Pos, Rank, Schedule, Value, MAX_REDUCED_RANKS,
 };
 use roxmltree::{Document, Node};
 use std::collections::HashMap;
@@ -151,6 +151,11 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         .attribute("name")
         .map_or_else(|| super::file_name(file), str::to_string);
     let mut chunks = layout.chunks();
+    if temps > 0 {
+        chunks
+            .buffers
+            .push(("commcheck's temporary".into(), chunks.positions));
+    }
     chunks.positions += temps;
     let schedule = Schedule {
         name,
@@ -399,7 +404,7 @@ impl Layout {
     fn chunks(&self) -> Chunks {
         let (n, c) = (self.ranks, self.factor);
         let r = n as usize;
-        let all = Ranks::below(n);
+        let all = IdSet::below(n);
         let mut initial = vec![Vec::new(); r];
         let mut expect = vec![Vec::new(); r];
         let mut origin = Vec::new();
@@ -417,7 +422,7 @@ impl Layout {
                     for k in 0..count {
                         let sum = Value::Sum {
                             chunk: k,
-                            ranks: Ranks::one(q),
+                            ranks: IdSet::one(q),
                         };
                         init.push((self.position(q, 0, k), sum));
                     }
@@ -473,6 +478,17 @@ impl Layout {
             initial,
             expect,
             origin,
+            buffers: ["i", "o", "s"]
+                .iter()
+                .zip(self.sizes)
+                .scan(0, |first, (name, size)| {
+                    let at = *first;
+                    *first += size;
+                    Some((name.to_string(), at, size))
+                })
+                .filter(|&(_, _, size)| size > 0)
+                .map(|(name, at, _)| (name, at))
+                .collect(),
         }
     }
 }

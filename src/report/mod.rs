@@ -430,7 +430,7 @@ pub fn counterexample<T: Topology>(
     };
     match *v {
         Violation::Missing { node: x, packet: p } => (c.node, c.packet) = (node(x), packet(p)),
-        Violation::WrongResult { node: x } | Violation::Unmatched { node: x, .. } => {
+        Violation::WrongResult { node: x, .. } | Violation::Unmatched { node: x, .. } => {
             c.node = node(x)
         }
         Violation::NotTerminated { slot } => c.slot = Some(slot),

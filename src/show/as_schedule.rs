@@ -17,7 +17,7 @@ use super::export::one_run;
 use crate::check::{CheckError, Request};
 use crate::engine::lockstep::RunState;
 use crate::import::collective::Collective;
-use models::schedule::{Chunks, Data, Kind, Op, Rank, Ranks, Schedule, Value, MAX_REDUCED_RANKS};
+use models::schedule::{Chunks, Data, IdSet, Kind, Op, Rank, Schedule, Value, MAX_REDUCED_RANKS};
 use models::{with_protocol, Family, Protocol, ProtocolExt, Topology};
 use properties::{PacketId, Route, Task};
 use std::collections::HashMap;
@@ -73,16 +73,16 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
         let r = roots.len() as u32;
         for (i, &root) in roots.iter().enumerate() {
             let chunk = i as u32;
-            let mut all = Ranks::EMPTY;
+            let mut all = IdSet::EMPTY;
             for u in (0..nodes).filter(|&u| task.is_packet(u * r + chunk)) {
                 initial[u as usize].push((
                     chunk,
                     Value::Sum {
                         chunk,
-                        ranks: Ranks::one(u),
+                        ranks: IdSet::one(u),
                     },
                 ));
-                all |= Ranks::one(u);
+                all |= IdSet::one(u);
             }
             expect[root as usize].push((chunk, Value::Sum { chunk, ranks: all }));
         }
@@ -92,6 +92,7 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
             initial,
             expect,
             origin: vec![0; roots.len()],
+            buffers: Vec::new(),
         };
         return Ok((chunks, Chunking::Terms(r)));
     }
@@ -114,6 +115,7 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
         initial,
         expect,
         origin,
+        buffers: Vec::new(),
     };
     Ok((chunks, Chunking::Plain(dense)))
 }

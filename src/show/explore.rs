@@ -474,7 +474,8 @@ impl<P: Protocol + 'static> ActorModelPage<P> {
         if flying.len() > 16 {
             out += &format!("  and {} more\n", flying.len() - 16);
         }
-        out += &crate::engine::words::record(t, task, claims, &record);
+        out +=
+            &crate::engine::words::record(t, task, claims, &record, &|v| self.protocol.explain(v));
         out += "\n(contention-freedom is not judged here: there is no global slot)";
         out += match record.ended {
             true => "\n\nthe run has ended: nothing in flight",

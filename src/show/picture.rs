@@ -158,7 +158,17 @@ fn progress<S, M>(topology: &impl Topology, task: &Task, state: &RunState<S, M>)
         let any = task.requires_anything();
         let ranks: Vec<NodeId> = (0..nodes).filter(|&v| any[v as usize]).collect();
         let done = ranks.iter().filter(|&&v| holds_all(state, v)).count();
-        return format!("{done} of {} ranks hold every chunk they must", ranks.len());
+        let mut caption = format!("{done} of {} ranks hold every chunk they must", ranks.len());
+        // Held is not placed: a rank can hold every chunk and end wrong.
+        if let Some(Violation::WrongResult { node, .. }) =
+            state.record.violation(PropertyName::Completeness)
+        {
+            caption += &format!(
+                ", but {} ends with a wrong result",
+                topology.node_label(node)
+            );
+        }
+        return caption;
     }
     if task.is_broadcast() {
         return match task.broadcast_packets().len() {
@@ -206,6 +216,8 @@ fn progress<S, M>(topology: &impl Topology, task: &Task, state: &RunState<S, M>)
 /// On a machine with faults, failed links and arcs are drawn dashed and
 /// crossed out at their middle, and crashed nodes crossed out (class
 /// `failed`, `crashed`), from the slot they fail.
+// One caller (draw); each argument is one thing the protocol tells.
+#[allow(clippy::too_many_arguments)]
 pub fn svg<T: Topology, S, M>(
     topology: &T,
     task: &Task,
@@ -214,6 +226,7 @@ pub fn svg<T: Topology, S, M>(
     tokens: impl Fn(&M) -> Vec<u32>,
     faults: Option<&models::Faults>,
     late: &[(properties::Slot, properties::Route)],
+    explain: &dyn Fn(&Violation) -> Option<String>,
 ) -> String {
     let mut out = String::new();
     if topology.nodes() > MAX_DRAWN {
@@ -254,6 +267,9 @@ pub fn svg<T: Topology, S, M>(
             }
             Violation::Missing { node, .. } => {
                 ringed.push((node, "left without a packet".to_string(), claimed(v)))
+            }
+            Violation::WrongResult { node, .. } => {
+                ringed.push((node, "ends with a wrong result".to_string(), claimed(v)))
             }
             _ => {}
         }
@@ -371,7 +387,7 @@ pub fn svg<T: Topology, S, M>(
         lines.push((text, "late", "#7b1fa2".to_string()));
     }
     for v in &broken {
-        let words = crate::engine::words::describe(topology, task, v);
+        let words = explain(v).unwrap_or_else(|| crate::engine::words::describe(topology, task, v));
         let (text, class, colour) = match claimed(v) {
             true => (
                 format!("{}: {words}", v.property().as_str()),
@@ -757,5 +773,6 @@ pub fn draw<P: Protocol>(model: &LockStep<P>, state: &State<P>) -> String {
             .iter()
             .flat_map(|s| p.landed_late(s))
             .collect::<Vec<_>>(),
+        &|v| p.explain(v),
     )
 }

@@ -149,13 +149,15 @@ pub trait Judging<I, S, M> {
         false
     }
 
-    /// True if `node`, ending a run from `input` in `state`, holds the
-    /// result the task computes (a prefix sum); judged under completeness
-    /// by the engines that run protocols which are not event-driven (the
+    /// None if `node`, ending a run from `input` in `state`, holds the
+    /// result the task computes (a prefix sum, a schedule's buffers); else
+    /// an account of what is wrong, for [`Judging::explain`] to word (0
+    /// if the protocol words it no further). Judged under completeness by
+    /// the engines that run protocols which are not event-driven (the
     /// lock-step model and the executor).
-    fn result_ok(&self, input: &I, node: NodeId, state: &S) -> bool {
+    fn wrong_result(&self, input: &I, node: NodeId, state: &S) -> Option<u64> {
         let _ = (input, node, state);
-        true
+        None
     }
 
     /// The operation of the rank on `node` that the run from `input`,

@@ -123,10 +123,10 @@ pub trait ProtocolExt: Protocol {
         self.judging().is_some_and(|j| j.control(msg))
     }
 
-    /// True if `node` holds the computed result ([`Judging::result_ok`]).
-    fn result_ok(&self, input: &Self::Input, node: NodeId, state: &Self::State) -> bool {
-        self.judging()
-            .is_none_or(|j| j.result_ok(input, node, state))
+    /// What is wrong with `node`'s computed result, if anything
+    /// ([`Judging::wrong_result`]).
+    fn wrong_result(&self, input: &Self::Input, node: NodeId, state: &Self::State) -> Option<u64> {
+        self.judging()?.wrong_result(input, node, state)
     }
 
     /// The operation `node` left unfinished ([`Judging::unfinished`]).

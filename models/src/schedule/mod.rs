@@ -12,12 +12,12 @@
 //! run's packets are the contributions: a plain chunk is one packet, a
 //! reduced chunk one packet per rank ([`Schedule::packet`]).
 
+pub mod id_set;
 pub mod lower_bounds;
 pub mod orders;
-pub mod ranks;
 pub mod scheduled;
 
-pub use ranks::Ranks;
+pub use id_set::IdSet;
 
 use properties::{Need, Needs, NodeId, PacketId, Slot, Task};
 use std::ops::Range;
@@ -94,12 +94,13 @@ pub type OpId = u32;
 pub type Pos = u32;
 
 /// Most ranks a reduced chunk combines: a partial sum is a set of ranks
-/// ([`Ranks`]), and a collective of this many ranks and chunks is
+/// ([`IdSet`]), and a collective of this many ranks and chunks is
 /// [`MAX_VALUES`] values.
 pub const MAX_REDUCED_RANKS: u32 = 4096;
 
-/// Most chunks one message carries (a window of 128 chunk ids).
-pub const MAX_CHUNKS_A_MESSAGE: u32 = 128;
+/// Most chunks one message carries: its chunks are a set ([`IdSet`]),
+/// kept once where it reaches past the first 127 (8 KB at most).
+pub const MAX_CHUNKS_A_MESSAGE: u32 = 1 << 16;
 
 /// Most positions over all ranks: every rank keeps a value a position,
 /// so a collective of R ranks and P positions is R x P values (an
@@ -133,7 +134,7 @@ pub enum Value {
         /// The chunk.
         chunk: u32,
         /// The ranks whose contributions it combines.
-        ranks: Ranks,
+        ranks: IdSet,
     },
 }
 
@@ -248,6 +249,29 @@ pub struct Chunks {
     pub expect: Vec<Vec<(Pos, Value)>>,
     /// Per chunk, the rank a plain chunk starts at (reduced: unused).
     pub origin: Vec<Rank>,
+    /// The buffers positions fall in, by name and first position, in
+    /// order (MSCCL-IR's `i`, `o`, `s`); none where a position is a
+    /// chunk's place, named by its number.
+    pub buffers: Vec<(String, Pos)>,
+}
+
+impl Chunks {
+    /// Position `p` in the file's words: `buffer o, offset 3`, or
+    /// `position 3`.
+    pub fn place_words(&self, p: Pos) -> String {
+        match self.buffers.iter().rev().find(|b| b.1 <= p) {
+            Some((name, first)) => format!("buffer {name}, offset {}", p - first),
+            None => format!("position {p}"),
+        }
+    }
+
+    /// What rank `r` must end with at position `p`, if anything.
+    pub fn expected(&self, r: Rank, p: Pos) -> Option<Value> {
+        self.expect[r as usize]
+            .iter()
+            .find(|e| e.0 == p)
+            .map(|e| e.1)
+    }
 }
 
 /// A schedule: ranks, operations, order and data.
@@ -510,7 +534,8 @@ impl Schedule {
                     ..
                 } => {
                     // A message that carries all its sender holds is one
-                    // packet of at most 128 chunks and no partial sums.
+                    // packet of at most MAX_CHUNKS_A_MESSAGE chunks and no
+                    // partial sums.
                     if reduced {
                         return at("a message that names no data cannot carry partial sums: \
                                    reduced chunks need their positions named"
@@ -691,7 +716,7 @@ mod tests {
     /// sum (lists shared) or different ones (lists per packet).
     #[test]
     fn a_task_needs_each_term_where_a_sum_with_it_is_expected() {
-        let ranks = |rs: &[Rank]| rs.iter().copied().collect::<Ranks>();
+        let ranks = |rs: &[Rank]| rs.iter().copied().collect::<IdSet>();
         let sum = |chunk, rs: &[Rank]| Value::Sum {
             chunk,
             ranks: ranks(rs),
@@ -705,6 +730,7 @@ mod tests {
                 reduced: vec![false, true, true],
                 positions: 3,
                 initial: vec![Vec::new(); 3],
+                buffers: Vec::new(),
                 expect: vec![
                     vec![(1, sum(1, &[0, 1, 2])), (2, sum(2, &[0, 1, 2]))],
                     vec![

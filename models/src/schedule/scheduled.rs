@@ -20,7 +20,7 @@
 //! its message is matched.
 
 use super::orders::{Conflicts, Orders};
-use super::{lower_bounds, Data, Kind, OpId, Pos, Rank, Ranks, Schedule, ScheduleError, Value};
+use super::{lower_bounds, Data, IdSet, Kind, OpId, Pos, Rank, Schedule, ScheduleError, Value};
 use crate::config::{Ports, Switching};
 use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol, Runs};
 use crate::topology::Topology;
@@ -42,21 +42,22 @@ const DONE: u8 = 2;
 pub enum Payload {
     /// Nothing: its positions were empty when it was sent.
     Nothing,
-    /// Plain chunks `first + i`, one per set bit i of `mask`, in
+    /// Plain chunks `first + i`, one per number i of `rest`, in
     /// increasing order (they land in the receiver's positions in that
     /// order).
     Chunks {
         /// The lowest chunk.
         first: u32,
-        /// The chunks, relative to it.
-        mask: u128,
+        /// The chunks, by their distance from it (inline within 127 of
+        /// it: no allocation for a message of nearby chunks).
+        rest: IdSet,
     },
     /// One partial sum.
     Sum {
         /// The chunk.
         chunk: u32,
         /// The ranks it combines.
-        ranks: Ranks,
+        ranks: IdSet,
     },
 }
 
@@ -614,12 +615,7 @@ impl<T: Topology> Scheduled<T> {
         let mut values = Vec::new();
         match payload {
             Payload::Nothing => {}
-            Payload::Chunks { first, mut mask } => {
-                while mask != 0 {
-                    values.push(Value::Chunk(first + mask.trailing_zeros()));
-                    mask &= mask - 1;
-                }
-            }
+            Payload::Chunks { first, rest } => rest.each(|i| values.push(Value::Chunk(first + i))),
             Payload::Sum { chunk, ranks } => values.push(Value::Sum { chunk, ranks }),
         }
         let everything: Vec<Pos>;
@@ -670,11 +666,8 @@ impl<T: Topology> Scheduled<T> {
         let Some(&first) = chunks.iter().min() else {
             return Payload::Nothing;
         };
-        let mask = chunks
-            .iter()
-            .filter(|&&c| c - first < 128)
-            .fold(0u128, |m, &c| m | 1 << (c - first));
-        Payload::Chunks { first, mask }
+        let rest = chunks.iter().map(|&c| c - first).collect();
+        Payload::Chunks { first, rest }
     }
 
     /// The first plain chunk `data` names at an empty position, where a
@@ -831,6 +824,81 @@ fn add(st: &mut RankState, p: Pos, v: Value) {
     }
 }
 
+/// What a rank's position ends with where it is wrong: the account
+/// [`Judging::wrong_result`] gives, as one number with the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wrong {
+    /// Nothing.
+    Nothing,
+    /// Plain chunk c.
+    Chunk(u32),
+    /// A partial sum of chunk c, where another chunk or a plain chunk is
+    /// expected.
+    SumOf(u32),
+    /// The expected sum without rank r's term.
+    Lacking(Rank),
+    /// The expected sum with rank r's term, which it must not have.
+    Extra(Rank),
+    /// Rank r's term combined twice.
+    Twice(Rank),
+}
+
+impl Wrong {
+    /// What `found` is, where `want` is expected (they differ).
+    fn of(found: Value, want: Value) -> Wrong {
+        match (found, want) {
+            (Value::Empty, _) => Wrong::Nothing,
+            (Value::Chunk(c), _) => Wrong::Chunk(c),
+            (
+                Value::Sum { chunk, ranks },
+                Value::Sum {
+                    chunk: expected,
+                    ranks: terms,
+                },
+            ) if chunk == expected => {
+                let outside = |a: IdSet, b: IdSet| {
+                    a.to_vec()
+                        .into_iter()
+                        .find(|&q| !IdSet::one(q).is_subset(b))
+                };
+                match outside(terms, ranks) {
+                    Some(q) => Wrong::Lacking(q),
+                    None => Wrong::Extra(outside(ranks, terms).unwrap_or(0)),
+                }
+            }
+            (Value::Sum { chunk, .. }, _) => Wrong::SumOf(chunk),
+        }
+    }
+
+    /// The position in the low 32 bits, the kind in the next 3, the
+    /// chunk or rank above (both below 2^24: MAX_VALUES, MAX_REDUCED_RANKS).
+    fn code(self, p: Pos) -> u64 {
+        let (kind, x) = match self {
+            Wrong::Nothing => (0, 0),
+            Wrong::Chunk(c) => (1, c),
+            Wrong::SumOf(c) => (2, c),
+            Wrong::Lacking(r) => (3, r),
+            Wrong::Extra(r) => (4, r),
+            Wrong::Twice(r) => (5, r),
+        };
+        p as u64 | kind << 32 | (x as u64) << 35
+    }
+
+    /// The position and what it holds, from [`Wrong::code`].
+    fn decode(code: u64) -> (Pos, Wrong) {
+        let x = (code >> 35) as u32;
+        let wrong = match code >> 32 & 7 {
+            0 => Wrong::Nothing,
+            1 => Wrong::Chunk(x),
+            2 => Wrong::SumOf(x),
+            3 => Wrong::Lacking(x),
+            4 => Wrong::Extra(x),
+            _ => Wrong::Twice(x),
+        };
+        (code as u32, wrong)
+    }
+}
+
 impl<T: Topology> Protocol for Scheduled<T> {
     type Topo = T;
     type Input = ();
@@ -945,12 +1013,9 @@ impl<T: Topology> Protocol for Scheduled<T> {
         }
         match msg.payload {
             Payload::Nothing => {}
-            Payload::Chunks { first, mut mask } => {
+            Payload::Chunks { first, rest } => {
                 let mut runs = Runs::new(f);
-                while mask != 0 {
-                    runs.push(self.bases[(first + mask.trailing_zeros()) as usize]);
-                    mask &= mask - 1;
-                }
+                rest.each(|i| runs.push(self.bases[(first + i) as usize]));
                 runs.finish();
             }
             Payload::Sum { chunk, ranks } => {
@@ -1007,16 +1072,21 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
     }
 
     /// Judged at the end: each position holds what the collective
-    /// requires, combining each contribution once.
-    fn result_ok(&self, _: &(), node: NodeId, st: &RankState) -> bool {
+    /// requires, combining each contribution once; else the first
+    /// contribution combined twice, or the first position that holds
+    /// something else ([`Wrong`]).
+    fn wrong_result(&self, _: &(), node: NodeId, st: &RankState) -> Option<u64> {
         let r = self.rank_at[node as usize];
         if r == Rank::MAX {
-            return true;
+            return None;
         }
-        st.twice.is_none()
-            && self.schedule.chunks.expect[r as usize]
-                .iter()
-                .all(|&(p, v)| st.values[p as usize] == v)
+        if let Some((p, _, twice)) = st.twice {
+            return Some(Wrong::Twice(twice).code(p));
+        }
+        self.schedule.chunks.expect[r as usize]
+            .iter()
+            .find(|&&(p, want)| st.values[p as usize] != want)
+            .map(|&(p, want)| Wrong::of(st.values[p as usize], want).code(p))
     }
 
     /// The first operation of the node's rank never completed, else the
@@ -1071,6 +1141,37 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
                 self.schedule.packet_chunk(packet).0,
                 rank(from)
             )),
+            WrongResult { node, detail } => {
+                let r = self.rank_at[node as usize];
+                let (p, wrong) = Wrong::decode(detail);
+                let chunks = &self.schedule.chunks;
+                let at = chunks.place_words(p);
+                let want = match chunks.expected(r, p) {
+                    Some(Value::Chunk(c)) => format!("chunk {c}"),
+                    Some(Value::Sum { chunk, ranks }) => {
+                        format!("the sum of chunk {chunk} over {} ranks", ranks.len())
+                    }
+                    _ => "nothing".into(),
+                };
+                let found = match wrong {
+                    Wrong::Nothing => format!("nothing at {at}, where {want} is expected"),
+                    Wrong::Chunk(c) => format!("chunk {c} at {at}, where {want} is expected"),
+                    Wrong::SumOf(c) => {
+                        format!("a partial sum of chunk {c} at {at}, where {want} is expected")
+                    }
+                    Wrong::Lacking(q) => {
+                        format!("{want} at {at} lacking {}'s term", self.rank_words(q))
+                    }
+                    Wrong::Extra(q) => format!(
+                        "{want} at {at} with {}'s term, which it must not have",
+                        self.rank_words(q)
+                    ),
+                    Wrong::Twice(q) => {
+                        format!("{}'s term counted twice at {at}", self.rank_words(q))
+                    }
+                };
+                Some(format!("{} ends with {found}", self.rank_words(r)))
+            }
             _ => None,
         }
     }
@@ -1153,6 +1254,41 @@ fn nth_subset(k: u32, m: u32, mut index: u32) -> impl Iterator<Item = u32> {
         }
     }
     chosen.into_iter()
+}
+
+#[cfg(test)]
+mod wrong_tests {
+    use super::{IdSet, Value, Wrong};
+
+    /// Every account comes back from its number with its position, and
+    /// a sum is told by the first term it lacks, else the first it must
+    /// not have.
+    #[test]
+    fn a_wrong_result_is_told_back_as_it_was_found() {
+        let sum = |rs: &[u32]| Value::Sum {
+            chunk: 3,
+            ranks: rs.iter().copied().collect::<IdSet>(),
+        };
+        for (p, w) in [
+            (0, Wrong::Nothing),
+            (7, Wrong::Chunk(1 << 23)),
+            (u32::MAX, Wrong::SumOf(2)),
+            (5, Wrong::Lacking(4095)),
+            (1 << 20, Wrong::Extra(0)),
+            (9, Wrong::Twice(17)),
+        ] {
+            assert_eq!(Wrong::decode(w.code(p)), (p, w));
+        }
+        assert_eq!(Wrong::of(sum(&[0, 2]), sum(&[0, 1, 2])), Wrong::Lacking(1));
+        assert_eq!(Wrong::of(sum(&[0, 1, 2]), sum(&[0, 2])), Wrong::Extra(1));
+        assert_eq!(Wrong::of(Value::Chunk(4), sum(&[0])), Wrong::Chunk(4));
+        assert_eq!(Wrong::of(Value::Empty, Value::Chunk(4)), Wrong::Nothing);
+        let other = Value::Sum {
+            chunk: 8,
+            ranks: IdSet::one(0),
+        };
+        assert_eq!(Wrong::of(other, sum(&[0])), Wrong::SumOf(8));
+    }
 }
 
 #[cfg(test)]

@@ -727,10 +727,11 @@ impl Judging<Draw, Node, Msg> for &Kbcast {
         matches!(msg, Msg::Prefix(_) | Msg::Count(_) | Msg::End { .. })
     }
 
-    fn result_ok(&self, input: &Draw, node: NodeId, s: &Node) -> bool {
+    fn wrong_result(&self, input: &Draw, node: NodeId, s: &Node) -> Option<u64> {
         // Phase 1's ranks, which phase 2 used.
-        !matches!(self.variant, Variant::Prefixed | Variant::Ceil)
-            || s.sums.rank() as usize == prefix::rank(&input.set, node)
+        let right = !matches!(self.variant, Variant::Prefixed | Variant::Ceil)
+            || s.sums.rank() as usize == prefix::rank(&input.set, node);
+        (!right).then_some(0)
     }
 
     /// max_j N_j of a random draw.

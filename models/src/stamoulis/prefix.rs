@@ -265,8 +265,8 @@ impl Judging<Vec<NodeId>, Sums, Value> for &Prefix {
         true
     }
 
-    fn result_ok(&self, set: &Vec<NodeId>, node: NodeId, s: &Sums) -> bool {
-        s.rank() as usize == rank(set, node)
+    fn wrong_result(&self, set: &Vec<NodeId>, node: NodeId, s: &Sums) -> Option<u64> {
+        (s.rank() as usize != rank(set, node)).then_some(0)
     }
 }
 

@@ -1,7 +1,9 @@
-//! A set of ranks: the contributions a partial sum combines.
+//! A set of small numbers: the ranks whose contributions a partial sum
+//! combines, and the chunks a message carries (by their distance from its
+//! first).
 //!
-//! A partial sum travels in messages, and a protocol's messages are
-//! `Copy`, so a set must be a fixed, small value. Sets of ranks below
+//! Both travel in messages, and a protocol's messages are `Copy`, so a
+//! set must be a fixed, small value. Sets of numbers below
 //! [`INLINE`] are their own bits (a `u128` less its top bit: every
 //! schedule of up to 127 ranks, and so every search, which cannot go
 //! that far anyway). A set with a larger rank is *interned*: its words
@@ -18,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock, RwLock};
 
-/// Ranks below this are kept inline.
+/// Numbers below this are kept inline.
 pub const INLINE: u32 = 127;
 
 /// The top bit: set where the low 32 bits number an interned set.
@@ -26,7 +28,7 @@ const INTERNED: u128 = 1 << 127;
 
 /// A set of ranks (see the module's header).
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Ranks(u128);
+pub struct IdSet(u128);
 
 /// The interned sets: their words (trimmed of high zero words) by number,
 /// and the numbers by words.
@@ -41,45 +43,45 @@ fn table() -> &'static RwLock<Table> {
     TABLE.get_or_init(Default::default)
 }
 
-impl Ranks {
+impl IdSet {
     /// No rank.
-    pub const EMPTY: Ranks = Ranks(0);
+    pub const EMPTY: IdSet = IdSet(0);
 
     /// Rank `r` alone.
-    pub fn one(r: Rank) -> Ranks {
+    pub fn one(r: Rank) -> IdSet {
         match r < INLINE {
-            true => Ranks(1 << r),
+            true => IdSet(1 << r),
             false => {
                 let mut words = vec![0u64; r as usize / 64 + 1];
                 words[r as usize / 64] = 1 << (r % 64);
-                Ranks::of_words(words)
+                IdSet::of_words(words)
             }
         }
     }
 
-    /// Ranks `0..n`.
-    pub fn below(n: u32) -> Ranks {
+    /// The numbers `0..n`.
+    pub fn below(n: u32) -> IdSet {
         match n <= INLINE {
-            true => Ranks((1u128 << n) - 1),
+            true => IdSet((1u128 << n) - 1),
             false => {
                 let mut words = vec![u64::MAX; n as usize / 64];
                 if !n.is_multiple_of(64) {
                     words.push((1 << (n % 64)) - 1);
                 }
-                Ranks::of_words(words)
+                IdSet::of_words(words)
             }
         }
     }
 
     /// The set of these words (bit `r % 64` of word `r / 64` for rank r).
-    fn of_words(mut words: Vec<u64>) -> Ranks {
+    fn of_words(mut words: Vec<u64>) -> IdSet {
         while words.last() == Some(&0) {
             words.pop();
         }
         if words.len() <= 2 && words.get(1).is_none_or(|&w| w >> 63 == 0) {
             let lo = words.first().copied().unwrap_or(0) as u128;
             let hi = words.get(1).copied().unwrap_or(0) as u128;
-            return Ranks(lo | hi << 64);
+            return IdSet(lo | hi << 64);
         }
         let words: Arc<[u64]> = words.into();
         if let Some(&n) = table()
@@ -88,16 +90,16 @@ impl Ranks {
             .numbers
             .get(&words)
         {
-            return Ranks(INTERNED | n as u128);
+            return IdSet(INTERNED | n as u128);
         }
         let mut t = table().write().unwrap_or_else(|e| e.into_inner());
         if let Some(&n) = t.numbers.get(&words) {
-            return Ranks(INTERNED | n as u128);
+            return IdSet(INTERNED | n as u128);
         }
         let n = t.words.len() as u32;
         t.words.push(words.clone());
         t.numbers.insert(words, n);
-        Ranks(INTERNED | n as u128)
+        IdSet(INTERNED | n as u128)
     }
 
     /// The set's words, trimmed of high zero words.
@@ -123,10 +125,18 @@ impl Ranks {
         self.0 == 0
     }
 
+    /// How many numbers it has.
+    pub fn len(self) -> u32 {
+        match self.0 & INTERNED == 0 {
+            true => self.0.count_ones(),
+            false => self.words().iter().map(|w| w.count_ones()).sum(),
+        }
+    }
+
     /// Both sets' ranks.
-    pub fn union(self, other: Ranks) -> Ranks {
+    pub fn union(self, other: IdSet) -> IdSet {
         if (self.0 | other.0) & INTERNED == 0 {
-            return Ranks(self.0 | other.0);
+            return IdSet(self.0 | other.0);
         }
         let (a, b) = (self.words(), other.words());
         let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
@@ -135,11 +145,11 @@ impl Ranks {
             .iter_mut()
             .zip(short.iter())
             .for_each(|(w, s)| *w |= s);
-        Ranks::of_words(words)
+        IdSet::of_words(words)
     }
 
     /// The least rank in both, if any.
-    pub fn first_common(self, other: Ranks) -> Option<Rank> {
+    pub fn first_common(self, other: IdSet) -> Option<Rank> {
         if (self.0 | other.0) & INTERNED == 0 {
             let both = self.0 & other.0;
             return (both != 0).then(|| both.trailing_zeros());
@@ -153,7 +163,7 @@ impl Ranks {
     }
 
     /// True if every rank of `self` is in `other`.
-    pub fn is_subset(self, other: Ranks) -> bool {
+    pub fn is_subset(self, other: IdSet) -> bool {
         if (self.0 | other.0) & INTERNED == 0 {
             return self.0 & !other.0 == 0;
         }
@@ -217,9 +227,25 @@ impl Ranks {
     }
 }
 
-impl FromIterator<Rank> for Ranks {
-    fn from_iter<I: IntoIterator<Item = Rank>>(ranks: I) -> Ranks {
-        let mut words: Vec<u64> = Vec::new();
+impl FromIterator<Rank> for IdSet {
+    fn from_iter<I: IntoIterator<Item = Rank>>(ranks: I) -> IdSet {
+        // Inline until a number past INLINE comes (no allocation for
+        // the sets of every small schedule).
+        let mut ranks = ranks.into_iter();
+        let mut small = 0u128;
+        let mut words: Vec<u64> = loop {
+            match ranks.next() {
+                None => return IdSet(small),
+                Some(r) if r < INLINE => small |= 1 << r,
+                Some(r) => {
+                    let mut words = vec![small as u64, (small >> 64) as u64];
+                    let i = r as usize / 64;
+                    words.resize(words.len().max(i + 1), 0);
+                    words[i] |= 1 << (r % 64);
+                    break words;
+                }
+            }
+        };
         for r in ranks {
             let i = r as usize / 64;
             if words.len() <= i {
@@ -227,25 +253,25 @@ impl FromIterator<Rank> for Ranks {
             }
             words[i] |= 1 << (r % 64);
         }
-        Ranks::of_words(words)
+        IdSet::of_words(words)
     }
 }
 
-impl std::ops::BitOr for Ranks {
-    type Output = Ranks;
-    fn bitor(self, other: Ranks) -> Ranks {
+impl std::ops::BitOr for IdSet {
+    type Output = IdSet;
+    fn bitor(self, other: IdSet) -> IdSet {
         self.union(other)
     }
 }
 
-impl std::ops::BitOrAssign for Ranks {
-    fn bitor_assign(&mut self, other: Ranks) {
+impl std::ops::BitOrAssign for IdSet {
+    fn bitor_assign(&mut self, other: IdSet) {
         *self = self.union(other);
     }
 }
 
 /// By the ranks: equal sets hash alike in every process.
-impl Hash for Ranks {
+impl Hash for IdSet {
     fn hash<H: Hasher>(&self, h: &mut H) {
         match self.0 & INTERNED == 0 {
             true => self.0.hash(h),
@@ -256,8 +282,8 @@ impl Hash for Ranks {
 
 /// As the numbers whose bits they are: an inline set is below every
 /// interned one (which has a rank of at least [`INLINE`]).
-impl Ord for Ranks {
-    fn cmp(&self, other: &Ranks) -> std::cmp::Ordering {
+impl Ord for IdSet {
+    fn cmp(&self, other: &IdSet) -> std::cmp::Ordering {
         match (self.0 & INTERNED == 0, other.0 & INTERNED == 0) {
             (true, true) => self.0.cmp(&other.0),
             (true, false) => std::cmp::Ordering::Less,
@@ -273,27 +299,27 @@ impl Ord for Ranks {
     }
 }
 
-impl PartialOrd for Ranks {
-    fn partial_cmp(&self, other: &Ranks) -> Option<std::cmp::Ordering> {
+impl PartialOrd for IdSet {
+    fn partial_cmp(&self, other: &IdSet) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl std::fmt::Debug for Ranks {
+impl std::fmt::Debug for IdSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(self.to_vec()).finish()
     }
 }
 
 /// As the list of its ranks.
-impl serde::Serialize for Ranks {
+impl serde::Serialize for IdSet {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.to_vec())
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Ranks {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Ranks, D::Error> {
+impl<'de> serde::Deserialize<'de> for IdSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<IdSet, D::Error> {
         let ranks: Vec<Rank> = Vec::deserialize(d)?;
         Ok(ranks.into_iter().collect())
     }
@@ -308,7 +334,7 @@ mod tests {
     #[test]
     fn large_sets_behave_as_small_ones() {
         for base in [0, 200, 1000] {
-            let set = |rs: &[Rank]| rs.iter().map(|r| r + base).collect::<Ranks>();
+            let set = |rs: &[Rank]| rs.iter().map(|r| r + base).collect::<IdSet>();
             let (a, b) = (set(&[1, 5, 70]), set(&[5, 90]));
             assert_eq!(a | b, set(&[1, 5, 70, 90]));
             assert_eq!(a | b, b | a);
@@ -317,11 +343,16 @@ mod tests {
             assert!(set(&[5]).is_subset(a) && !b.is_subset(a));
             assert!(a < a | b && set(&[90]) > a, "ordered as numbers");
             assert_eq!((a | b).to_vec().len(), 4);
-            assert_eq!(set(&[3]), Ranks::one(3 + base));
+            assert_eq!(set(&[3]), IdSet::one(3 + base));
         }
-        assert_eq!(Ranks::below(300).to_vec(), (0..300).collect::<Vec<_>>());
-        assert_eq!(Ranks::below(127), (0..127).collect());
-        assert!(Ranks::one(126) < Ranks::one(127));
+        assert_eq!(IdSet::below(300).to_vec(), (0..300).collect::<Vec<_>>());
+        assert_eq!(IdSet::below(127), (0..127).collect());
+        assert!(IdSet::one(126) < IdSet::one(127));
+        // Collected inline until a large number comes, in any order.
+        let mixed: IdSet = [5, 300, 1, 126].into_iter().collect();
+        assert_eq!(mixed, [300, 126, 5, 1].into_iter().collect());
+        assert_eq!(mixed.to_vec(), vec![1, 5, 126, 300]);
+        assert_eq!((mixed.len(), IdSet::below(300).len()), (4, 300));
     }
 
     /// A set's runs are its ranks, each run as long as it goes (the next
@@ -340,7 +371,7 @@ mod tests {
             let top = [100, 127, 300, 700][case % 4];
             let density = 1 + next(8);
             let members: Vec<Rank> = (0..top).filter(|_| next(8) < density).collect();
-            let set: Ranks = members.iter().copied().collect();
+            let set: IdSet = members.iter().copied().collect();
             let mut runs = Vec::new();
             set.each_run(|first, n| runs.push((first, n)));
             let expanded: Vec<Rank> = runs.iter().flat_map(|&(f, n)| f..f + n).collect();
@@ -357,18 +388,18 @@ mod tests {
     #[test]
     fn sets_survive_serialisation() {
         use std::collections::hash_map::DefaultHasher;
-        let hash = |r: Ranks| {
+        let hash = |r: IdSet| {
             let mut h = DefaultHasher::new();
             r.hash(&mut h);
             h.finish()
         };
         for set in [
-            Ranks::EMPTY,
-            Ranks::one(7),
-            Ranks::below(500) | Ranks::one(700),
+            IdSet::EMPTY,
+            IdSet::one(7),
+            IdSet::below(500) | IdSet::one(700),
         ] {
             let text = serde_json::to_string(&set).unwrap();
-            let back: Ranks = serde_json::from_str(&text).unwrap();
+            let back: IdSet = serde_json::from_str(&text).unwrap();
             assert_eq!(back, set);
             assert_eq!(hash(back), hash(set));
         }
