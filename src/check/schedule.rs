@@ -51,9 +51,7 @@ impl Format {
     /// `.xml`, a Chakra trace for `.et`, a folder or the prefix of
     /// `FILE.0.et`, else commcheck's.
     pub fn guess(file: &std::path::Path) -> Format {
-        let trace = || {
-            file.is_dir() || std::path::PathBuf::from(format!("{}.0.et", file.display())).is_file()
-        };
+        let trace = || file.is_dir() || import::chakra::rank_file(file, 0).is_file();
         match file.extension().and_then(|e| e.to_str()) {
             Some("goal") => Format::Goal,
             Some("xml") => Format::Msccl,

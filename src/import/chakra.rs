@@ -128,10 +128,16 @@ const NODE_TYPES: [&str; 8] = [
     "COMM_COLL_NODE",
 ];
 
-/// The files of the trace `path` names, rank by rank: `PREFIX.0.et`,
-/// `PREFIX.1.et`, ... for a path that is one of them or their prefix, or
-/// the one such series in a folder.
-pub fn files(path: &Path) -> Result<Vec<PathBuf>, ImportError> {
+/// Rank `r`'s file of the trace named `prefix`: `PREFIX.R.et`, as
+/// ASTRA-sim names them.
+pub fn rank_file(prefix: &Path, r: usize) -> PathBuf {
+    PathBuf::from(format!("{}.{r}.et", prefix.display()))
+}
+
+/// The prefix of the trace `path` names, and its files rank by rank
+/// ([`rank_file`]), for a path that is one of them or their prefix, or a
+/// folder that holds one such series.
+pub fn files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), ImportError> {
     let shown = path.display().to_string();
     let usage = |why: String| ImportError::Usage(format!("{shown}: {why}"));
     let prefix: PathBuf = if path.is_dir() {
@@ -140,7 +146,7 @@ pub fn files(path: &Path) -> Result<Vec<PathBuf>, ImportError> {
             .filter_map(|e| e.ok())
             .filter_map(|e| {
                 let name = e.file_name().to_string_lossy().into_owned();
-                let stem = name.strip_suffix(".0.et")?;
+                let stem = name.strip_suffix(".0.et")?; // rank_file(stem, 0)
                 Some(stem.to_string())
             })
             .collect();
@@ -168,7 +174,7 @@ pub fn files(path: &Path) -> Result<Vec<PathBuf>, ImportError> {
     };
     let mut files = Vec::new();
     loop {
-        let file = PathBuf::from(format!("{}.{}.et", prefix.display(), files.len()));
+        let file = rank_file(&prefix, files.len());
         if !file.is_file() {
             break;
         }
@@ -184,7 +190,7 @@ pub fn files(path: &Path) -> Result<Vec<PathBuf>, ImportError> {
             prefix.display()
         )));
     }
-    Ok(files)
+    Ok((prefix, files))
 }
 
 /// One rank's trace: its metadata and nodes.
@@ -254,7 +260,7 @@ fn read_rank(file: &Path) -> Result<RankTrace, ImportError> {
 /// The schedule of the Chakra trace at `path`, for `collective` (None:
 /// the one its metadata names).
 pub fn read(path: &Path, collective: Option<&Collective>) -> Result<Schedule, ImportError> {
-    let files = files(path)?;
+    let (prefix, files) = files(path)?;
     let traces: Vec<RankTrace> = files
         .iter()
         .map(|f| read_rank(f))
@@ -276,9 +282,7 @@ pub fn read(path: &Path, collective: Option<&Collective>) -> Result<Schedule, Im
             .find(|a| a.name == name)
             .and_then(|a| a.string.clone())
     };
-    // The trace's name: its files' prefix.
-    let first_file = super::file_name(&files[0].display().to_string());
-    let name = first_file.trim_end_matches(".0.et").to_string();
+    let name = super::file_name(&prefix.display().to_string());
     if let Some(source) = meta("input_file").filter(|s| s.trim_start().starts_with("<algo")) {
         return embedded(&shown, &source, &ops, ranks, name);
     }
