@@ -184,6 +184,8 @@ fn the_readers_refuse_mutated_files_without_panicking() {
             Format::Goal,
             exported("sbt", 3, commcheck::import::goal::write),
         ),
+        (Format::Mscclpp, crate::mscclpp::allgather(3, true)),
+        (Format::Mscclpp, crate::mscclpp::allreduce(4, false)),
     ];
     let dir = std::env::temp_dir().join(format!("commcheck-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

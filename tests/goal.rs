@@ -87,7 +87,9 @@ fn a_binomial_broadcast_from_goal_completes_and_its_worst_order_is_found() {
 /// worms it completes in its 3 rounds, whether read as a barrier or as
 /// an allgather. Taking out rank 0's `l3 requires l2` lets its second
 /// round leave before it has heard from rank 7: rank 2 never hears of
-/// rank 7, and completeness fails.
+/// rank 7, and completeness fails. At every relative speed the file is
+/// no barrier at all, and with each round's receive after the last
+/// round's it is.
 #[test]
 fn a_dissemination_barrier_needs_worms_and_its_dependencies() {
     let refused = goal(
@@ -126,6 +128,50 @@ fn a_dissemination_barrier_needs_worms_and_its_dependencies() {
     }
 
     let text = std::fs::read_to_string(data("dissemination_8.goal")).unwrap();
+    let barrier = |file: PathBuf| {
+        goal(
+            file,
+            "barrier",
+            Switching::Wh,
+            Ports::All,
+            Engine::Exhaustive,
+        )
+        .unwrap()
+    };
+    // At every speed it is no barrier: a round's receive waits for
+    // nothing, so rank 0's end has causal chains from ranks 7 (round 0),
+    // 6 and 5 (round 1), 4, 2 and 1 (round 2) only.
+    let o = barrier(data("dissemination_8.goal"));
+    assert_eq!(
+        status(&o, "causal-completeness"),
+        Status::Violated,
+        "{}",
+        o.text()
+    );
+    assert!(
+        o.text().contains(
+            "rank 0 (000) can end with no causal chain from rank 3 (011): at some speeds"
+        ),
+        "{}",
+        o.text()
+    );
+    // Each round's receive after the last round's: a barrier at every
+    // speed.
+    let chained = text
+        .replace("l5 requires l4\n", "l5 requires l4\nl4 requires l2\n")
+        .replace("\n}", "\nl6 requires l4\n}");
+    let file = std::env::temp_dir().join(format!("commcheck-chained-{}.goal", std::process::id()));
+    std::fs::write(&file, chained).unwrap();
+    let o = barrier(file.clone());
+    let _ = std::fs::remove_file(file);
+    assert_eq!(
+        status(&o, "causal-completeness"),
+        Status::Holds,
+        "{}",
+        o.text()
+    );
+    assert!(!o.refuted(), "{}", o.text());
+
     let rank0 = text.find("rank 0 {").unwrap();
     let dep = rank0 + text[rank0..].find("l3 requires l2\n").unwrap();
     let mutant = format!(

@@ -392,6 +392,124 @@ fn seeded_bugs_in_msccl_ir_are_caught() {
     assert!(text.contains("deadlock"), "{text}");
 }
 
+/// The ring allgather in place on `n` GPUs with two threadblocks a GPU,
+/// as MSCCL runs them side by side: threadblock 0 sends to r + 1 its own
+/// chunk, then each chunk threadblock 1 received from r - 1 (step t
+/// waits for receive t - 1, `depid`/`deps`, released by `hasdep`), and
+/// threadblock 1 receives chunks r - 1, r - 2, ... into the output.
+/// With `dropped` = Some(t), GPU 0's send step t names no dependency.
+pub fn two_threadblock_allgather(n: u32, dropped: Option<u32>) -> String {
+    let gpus: Vec<_> = (0..n)
+        .map(|r| {
+            let sends = (0..n - 1)
+                .map(|t| Step {
+                    dep: (t > 0 && !(r == 0 && dropped == Some(t))).then_some((1, t - 1)),
+                    ..step("s", "o", (r + n - t) % n)
+                })
+                .collect();
+            let receives = (1..n)
+                .map(|t| Step {
+                    hasdep: t < n - 1,
+                    ..step("r", "o", (r + n - t) % n)
+                })
+                .collect();
+            let tbs = vec![
+                Tb {
+                    send: ((r + 1) % n) as i64,
+                    recv: -1,
+                    chan: 0,
+                    steps: sends,
+                },
+                Tb {
+                    send: -1,
+                    recv: ((r + n - 1) % n) as i64,
+                    chan: 0,
+                    steps: receives,
+                },
+            ];
+            ([0, n, 0], tbs)
+        })
+        .collect();
+    xml("allgather", true, &gpus)
+}
+
+/// Threadblocks run at their own speeds. With every dependency, the
+/// two-threadblock allgather is race-free and complete at every speed.
+/// With GPU 0's second send (step 1, which forwards chunk 3) not waiting
+/// for the receive of chunk 3, the send may read output 3 while the
+/// receive writes it: a data race, named by rank, threadblock, step,
+/// line and buffer, with an execution that shows it. The result then
+/// depends on the race, so completeness at every speed is not claimed.
+#[test]
+fn a_dropped_dependency_is_a_race_between_threadblocks() {
+    let net = ring_graph(4);
+    let good = run(
+        "tb2",
+        &two_threadblock_allgather(4, None),
+        &net,
+        Switching::Sf,
+        Engine::Exhaustive,
+    )
+    .unwrap();
+    for name in ["race-freedom", "causal-completeness"]
+        .into_iter()
+        .chain(SAFETY)
+    {
+        assert_eq!(
+            status(&good, name),
+            Status::Holds,
+            "{name}\n{}",
+            good.text()
+        );
+    }
+    let racy = run(
+        "tb2-dropped",
+        &two_threadblock_allgather(4, Some(1)),
+        &net,
+        Switching::Sf,
+        Engine::Exhaustive,
+    )
+    .unwrap();
+    assert_eq!(
+        status(&racy, "race-freedom"),
+        Status::Violated,
+        "{}",
+        racy.text()
+    );
+    assert!(racy.refuted());
+    let race = racy
+        .properties
+        .iter()
+        .find(|p| p.name == "race-freedom")
+        .and_then(|p| p.counterexample.clone())
+        .unwrap();
+    // GPU 0's lines: the algo line, then gpu, tb 0 and its steps 0 and 1.
+    assert!(
+        race.text.starts_with(
+            "rank 0, tb 0 step 1 (s) (line 5) reads buffer o, offset 3 while rank 0, \
+             tb 1 step 0 (r) (line 9) writes it"
+        ) || race.text.starts_with(
+            "rank 0, tb 1 step 0 (r) (line 9) writes buffer o, offset 3 while rank 0, \
+             tb 0 step 1 (s) (line 5) reads it"
+        ),
+        "{}",
+        race.text
+    );
+    assert!(
+        race.interleaving
+            .last()
+            .is_some_and(|l| l.ends_with("run at once") && l.contains("tb 0 step 1 (s)")),
+        "{:?}",
+        race.interleaving
+    );
+    assert_eq!(
+        status(&racy, "causal-completeness"),
+        Status::NotJudged,
+        "{}",
+        racy.text()
+    );
+}
+
 /// The ring allgather of 4 GPUs with GPU 2 taking its first two arrivals
 /// in the wrong order: the FIFO connection puts each chunk in the other's
 /// place.

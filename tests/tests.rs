@@ -63,6 +63,9 @@ mod mpi;
 /// MSCCL-IR files: the ring allgather and allreduce generated here,
 /// seeded bugs, dependencies released as the interpreter releases them.
 mod msccl;
+/// MSCCL++ execution plans judged at every relative speed: the classic
+/// bugs found in the plan's terms, bad plans refused.
+mod mscclpp;
 /// Every property catches a seeded bug (a mutant protocol).
 mod mutants;
 /// naive-tree: the checker finds and shows the contention of Fig. 4(a).

@@ -452,14 +452,14 @@ fn machine_report(options: &Options, run: Option<&Run>, needed: u64) -> Option<M
     })
 }
 
-fn switching_name(s: Switching) -> &'static str {
+pub(super) fn switching_name(s: Switching) -> &'static str {
     match s {
         Switching::Wh => "wormhole",
         Switching::Sf => "store-and-forward",
     }
 }
 
-fn ports_name(p: Ports) -> &'static str {
+pub(super) fn ports_name(p: Ports) -> &'static str {
     match p {
         Ports::All => "all",
         Ports::One => "one",

@@ -10,8 +10,9 @@ use crate::engine::lockstep::LockStep;
 use crate::import::collective::Collective;
 use crate::import::network::build;
 use crate::import::{self, ImportError};
-use crate::report::Outcome;
+use crate::report::{Counterexample, Finder, Outcome, PropertyReport};
 use models::catalog::{Config, Params};
+use models::schedule::causal::{Speeds, Verdict};
 use models::schedule::scheduled::Scheduled;
 use models::schedule::{Kind, Schedule};
 use models::topology::parts::NodeKind;
@@ -19,7 +20,7 @@ use models::with_network;
 use models::Protocol;
 use models::{Graph, Ports, Switching, Topology};
 use models::{Network, NetworkSpec};
-use properties::NodeId;
+use properties::{NodeId, PropertyName, Status};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -34,6 +35,8 @@ pub enum Format {
     Msccl,
     /// A Chakra execution trace (protobuf, one file a rank).
     Chakra,
+    /// An MSCCL++ execution plan (JSON).
+    Mscclpp,
 }
 
 impl Format {
@@ -44,6 +47,7 @@ impl Format {
             Format::Goal => "goal",
             Format::Msccl => "msccl",
             Format::Chakra => "chakra",
+            Format::Mscclpp => "mscclpp",
         }
     }
 
@@ -196,7 +200,10 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
         return import::goal::read_from(input, &file, req.collective.as_ref(), req.packet_bytes);
     }
     let text = import::read(&req.file)?;
+    let plan = format == Format::Mscclpp
+        || (req.format.is_none() && format == Format::Commcheck && import::mscclpp::is_plan(&text));
     match (format, &req.collective) {
+        (_, None) if plan => import::mscclpp::read(&text, &file),
         (Format::Msccl, None) => import::msccl::read(&text, &file),
         (_, None) => import::commcheck::read(&text, &file),
         (_, Some(_)) => Err(ImportError::Usage(format!(
@@ -204,6 +211,7 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
              traces",
             match format {
                 Format::Msccl => "MSCCL-IR",
+                _ if plan => "an MSCCL++ plan",
                 _ => "commcheck's format",
             }
         ))),
@@ -283,11 +291,16 @@ pub struct Prepared {
 /// Runs `$body` with `$s` bound to the schedule `$req` names, placed on
 /// its network with its lower bounds (a `Scheduled` of the network's
 /// topology), and `$subject` to what reports call it; returns the
-/// preparation's errors as `CheckError`s.
+/// preparation's errors as `CheckError`s. Given a [`Prepared`] second,
+/// runs on it rather than reading the file again.
 #[macro_export]
 macro_rules! with_scheduled {
     ($req:expr, |$s:ident, $subject:ident| $body:expr) => {{
         let prepared = $crate::check::schedule::prepare($req)?;
+        $crate::with_scheduled!($req, prepared, |$s, $subject| $body)
+    }};
+    ($req:expr, $prepared:expr, |$s:ident, $subject:ident| $body:expr) => {{
+        let prepared: $crate::check::schedule::Prepared = $prepared;
         let mut claims = models::schedule::scheduled::default_claims(&prepared.schedule);
         if $req.load {
             claims
@@ -425,15 +438,150 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
 /// Checks the schedule `req` names on its network, and times it under
 /// the cost model it names.
 pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
+    let start = std::time::Instant::now();
+    let prepared = prepare(req)?;
+    if one_sided(&prepared.schedule) {
+        return timing_free(req, prepared, start);
+    }
     let cost = time(req)?;
-    let mut outcome = crate::with_scheduled!(req, |scheduled, subject| check_protocol(
-        scheduled,
-        &subject,
-        &req.options
-    ))?;
+    let (mut outcome, speeds) = crate::with_scheduled!(req, prepared, |scheduled, subject| {
+        let speeds = scheduled.speeds();
+        check_protocol(scheduled, &subject, &req.options).map(|o| (o, speeds))
+    })?;
+    outcome.properties.extend(speed_reports(speeds));
     outcome.cost = cost;
     Ok(outcome)
 }
+
+/// True if the schedule has one-sided accesses (an MSCCL++ plan), which
+/// lock step does not run.
+fn one_sided(schedule: &Schedule) -> bool {
+    schedule
+        .ops
+        .iter()
+        .any(|op| matches!(op.kind, Kind::Move { .. }))
+}
+
+/// The report of a schedule judged at every relative speed only (one
+/// with one-sided accesses): matching, race-freedom and
+/// causal-completeness; what lock step judges is not judged, and says so.
+fn timing_free(
+    req: &ScheduleRequest,
+    prepared: Prepared,
+    start: std::time::Instant,
+) -> Result<Outcome, CheckError> {
+    if req.cost.is_some() {
+        return Err(CheckError::Usage(
+            "--cost times a schedule in lock step, which runs no one-sided access (puts, gets: \
+             an MSCCL++ plan); it is judged at every relative speed only"
+                .into(),
+        ));
+    }
+    let Prepared {
+        schedule,
+        net,
+        place,
+        subject,
+        ..
+    } = prepared;
+    let name = |r: models::schedule::Rank| {
+        let label = with_network!(&net, |t| models::Topology::node_label(t, place[r as usize]));
+        match label == r.to_string() {
+            true => format!("rank {r}"),
+            false => format!("rank {r} ({label})"),
+        }
+    };
+    let speeds = models::schedule::causal::judge(&schedule, &name);
+    let why = "lock step does not run one-sided accesses (an MSCCL++ plan's puts and gets) yet";
+    let mut properties: Vec<PropertyReport> = PropertyName::ALL
+        .iter()
+        .filter(|&&p| p != PropertyName::Matching)
+        .map(|p| PropertyReport {
+            name: p.as_str(),
+            claimed: false,
+            status: Status::NotJudged,
+            reason: Some(why.into()),
+            counterexample: None,
+            found_by: None,
+            explorer_path: None,
+        })
+        .collect();
+    properties.extend([
+        speed_report(PropertyName::Matching.as_str(), speeds.matching),
+        speed_report(RACE_FREEDOM, speeds.race_freedom),
+        speed_report(CAUSAL_COMPLETENESS, speeds.causal_completeness),
+    ]);
+    let params = crate::report::Params {
+        n: subject.config.n,
+        source: None,
+        switching: super::assemble::switching_name(req.switching).into(),
+        ports: super::assemble::ports_name(req.ports).into(),
+        k: None,
+        ell: None,
+        network: Some(req.network.to_string()),
+    };
+    Ok(Outcome {
+        algorithm: subject.name.clone(),
+        params,
+        engine: "happens-before (every relative speed)".into(),
+        properties,
+        sources_total: 1,
+        inputs_total: 1,
+        inputs_checked: 1,
+        inputs: vec![schedule.collective.clone()],
+        elapsed_ms: start.elapsed().as_millis(),
+        ..Outcome::default()
+    })
+}
+
+/// The timing-free semantics' verdicts as report lines: claimed where
+/// judged (a schedule is meant to be right at every speed), an
+/// observation where the schedule is outside it.
+pub fn speed_reports(speeds: Speeds) -> [PropertyReport; 2] {
+    [
+        speed_report(RACE_FREEDOM, speeds.race_freedom),
+        speed_report(CAUSAL_COMPLETENESS, speeds.causal_completeness),
+    ]
+}
+
+/// One verdict of the timing-free semantics as property `name`'s line.
+fn speed_report(name: &'static str, v: Verdict) -> PropertyReport {
+    let mut r = PropertyReport {
+        name,
+        claimed: !matches!(v, Verdict::NotJudged(_)),
+        status: Status::Holds,
+        reason: None,
+        counterexample: None,
+        found_by: None,
+        explorer_path: None,
+    };
+    match v {
+        Verdict::Holds => {}
+        Verdict::NotJudged(why) => (r.status, r.reason) = (Status::NotJudged, Some(why)),
+        Verdict::Unknown(why) => (r.status, r.reason) = (Status::Unknown, Some(why)),
+        Verdict::Violated {
+            rank: _,
+            text,
+            interleaving,
+        } => {
+            r.status = Status::Violated;
+            r.found_by = Some(Finder::HappensBefore);
+            r.counterexample = Some(Counterexample {
+                interleaving,
+                ..Counterexample::text(text)
+            });
+        }
+    }
+    r
+}
+
+/// The property that no two unordered operations of a rank access one
+/// position, one writing ([`models::schedule::causal`]).
+pub const RACE_FREEDOM: &str = "race-freedom";
+
+/// The property that the collective's postcondition holds at every
+/// relative speed ([`models::schedule::causal`]).
+pub const CAUSAL_COMPLETENESS: &str = "causal-completeness";
 
 /// The schedule `req` names, timed under its cost model with the bounds
 /// beside (None without `--cost`).

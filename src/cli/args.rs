@@ -303,9 +303,10 @@ pub struct Engines {
 pub struct ScheduleArgs {
     /// The schedule file
     pub file: Option<String>,
-    /// The file's format: commcheck, goal, msccl or chakra (default: goal
-    /// for a .goal file, msccl for .xml, chakra for .et, a folder or the
-    /// prefix of FILE.0.et, else commcheck)
+    /// The file's format: commcheck, goal, msccl, chakra or mscclpp
+    /// (default: goal for a .goal file, msccl for .xml, chakra for .et, a
+    /// folder or the prefix of FILE.0.et, mscclpp for JSON with `gpus`,
+    /// else commcheck)
     #[arg(long, value_name = "FORMAT", value_parser = schedule_format)]
     pub format: Option<ScheduleFormat>,
     /// The network: hypercube:N, mesh:AxB, torus:AxB, mesh-bus:N, a
@@ -658,9 +659,10 @@ fn schedule_format(text: &str) -> Result<ScheduleFormat, String> {
         "goal" => Ok(ScheduleFormat::Goal),
         "msccl" => Ok(ScheduleFormat::Msccl),
         "chakra" => Ok(ScheduleFormat::Chakra),
+        "mscclpp" => Ok(ScheduleFormat::Mscclpp),
         _ => Err(format!(
             "--format '{text}' is not a schedule's format: accepted commcheck, goal, msccl, \
-             chakra"
+             chakra, mscclpp"
         )),
     }
 }

@@ -656,8 +656,9 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
     let engine = a.engines.engine.map(Into::into);
     if engine == Some(Engine::Actor) {
         bail!(
-            "a schedule runs in lock-step slots (docs/schedules.md): --engine exhaustive, \
-             lockstep or executor"
+            "a schedule runs in lock-step slots, and every engine also judges it at every \
+             relative speed (race-freedom, causal-completeness; docs/schedules.md): --engine \
+             exhaustive, lockstep or executor"
         );
     }
     let request = ScheduleRequest {

@@ -242,8 +242,10 @@ pub fn finish_times(schedule: &Schedule, p: &LogGops, bytes: impl Fn(OpId) -> u6
                         nexto[r] = t + size(i);
                         free!(on_end, i, t);
                     }
-                    // Local copies and reductions take no time here.
-                    Kind::Copy { .. } | Kind::Reduce { .. } => {
+                    // Local copies and reductions take no time here (one-sided
+                    // accesses are not timed: `check schedule` refuses --cost
+                    // for them).
+                    Kind::Copy { .. } | Kind::Reduce { .. } | Kind::Move { .. } => {
                         free!(on_start, i, t);
                         free!(on_end, i, t);
                     }

@@ -277,6 +277,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         first,
         chunks,
         collective: collective.name(),
+        parallel_ranks: false,
     }
     .validated()
     .map_err(|e| whole(e.to_string()))
@@ -368,6 +369,11 @@ pub fn write(schedule: &Schedule) -> Result<String, WriteError> {
                     })
                 }
                 Kind::Calc => spec.calc = Some(CalcSpec {}),
+                Kind::Move { .. } => {
+                    return Err(WriteError::OneSided {
+                        op: schedule.where_is(q),
+                    })
+                }
             }
             let line = serde_json::to_string(&spec)?;
             text += if text.ends_with('[') {

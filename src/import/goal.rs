@@ -611,6 +611,7 @@ pub(super) fn knowledge(
             true => format!("{} ({SUMS_READING})", collective.name()),
             false => collective.name(),
         },
+        parallel_ranks: false,
     }
     .validated()
     .map_err(|why| why.to_string())

@@ -16,6 +16,7 @@ pub mod collective;
 pub mod commcheck;
 pub mod goal;
 pub mod msccl;
+pub mod mscclpp;
 pub mod network;
 pub mod topo_xml;
 
@@ -70,6 +71,16 @@ pub enum WriteError {
         op: String,
         /// What GOAL lacks for it.
         why: &'static str,
+    },
+    /// A one-sided access (MSCCL++), which neither commcheck's format nor
+    /// GOAL can say.
+    #[error(
+        "{op}: a one-sided access (a put, a get, a remote reduction) has no form in \
+         commcheck's format or GOAL"
+    )]
+    OneSided {
+        /// The operation ([`models::schedule::Schedule::where_is`]).
+        op: String,
     },
     /// A label used twice on one rank.
     #[error(

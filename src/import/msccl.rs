@@ -164,6 +164,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         first,
         chunks,
         collective: layout.coll.name(inplace),
+        parallel_ranks: true,
     };
     schedule.validated().map_err(|why| ImportError::File {
         file: file.to_string(),
@@ -224,7 +225,7 @@ struct Gpu<'a, 'i> {
 
 /// The collectives MSCCL-IR files name (`custom` states no postcondition).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Coll {
+pub(super) enum Coll {
     Allgather,
     Allreduce,
     ReduceScatter,
@@ -252,7 +253,7 @@ impl Coll {
         })
     }
 
-    fn name(self, inplace: bool) -> String {
+    pub(super) fn name(self, inplace: bool) -> String {
         let name = match self {
             Coll::Allgather => "allgather",
             Coll::Allreduce => "allreduce",
@@ -283,7 +284,7 @@ fn buffer(r: &Reader, step: Node, attr: &str) -> Result<usize, ImportError> {
 
 /// Where each GPU's buffers are among its positions, and what the
 /// collective puts there and asks of them.
-struct Layout {
+pub(super) struct Layout {
     coll: Coll,
     inplace: bool,
     ranks: u32,
@@ -307,12 +308,6 @@ impl Layout {
         gpus: &[Gpu],
     ) -> Result<Layout, ImportError> {
         let own: Vec<[u32; 3]> = gpus.iter().map(|g| g.sizes).collect();
-        let mut sizes = [0; 3];
-        for s in &own {
-            for b in 0..3 {
-                sizes[b] = sizes[b].max(s[b]);
-            }
-        }
         // MSCCL's loader: i_chunks * inMult and o_chunks * outMult equal
         // nchunksperloop where given (inMult: R for allgather; outMult: R
         // for reduce-scatter).
@@ -336,6 +331,23 @@ impl Layout {
                 }
             }
         }
+        Layout::of(coll, inplace, ranks, own).map_err(|why| r.at(algo, why))
+    }
+
+    /// The layout of `ranks` GPUs with buffers of `own` chunks (input,
+    /// output, scratch) for `coll`, or why they are not its buffers.
+    pub(super) fn of(
+        coll: Coll,
+        inplace: bool,
+        ranks: u32,
+        own: Vec<[u32; 3]>,
+    ) -> Result<Layout, String> {
+        let mut sizes = [0; 3];
+        for s in &own {
+            for b in 0..3 {
+                sizes[b] = sizes[b].max(s[b]);
+            }
+        }
         // The chunk factor, from the buffers the collective defines it by.
         let (i, o) = (sizes[0], sizes[1]);
         let factor = match (coll, inplace) {
@@ -351,18 +363,14 @@ impl Layout {
         }
         .filter(|&c| c > 0 || coll == Coll::Custom)
         .ok_or_else(|| {
-            r.at(
-                algo,
-                format!(
-                    "i_chunks {i} and o_chunks {o} on {ranks} GPUs are not the buffers of {}",
-                    coll.name(inplace)
-                ),
+            format!(
+                "i_chunks {i} and o_chunks {o} on {ranks} GPUs are not the buffers of {}",
+                coll.name(inplace)
             )
         })?;
         if coll.reduced() && ranks > MAX_REDUCED_RANKS {
-            return Err(r.at(
-                algo,
-                format!("{ranks} GPUs reduced: commcheck combines at most {MAX_REDUCED_RANKS}"),
+            return Err(format!(
+                "{ranks} GPUs reduced: commcheck combines at most {MAX_REDUCED_RANKS}"
             ));
         }
         Ok(Layout {
@@ -377,7 +385,7 @@ impl Layout {
 
     /// The position of chunk `off` of buffer `b` on `rank`, through the
     /// in-place aliasing.
-    fn position(&self, rank: Rank, b: usize, off: u32) -> Pos {
+    pub(super) fn position(&self, rank: Rank, b: usize, off: u32) -> Pos {
         let c = self.factor;
         let (b, off) = match (self.inplace, self.coll, b) {
             (true, Coll::Allgather, 0) => (1, rank * c + off),
@@ -390,7 +398,7 @@ impl Layout {
 
     /// How many chunks the collective has (before anything of that size
     /// is made: an alltoall's grows with the square of the GPUs).
-    fn count(&self) -> u64 {
+    pub(super) fn count(&self) -> u64 {
         let (n, c) = (self.ranks as u64, self.factor as u64);
         match self.coll {
             Coll::Allgather | Coll::ReduceScatter => n * c,
@@ -401,7 +409,7 @@ impl Layout {
     }
 
     /// The chunks, where they start, where they must end.
-    fn chunks(&self) -> Chunks {
+    pub(super) fn chunks(&self) -> Chunks {
         let (n, c) = (self.ranks, self.factor);
         let r = n as usize;
         let all = IdSet::below(n);

@@ -19,7 +19,7 @@ pub const LISTED: usize = 32;
 pub type Runner<'a> = &'a dyn Fn(&str) -> Result<Vec<Outcome>, String>;
 
 /// The outcome of one check, engine-independent.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Default)]
 pub struct Outcome {
     /// The algorithm checked, by its paper's name.
     pub algorithm: String,
@@ -237,7 +237,7 @@ pub struct Coverage {
 }
 
 /// The parameters checked.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Default)]
 pub struct Params {
     /// The size: a cube's dimension, a mesh-bus's side, a mesh's largest side.
     pub n: u32,
@@ -260,7 +260,7 @@ pub struct Params {
 
 /// Time: measured (worst case over everything checked), claimed bound,
 /// best possible.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Default)]
 pub struct Time {
     /// The worst completion time over everything checked (none if a run
     /// was cut short): the last slot in which a node got something new.
@@ -346,6 +346,10 @@ pub enum Finder {
     /// The asynchronous (actor) model's search.
     #[serde(rename = "actor model")]
     ActorModel,
+    /// The pass over a schedule's happens-before order, which judges it
+    /// at every relative speed.
+    #[serde(rename = "happens-before")]
+    HappensBefore,
 }
 
 /// A verdict as JSON names it.
@@ -396,6 +400,11 @@ pub struct Counterexample {
     /// The run's transmissions that landed late (`--delay`), in words.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub late: Vec<String>,
+    /// An execution that shows it, where the order of events is the
+    /// point (a race, a rank that ends before others start): operations
+    /// in the order they end.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub interleaving: Vec<String>,
     /// The command that checks this run alone (its input, faults, delay
     /// and skew), where the subject has one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -572,6 +581,22 @@ impl Outcome {
                 let _ = writeln!(s, "      {}", c.text);
                 if !c.late.is_empty() {
                     let _ = writeln!(s, "      late: {}", c.late.join("; "));
+                }
+                if let Some((last, earlier)) = c.interleaving.split_last() {
+                    let shown = earlier.len().saturating_sub(5);
+                    let _ = writeln!(
+                        s,
+                        "      interleaving: {}{}{last}",
+                        match shown {
+                            0 => String::new(),
+                            1 => "(1 operation ends before, --json lists it); ".into(),
+                            k => format!("({k} operations end before, --json lists them); "),
+                        },
+                        earlier[shown..]
+                            .iter()
+                            .map(|e| format!("{e}; "))
+                            .collect::<String>()
+                    );
                 }
             }
             if let Some(path) = &p.explorer_path {

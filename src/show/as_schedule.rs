@@ -262,6 +262,7 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
             first,
             chunks,
             collective: what.clone(),
+            parallel_ranks: false,
         };
         Ok::<_, CheckError>((schedule, what))
     })?;

@@ -12,10 +12,12 @@
 //! run's packets are the contributions: a plain chunk is one packet, a
 //! reduced chunk one packet per rank ([`Schedule::packet`]).
 
+pub mod causal;
 pub mod id_set;
 pub mod lower_bounds;
 pub mod orders;
 pub mod scheduled;
+pub mod values;
 
 pub use id_set::IdSet;
 
@@ -198,6 +200,19 @@ pub enum Kind {
     },
     /// A computation: nothing happens to the data.
     Calc,
+    /// A one-sided access (MSCCL++'s puts, gets and remote reductions):
+    /// the operation reads position `from.1` of rank `from.0` and writes
+    /// (or, `add`, adds to) position `to.1` of rank `to.0`, either of them
+    /// another rank's, with no receive. Judged at every relative speed
+    /// only ([`causal`]): lock step runs none.
+    Move {
+        /// The rank and position read.
+        from: (Rank, Pos),
+        /// The rank and position written.
+        to: (Rank, Pos),
+        /// True: add to `to`'s partial sum; false: replace it.
+        add: bool,
+    },
 }
 
 impl Kind {
@@ -289,6 +304,11 @@ pub struct Schedule {
     pub chunks: Chunks,
     /// The collective's name (`broadcast from 0`, `allgather`), for reports.
     pub collective: String,
+    /// True where a rank's operations run on parallel processors (MSCCL-IR's
+    /// threadblocks), so that two unordered additions to one position race;
+    /// false where one processor applies a rank's reductions in turn (GOAL,
+    /// Chakra, commcheck's format), so that additions commute.
+    pub parallel_ranks: bool,
 }
 
 impl Schedule {
@@ -570,6 +590,12 @@ impl Schedule {
                     }
                 }
                 Kind::Copy { from, to } | Kind::Reduce { from, to } => used.extend([*from, *to]),
+                Kind::Move { from, to, .. } => {
+                    if let Some(r) = [from.0, to.0].into_iter().find(|&r| r >= self.ranks) {
+                        return at(format!("rank {r} of {}", self.ranks));
+                    }
+                    used.extend([from.1, to.1]);
+                }
                 Kind::Calc => {}
             }
             if let Some(p) = used.iter().find(|&&p| p >= positions) {
@@ -747,6 +773,7 @@ mod tests {
                 origin: vec![0, 0, 0],
             },
             collective: "test".into(),
+            parallel_ranks: false,
         };
         // Three ranks on nodes 0..3 and a node 3 that needs nothing.
         let task = schedule.task(4, &[0, 1, 2]);

@@ -119,7 +119,8 @@ impl Footprint {
             },
             Kind::Copy { from, to } => (Set::of(vec![*from]), Set::of(vec![*to]), none(), false),
             Kind::Reduce { from, to } => (Set::of(vec![*from]), none(), Set::of(vec![*to]), false),
-            Kind::Calc => (none(), none(), none(), false),
+            // Lock step runs no one-sided access (Scheduled::new refuses).
+            Kind::Calc | Kind::Move { .. } => (none(), none(), none(), false),
         };
         Footprint {
             reads,

@@ -20,7 +20,9 @@
 //! its message is matched.
 
 use super::orders::{Conflicts, Orders};
-use super::{lower_bounds, Data, IdSet, Kind, OpId, Pos, Rank, Schedule, ScheduleError, Value};
+pub use super::values::Payload;
+use super::values::{wrong_words, Values};
+use super::{lower_bounds, Data, Kind, OpId, Rank, Schedule, ScheduleError, Value};
 use crate::config::{Ports, Switching};
 use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol, Runs};
 use crate::topology::Topology;
@@ -34,32 +36,6 @@ const WAITING: u8 = 0;
 const POSTED: u8 = 1;
 /// A completed operation.
 const DONE: u8 = 2;
-
-/// What a message carries.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub enum Payload {
-    /// Nothing: its positions were empty when it was sent.
-    Nothing,
-    /// Plain chunks `first + i`, one per number i of `rest`, in
-    /// increasing order (they land in the receiver's positions in that
-    /// order).
-    Chunks {
-        /// The lowest chunk.
-        first: u32,
-        /// The chunks, by their distance from it (inline within 127 of
-        /// it: no allocation for a message of nearby chunks).
-        rest: IdSet,
-    },
-    /// One partial sum.
-    Sum {
-        /// The chunk.
-        chunk: u32,
-        /// The ranks it combines.
-        ranks: IdSet,
-    },
-}
 
 /// A message: the send that made it, and what it carries.
 #[derive(
@@ -79,16 +55,14 @@ pub struct Message {
 /// A rank's state (a node without a rank keeps an empty one).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct RankState {
-    /// Per position, its value.
-    values: Box<[Value]>,
+    /// Its positions.
+    values: Values,
     /// Per operation of the rank: waiting, posted, done.
     status: Box<[u8]>,
     /// Messages arrived and not yet matched, in arrival order.
     queue: Vec<Message>,
     /// Receives posted and not yet matched, in the order they were posted.
     posted: Vec<OpId>,
-    /// The first contribution combined twice (position, chunk, rank).
-    twice: Option<(Pos, u32, Rank)>,
     /// The operations that wait and may start (their order allows it),
     /// sends fixed to a slot aside, in file order: kept as operations
     /// complete, so that a slot looks at what may happen, not at every
@@ -167,6 +141,17 @@ impl<T: Topology> Scheduled<T> {
     ) -> Result<Self, ScheduleError> {
         if let Some(why) = schedule.invalid() {
             return Err(ScheduleError::Invalid(why));
+        }
+        if let Some(op) = schedule
+            .ops
+            .iter()
+            .position(|o| matches!(o.kind, Kind::Move { .. }))
+        {
+            return Err(ScheduleError::Invalid(format!(
+                "{}: a one-sided access (a put, a get, a remote reduction), which lock step \
+                 does not run: `check schedule` judges it at every relative speed",
+                schedule.where_is(op as OpId)
+            )));
         }
         let nodes = net.nodes();
         if place.len() != schedule.ranks as usize {
@@ -273,6 +258,12 @@ impl<T: Topology> Scheduled<T> {
         }
         self.claims.lower_bound = self.bounds.iter().map(|b| b.1).max();
         self
+    }
+
+    /// The schedule judged at every relative speed ([`super::causal`]),
+    /// ranks named as this run names them.
+    pub fn speeds(&self) -> super::causal::Speeds {
+        super::causal::judge(&self.schedule, &|r| self.rank_words(r))
     }
 
     /// The same, exploring `orders` of each slot's local work.
@@ -548,15 +539,14 @@ impl<T: Topology> Scheduled<T> {
                     }
                 },
                 Kind::Copy { from, to } => {
-                    st.values[*to as usize] = st.values[*from as usize];
+                    st.values.copy(*from, *to);
                     self.mark(st, op, first, DONE);
                 }
                 Kind::Reduce { from, to } => {
-                    let v = st.values[*from as usize];
-                    add(st, *to, v);
+                    st.values.reduce(*from, *to);
                     self.mark(st, op, first, DONE);
                 }
-                Kind::Calc => self.mark(st, op, first, DONE),
+                Kind::Calc | Kind::Move { .. } => self.mark(st, op, first, DONE),
             },
         }
     }
@@ -566,7 +556,7 @@ impl<T: Topology> Scheduled<T> {
         let Kind::Recv { data, reduce, .. } = &self.schedule.ops[op as usize].kind else {
             return;
         };
-        self.put(st, data, m.payload, *reduce);
+        st.values.put(data, m.payload, *reduce);
         self.mark(st, op, first, DONE);
     }
 
@@ -607,83 +597,6 @@ impl<T: Topology> Scheduled<T> {
     fn in_front(&self, op: OpId) -> bool {
         let o = &self.schedule.ops[op as usize];
         !(matches!(o.kind, Kind::Send { .. }) && o.slot.is_some())
-    }
-
-    /// Puts a received payload into the positions `data` names (or, for
-    /// everything, each chunk at its own position), replacing or adding.
-    fn put(&self, st: &mut RankState, data: &Data, payload: Payload, reduce: bool) {
-        let mut values = Vec::new();
-        match payload {
-            Payload::Nothing => {}
-            Payload::Chunks { first, rest } => rest.each(|i| values.push(Value::Chunk(first + i))),
-            Payload::Sum { chunk, ranks } => values.push(Value::Sum { chunk, ranks }),
-        }
-        let everything: Vec<Pos>;
-        let at: &[Pos] = match data {
-            Data::At(at) => at,
-            Data::Nothing => &[],
-            Data::Everything => {
-                everything = values
-                    .iter()
-                    .map(|v| match *v {
-                        Value::Chunk(c) | Value::Sum { chunk: c, .. } => c,
-                        Value::Empty => 0,
-                    })
-                    .collect();
-                &everything
-            }
-        };
-        for (&p, v) in at.iter().zip(values) {
-            if (p as usize) >= st.values.len() {
-                continue;
-            }
-            match reduce {
-                true => add(st, p, v),
-                false => st.values[p as usize] = v,
-            }
-        }
-    }
-
-    /// What a send of `data` by a rank in `st` carries.
-    fn payload(&self, st: &RankState, data: &Data) -> Payload {
-        let values: &mut dyn Iterator<Item = Value> = match data {
-            Data::At(at) => &mut at.iter().map(|&p| st.values[p as usize]),
-            Data::Nothing => &mut std::iter::empty(),
-            Data::Everything => &mut st.values.iter().copied(),
-        };
-        let mut chunks = Vec::new();
-        let mut sum = None;
-        for v in values {
-            match v {
-                Value::Empty => {}
-                Value::Chunk(c) => chunks.push(c),
-                Value::Sum { chunk, ranks } => sum = Some(Payload::Sum { chunk, ranks }),
-            }
-        }
-        if let Some(sum) = sum {
-            return sum;
-        }
-        let Some(&first) = chunks.iter().min() else {
-            return Payload::Nothing;
-        };
-        let rest = chunks.iter().map(|&c| c - first).collect();
-        Payload::Chunks { first, rest }
-    }
-
-    /// The first plain chunk `data` names at an empty position, where a
-    /// position is its chunk (commcheck's format, GOAL): what the send
-    /// claims and its sender does not hold.
-    fn missing(&self, st: &RankState, data: &Data) -> Option<u32> {
-        let Data::At(at) = data else {
-            return None;
-        };
-        let chunks = &self.schedule.chunks;
-        if chunks.positions as usize != chunks.reduced.len() {
-            return None;
-        }
-        at.iter()
-            .copied()
-            .find(|&p| st.values[p as usize] == Value::Empty && !chunks.reduced[p as usize])
     }
 
     /// The rank's sends that may go in `slot` after settling: those its
@@ -796,109 +709,6 @@ fn least_order<I: Copy, K: Ord>(
     out
 }
 
-/// Adds value `v` to position `p`: a partial sum takes in the other's
-/// contributions (noting the first contribution taken twice); a plain
-/// chunk or an empty position takes the value.
-fn add(st: &mut RankState, p: Pos, v: Value) {
-    let here = &mut st.values[p as usize];
-    match (*here, v) {
-        (
-            Value::Sum { chunk, ranks },
-            Value::Sum {
-                chunk: other,
-                ranks: more,
-            },
-        ) if chunk == other => {
-            if st.twice.is_none() {
-                if let Some(r) = ranks.first_common(more) {
-                    st.twice = Some((p, chunk, r));
-                }
-            }
-            *here = Value::Sum {
-                chunk,
-                ranks: ranks | more,
-            };
-        }
-        (_, Value::Empty) => {}
-        _ => *here = v,
-    }
-}
-
-/// What a rank's position ends with where it is wrong: the account
-/// [`Judging::wrong_result`] gives, as one number with the position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Wrong {
-    /// Nothing.
-    Nothing,
-    /// Plain chunk c.
-    Chunk(u32),
-    /// A partial sum of chunk c, where another chunk or a plain chunk is
-    /// expected.
-    SumOf(u32),
-    /// The expected sum without rank r's term.
-    Lacking(Rank),
-    /// The expected sum with rank r's term, which it must not have.
-    Extra(Rank),
-    /// Rank r's term combined twice.
-    Twice(Rank),
-}
-
-impl Wrong {
-    /// What `found` is, where `want` is expected (they differ).
-    fn of(found: Value, want: Value) -> Wrong {
-        match (found, want) {
-            (Value::Empty, _) => Wrong::Nothing,
-            (Value::Chunk(c), _) => Wrong::Chunk(c),
-            (
-                Value::Sum { chunk, ranks },
-                Value::Sum {
-                    chunk: expected,
-                    ranks: terms,
-                },
-            ) if chunk == expected => {
-                let outside = |a: IdSet, b: IdSet| {
-                    a.to_vec()
-                        .into_iter()
-                        .find(|&q| !IdSet::one(q).is_subset(b))
-                };
-                match outside(terms, ranks) {
-                    Some(q) => Wrong::Lacking(q),
-                    None => Wrong::Extra(outside(ranks, terms).unwrap_or(0)),
-                }
-            }
-            (Value::Sum { chunk, .. }, _) => Wrong::SumOf(chunk),
-        }
-    }
-
-    /// The position in the low 32 bits, the kind in the next 3, the
-    /// chunk or rank above (both below 2^24: MAX_VALUES, MAX_REDUCED_RANKS).
-    fn code(self, p: Pos) -> u64 {
-        let (kind, x) = match self {
-            Wrong::Nothing => (0, 0),
-            Wrong::Chunk(c) => (1, c),
-            Wrong::SumOf(c) => (2, c),
-            Wrong::Lacking(r) => (3, r),
-            Wrong::Extra(r) => (4, r),
-            Wrong::Twice(r) => (5, r),
-        };
-        p as u64 | kind << 32 | (x as u64) << 35
-    }
-
-    /// The position and what it holds, from [`Wrong::code`].
-    fn decode(code: u64) -> (Pos, Wrong) {
-        let x = (code >> 35) as u32;
-        let wrong = match code >> 32 & 7 {
-            0 => Wrong::Nothing,
-            1 => Wrong::Chunk(x),
-            2 => Wrong::SumOf(x),
-            3 => Wrong::Lacking(x),
-            4 => Wrong::Extra(x),
-            _ => Wrong::Twice(x),
-        };
-        (code as u32, wrong)
-    }
-}
-
 impl<T: Topology> Protocol for Scheduled<T> {
     type Topo = T;
     type Input = ();
@@ -914,14 +724,9 @@ impl<T: Topology> Protocol for Scheduled<T> {
         if r == Rank::MAX {
             return RankState::default();
         }
-        let chunks = &self.schedule.chunks;
-        let mut values = vec![Value::Empty; chunks.positions as usize];
-        for &(p, v) in &chunks.initial[r as usize] {
-            values[p as usize] = v;
-        }
         let ops = self.schedule.rank_ops(r);
         let mut st = RankState {
-            values: values.into(),
+            values: Values::initial(&self.schedule.chunks, r),
             status: vec![WAITING; ops.len()].into(),
             ..RankState::default()
         };
@@ -984,8 +789,8 @@ impl<T: Topology> Protocol for Scheduled<T> {
                 let Kind::Send { to, data, .. } = &self.schedule.ops[op as usize].kind else {
                     continue;
                 };
-                let payload = self.payload(st, data);
-                let missing = self.missing(st, data);
+                let payload = st.values.payload(data);
+                let missing = st.values.missing(&self.schedule.chunks, data);
                 out.push(Transmission {
                     route: self.route(r, *to),
                     msg: Message {
@@ -1074,19 +879,13 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
     /// Judged at the end: each position holds what the collective
     /// requires, combining each contribution once; else the first
     /// contribution combined twice, or the first position that holds
-    /// something else ([`Wrong`]).
+    /// something else ([`Values::wrong`]).
     fn wrong_result(&self, _: &(), node: NodeId, st: &RankState) -> Option<u64> {
         let r = self.rank_at[node as usize];
         if r == Rank::MAX {
             return None;
         }
-        if let Some((p, _, twice)) = st.twice {
-            return Some(Wrong::Twice(twice).code(p));
-        }
-        self.schedule.chunks.expect[r as usize]
-            .iter()
-            .find(|&&(p, want)| st.values[p as usize] != want)
-            .map(|&(p, want)| Wrong::of(st.values[p as usize], want).code(p))
+        st.values.wrong(&self.schedule.chunks, r)
     }
 
     /// The first operation of the node's rank never completed, else the
@@ -1143,34 +942,9 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
             )),
             WrongResult { node, detail } => {
                 let r = self.rank_at[node as usize];
-                let (p, wrong) = Wrong::decode(detail);
-                let chunks = &self.schedule.chunks;
-                let at = chunks.place_words(p);
-                let want = match chunks.expected(r, p) {
-                    Some(Value::Chunk(c)) => format!("chunk {c}"),
-                    Some(Value::Sum { chunk, ranks }) => {
-                        format!("the sum of chunk {chunk} over {} ranks", ranks.len())
-                    }
-                    _ => "nothing".into(),
-                };
-                let found = match wrong {
-                    Wrong::Nothing => format!("nothing at {at}, where {want} is expected"),
-                    Wrong::Chunk(c) => format!("chunk {c} at {at}, where {want} is expected"),
-                    Wrong::SumOf(c) => {
-                        format!("a partial sum of chunk {c} at {at}, where {want} is expected")
-                    }
-                    Wrong::Lacking(q) => {
-                        format!("{want} at {at} lacking {}'s term", self.rank_words(q))
-                    }
-                    Wrong::Extra(q) => format!(
-                        "{want} at {at} with {}'s term, which it must not have",
-                        self.rank_words(q)
-                    ),
-                    Wrong::Twice(q) => {
-                        format!("{}'s term counted twice at {at}", self.rank_words(q))
-                    }
-                };
-                Some(format!("{} ends with {found}", self.rank_words(r)))
+                Some(wrong_words(&self.schedule.chunks, r, detail, &|q| {
+                    self.rank_words(q)
+                }))
             }
             _ => None,
         }
@@ -1254,41 +1028,6 @@ fn nth_subset(k: u32, m: u32, mut index: u32) -> impl Iterator<Item = u32> {
         }
     }
     chosen.into_iter()
-}
-
-#[cfg(test)]
-mod wrong_tests {
-    use super::{IdSet, Value, Wrong};
-
-    /// Every account comes back from its number with its position, and
-    /// a sum is told by the first term it lacks, else the first it must
-    /// not have.
-    #[test]
-    fn a_wrong_result_is_told_back_as_it_was_found() {
-        let sum = |rs: &[u32]| Value::Sum {
-            chunk: 3,
-            ranks: rs.iter().copied().collect::<IdSet>(),
-        };
-        for (p, w) in [
-            (0, Wrong::Nothing),
-            (7, Wrong::Chunk(1 << 23)),
-            (u32::MAX, Wrong::SumOf(2)),
-            (5, Wrong::Lacking(4095)),
-            (1 << 20, Wrong::Extra(0)),
-            (9, Wrong::Twice(17)),
-        ] {
-            assert_eq!(Wrong::decode(w.code(p)), (p, w));
-        }
-        assert_eq!(Wrong::of(sum(&[0, 2]), sum(&[0, 1, 2])), Wrong::Lacking(1));
-        assert_eq!(Wrong::of(sum(&[0, 1, 2]), sum(&[0, 2])), Wrong::Extra(1));
-        assert_eq!(Wrong::of(Value::Chunk(4), sum(&[0])), Wrong::Chunk(4));
-        assert_eq!(Wrong::of(Value::Empty, Value::Chunk(4)), Wrong::Nothing);
-        let other = Value::Sum {
-            chunk: 8,
-            ranks: IdSet::one(0),
-        };
-        assert_eq!(Wrong::of(other, sum(&[0])), Wrong::SumOf(8));
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,357 @@
+//! MSCCL++ execution plans (docs/schedules.md, "MSCCL++ plans"): plans
+//! the tests write as MSCCL++'s DSL writes them, judged at every relative
+//! speed; the three classic bugs (a missing signal, a put over data the
+//! peer has not read, a shard reduced twice) each reported in the plan's
+//! own terms; bad plans refused in one line with their JSON path.
+
+use crate::support::status_of as status;
+use commcheck::check::schedule::{check_schedule, Format, ScheduleRequest};
+use commcheck::check::CheckError;
+use commcheck::report::Outcome;
+use properties::Status;
+use serde_json::{json, Value};
+
+/// A local buffer reference.
+fn local(buffer: &str, index: u32) -> Value {
+    json!({"type": buffer, "index": index, "size": 1})
+}
+
+/// A reference to the thread block's remote buffer `id`.
+fn remote(id: usize, index: u32) -> Value {
+    json!({"buffer_id": id, "index": index, "size": 1})
+}
+
+/// Signal (or wait on) every memory channel of the thread block.
+fn sync(name: &str, peers: usize) -> Value {
+    json!({"name": name, "channel_type": "memory", "channel_ids": (0..peers).collect::<Vec<_>>()})
+}
+
+fn nop() -> Value {
+    json!({"name": "nop"})
+}
+
+/// A plan of `n` GPUs of one thread block each, connected to every peer
+/// by one memory channel, GPU r's remote buffers those of `remote_type`
+/// on each peer in rank order; `ops(r)` its thread block's ops.
+fn plan(
+    collective: &str,
+    inplace: bool,
+    n: u32,
+    chunks: [u32; 3],
+    remote_type: &str,
+    ops: impl Fn(u32) -> Vec<Value>,
+) -> String {
+    let gpus: Vec<Value> = (0..n)
+        .map(|r| {
+            let peers: Vec<u32> = (0..n).filter(|&q| q != r).collect();
+            json!({
+                "id": r,
+                "input_chunks": chunks[0],
+                "output_chunks": chunks[1],
+                "scratch_chunks": chunks[2],
+                "channels": [{"channel_type": "memory", "connected_to": peers}],
+                "remote_buffers": peers.iter().map(|&q| json!({
+                    "rank": q, "type": remote_type, "access_channel_types": ["memory"]
+                })).collect::<Vec<_>>(),
+                "semaphores": [],
+                "threadblocks": [{
+                    "id": 0,
+                    "ops": ops(r),
+                    "channels": [{"channel_type": "memory", "channel_ids": (0..n - 1).collect::<Vec<_>>()}],
+                    "remote_buffer_refs": [{
+                        "access_channel_type": "memory",
+                        "remote_buffer_ids": (0..n - 1).collect::<Vec<_>>()
+                    }]
+                }]
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({
+        "name": format!("test_{collective}"),
+        "collective": collective,
+        "protocol": "Simple",
+        "inplace": inplace,
+        "reuse_resources": false,
+        "num_threads_per_block": 1024,
+        "use_double_scratch_buffer": false,
+        "buffer_alignment": 16,
+        "min_message_size": 0,
+        "max_message_size": u64::MAX,
+        "gpus": gpus
+    }))
+    .unwrap()
+}
+
+/// The thread block's index of peer `q` of GPU `r` (its channels and
+/// remote buffers list the peers in rank order).
+fn of(r: u32, q: u32) -> usize {
+    (q - (q > r) as u32) as usize
+}
+
+/// An allgather of `n` GPUs through scratch, in two rounds: in round k,
+/// GPU r puts its input chunk k into each peer's scratch chunk r, then
+/// (`nop`, `signal`, `wait`, `nop`) each copies what its peers put into
+/// its output. With `ack`, a second signal and wait tells each GPU that
+/// its peers have read their scratch before round 1 puts into it again;
+/// without, round 1 may overwrite what a peer has not read yet. `drop`:
+/// the nop before round 0's signal on GPU 0 is left out.
+pub fn allgather(n: u32, ack: bool) -> String {
+    plan("allgather", false, n, [2, 2 * n, n], "s", |r| {
+        let mut ops = Vec::new();
+        for k in 0..2 {
+            for q in (0..n).filter(|&q| q != r) {
+                ops.push(json!({"name": "put", "channel_type": "memory",
+                    "src_buff": [local("i", k)], "dst_buff": [remote(of(r, q), r)]}));
+            }
+            ops.extend([
+                nop(),
+                sync("signal", n as usize - 1),
+                sync("wait", n as usize - 1),
+                nop(),
+            ]);
+            for q in (0..n).filter(|&q| q != r) {
+                ops.push(json!({"name": "copy", "src_buff": [local("s", q)],
+                    "dst_buff": [local("o", 2 * q + k)]}));
+            }
+            ops.push(json!({"name": "copy", "src_buff": [local("i", k)],
+                "dst_buff": [local("o", 2 * r + k)]}));
+            if ack && k == 0 {
+                ops.extend([
+                    nop(),
+                    sync("signal", n as usize - 1),
+                    sync("wait", n as usize - 1),
+                    nop(),
+                ]);
+            }
+        }
+        ops
+    })
+}
+
+/// An allreduce in place of `n` GPUs, chunk r owned by GPU r: a barrier
+/// (nop, signal, wait, nop), GPU r sums chunk r of every peer's input
+/// into its own (`rre`), a barrier, then puts the sum into every peer's
+/// chunk r, and a last barrier. `twice`: GPU 0 reads its first peer's
+/// chunk twice.
+pub fn allreduce(n: u32, twice: bool) -> String {
+    plan("allreduce", true, n, [n, n, 0], "i", |r| {
+        let barrier = || {
+            [
+                nop(),
+                sync("signal", n as usize - 1),
+                sync("wait", n as usize - 1),
+                nop(),
+            ]
+        };
+        let mut ops: Vec<Value> = barrier().into();
+        let mut src = vec![local("i", r)];
+        src.extend((0..n).filter(|&q| q != r).map(|q| remote(of(r, q), r)));
+        if twice && r == 0 {
+            src.push(remote(0, 0));
+        }
+        ops.push(
+            json!({"name": "rre", "channel_type": "memory", "reduce_op": "sum",
+            "src_buff": src, "dst_buff": [local("i", r)]}),
+        );
+        ops.extend(barrier());
+        for q in (0..n).filter(|&q| q != r) {
+            ops.push(json!({"name": "put", "channel_type": "memory",
+                "src_buff": [local("i", r)], "dst_buff": [remote(of(r, q), r)]}));
+        }
+        ops.extend(barrier());
+        ops
+    })
+}
+
+fn run(name: &str, text: &str) -> Result<Outcome, CheckError> {
+    let file = std::env::temp_dir().join(format!(
+        "commcheck-mscclpp-{}-{name}.json",
+        std::process::id()
+    ));
+    std::fs::write(&file, text).unwrap();
+    // Guessed from the content: JSON with `gpus`.
+    let o = check_schedule(&ScheduleRequest::new(
+        file.clone(),
+        "dgx-h100:1".parse().unwrap(),
+    ));
+    let _ = std::fs::remove_file(file);
+    o
+}
+
+fn text_of(o: &Outcome, property: &str) -> String {
+    o.properties
+        .iter()
+        .find(|p| p.name == property)
+        .and_then(|p| p.counterexample.as_ref())
+        .map(|c| c.text.clone())
+        .unwrap_or_default()
+}
+
+const AT_EVERY_SPEED: [&str; 3] = ["matching", "race-freedom", "causal-completeness"];
+
+/// The plans as written hold at every speed: every wait is signalled,
+/// nothing races, every GPU ends with the collective's result.
+#[test]
+fn plans_written_as_the_dsl_writes_them_hold_at_every_speed() {
+    for (name, text) in [
+        ("allgather", allgather(4, true)),
+        ("allreduce", allreduce(4, false)),
+        ("allreduce8", allreduce(8, false)),
+    ] {
+        let o = run(name, &text).unwrap();
+        for p in AT_EVERY_SPEED {
+            assert_eq!(status(&o, p), Status::Holds, "{name} {p}\n{}", o.text());
+        }
+        assert!(!o.refuted() && !o.undecided(), "{name}\n{}", o.text());
+        assert_eq!(status(&o, "contention-freedom"), Status::NotJudged);
+    }
+}
+
+/// A signal left out: the peer's last wait is never satisfied (the
+/// counting semaphore lets its first wait take the next signal), named
+/// by GPU, thread block and op.
+#[test]
+fn a_missing_signal_is_a_hang() {
+    let mut plan: Value = serde_json::from_str(&allreduce(4, false)).unwrap();
+    // GPU 0's first signal reaches peers 1 and 2 only.
+    plan["gpus"][0]["threadblocks"][0]["ops"][1]["channel_ids"] = json!([0, 1]);
+    let o = run("nosignal", &plan.to_string()).unwrap();
+    assert_eq!(status(&o, "matching"), Status::Violated, "{}", o.text());
+    let text = text_of(&o, "matching");
+    assert!(
+        text.starts_with("rank 3 (gpu3), gpus[3].threadblocks[0].ops[")
+            && text.contains("(wait) waits for a message no operation sends"),
+        "{text}"
+    );
+    assert!(o.refuted());
+}
+
+/// Round 1 puts into a peer's scratch with nothing telling it the peer
+/// has read round 0's: the put may overwrite data the peer has not read.
+/// With the acknowledgement it may not.
+#[test]
+fn a_put_over_unread_data_is_a_race() {
+    let o = run("noack", &allgather(3, false)).unwrap();
+    assert_eq!(status(&o, "race-freedom"), Status::Violated, "{}", o.text());
+    let text = text_of(&o, "race-freedom");
+    // GPU r's round-1 put writes scratch chunk r of a peer, which copies
+    // it out in round 0.
+    assert!(
+        text.contains("(put) writes buffer s, offset") && text.contains("(copy) reads it")
+            || text.contains("(copy) reads buffer s, offset") && text.contains("(put) writes it"),
+        "{text}"
+    );
+    let race = o
+        .properties
+        .iter()
+        .find(|p| p.name == "race-freedom")
+        .and_then(|p| p.counterexample.clone())
+        .unwrap();
+    assert!(race.interleaving.last().unwrap().ends_with("run at once"));
+    let acked = run("ack", &allgather(3, true)).unwrap();
+    assert_eq!(
+        status(&acked, "race-freedom"),
+        Status::Holds,
+        "{}",
+        acked.text()
+    );
+}
+
+/// A reduction that reads one peer's shard twice: at every speed GPU 0
+/// ends with that term counted twice, in the plan's terms.
+#[test]
+fn a_shard_reduced_twice_is_named() {
+    let o = run("twice", &allreduce(4, true)).unwrap();
+    assert_eq!(
+        status(&o, "causal-completeness"),
+        Status::Violated,
+        "{}",
+        o.text()
+    );
+    assert_eq!(
+        text_of(&o, "causal-completeness"),
+        "at every speed, rank 0 (gpu0) ends with rank 1 (gpu1)'s term counted twice at buffer \
+         i, offset 0"
+    );
+}
+
+/// A nop left out between a put and the signal that should publish it:
+/// the thread block's put may still be running when the peer, woken by
+/// the signal, reads what it writes.
+#[test]
+fn a_signal_not_after_its_put_races_with_the_reader() {
+    let mut plan: Value = serde_json::from_str(&allgather(3, true)).unwrap();
+    let ops = plan["gpus"][0]["threadblocks"][0]["ops"]
+        .as_array_mut()
+        .unwrap();
+    // Ops 0 and 1 are GPU 0's round-0 puts, op 2 the nop.
+    assert_eq!(ops[2]["name"], "nop");
+    ops.remove(2);
+    let o = run("nonop", &plan.to_string()).unwrap();
+    assert_eq!(status(&o, "race-freedom"), Status::Violated, "{}", o.text());
+    assert!(
+        text_of(&o, "race-freedom").contains("gpus[0].threadblocks[0].ops[0] (put)")
+            || text_of(&o, "race-freedom").contains("gpus[0].threadblocks[0].ops[1] (put)")
+    );
+}
+
+/// Bad plans are refused in one line naming the JSON path.
+#[test]
+fn bad_plans_are_refused_with_their_json_path() {
+    let good: Value = serde_json::from_str(&allreduce(2, false)).unwrap();
+    let refused = |change: &dyn Fn(&mut Value), expect: &str| {
+        let mut plan = good.clone();
+        change(&mut plan);
+        let e = run("bad", &plan.to_string())
+            .map(|o| o.text())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(expect), "{expect}: {e}");
+    };
+    refused(
+        &|p| p["gpus"][1]["threadblocks"][0]["ops"][4]["name"] = json!("glre"),
+        "gpus[1].threadblocks[0].ops[4]: \"glre\": not an op of MSCCL++'s current parser",
+    );
+    refused(
+        &|p| p["gpus"][0]["id"] = json!(1),
+        "gpus[0].id: GPU 0 must be at position 0",
+    );
+    refused(
+        &|p| {
+            p["gpus"][0]["inputChunks"] = json!(2);
+        },
+        "the camelCase layout of MSCCL++ 0.5 to 0.7",
+    );
+    refused(
+        &|p| p["gpus"][0]["threadblocks"][0]["ops"][4]["src_buff"][1]["buffer_id"] = json!(5),
+        "gpus[0].threadblocks[0].ops[4].src_buff[1].buffer_id: remote buffer 5",
+    );
+    refused(
+        &|p| p["gpus"][1]["threadblocks"][0]["ops"][4]["dst_buff"][0]["index"] = json!(7),
+        "gpus[1].threadblocks[0].ops[4].dst_buff[0]: chunks 7 to 8 of buffer i of GPU 1",
+    );
+    refused(
+        &|p| p["collective"] = json!("sendrecv"),
+        "collective: \"sendrecv\": commcheck reads allreduce",
+    );
+    refused(
+        &|p| {
+            p.as_object_mut().unwrap().remove("protocol");
+        },
+        "the plan: no \"protocol\"",
+    );
+    // An explicit format that does not fit.
+    let file =
+        std::env::temp_dir().join(format!("commcheck-mscclpp-{}-fmt.json", std::process::id()));
+    std::fs::write(&file, "{\"gpus\": 3}").unwrap();
+    let e = check_schedule(&ScheduleRequest {
+        format: Some(Format::Mscclpp),
+        ..ScheduleRequest::new(file.clone(), "dgx-h100:1".parse().unwrap())
+    })
+    .map(|o| o.text())
+    .unwrap_err()
+    .to_string();
+    let _ = std::fs::remove_file(file);
+    assert!(e.contains("gpus") && e.contains("expected an array"), "{e}");
+}
