@@ -186,6 +186,14 @@ fn the_readers_refuse_mutated_files_without_panicking() {
         ),
         (Format::Mscclpp, crate::mscclpp::allgather(3, true)),
         (Format::Mscclpp, crate::mscclpp::allreduce(4, false)),
+        (
+            Format::Mscclpp,
+            crate::mscclpp::tbg_allgather(2, 4, |_, t| Some(t)),
+        ),
+        (
+            Format::Mscclpp,
+            crate::mscclpp::switch_packet_allgather(3, true),
+        ),
     ];
     let dir = std::env::temp_dir().join(format!("commcheck-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,13 +1,18 @@
 //! MSCCL++ execution plans (docs/schedules.md, "MSCCL++ plans"): plans
-//! the tests write as MSCCL++'s DSL writes them, judged at every relative
+//! the tests write as MSCCL++'s DSL writes them, judged in lock step (on
+//! an 8-GPU server, worms through its switches) and at every relative
 //! speed; the three classic bugs (a missing signal, a put over data the
 //! peer has not read, a shard reduced twice) each reported in the plan's
-//! own terms; bad plans refused in one line with their JSON path.
+//! own terms; thread-block groups and switch packets; contention of puts
+//! on a network where they share links; bad plans refused in one line
+//! with their JSON path.
 
 use crate::support::status_of as status;
 use commcheck::check::schedule::{check_schedule, Format, ScheduleRequest};
-use commcheck::check::CheckError;
+use commcheck::check::{CheckError, Options};
+use commcheck::engine::Engine;
 use commcheck::report::Outcome;
+use models::{Ports, Switching};
 use properties::Status;
 use serde_json::{json, Value};
 
@@ -30,6 +35,63 @@ fn nop() -> Value {
     json!({"name": "nop"})
 }
 
+/// GPU `r` of `n` with the given thread blocks, a memory channel to every
+/// peer, the peers' buffers of `remote_type` as remote buffers in rank
+/// order, and a switch channel over all the GPUs' scratch.
+fn gpu(r: u32, n: u32, chunks: [u32; 3], remote_type: &str, threadblocks: Vec<Value>) -> Value {
+    let peers: Vec<u32> = (0..n).filter(|&q| q != r).collect();
+    json!({
+        "id": r,
+        "input_chunks": chunks[0],
+        "output_chunks": chunks[1],
+        "scratch_chunks": chunks[2],
+        "channels": [
+            {"channel_type": "memory", "connected_to": peers},
+            {"channel_type": "switch", "buffer_type": "s",
+             "rank_groups": [{"size": n, "ranks": (0..n).collect::<Vec<_>>()}]}
+        ],
+        "remote_buffers": peers.iter().map(|&q| json!({
+            "rank": q, "type": remote_type, "access_channel_types": ["memory"]
+        })).collect::<Vec<_>>(),
+        "semaphores": [],
+        "threadblocks": threadblocks,
+    })
+}
+
+/// A thread block of `ops` that uses every memory channel and remote
+/// buffer, and the switch channel.
+fn block(id: u32, n: u32, ops: Vec<Value>) -> Value {
+    json!({
+        "id": id,
+        "ops": ops,
+        "channels": [
+            {"channel_type": "memory", "channel_ids": (0..n - 1).collect::<Vec<_>>()},
+            {"channel_type": "switch", "channel_ids": [0]}
+        ],
+        "remote_buffer_refs": [{
+            "access_channel_type": "memory",
+            "remote_buffer_ids": (0..n - 1).collect::<Vec<_>>()
+        }]
+    })
+}
+
+/// A plan of these GPUs.
+fn named_plan(
+    name: &str,
+    collective: &str,
+    inplace: bool,
+    protocol: &str,
+    gpus: Vec<Value>,
+) -> String {
+    json!({
+        "name": name, "collective": collective, "protocol": protocol, "inplace": inplace,
+        "reuse_resources": false, "num_threads_per_block": 1024,
+        "use_double_scratch_buffer": false, "buffer_alignment": 16,
+        "min_message_size": 0, "max_message_size": u64::MAX, "gpus": gpus
+    })
+    .to_string()
+}
+
 /// A plan of `n` GPUs of one thread block each, connected to every peer
 /// by one memory channel, GPU r's remote buffers those of `remote_type`
 /// on each peer in rank order; `ops(r)` its thread block's ops.
@@ -41,45 +103,16 @@ fn plan(
     remote_type: &str,
     ops: impl Fn(u32) -> Vec<Value>,
 ) -> String {
-    let gpus: Vec<Value> = (0..n)
-        .map(|r| {
-            let peers: Vec<u32> = (0..n).filter(|&q| q != r).collect();
-            json!({
-                "id": r,
-                "input_chunks": chunks[0],
-                "output_chunks": chunks[1],
-                "scratch_chunks": chunks[2],
-                "channels": [{"channel_type": "memory", "connected_to": peers}],
-                "remote_buffers": peers.iter().map(|&q| json!({
-                    "rank": q, "type": remote_type, "access_channel_types": ["memory"]
-                })).collect::<Vec<_>>(),
-                "semaphores": [],
-                "threadblocks": [{
-                    "id": 0,
-                    "ops": ops(r),
-                    "channels": [{"channel_type": "memory", "channel_ids": (0..n - 1).collect::<Vec<_>>()}],
-                    "remote_buffer_refs": [{
-                        "access_channel_type": "memory",
-                        "remote_buffer_ids": (0..n - 1).collect::<Vec<_>>()
-                    }]
-                }]
-            })
-        })
+    let gpus = (0..n)
+        .map(|r| gpu(r, n, chunks, remote_type, vec![block(0, n, ops(r))]))
         .collect();
-    serde_json::to_string_pretty(&json!({
-        "name": format!("test_{collective}"),
-        "collective": collective,
-        "protocol": "Simple",
-        "inplace": inplace,
-        "reuse_resources": false,
-        "num_threads_per_block": 1024,
-        "use_double_scratch_buffer": false,
-        "buffer_alignment": 16,
-        "min_message_size": 0,
-        "max_message_size": u64::MAX,
-        "gpus": gpus
-    }))
-    .unwrap()
+    named_plan(
+        &format!("test_{collective}"),
+        collective,
+        inplace,
+        "Simple",
+        gpus,
+    )
 }
 
 /// The thread block's index of peer `q` of GPU `r` (its channels and
@@ -164,16 +197,21 @@ pub fn allreduce(n: u32, twice: bool) -> String {
 }
 
 fn run(name: &str, text: &str) -> Result<Outcome, CheckError> {
+    run_on(name, text, "dgx-h100:1")
+}
+
+/// The plan in `text` on `network`, its messages worms.
+fn run_on(name: &str, text: &str, network: &str) -> Result<Outcome, CheckError> {
     let file = std::env::temp_dir().join(format!(
         "commcheck-mscclpp-{}-{name}.json",
         std::process::id()
     ));
     std::fs::write(&file, text).unwrap();
     // Guessed from the content: JSON with `gpus`.
-    let o = check_schedule(&ScheduleRequest::new(
-        file.clone(),
-        "dgx-h100:1".parse().unwrap(),
-    ));
+    let o = check_schedule(&ScheduleRequest {
+        switching: Switching::Wh,
+        ..ScheduleRequest::new(file.clone(), network.parse().unwrap())
+    });
     let _ = std::fs::remove_file(file);
     o
 }
@@ -189,8 +227,9 @@ fn text_of(o: &Outcome, property: &str) -> String {
 
 const AT_EVERY_SPEED: [&str; 3] = ["matching", "race-freedom", "causal-completeness"];
 
-/// The plans as written hold at every speed: every wait is signalled,
-/// nothing races, every GPU ends with the collective's result.
+/// The plans as written hold in lock step and at every speed: every wait
+/// is signalled, nothing races, every GPU ends with the collective's
+/// result, no two worms take one link at once.
 #[test]
 fn plans_written_as_the_dsl_writes_them_hold_at_every_speed() {
     for (name, text) in [
@@ -203,8 +242,46 @@ fn plans_written_as_the_dsl_writes_them_hold_at_every_speed() {
             assert_eq!(status(&o, p), Status::Holds, "{name} {p}\n{}", o.text());
         }
         assert!(!o.refuted() && !o.undecided(), "{name}\n{}", o.text());
-        assert_eq!(status(&o, "contention-freedom"), Status::NotJudged);
+        for p in ["completeness", "contention-freedom", "causality"] {
+            assert_eq!(status(&o, p), Status::Holds, "{name} {p}\n{}", o.text());
+        }
     }
+}
+
+/// Lock step runs puts as transmissions and gets as a request and its
+/// reply: on a 2 x 2 mesh, where a put to the opposite corner crosses a
+/// neighbour's link, the allgather's puts collide; a plan that gets its
+/// peers' chunks instead of putting them takes a round trip a chunk.
+#[test]
+fn puts_and_gets_take_the_network() {
+    let o = run_on("mesh", &allgather(4, true), "mesh:2x2").unwrap();
+    assert_eq!(
+        status(&o, "contention-freedom"),
+        Status::Violated,
+        "{}",
+        o.text()
+    );
+    assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
+    // The same in gets, on two GPUs: each gets its peer's input into its
+    // scratch, then copies it out.
+    let gets = plan("allgather", false, 2, [1, 2, 1], "i", |r| {
+        let q = 1 - r;
+        vec![
+            nop(),
+            sync("signal", 1),
+            sync("wait", 1),
+            nop(),
+            json!({"name": "get", "channel_type": "memory",
+                "src_buff": [remote(0, 0)], "dst_buff": [local("s", 0)]}),
+            nop(),
+            json!({"name": "copy", "src_buff": [local("s", 0)], "dst_buff": [local("o", q)]}),
+            json!({"name": "copy", "src_buff": [local("i", 0)], "dst_buff": [local("o", r)]}),
+        ]
+    });
+    let o = run_on("gets", &gets, "hypercube:1").unwrap();
+    assert!(!o.refuted() && !o.undecided(), "{}", o.text());
+    // A signal and a get's request and reply: three slots.
+    assert_eq!(o.time.measured, Some(3), "{}", o.text());
 }
 
 /// A signal left out: the peer's last wait is never satisfied (the
@@ -219,7 +296,7 @@ fn a_missing_signal_is_a_hang() {
     assert_eq!(status(&o, "matching"), Status::Violated, "{}", o.text());
     let text = text_of(&o, "matching");
     assert!(
-        text.starts_with("rank 3 (gpu3), gpus[3].threadblocks[0].ops[")
+        text.contains("rank 3 (gpu3), gpus[3].threadblocks[0].ops[")
             && text.contains("(wait) waits for a message no operation sends"),
         "{text}"
     );
@@ -354,4 +431,235 @@ fn bad_plans_are_refused_with_their_json_path() {
     .to_string();
     let _ = std::fs::remove_file(file);
     assert!(e.contains("gpus") && e.contains("expected an array"), "{e}");
+}
+
+/// An allgather in place of `n` GPUs by thread-block groups, as MSCCL++'s
+/// `allgather_tbg` example writes it: block 0 of GPU r tells its peers it
+/// is ready (relaxed signal and wait); a barrier of the `group` blocks;
+/// block t puts piece `member(r, t)` of `group` of output chunk r into
+/// every peer's (none where `member` gives none); a barrier; block 0
+/// signals and waits.
+pub fn tbg_allgather(n: u32, group: u32, member: impl Fn(u32, u32) -> Option<u32>) -> String {
+    let barrier = json!({"name": "barrier", "barrier_id": 0, "num_threadblocks": group});
+    let gpus = (0..n)
+        .map(|r| {
+            let blocks = (0..group)
+                .map(|t| {
+                    let mut ops = Vec::new();
+                    if t == 0 {
+                        ops.extend([
+                            sync("rlxsignal", n as usize - 1),
+                            sync("rlxwait", n as usize - 1),
+                        ]);
+                    }
+                    ops.push(barrier.clone());
+                    if let Some(id) = member(r, t) {
+                        for q in (0..n).filter(|&q| q != r) {
+                            ops.push(json!({"name": "put", "channel_type": "memory",
+                                "src_buff": [local("o", r)], "dst_buff": [remote(of(r, q), r)],
+                                "tbg_info": {"tb_id": id, "tbg_size": group}}));
+                        }
+                    }
+                    ops.push(barrier.clone());
+                    if t == 0 {
+                        ops.extend([
+                            sync("signal", n as usize - 1),
+                            sync("wait", n as usize - 1),
+                            nop(),
+                        ]);
+                    }
+                    block(t, n, ops)
+                })
+                .collect();
+            gpu(r, n, [1, n, 0], "o", blocks)
+        })
+        .collect();
+    named_plan("tbg_allgather", "allgather", true, "Simple", gpus)
+}
+
+/// Thread-block groups cut each chunk into pieces, one a block: the
+/// groups' allgather holds at every speed; a block that does not put its
+/// piece leaves that piece of the chunk unwritten, named as a piece; two
+/// blocks that claim one piece write it at once (and leave another out).
+#[test]
+fn thread_block_groups_put_a_piece_each() {
+    for (n, group) in [(2, 4), (3, 2), (3, 3)] {
+        let o = run("tbg", &tbg_allgather(n, group, |_, t| Some(t))).unwrap();
+        for p in AT_EVERY_SPEED {
+            assert_eq!(
+                status(&o, p),
+                Status::Holds,
+                "{n} {group} {p}\n{}",
+                o.text()
+            );
+        }
+    }
+    // GPU 1's block 3 puts nothing: piece 4 of chunk 1 never reaches GPU 0.
+    let o = run(
+        "tbg-missing",
+        &tbg_allgather(2, 4, |r, t| (r != 1 || t != 3).then_some(t)),
+    )
+    .unwrap();
+    assert_eq!(
+        text_of(&o, "causal-completeness"),
+        "at every speed, rank 0 (gpu0) ends with nothing at buffer o, offset 1 (piece 4 of 4), \
+         where chunk 1 (piece 4 of 4) is expected"
+    );
+    assert_eq!(status(&o, "race-freedom"), Status::Holds, "{}", o.text());
+    // GPU 0's block 3 claims block 2's piece.
+    let o = run(
+        "tbg-twice",
+        &tbg_allgather(2, 4, |r, t| Some(if r == 0 && t == 3 { 2 } else { t })),
+    )
+    .unwrap();
+    let text = text_of(&o, "race-freedom");
+    assert!(
+        text.contains("gpus[0].threadblocks[2].ops[1] (put)")
+            && text.contains("gpus[0].threadblocks[3].ops[1] (put)")
+            && text.contains("buffer o, offset 0 (piece 3 of 4)"),
+        "{text}"
+    );
+    // Groups of 2 and 3 in one plan: chunks in 6 pieces.
+    let mixed = tbg_allgather(3, 3, |_, t| Some(t));
+    let mut plan: Value = serde_json::from_str(&mixed).unwrap();
+    for t in 0..2 {
+        let ops = plan["gpus"][2]["threadblocks"][t]["ops"]
+            .as_array_mut()
+            .unwrap();
+        for op in ops.iter_mut().filter(|op| op["name"] == "put") {
+            op["tbg_info"] = json!({"tb_id": t, "tbg_size": 2});
+        }
+    }
+    let ops = plan["gpus"][2]["threadblocks"][2]["ops"]
+        .as_array_mut()
+        .unwrap();
+    ops.retain(|op| op["name"] != "put");
+    let o = run("tbg-mixed", &plan.to_string()).unwrap();
+    for p in AT_EVERY_SPEED {
+        assert_eq!(status(&o, p), Status::Holds, "mixed {p}\n{}", o.text());
+    }
+    // A tb_id outside its group is refused at its path.
+    let mut plan: Value = serde_json::from_str(&tbg_allgather(2, 2, |_, t| Some(t))).unwrap();
+    plan["gpus"][1]["threadblocks"][1]["ops"][1]["tbg_info"]["tb_id"] = json!(2);
+    let e = run("tbg-bad", &plan.to_string())
+        .map(|o| o.text())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("gpus[1].threadblocks[1].ops[1].tbg_info: tb_id 2 of a group of 2"),
+        "{e}"
+    );
+}
+
+/// A packet allgather through the switch, as MSCCL++'s
+/// `allgather_nvls_zero_copy_pkt` example writes it: GPU r copies its
+/// chunk into its scratch slot r as packets (`cpkt`), stores them into
+/// slot r of every GPU through the switch (`gstorepkt`), and block j
+/// unpacks slot j into output chunk j (`upkt`), each waiting for its
+/// packets. `copy`: whether GPU 0 makes its packets.
+pub fn switch_packet_allgather(n: u32, copy: bool) -> String {
+    let gpus = (0..n)
+        .map(|r| {
+            let blocks = (0..n)
+                .map(|j| {
+                    let mut ops = Vec::new();
+                    if j == 0 {
+                        if copy || r != 0 {
+                            ops.push(json!({"name": "cpkt", "src_buff": [local("o", r)],
+                                "dst_buff": [local("s", r)]}));
+                        }
+                        ops.push(json!({"name": "gstorepkt", "channel_type": "switch",
+                            "src_buff": [local("s", r)],
+                            "dst_buff": [{"switch_channel_id": 0, "index": r, "size": 1}]}));
+                    }
+                    ops.push(json!({"name": "upkt", "src_buff": [local("s", j)],
+                        "dst_buff": [local("o", j)]}));
+                    block(j, n, ops)
+                })
+                .collect();
+            gpu(r, n, [1, n, n], "o", blocks)
+        })
+        .collect();
+    named_plan("switch_packet_allgather", "allgather", true, "LL", gpus)
+}
+
+/// Packets stored through the switch reach every GPU; without the copy
+/// that makes them, the store waits for packets that never come.
+#[test]
+fn packets_stored_through_the_switch_reach_every_gpu() {
+    let o = run("gstorepkt", &switch_packet_allgather(4, true)).unwrap();
+    for p in AT_EVERY_SPEED {
+        assert_eq!(status(&o, p), Status::Holds, "{p}\n{}", o.text());
+    }
+    let o = run("gstorepkt-nocopy", &switch_packet_allgather(4, false)).unwrap();
+    let text = text_of(&o, "matching");
+    assert!(
+        text.contains("rank 0 (gpu0), gpus[0].threadblocks[0].ops[0] (gstorepkt)")
+            && text.contains("waits for a message no operation sends"),
+        "{text}"
+    );
+}
+
+/// The executor's run is one of the runs the exhaustive search explores
+/// (one port a GPU, so that its sends compete): what holds over every
+/// run holds in the executor's, what the executor finds the search
+/// finds, and its time is at most the worst.
+#[test]
+fn the_executor_runs_one_of_the_searched_runs_of_a_plan() {
+    let plans = [
+        ("allgather", allgather(3, true)),
+        ("allgather-noack", allgather(3, false)),
+        ("allreduce", allreduce(4, false)),
+        ("allreduce-twice", allreduce(4, true)),
+        ("tbg", tbg_allgather(2, 4, |_, t| Some(t))),
+        (
+            "tbg-missing",
+            tbg_allgather(2, 4, |r, t| (r != 1 || t != 3).then_some(t)),
+        ),
+        ("switch", switch_packet_allgather(3, true)),
+        ("switch-nocopy", switch_packet_allgather(3, false)),
+    ];
+    let mut violated = 0;
+    for (name, text) in plans {
+        let file = std::env::temp_dir().join(format!(
+            "commcheck-mscclpp-{}-engines-{name}.json",
+            std::process::id()
+        ));
+        std::fs::write(&file, &text).unwrap();
+        let run = |engine| {
+            check_schedule(&ScheduleRequest {
+                switching: Switching::Wh,
+                ports: Ports::One,
+                options: Options {
+                    engine: Some(engine),
+                    ..Options::default()
+                },
+                ..ScheduleRequest::new(file.clone(), "dgx-h100:1".parse().unwrap())
+            })
+            .unwrap()
+        };
+        let (all, one) = (run(Engine::Exhaustive), run(Engine::Executor));
+        let _ = std::fs::remove_file(&file);
+        assert!(!all.undecided(), "{name}\n{}", all.text());
+        for p in [
+            "completeness",
+            "no-duplication",
+            "contention-freedom",
+            "matching",
+        ] {
+            let (a, e) = (status(&all, p), status(&one, p));
+            if a == Status::Holds {
+                assert_eq!(e, Status::Holds, "{name} {p}\n{}", one.text());
+            }
+            if e == Status::Violated {
+                assert_eq!(a, Status::Violated, "{name} {p}\n{}", all.text());
+                violated += 1;
+            }
+        }
+        if let (Some(a), Some(e)) = (all.time.measured, one.time.measured) {
+            assert!(e <= a, "{name}: executor {e}, worst {a}");
+        }
+    }
+    // The seeded bugs show in the executor's run too.
+    assert!(violated >= 4, "{violated}");
 }

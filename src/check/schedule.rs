@@ -20,7 +20,7 @@ use models::with_network;
 use models::Protocol;
 use models::{Graph, Ports, Switching, Topology};
 use models::{Network, NetworkSpec};
-use properties::{NodeId, PropertyName, Status};
+use properties::{NodeId, Status};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -438,10 +438,16 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
 /// Checks the schedule `req` names on its network, and times it under
 /// the cost model it names.
 pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
-    let start = std::time::Instant::now();
     let prepared = prepare(req)?;
-    if one_sided(&prepared.schedule) {
-        return timing_free(req, prepared, start);
+    let one_sided = prepared
+        .schedule
+        .ops
+        .iter()
+        .any(|op| matches!(op.kind, Kind::Move { .. }));
+    if one_sided && req.cost.is_some() {
+        return Err(CheckError::Usage(
+            "--cost does not time one-sided accesses (an MSCCL++ plan's puts and gets) yet".into(),
+        ));
     }
     let cost = time(req)?;
     let (mut outcome, speeds) = crate::with_scheduled!(req, prepared, |scheduled, subject| {
@@ -451,87 +457,6 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
     outcome.properties.extend(speed_reports(speeds));
     outcome.cost = cost;
     Ok(outcome)
-}
-
-/// True if the schedule has one-sided accesses (an MSCCL++ plan), which
-/// lock step does not run.
-fn one_sided(schedule: &Schedule) -> bool {
-    schedule
-        .ops
-        .iter()
-        .any(|op| matches!(op.kind, Kind::Move { .. }))
-}
-
-/// The report of a schedule judged at every relative speed only (one
-/// with one-sided accesses): matching, race-freedom and
-/// causal-completeness; what lock step judges is not judged, and says so.
-fn timing_free(
-    req: &ScheduleRequest,
-    prepared: Prepared,
-    start: std::time::Instant,
-) -> Result<Outcome, CheckError> {
-    if req.cost.is_some() {
-        return Err(CheckError::Usage(
-            "--cost times a schedule in lock step, which runs no one-sided access (puts, gets: \
-             an MSCCL++ plan); it is judged at every relative speed only"
-                .into(),
-        ));
-    }
-    let Prepared {
-        schedule,
-        net,
-        place,
-        subject,
-        ..
-    } = prepared;
-    let name = |r: models::schedule::Rank| {
-        let label = with_network!(&net, |t| models::Topology::node_label(t, place[r as usize]));
-        match label == r.to_string() {
-            true => format!("rank {r}"),
-            false => format!("rank {r} ({label})"),
-        }
-    };
-    let speeds = models::schedule::causal::judge(&schedule, &name);
-    let why = "lock step does not run one-sided accesses (an MSCCL++ plan's puts and gets) yet";
-    let mut properties: Vec<PropertyReport> = PropertyName::ALL
-        .iter()
-        .filter(|&&p| p != PropertyName::Matching)
-        .map(|p| PropertyReport {
-            name: p.as_str(),
-            claimed: false,
-            status: Status::NotJudged,
-            reason: Some(why.into()),
-            counterexample: None,
-            found_by: None,
-            explorer_path: None,
-        })
-        .collect();
-    properties.extend([
-        speed_report(PropertyName::Matching.as_str(), speeds.matching),
-        speed_report(RACE_FREEDOM, speeds.race_freedom),
-        speed_report(CAUSAL_COMPLETENESS, speeds.causal_completeness),
-    ]);
-    let params = crate::report::Params {
-        n: subject.config.n,
-        source: None,
-        switching: super::assemble::switching_name(req.switching).into(),
-        ports: super::assemble::ports_name(req.ports).into(),
-        k: None,
-        ell: None,
-        network: Some(req.network.to_string()),
-    };
-    Ok(Outcome {
-        algorithm: subject.name.clone(),
-        params,
-        engine: "happens-before (every relative speed)".into(),
-        properties,
-        sources_total: 1,
-        inputs_total: 1,
-        inputs_checked: 1,
-        inputs: vec![schedule.collective.clone()],
-        elapsed_ms: start.elapsed().as_millis(),
-        ..Outcome::default()
-    })
 }
 
 /// The timing-free semantics' verdicts as report lines: claimed where

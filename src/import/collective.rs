@@ -486,6 +486,7 @@ impl Collective {
             expect,
             origin,
             buffers: Vec::new(),
+            pieces: 1,
         })
     }
 }
@@ -602,5 +603,6 @@ fn explicit(
         expect,
         origin: origin.iter().map(|o| o.unwrap_or(0)).collect(),
         buffers: Vec::new(),
+        pieces: 1,
     })
 }

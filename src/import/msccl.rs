@@ -497,6 +497,7 @@ impl Layout {
                 .filter(|&(_, _, size)| size > 0)
                 .map(|(name, at, _)| (name, at))
                 .collect(),
+            pieces: 1,
         }
     }
 }

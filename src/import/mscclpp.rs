@@ -25,9 +25,16 @@
 //!   `barrier` come after every participant has reached it.
 //! * **Pipelines** are read as one iteration: each iteration does the same
 //!   to its own slice of every chunk.
+//! * **Thread-block groups.** An op with `tbg_info {tb_id, tbg_size}` does
+//!   piece `tb_id` of `tbg_size` equal pieces of each of its ranges, as the
+//!   executor cuts them (`calcOffset`; equal where the message divides
+//!   evenly, the reading taken). Where a plan has groups, every chunk is
+//!   cut into L pieces, L the least common multiple of the group sizes,
+//!   and each piece is a position of its own.
 //!
-//! Lock step runs no one-sided access: a plan is judged at every relative
-//! speed (matching, race-freedom, causal-completeness).
+//! A plan is judged as every schedule is: in lock step (a put is a
+//! transmission that lands with no receive, a get a request and its
+//! reply) and at every relative speed.
 
 use super::msccl::{Coll, Layout};
 use super::ImportError;
@@ -42,10 +49,32 @@ pub const MAX_GPUS: u32 = 4096;
 pub const MAX_OPS: usize = 1 << 22;
 
 /// The ops that move data (each has a source and a destination).
-const DATA_OPS: [&str; 19] = [
-    "copy", "put", "pws", "pwsf", "get", "re", "rre", "res", "rres", "repkt", "respkt", "recpkt",
-    "recspkt", "ppkt", "cpkt", "upkt", "rppkt", "glres", "gstore",
+const DATA_OPS: [&str; 20] = [
+    "copy",
+    "put",
+    "pws",
+    "pwsf",
+    "get",
+    "re",
+    "rre",
+    "res",
+    "rres",
+    "repkt",
+    "respkt",
+    "recpkt",
+    "recspkt",
+    "ppkt",
+    "cpkt",
+    "upkt",
+    "rppkt",
+    "glres",
+    "gstore",
+    "gstorepkt",
 ];
+
+/// Most pieces a chunk is cut into (the least common multiple of the
+/// plan's thread-block group sizes).
+pub const MAX_PIECES: u32 = 64;
 
 /// Tags above this are packet slots' (signals use the channel pair's
 /// number, below it).
@@ -224,6 +253,66 @@ impl Plan<'_> {
         }
     }
 
+    /// An op's thread-block group: its piece and the group's size.
+    fn tbg(&self, j: &Json, path: &str) -> Result<(u32, u32), ImportError> {
+        let path = format!("{path}.tbg_info");
+        let t = self.object(j, &path)?;
+        let size = self.key_number(t, &path, "tbg_size", MAX_PIECES as u64)?;
+        let id = self.key_number(t, &path, "tb_id", u32::MAX as u64)?;
+        if size == 0 || id >= size {
+            return Err(self.at(
+                &path,
+                format!("tb_id {id} of a group of {size}: expected 0 <= tb_id < tbg_size"),
+            ));
+        }
+        Ok((id, size))
+    }
+
+    /// How many pieces each chunk is cut into: the least common multiple
+    /// of the plan's thread-block group sizes (1 without groups).
+    fn pieces(&self, gpus: &[Json]) -> Result<u32, ImportError> {
+        fn gcd(a: u64, b: u64) -> u64 {
+            match b {
+                0 => a,
+                _ => gcd(b, a % b),
+            }
+        }
+        let list = |j: &Json, key: &str| -> Vec<Json> {
+            j.get(key)
+                .and_then(Json::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let mut lcm = 1u64;
+        let mut stack: Vec<(Json, String)> = Vec::new();
+        for (r, g) in gpus.iter().enumerate() {
+            for (t, tb) in list(g, "threadblocks").into_iter().enumerate() {
+                for (k, op) in list(&tb, "ops").into_iter().enumerate() {
+                    stack.push((op, format!("gpus[{r}].threadblocks[{t}].ops[{k}]")));
+                }
+            }
+        }
+        while let Some((op, path)) = stack.pop() {
+            if let Some(t) = op.get("tbg_info") {
+                let size = self.tbg(t, &path)?.1 as u64;
+                lcm = lcm / gcd(lcm, size) * size;
+                if lcm > MAX_PIECES as u64 {
+                    return Err(self.at(
+                        &format!("{path}.tbg_info"),
+                        format!(
+                            "thread-block groups whose sizes' least common multiple is over \
+                             {MAX_PIECES}: commcheck cuts every chunk into that many pieces"
+                        ),
+                    ));
+                }
+            }
+            for (k, inner) in list(&op, "ops").into_iter().enumerate() {
+                stack.push((inner, format!("{path}.ops[{k}]")));
+            }
+        }
+        Ok(lcm as u32)
+    }
+
     fn read(&self, top: &Json) -> Result<Schedule, ImportError> {
         let top = self.object(top, "the plan")?;
         let gpus = self.array(top, "the plan", "gpus")?;
@@ -291,11 +380,15 @@ impl Plan<'_> {
         }
         let layout =
             Layout::of(coll, inplace, ranks, own.clone()).map_err(|why| self.at("gpus", why))?;
-        if let Some(why) = models::schedule::too_large(ranks, layout.count()) {
+        pair(&mut decl);
+        let pieces = self.pieces(gpus)?;
+        if let Some(why) = models::schedule::too_large(ranks, layout.count() * pieces as u64) {
             return Err(self.at("gpus", why));
         }
-        pair(&mut decl);
-        let mut chunks = layout.chunks();
+        let mut chunks = match pieces {
+            1 => layout.chunks(),
+            n => layout.chunks().cut(n),
+        };
         let temps = chunks.positions;
         let mut per_rank: Vec<Vec<Read>> = Vec::new();
         let mut temps_used = 0;
@@ -308,6 +401,7 @@ impl Plan<'_> {
                 own: &own,
                 decl: &decl,
                 rank: r as Rank,
+                pieces,
                 parts: Vec::new(),
                 temp: temps,
                 temps: 0,
@@ -437,6 +531,8 @@ struct Ranked<'p, 'f> {
     own: &'p [[u32; 3]],
     decl: &'p [Gpu],
     rank: Rank,
+    /// Positions per chunk ([`Plan::pieces`]).
+    pieces: u32,
     parts: Vec<Read>,
     /// The first temporary position, and how many this GPU's blocks use.
     temp: Pos,
@@ -620,6 +716,13 @@ struct Ctx<'a> {
 }
 
 impl Ranked<'_, '_> {
+    /// The position of piece `piece` of buffer `b` of rank `q` (a chunk
+    /// is [`Ranked::pieces`] of them), through the in-place aliasing.
+    fn position(&self, q: Rank, b: usize, piece: u32) -> Pos {
+        let n = self.pieces;
+        self.layout.position(q, b, piece / n) * n + piece % n
+    }
+
     /// Adds a part after the block's last op (and its last sync).
     fn push(&mut self, part: Part, label: &str, order: &Order, after_part: Option<usize>) -> usize {
         let i = self.parts.len();
@@ -666,9 +769,10 @@ impl Ranked<'_, '_> {
             }
             return Ok(());
         }
-        if o.contains_key("tbg_info") {
-            return Err(plan.at(path, "thread-block groups (tbg_info) are not read yet"));
-        }
+        let tbg = match o.get("tbg_info") {
+            Some(t) => Some(plan.tbg(t, path)?),
+            None => None,
+        };
         let label = format!("{path} ({name})");
         // A group load-reduce sums in the block's own temporary position.
         let temp = match name {
@@ -683,8 +787,8 @@ impl Ranked<'_, '_> {
             .get("channel_type")
             .and_then(Json::as_str)
             .unwrap_or("none");
-        let src = self.refs(o, path, "src_buff", channel_type, ctx.block)?;
-        let dst = self.refs(o, path, "dst_buff", channel_type, ctx.block)?;
+        let src = self.refs(o, path, "src_buff", channel_type, ctx.block, tbg)?;
+        let dst = self.refs(o, path, "dst_buff", channel_type, ctx.block, tbg)?;
         let need = |list: &[Place], n: usize, key: &str| -> Result<(), ImportError> {
             match list.len() >= n {
                 true => Ok(()),
@@ -696,7 +800,7 @@ impl Ranked<'_, '_> {
         };
         let me = self.rank;
         let cells = |p: &Place, c: u32| -> Vec<(Rank, Pos)> {
-            let at = |q: Rank| (q, self.layout.position(q, p.buffer, p.index + c));
+            let at = |q: Rank| (q, self.position(q, p.buffer, p.index + c));
             match p.ranks {
                 Ranks::One(q) => vec![at(q)],
                 Ranks::Group(g) => self.decl[me as usize].switch[g]
@@ -707,7 +811,7 @@ impl Ranked<'_, '_> {
             }
         };
         let one = |p: &Place, c: u32| cells(p, c)[0];
-        let slot = |q: Rank, index: u32| (q, self.layout.position(q, 2, index));
+        let slot = |q: Rank, index: u32| (q, self.position(q, 2, index));
         let mv = |from: (Rank, Pos), to: (Rank, Pos), add: bool| {
             Part::Kind(Kind::Move { from, to, add })
         };
@@ -778,7 +882,7 @@ impl Ranked<'_, '_> {
         };
         // Packet slots are scratch chunks, whatever a reference's type.
         let slots: Vec<&Place> = match name {
-            "upkt" => src.iter().take(1).collect(),
+            "upkt" | "gstorepkt" => src.iter().take(1).chain(&dst).collect(),
             "repkt" | "respkt" | "recpkt" | "recspkt" => {
                 src.iter().skip(1).chain(dst.iter().skip(1)).collect()
             }
@@ -793,13 +897,14 @@ impl Ranked<'_, '_> {
             };
             for q in owners {
                 let have = self.own[q as usize][2];
-                if p.index as u64 + p.size as u64 > have as u64 {
+                if p.index as u64 + p.size as u64 > have as u64 * self.pieces as u64 {
+                    let n = self.pieces;
                     return Err(plan.at(
                         path,
                         format!(
                             "packets of chunks {} to {} of GPU {q}'s scratch, which has {have}",
-                            p.index,
-                            p.index + p.size
+                            p.index / n,
+                            (p.index + p.size).div_ceil(n)
                         ),
                     ));
                 }
@@ -962,7 +1067,24 @@ impl Ranked<'_, '_> {
             }
             "sem_acquire" | "sem_release" => parts.push(Part::Kind(Kind::Calc)),
             "gstorepkt" => {
-                return Err(plan.at(path, "gstorepkt (multicast packets) is not read yet"));
+                // The local packets of S0's slots, each as it arrives, to
+                // the slots of every GPU of D0's switch channel (a slot
+                // stored into itself is left as it is).
+                for c in 0..src[0].size.min(dst[0].size) {
+                    let from = slot(me, src[0].index + c);
+                    parts.push(Part::Awaits { slot: from.1 });
+                    for to in cells(&dst[0], c) {
+                        let to = slot(to.0, dst[0].index + c);
+                        if to == from {
+                            continue;
+                        }
+                        parts.push(mv(from, to, false));
+                        parts.push(Part::Wrote {
+                            to: to.0,
+                            slot: to.1,
+                        });
+                    }
+                }
             }
             other => {
                 return Err(plan.at(
@@ -1035,6 +1157,7 @@ impl Ranked<'_, '_> {
         key: &str,
         channel_type: &str,
         block: &Block,
+        tbg: Option<(u32, u32)>,
     ) -> Result<Vec<Place>, ImportError> {
         let plan = self.plan;
         let Some(list) = o.get(key) else {
@@ -1102,10 +1225,14 @@ impl Ranked<'_, '_> {
                     ));
                 }
             }
+            // In pieces: the whole range, or the group member's share.
+            let n = self.pieces;
+            let (share, of) = tbg.unwrap_or((0, 1));
+            let size = size * n / of;
             places.push(Place {
                 ranks,
                 buffer,
-                index,
+                index: index * n + share * size,
                 size,
             });
         }

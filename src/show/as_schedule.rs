@@ -93,6 +93,7 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
             expect,
             origin: vec![0; roots.len()],
             buffers: Vec::new(),
+            pieces: 1,
         };
         return Ok((chunks, Chunking::Terms(r)));
     }
@@ -116,6 +117,7 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
         expect,
         origin,
         buffers: Vec::new(),
+        pieces: 1,
     };
     Ok((chunks, Chunking::Plain(dense)))
 }

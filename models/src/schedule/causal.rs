@@ -68,10 +68,6 @@ pub enum Verdict {
 /// The properties the timing-free semantics judges.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Speeds {
-    /// Every operation completes and every message is taken (reported
-    /// where lock step does not run the schedule: with fixed matching, an
-    /// operation stuck in lock step is stuck at every speed).
-    pub matching: Verdict,
     /// No data race.
     pub race_freedom: Verdict,
     /// The postcondition at every speed.
@@ -153,7 +149,6 @@ fn op_of(e: usize) -> (OpId, bool) {
 /// Judges `s` at every relative speed, naming ranks by `name`.
 pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
     let not = |why: String| Speeds {
-        matching: Verdict::NotJudged(why.clone()),
         race_freedom: Verdict::NotJudged(why.clone()),
         causal_completeness: Verdict::NotJudged(why),
     };
@@ -164,7 +159,7 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
             s.where_is_named(name, op as OpId)
         ));
     }
-    let (sent_by, previous, orphans) = match matches(s, name) {
+    let (sent_by, previous) = match matches(s, name) {
         Ok(m) => m,
         Err(why) => return not(why),
     };
@@ -360,7 +355,6 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
                  once: beyond the timing-free check"
             );
             return Speeds {
-                matching: Verdict::Unknown(why.clone()),
                 race_freedom: Verdict::Unknown(why.clone()),
                 causal_completeness: Verdict::Unknown(why),
             };
@@ -481,19 +475,6 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
         None => Verdict::Holds,
     };
     let first_stuck = (0..2 * n).find(|&e| !done[e]).map(|e| (e / 2) as OpId);
-    let matching = match (first_stuck, orphans.first()) {
-        (Some(op), _) => Verdict::Violated {
-            rank: s.ops[op as usize].rank,
-            text: s.why_unfinished(op, s.ops[op as usize].rank, name),
-            interleaving: Vec::new(),
-        },
-        (None, Some(&(op, to))) => Verdict::Violated {
-            rank: s.ops[op as usize].rank,
-            text: s.why_unfinished(op, to, name),
-            interleaving: Vec::new(),
-        },
-        (None, None) => Verdict::Holds,
-    };
     let others = uncaused.len().saturating_sub(1);
     let causal_completeness = if let Some((r, missing)) = uncaused.into_iter().min() {
         let names: Vec<String> = missing.iter().map(|&q| name(q)).collect();
@@ -549,7 +530,6 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
         }
     };
     Speeds {
-        matching,
         race_freedom,
         causal_completeness,
     }
@@ -586,16 +566,16 @@ fn accesses(op: &super::Op) -> Vec<(Rank, Pos, Access)> {
     })
 }
 
+/// Per operation, the send a receive takes, and the operations of its
+/// (sender, receiver, tag) just before it.
+type Matches = (Vec<Option<OpId>>, Vec<Vec<OpId>>);
+
 /// Per operation, the send a receive takes at every speed, and the
 /// operations of its (sender, receiver, tag) just before it: the k-th
 /// receive of a rank from a sender with a tag takes the k-th such
 /// message, where the schedule orders those sends and those receives
 /// ([`judge`]'s pass checks it); else why not.
-#[allow(clippy::type_complexity)]
-fn matches(
-    s: &Schedule,
-    name: &dyn Fn(Rank) -> String,
-) -> Result<(Vec<Option<OpId>>, Vec<Vec<OpId>>, Vec<(OpId, Rank)>), String> {
+fn matches(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Result<Matches, String> {
     let mut previous: Vec<Vec<OpId>> = vec![Vec::new(); s.ops.len()];
     let mut sends: HashMap<(Rank, Rank, u32), Vec<OpId>> = HashMap::new();
     for (i, op) in s.ops.iter().enumerate() {
@@ -628,16 +608,7 @@ fn matches(
             (*k, *last) = (*k + 1, i as OpId);
         }
     }
-    // Messages no receive takes, each with its receiver.
-    let mut orphans: Vec<(OpId, Rank)> = sends
-        .iter()
-        .flat_map(|(key, list)| {
-            let k = taken.get(key).map_or(0, |t| t.0);
-            list.iter().skip(k).map(move |&q| (q, key.1))
-        })
-        .collect();
-    orphans.sort_unstable();
-    Ok((sent_by, previous, orphans))
+    Ok((sent_by, previous))
 }
 
 #[cfg(test)]
@@ -708,6 +679,7 @@ mod tests {
                 .collect(),
             origin: (0..n).collect(),
             buffers: Vec::new(),
+            pieces: 1,
         }
     }
 
@@ -773,6 +745,7 @@ mod tests {
             expect: vec![vec![(0, Value::Chunk(0))]; 3],
             origin: vec![0],
             buffers: Vec::new(),
+            pieces: 1,
         };
         let forward = |after: Vec<u32>| {
             let ops = vec![
@@ -821,6 +794,7 @@ mod tests {
             expect: vec![vec![(0, sum(&[0, 1, 2]))], vec![], vec![]],
             origin: vec![0],
             buffers: Vec::new(),
+            pieces: 1,
         };
         let ops = vec![
             vec![
@@ -886,6 +860,7 @@ mod tests {
             expect: vec![vec![], vec![(0, Value::Chunk(0))]],
             origin: vec![0],
             buffers: Vec::new(),
+            pieces: 1,
         };
         let Verdict::NotJudged(why) = judge(&schedule(2, ops, chunks), &words).race_freedom else {
             panic!("unordered sends judged");

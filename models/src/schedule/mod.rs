@@ -203,8 +203,10 @@ pub enum Kind {
     /// A one-sided access (MSCCL++'s puts, gets and remote reductions):
     /// the operation reads position `from.1` of rank `from.0` and writes
     /// (or, `add`, adds to) position `to.1` of rank `to.0`, either of them
-    /// another rank's, with no receive. Judged at every relative speed
-    /// only ([`causal`]): lock step runs none.
+    /// another rank's, with no receive: in lock step a transmission (a
+    /// put's, or a get's request and reply) or local work
+    /// ([`scheduled`]), at every relative speed an access during the
+    /// operation ([`causal`]).
     Move {
         /// The rank and position read.
         from: (Rank, Pos),
@@ -268,6 +270,10 @@ pub struct Chunks {
     /// order (MSCCL-IR's `i`, `o`, `s`); none where a position is a
     /// chunk's place, named by its number.
     pub buffers: Vec<(String, Pos)>,
+    /// Positions (and chunks) per chunk of the file: 1, but where the
+    /// file cuts its chunks into pieces (MSCCL++'s thread-block groups),
+    /// each piece a position and a chunk of its own.
+    pub pieces: u32,
 }
 
 impl Chunks {
@@ -275,8 +281,71 @@ impl Chunks {
     /// `position 3`.
     pub fn place_words(&self, p: Pos) -> String {
         match self.buffers.iter().rev().find(|b| b.1 <= p) {
-            Some((name, first)) => format!("buffer {name}, offset {}", p - first),
+            Some((name, first)) => format!(
+                "buffer {name}, offset {}{}",
+                (p - first) / self.pieces,
+                self.piece_words(p - first)
+            ),
             None => format!("position {p}"),
+        }
+    }
+
+    /// Chunk `c` in the file's words: `chunk 3`, or `chunk 3 (piece 2
+    /// of 4)`.
+    pub fn chunk_words(&self, c: u32) -> String {
+        format!("chunk {}{}", c / self.pieces, self.piece_words(c))
+    }
+
+    /// Which piece of its chunk `i` is, where chunks are cut.
+    fn piece_words(&self, i: u32) -> String {
+        match self.pieces {
+            1 => String::new(),
+            n => format!(" (piece {} of {n})", i % n + 1),
+        }
+    }
+
+    /// The same data with each chunk cut into `n` pieces: position p
+    /// becomes positions p·n to p·n + n - 1, chunk c chunks c·n to
+    /// c·n + n - 1, piece j of a position holding piece j of its chunk.
+    pub fn cut(self, n: u32) -> Chunks {
+        let cut_values = |list: Vec<Vec<(Pos, Value)>>| -> Vec<Vec<(Pos, Value)>> {
+            list.into_iter()
+                .map(|vs| {
+                    vs.into_iter()
+                        .flat_map(|(p, v)| {
+                            (0..n).map(move |j| {
+                                let v = match v {
+                                    Value::Chunk(c) => Value::Chunk(c * n + j),
+                                    Value::Sum { chunk, ranks } => Value::Sum {
+                                        chunk: chunk * n + j,
+                                        ranks,
+                                    },
+                                    other => other,
+                                };
+                                (p * n + j, v)
+                            })
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        fn repeat<T: Copy>(v: Vec<T>, n: u32) -> Vec<T> {
+            v.into_iter()
+                .flat_map(|x| std::iter::repeat_n(x, n as usize))
+                .collect()
+        }
+        Chunks {
+            reduced: repeat(self.reduced, n),
+            positions: self.positions * n,
+            initial: cut_values(self.initial),
+            expect: cut_values(self.expect),
+            origin: repeat(self.origin, n),
+            buffers: self
+                .buffers
+                .into_iter()
+                .map(|(name, first)| (name, first * n))
+                .collect(),
+            pieces: self.pieces * n,
         }
     }
 
@@ -331,8 +400,10 @@ impl Schedule {
     /// chunk 5` where the chunk is reduced.
     pub fn packet_words(&self, p: PacketId) -> String {
         match self.packet_chunk(p) {
-            (chunk, None) => format!("chunk {chunk}"),
-            (chunk, Some(rank)) => format!("rank {rank}'s term of chunk {chunk}"),
+            (chunk, None) => self.chunks.chunk_words(chunk),
+            (chunk, Some(rank)) => {
+                format!("rank {rank}'s term of {}", self.chunks.chunk_words(chunk))
+            }
         }
     }
 
@@ -757,6 +828,7 @@ mod tests {
                 positions: 3,
                 initial: vec![Vec::new(); 3],
                 buffers: Vec::new(),
+                pieces: 1,
                 expect: vec![
                     vec![(1, sum(1, &[0, 1, 2])), (2, sum(2, &[0, 1, 2]))],
                     vec![

@@ -119,7 +119,12 @@ impl Footprint {
             },
             Kind::Copy { from, to } => (Set::of(vec![*from]), Set::of(vec![*to]), none(), false),
             Kind::Reduce { from, to } => (Set::of(vec![*from]), none(), Set::of(vec![*to]), false),
-            // Lock step runs no one-sided access (Scheduled::new refuses).
+            // A local access is a copy or a reduction; one that transmits
+            // is not local work, as a send is not.
+            Kind::Move { from, to, add } if from.0 == to.0 => match add {
+                true => (Set::of(vec![from.1]), none(), Set::of(vec![to.1]), false),
+                false => (Set::of(vec![from.1]), Set::of(vec![to.1]), none(), false),
+            },
             Kind::Calc | Kind::Move { .. } => (none(), none(), none(), false),
         };
         Footprint {

@@ -18,6 +18,14 @@
 //!
 //! A send completes as it leaves (MPI's eager protocol); a receive when
 //! its message is matched.
+//!
+//! A one-sided access (an MSCCL++ put, get or remote reduction) is a
+//! transmission with no receive: a put goes from its rank as a send does
+//! and writes (or adds to) the peer's position as it arrives, before the
+//! peer's work of the next slot; a get is a request that carries nothing
+//! and the peer's reply, which the peer sends as soon as its ports allow
+//! (a read of remote memory is a round trip) and which completes the get
+//! as it lands. A local one is a copy or a reduction.
 
 use super::orders::{Conflicts, Orders};
 pub use super::values::Payload;
@@ -50,6 +58,8 @@ pub struct Message {
     /// position is empty), where positions are chunks: the message claims
     /// it, and causality judges the claim.
     pub missing: Option<u32>,
+    /// True for the reply to a get (from the rank read, to the getter).
+    pub back: bool,
 }
 
 /// A rank's state (a node without a rank keeps an empty one).
@@ -68,6 +78,9 @@ pub struct RankState {
     /// complete, so that a slot looks at what may happen, not at every
     /// operation of the rank (a function of `status`).
     front: Vec<OpId>,
+    /// Gets of other ranks that read this one, to answer: their requests
+    /// arrived and their replies have not gone.
+    replies: Vec<OpId>,
     /// How many operations have completed.
     done: u32,
     /// The first operation (counted from the rank's first) not completed.
@@ -142,14 +155,12 @@ impl<T: Topology> Scheduled<T> {
         if let Some(why) = schedule.invalid() {
             return Err(ScheduleError::Invalid(why));
         }
-        if let Some(op) = schedule
-            .ops
-            .iter()
-            .position(|o| matches!(o.kind, Kind::Move { .. }))
-        {
+        if let Some(op) = schedule.ops.iter().position(
+            |o| matches!(o.kind, Kind::Move { from, to, .. } if from.0 != o.rank && to.0 != o.rank),
+        ) {
             return Err(ScheduleError::Invalid(format!(
-                "{}: a one-sided access (a put, a get, a remote reduction), which lock step \
-                 does not run: `check schedule` judges it at every relative speed",
+                "{}: an access that reads one peer and writes another, which lock step does not \
+                 run (a put or a get touches the rank's own memory at one end)",
                 schedule.where_is(op as OpId)
             )));
         }
@@ -218,14 +229,27 @@ impl<T: Topology> Scheduled<T> {
             bases,
             orders: Orders::Reduced,
         };
+        let hint = match switching {
+            Switching::Sf => " (--switching wh sends a message as a worm)",
+            Switching::Wh => "",
+        };
         for (i, op) in s.schedule.ops.iter().enumerate() {
+            let peer = s.peer(op.rank, i as OpId);
+            if peer != op.rank && matches!(op.kind, Kind::Move { .. }) {
+                // A put's route, or a get's request and reply.
+                for (a, b) in [(op.rank, peer), (peer, op.rank)] {
+                    if let Some(why) = s.net.invalid(&s.route(a, b)) {
+                        return Err(ScheduleError::NotARoute {
+                            op: s.schedule.where_is_named(&|r| s.rank_words(r), i as OpId),
+                            why,
+                            hint,
+                        });
+                    }
+                }
+            }
             if let Kind::Send { to, also, .. } = &op.kind {
                 let route = s.route(op.rank, *to);
                 if let Some(why) = s.net.invalid(&route) {
-                    let hint = match switching {
-                        Switching::Sf => " (--switching wh sends a message as a worm)",
-                        Switching::Wh => "",
-                    };
                     return Err(ScheduleError::NotARoute {
                         op: s.schedule.where_is_named(&|r| s.rank_words(r), i as OpId),
                         why,
@@ -297,6 +321,42 @@ impl<T: Topology> Scheduled<T> {
         let (from, to) = (self.place[from as usize], self.place[to as usize]);
         self.net
             .message_route(from, to, self.switching == Switching::Wh)
+    }
+
+    /// The rank at the other end of what rank `r` transmits for operation
+    /// `op`: a send's receiver; a put's target; a get's peer (its
+    /// request), or, where `r` answers another rank's get, the getter;
+    /// `r` itself for local work.
+    fn peer(&self, r: Rank, op: OpId) -> Rank {
+        let o = &self.schedule.ops[op as usize];
+        match o.kind {
+            Kind::Send { to, .. } => to,
+            Kind::Move { .. } if o.rank != r => o.rank,
+            Kind::Move { to, .. } if to.0 != r => to.0,
+            Kind::Move { from, .. } => from.0,
+            _ => r,
+        }
+    }
+
+    /// True if operation `op` leaves its rank as a transmission (a send,
+    /// a put, a get's request) rather than as local work.
+    fn transmits(&self, op: OpId) -> bool {
+        let o = &self.schedule.ops[op as usize];
+        match o.kind {
+            Kind::Send { .. } => true,
+            Kind::Move { .. } => self.peer(o.rank, op) != o.rank,
+            _ => false,
+        }
+    }
+
+    /// The rank message `m` is addressed to (beside a bus write's other
+    /// readers).
+    fn addressee(&self, m: &Message) -> Rank {
+        let o = &self.schedule.ops[m.op as usize];
+        match m.back {
+            true => o.rank,
+            false => self.peer(o.rank, m.op),
+        }
     }
 
     /// True if operation `op` of `rank` may start in `st` (its order's
@@ -395,12 +455,31 @@ impl<T: Topology> Scheduled<T> {
     /// Rank `r` in `st` with the slot's `arrivals` addressed to it to
     /// take in (a bus write reaches every reader of the bus: a rank takes
     /// what is addressed to it, `to` or `also`).
-    fn local(&self, r: Rank, st: RankState, arrivals: &[Arrival<Message>]) -> Local {
-        let mine = |m: &Message| self.schedule.ops[m.op as usize].kind.sends_to(r);
-        Local {
-            st,
-            pending: arrivals.iter().map(|a| a.msg).filter(|m| mine(m)).collect(),
+    ///
+    /// One-sided accesses land first, before the slot's work: a put's
+    /// data and a get's reply are written where they go (the reply
+    /// completes its get), a get's request waits for its reply to go.
+    fn local(&self, r: Rank, mut st: RankState, arrivals: &[Arrival<Message>]) -> Local {
+        let mut pending = Vec::new();
+        for m in arrivals.iter().map(|a| a.msg) {
+            let o = &self.schedule.ops[m.op as usize];
+            match o.kind {
+                Kind::Send { .. } if o.kind.sends_to(r) => pending.push(m),
+                Kind::Move { to, add, .. } if self.addressee(&m) == r => {
+                    if !m.back && to.0 != r {
+                        st.replies.push(m.op);
+                        continue;
+                    }
+                    st.values.put(&Data::At(vec![to.1]), m.payload, add);
+                    if m.back {
+                        let first = self.schedule.rank_ops(r).start;
+                        self.mark(&mut st, m.op, first, DONE);
+                    }
+                }
+                _ => {}
+            }
         }
+        Local { st, pending }
     }
 
     /// Puts the rank's posted receives and queued messages in one order
@@ -441,7 +520,7 @@ impl<T: Topology> Scheduled<T> {
             }
         }
         for &op in &local.st.front {
-            if !matches!(self.schedule.ops[op as usize].kind, Kind::Send { .. }) {
+            if !self.transmits(op) {
                 events.push(Event::Issue(op));
             }
         }
@@ -546,7 +625,15 @@ impl<T: Topology> Scheduled<T> {
                     st.values.reduce(*from, *to);
                     self.mark(st, op, first, DONE);
                 }
-                Kind::Calc | Kind::Move { .. } => self.mark(st, op, first, DONE),
+                // A local access (one that transmits is not issued here).
+                Kind::Move { from, to, add } => {
+                    match add {
+                        true => st.values.reduce(from.1, to.1),
+                        false => st.values.copy(from.1, to.1),
+                    }
+                    self.mark(st, op, first, DONE);
+                }
+                Kind::Calc => self.mark(st, op, first, DONE),
             },
         }
     }
@@ -605,18 +692,22 @@ impl<T: Topology> Scheduled<T> {
     /// each with the sends the port takes in a slot (a link's lanes).
     fn ready_sends(&self, r: Rank, st: &RankState, slot: Slot) -> Vec<(u32, Vec<OpId>)> {
         let first = self.schedule.rank_ops(r).start;
-        let sends = |op: &&OpId| matches!(self.schedule.ops[**op as usize].kind, Kind::Send { .. });
-        let mut going: Vec<OpId> = st.front.iter().filter(sends).copied().collect();
+        let mut going: Vec<OpId> = st
+            .front
+            .iter()
+            .copied()
+            .filter(|&op| self.transmits(op))
+            .collect();
         going.extend(self.fixed[r as usize].iter().copied().filter(|&op| {
             st.status[(op - first) as usize] != DONE
                 && self.schedule.ops[op as usize].slot == Some(slot)
         }));
+        going.extend(&st.replies);
         going.sort_unstable();
+        going.dedup();
         let mut groups: Vec<(u64, Vec<OpId>)> = Vec::new();
         for op in going {
-            let Kind::Send { to, .. } = self.schedule.ops[op as usize].kind else {
-                continue;
-            };
+            let to = self.peer(r, op);
             let key = match self.ports {
                 Ports::One => 0,
                 Ports::All => {
@@ -786,25 +877,46 @@ impl<T: Topology> Protocol for Scheduled<T> {
                 left |= k > room;
             }
             for op in going {
-                let Kind::Send { to, data, .. } = &self.schedule.ops[op as usize].kind else {
-                    continue;
+                let o = &self.schedule.ops[op as usize];
+                let back = o.rank != r;
+                let at;
+                let read = match &o.kind {
+                    Kind::Send { data, .. } => Some(data),
+                    // A put or a reply carries the position read; a
+                    // request nothing.
+                    Kind::Move { from, .. } if from.0 == r => {
+                        at = Data::At(vec![from.1]);
+                        Some(&at)
+                    }
+                    _ => None,
                 };
-                let payload = st.values.payload(data);
-                let missing = st.values.missing(&self.schedule.chunks, data);
+                let (payload, missing) = match read {
+                    Some(data) => (
+                        st.values.payload(data),
+                        st.values.missing(&self.schedule.chunks, data),
+                    ),
+                    None => (Payload::Nothing, None),
+                };
                 out.push(Transmission {
-                    route: self.route(r, *to),
+                    route: self.route(r, self.peer(r, op)),
                     msg: Message {
                         op,
                         payload,
                         missing,
+                        back,
                     },
                 });
-                self.mark(st, op, first, DONE);
+                match o.kind {
+                    _ if back => st.replies.retain(|&g| g != op),
+                    // A get ends when its reply lands.
+                    Kind::Move { to, .. } if to.0 == r => self.mark(st, op, first, POSTED),
+                    _ => self.mark(st, op, first, DONE),
+                }
             }
         }
         let after = st.done;
-        let unfinished = (after as usize) < st.status.len();
-        unfinished && (after > before || left || self.next_fixed(r, st, slot).is_some())
+        let pending = (after as usize) < st.status.len() || !st.replies.is_empty();
+        pending && (after > before || left || self.next_fixed(r, st, slot).is_some())
     }
 
     fn packets(&self, msg: &Message, mut f: impl FnMut(PacketId)) {
@@ -867,13 +979,13 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
     /// no data: they take their links like any transmission and are
     /// counted apart.
     fn control(&self, msg: &Message) -> bool {
-        matches!(
-            self.schedule.ops[msg.op as usize].kind,
-            Kind::Send {
-                data: Data::Nothing,
-                ..
-            }
-        )
+        let o = &self.schedule.ops[msg.op as usize];
+        match o.kind {
+            Kind::Send { ref data, .. } => *data == Data::Nothing,
+            // A get's request.
+            Kind::Move { from, .. } => from.0 != o.rank && !msg.back,
+            _ => false,
+        }
     }
 
     /// Judged at the end: each position holds what the collective
@@ -931,13 +1043,15 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
                 packet,
                 from,
             } => Some(format!(
-                "step {slot}: {} receives its own {} of chunk {} back, from {}",
+                "step {slot}: {} receives its own {} of {} back, from {}",
                 rank(node),
                 match self.schedule.packet_chunk(packet).1 {
                     Some(_) => "term",
                     None => "copy",
                 },
-                self.schedule.packet_chunk(packet).0,
+                self.schedule
+                    .chunks
+                    .chunk_words(self.schedule.packet_chunk(packet).0),
                 rank(from)
             )),
             WrongResult { node, detail } => {
@@ -959,7 +1073,14 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
     /// arrives, and only a fixed slot ahead can change the next one.
     fn last_step(&self) -> Option<Slot> {
         let fixed = self.schedule.ops.iter().filter_map(|op| op.slot).max();
-        let ops = self.schedule.ops.len() as u64 + fixed.map_or(0, |s| s as u64 + 1);
+        // A get takes two slots: its request's and its reply's.
+        let gets = self
+            .schedule
+            .ops
+            .iter()
+            .filter(|o| matches!(o.kind, Kind::Move { from, .. } if from.0 != o.rank))
+            .count();
+        let ops = (self.schedule.ops.len() + gets) as u64 + fixed.map_or(0, |s| s as u64 + 1);
         Some(ops.min(Slot::MAX as u64 / 4) as Slot)
     }
 }

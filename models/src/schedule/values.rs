@@ -202,16 +202,26 @@ pub fn wrong_words(chunks: &Chunks, r: Rank, code: u64, rank: &dyn Fn(Rank) -> S
     let (p, wrong) = Wrong::decode(code);
     let at = chunks.place_words(p);
     let want = match chunks.expected(r, p) {
-        Some(Value::Chunk(c)) => format!("chunk {c}"),
+        Some(Value::Chunk(c)) => chunks.chunk_words(c),
         Some(Value::Sum { chunk, ranks }) => {
-            format!("the sum of chunk {chunk} over {} ranks", ranks.len())
+            format!(
+                "the sum of {} over {} ranks",
+                chunks.chunk_words(chunk),
+                ranks.len()
+            )
         }
         _ => "nothing".into(),
     };
     let found = match wrong {
         Wrong::Nothing => format!("nothing at {at}, where {want} is expected"),
-        Wrong::Chunk(c) => format!("chunk {c} at {at}, where {want} is expected"),
-        Wrong::SumOf(c) => format!("a partial sum of chunk {c} at {at}, where {want} is expected"),
+        Wrong::Chunk(c) => format!(
+            "{} at {at}, where {want} is expected",
+            chunks.chunk_words(c)
+        ),
+        Wrong::SumOf(c) => format!(
+            "a partial sum of {} at {at}, where {want} is expected",
+            chunks.chunk_words(c)
+        ),
         Wrong::Lacking(q) => format!("{want} at {at} lacking {}'s term", rank(q)),
         Wrong::Extra(q) => format!(
             "{want} at {at} with {}'s term, which it must not have",
