@@ -7,7 +7,7 @@
 //! refused in one line with where and what.
 
 use crate::cli::{check, stderr};
-use crate::support::status_of as status;
+use crate::support::{status_of as status, TempFile};
 use commcheck::check::schedule::{check_schedule, Format, Map, ScheduleRequest};
 use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
@@ -15,7 +15,6 @@ use commcheck::report::Outcome;
 use models::Switching;
 use properties::Status;
 use std::fmt::Write;
-use std::path::PathBuf;
 
 /// One step of a threadblock, as msccl-tools writes it.
 struct Step {
@@ -177,25 +176,16 @@ fn run(
     switching: Switching,
     engine: Engine,
 ) -> Result<Outcome, CheckError> {
-    let file = write(name, text);
-    let o = check_schedule(&ScheduleRequest {
+    let file = TempFile::new(&format!("msccl-{name}.xml"), text);
+    check_schedule(&ScheduleRequest {
         format: Some(Format::Msccl),
         switching,
         options: Options {
             engine: Some(engine),
             ..Options::default()
         },
-        ..ScheduleRequest::new(file.clone(), network.parse().unwrap())
-    });
-    let _ = std::fs::remove_file(file);
-    o
-}
-
-fn write(name: &str, text: &str) -> PathBuf {
-    let file =
-        std::env::temp_dir().join(format!("commcheck-msccl-{}-{name}.xml", std::process::id()));
-    std::fs::write(&file, text).unwrap();
-    file
+        ..ScheduleRequest::new(file.0.clone(), network.parse().unwrap())
+    })
 }
 
 const SAFETY: [&str; 4] = [
@@ -212,7 +202,12 @@ pub fn ring_graph(n: u32) -> String {
         "{{\"format\": \"commcheck-network\", \"version\": 1, \"nodes\": {n}, \"links\": [{}]}}",
         links.join(", ")
     );
-    let file = write(&format!("ring{n}-graph"), &text);
+    // Kept: a network file the tests name after this returns.
+    let file = std::env::temp_dir().join(format!(
+        "commcheck-msccl-{}-ring{n}-graph.xml",
+        std::process::id()
+    ));
+    std::fs::write(&file, text).unwrap();
     format!("graph:{}", file.display())
 }
 
@@ -675,10 +670,10 @@ fn bad_msccl_ir_is_refused_in_one_line() {
         ),
     ];
     for (what, text, expected) in cases {
-        let file = write(&what.replace(' ', "_"), &text);
+        let file = TempFile::new(&format!("msccl-{}.xml", what.replace(' ', "_")), &text);
         let o = check(&[
             "schedule",
-            file.to_str().unwrap(),
+            file.0.to_str().unwrap(),
             "--network",
             "hypercube:2",
             "--switching",
@@ -688,7 +683,6 @@ fn bad_msccl_ir_is_refused_in_one_line() {
         assert_eq!(o.status.code(), Some(2), "{what}: {err}");
         assert_eq!(err.lines().count(), 1, "{what}: one line: {err}");
         assert!(err.contains(expected), "{what}: {err}");
-        let _ = std::fs::remove_file(file);
     }
 }
 

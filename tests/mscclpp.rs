@@ -7,7 +7,7 @@
 //! on a network where they share links; bad plans refused in one line
 //! with their JSON path.
 
-use crate::support::status_of as status;
+use crate::support::{status_of as status, TempFile};
 use commcheck::check::schedule::{check_schedule, Format, ScheduleRequest};
 use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
@@ -202,18 +202,12 @@ fn run(name: &str, text: &str) -> Result<Outcome, CheckError> {
 
 /// The plan in `text` on `network`, its messages worms.
 fn run_on(name: &str, text: &str, network: &str) -> Result<Outcome, CheckError> {
-    let file = std::env::temp_dir().join(format!(
-        "commcheck-mscclpp-{}-{name}.json",
-        std::process::id()
-    ));
-    std::fs::write(&file, text).unwrap();
+    let file = TempFile::new(&format!("mscclpp-{name}.json"), text);
     // Guessed from the content: JSON with `gpus`.
-    let o = check_schedule(&ScheduleRequest {
+    check_schedule(&ScheduleRequest {
         switching: Switching::Wh,
-        ..ScheduleRequest::new(file.clone(), network.parse().unwrap())
-    });
-    let _ = std::fs::remove_file(file);
-    o
+        ..ScheduleRequest::new(file.0.clone(), network.parse().unwrap())
+    })
 }
 
 fn text_of(o: &Outcome, property: &str) -> String {
@@ -419,17 +413,14 @@ fn bad_plans_are_refused_with_their_json_path() {
         "the plan: no \"protocol\"",
     );
     // An explicit format that does not fit.
-    let file =
-        std::env::temp_dir().join(format!("commcheck-mscclpp-{}-fmt.json", std::process::id()));
-    std::fs::write(&file, "{\"gpus\": 3}").unwrap();
+    let file = TempFile::new("mscclpp-fmt.json", "{\"gpus\": 3}");
     let e = check_schedule(&ScheduleRequest {
         format: Some(Format::Mscclpp),
-        ..ScheduleRequest::new(file.clone(), "dgx-h100:1".parse().unwrap())
+        ..ScheduleRequest::new(file.0.clone(), "dgx-h100:1".parse().unwrap())
     })
     .map(|o| o.text())
     .unwrap_err()
     .to_string();
-    let _ = std::fs::remove_file(file);
     assert!(e.contains("gpus") && e.contains("expected an array"), "{e}");
 }
 
@@ -621,11 +612,7 @@ fn the_executor_runs_one_of_the_searched_runs_of_a_plan() {
     ];
     let mut violated = 0;
     for (name, text) in plans {
-        let file = std::env::temp_dir().join(format!(
-            "commcheck-mscclpp-{}-engines-{name}.json",
-            std::process::id()
-        ));
-        std::fs::write(&file, &text).unwrap();
+        let file = TempFile::new(&format!("mscclpp-engines-{name}.json"), &text);
         let run = |engine| {
             check_schedule(&ScheduleRequest {
                 switching: Switching::Wh,
@@ -634,12 +621,11 @@ fn the_executor_runs_one_of_the_searched_runs_of_a_plan() {
                     engine: Some(engine),
                     ..Options::default()
                 },
-                ..ScheduleRequest::new(file.clone(), "dgx-h100:1".parse().unwrap())
+                ..ScheduleRequest::new(file.0.clone(), "dgx-h100:1".parse().unwrap())
             })
             .unwrap()
         };
         let (all, one) = (run(Engine::Exhaustive), run(Engine::Executor));
-        let _ = std::fs::remove_file(&file);
         assert!(!all.undecided(), "{name}\n{}", all.text());
         for p in [
             "completeness",

@@ -7,6 +7,7 @@ use commcheck::report::Outcome;
 use models::catalog::{Algorithm, Ports, Switching};
 use models::{Protocol, ProtocolExt};
 use properties::{PropertyName, Status};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A budget that every test model stays far below.
@@ -147,4 +148,23 @@ pub fn property<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json
         .as_array()
         .and_then(|ps| ps.iter().find(|p| p["name"] == name))
         .unwrap_or_else(|| panic!("no {name} in {report}"))
+}
+
+/// A file in the temporary directory holding one test's input, named by
+/// the process and `name`, removed when dropped.
+pub struct TempFile(pub PathBuf);
+
+impl TempFile {
+    /// `text`, written to a file of its own.
+    pub fn new(name: &str, text: &str) -> TempFile {
+        let path = std::env::temp_dir().join(format!("commcheck-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
