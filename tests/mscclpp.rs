@@ -274,6 +274,21 @@ fn puts_and_gets_take_the_network() {
     });
     let o = run_on("gets", &gets, "hypercube:1").unwrap();
     assert!(!o.refuted() && !o.undecided(), "{}", o.text());
+    // No cost model times them yet: refused in one line.
+    let file = TempFile::new("mscclpp-gets-cost.json", &gets);
+    let e = check_schedule(&ScheduleRequest {
+        switching: Switching::Wh,
+        cost: Some("alpha-beta".parse().unwrap()),
+        bytes: Some(1024),
+        ..ScheduleRequest::new(file.0.clone(), "hypercube:1".parse().unwrap())
+    })
+    .map(|o| o.text())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("(get): --cost does not time one-sided accesses") && e.lines().count() == 1,
+        "{e}"
+    );
     // A signal and a get's request and reply: three slots.
     assert_eq!(o.time.measured, Some(3), "{}", o.text());
 }

@@ -114,6 +114,12 @@ pub enum CostError {
         /// The operation.
         op: String,
     },
+    /// A one-sided access, which no cost model times yet.
+    #[error("{op}: --cost does not time one-sided accesses (an MSCCL++ plan's puts and gets) yet")]
+    OneSided {
+        /// The operation.
+        op: String,
+    },
 }
 
 impl Cost {
@@ -162,6 +168,11 @@ pub fn sizes(schedule: &Schedule, chunk_bytes: Option<u64>) -> Result<Vec<u64>, 
     for (i, op) in schedule.ops.iter().enumerate() {
         let data = match &op.kind {
             Kind::Send { data, .. } | Kind::Recv { data, .. } => data,
+            Kind::Move { from, to, .. } if from.0 != op.rank || to.0 != op.rank => {
+                return Err(CostError::OneSided {
+                    op: schedule.where_is(i as OpId),
+                })
+            }
             _ => {
                 sizes.push(op.bytes);
                 continue;
