@@ -291,12 +291,15 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
         let (picture, what) = export::load(of)?;
         write("--svg-load", file, picture, what)?;
     }
-    if let (Exported::Algorithm(req), true) = (
-        exported,
-        exports.write_schedule.is_some() || exports.write_goal.is_some(),
-    ) {
-        let run = as_schedule::run_as_schedule(req)?;
-        let writers: [(&str, &Option<PathBuf>, Writer); 2] = [
+    if exports.write_schedule.is_some()
+        || exports.write_goal.is_some()
+        || exports.write_msccl.is_some()
+    {
+        let run = match exported {
+            Exported::Algorithm(req) => as_schedule::run_as_schedule(req)?,
+            Exported::Schedule(req) => as_schedule::schedule_run(req)?,
+        };
+        let writers: [(&str, &Option<PathBuf>, Writer); 3] = [
             (
                 "--write-schedule",
                 &exports.write_schedule,
@@ -306,6 +309,11 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
                 "--write-goal",
                 &exports.write_goal,
                 commcheck::import::goal::write,
+            ),
+            (
+                "--write-msccl",
+                &exports.write_msccl,
+                commcheck::import::msccl::write,
             ),
         ];
         for (option, file, writer) in writers {

@@ -398,7 +398,7 @@ pub fn two_threadblock_allgather(n: u32, dropped: Option<u32>) -> String {
         .map(|r| {
             let sends = (0..n - 1)
                 .map(|t| Step {
-                    dep: (t > 0 && !(r == 0 && dropped == Some(t))).then_some((1, t - 1)),
+                    dep: (t > 0 && !(r == 0 && dropped == Some(t))).then(|| (1, t - 1)),
                     ..step("s", "o", (r + n - t) % n)
                 })
                 .collect();
@@ -616,8 +616,8 @@ fn bad_msccl_ir_is_refused_in_one_line() {
         ),
         (
             "unknown coll",
-            good.replace("coll=\"allgather\"", "coll=\"broadcast\""),
-            "coll \"broadcast\": commcheck reads allgather",
+            good.replace("coll=\"allgather\"", "coll=\"alltoallv\""),
+            "coll \"alltoallv\": commcheck reads allgather",
         ),
         (
             "missing gpu",
@@ -811,4 +811,115 @@ fn the_tutorial_ring_allreduce_on_two_servers() {
         "{}",
         placed.text()
     );
+}
+
+/// MSCCL-IR names no root: a rooted collective's is rank 0, or the one
+/// commcheck's comment names. GPU 1 adds its input to GPU 0's: a reduce
+/// to rank 0, but not to rank 1; a comment of another collective is
+/// refused.
+#[test]
+fn a_rooted_collective_takes_its_root_from_commcheck_comment() {
+    let gpus = [
+        (
+            [1, 1, 0],
+            vec![Tb {
+                send: -1,
+                recv: 1,
+                chan: 0,
+                steps: vec![step("rrc", "i", 0)],
+            }],
+        ),
+        (
+            [1, 1, 0],
+            vec![Tb {
+                send: 0,
+                recv: -1,
+                chan: 0,
+                steps: vec![step("s", "i", 0)],
+            }],
+        ),
+    ];
+    let reduce = xml("reduce", true, &gpus);
+    let comment = |json: &str| format!("<!-- commcheck collective: {json} -->\n{reduce}");
+    for (text, holds) in [
+        (reduce.clone(), true),
+        (comment(r#"{"name":"reduce","root":0}"#), true),
+        (comment(r#"{"name":"reduce","root":1}"#), false),
+    ] {
+        let o = run(
+            "reduce",
+            &text,
+            "hypercube:1",
+            Switching::Sf,
+            Engine::Exhaustive,
+        )
+        .unwrap();
+        let want = if holds {
+            Status::Holds
+        } else {
+            Status::Violated
+        };
+        assert_eq!(status(&o, "completeness"), want, "{}", o.text());
+        assert_eq!(status(&o, "no-duplication"), Status::Holds, "{}", o.text());
+    }
+    let e = run(
+        "reduce",
+        &comment(r#"{"name":"allgather"}"#),
+        "hypercube:1",
+        Switching::Sf,
+        Engine::Exhaustive,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("commcheck's comment states allgather; the file's coll is reduce to rank 0"),
+        "{e}"
+    );
+}
+
+/// An optimum commcheck found, written as MSCCL-IR for RCCL to run, is
+/// read back with every property holding in the optimal time, for each
+/// task `check optimal` takes (rooted ones at a root other than 0).
+#[test]
+fn the_witnesses_of_check_optimal_are_written_as_msccl_ir() {
+    use commcheck::check::optimal::{optimal, OptimalRequest};
+    use models::Ports;
+    for (task, coll) in [
+        ("broadcast:1", "broadcast"),
+        ("allgather", "allgather"),
+        ("scatter:2", "scatter"),
+        ("gather:3", "gather"),
+        ("alltoall", "alltoall"),
+    ] {
+        let file = TempFile::new(&format!("optimal-{task}.xml"), "");
+        let req = OptimalRequest {
+            write_msccl: Some(file.0.clone()),
+            ..OptimalRequest::new(
+                task,
+                "hypercube:2".parse().unwrap(),
+                Switching::Sf,
+                Ports::All,
+            )
+        };
+        let report = optimal(&req).unwrap();
+        let text = std::fs::read_to_string(&file.0).unwrap();
+        assert!(text.contains(&format!("coll=\"{coll}\"")), "{task}: {text}");
+        let o = run(
+            task,
+            &text,
+            "hypercube:2",
+            Switching::Sf,
+            Engine::Exhaustive,
+        )
+        .unwrap();
+        for p in SAFETY {
+            assert_eq!(status(&o, p), Status::Holds, "{task} {p}: {}", o.text());
+        }
+        assert_eq!(o.time.measured, report.slots, "{task}: {}", o.text());
+        assert_eq!(
+            o.transmissions,
+            report.transmissions.map(|t| t as u64),
+            "{task}"
+        );
+    }
 }

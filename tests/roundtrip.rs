@@ -90,23 +90,56 @@ fn each_run(mut f: impl FnMut(&Request, &Record, &[Status], &str)) {
     }
 }
 
+/// A schedule's writer in one format.
+type Writer = fn(&models::schedule::Schedule) -> Result<String, import::WriteError>;
+
 #[test]
 fn every_run_of_the_catalogue_round_trips_through_a_schedule_file() {
-    let mut covered = 0;
+    let (covered, refused) = round_trip(import::commcheck::write, "json", &[]);
+    assert_eq!(refused, 0);
+    assert!(covered >= 2 * Algorithm::ALL.len(), "{covered} runs");
+}
+
+/// MSCCL-IR keeps each send's slot (commcheck's attribute), so read back
+/// a run gives its verdicts, time and counts; what MSCCL-IR cannot say is
+/// refused by name: a bus write, a worm's own path, a message of no chunk
+/// (a control message) or of several.
+#[test]
+fn every_run_of_the_catalogue_round_trips_through_msccl_ir() {
+    let refusals = [
+        "a bus write read by several ranks",
+        "a path of its own",
+        "a message of no chunk",
+        "a message of several chunks",
+    ];
+    let (covered, refused) = round_trip(import::msccl::write, "xml", &refusals);
+    assert!(
+        covered - refused > 100 && refused > 10,
+        "{covered} runs, {refused} refused"
+    );
+}
+
+/// Writes every run of the catalogue by `writer`, reads it back, and
+/// asserts that the check gives the run's verdicts, time and counts, but
+/// where the writer refused by one of `refusals`: the runs and those
+/// refused.
+fn round_trip(writer: Writer, extension: &str, refusals: &[&str]) -> (usize, usize) {
+    let (mut covered, mut refused) = (0, 0);
     let mut wrong = Vec::new();
     each_run(|req, record, statuses, what| {
         covered += 1;
         let written = run_as_schedule(req)
             .map_err(|e| e.to_string())
             .and_then(|e| {
-                let text = import::commcheck::write(&e.schedule).map_err(|e| e.to_string())?;
+                let text = writer(&e.schedule).map_err(|e| e.to_string())?;
                 Ok((text, e.network))
             });
         let (text, network) = match written {
             Ok(w) => w,
+            Err(e) if refusals.iter().any(|r| e.contains(r)) => return refused += 1,
             Err(e) => return wrong.push(format!("{what}: {e}")),
         };
-        let file = scratch(&format!("{}.json", what.replace([' ', '/'], "-")));
+        let file = scratch(&format!("{}.{extension}", what.replace([' ', '/'], "-")));
         std::fs::write(&file, &text).unwrap();
         for engine in [Engine::Executor, Engine::Lockstep] {
             let outcome = match check_file(&file, req, &network, engine) {
@@ -163,7 +196,7 @@ fn every_run_of_the_catalogue_round_trips_through_a_schedule_file() {
         wrong.len(),
         wrong.join("\n")
     );
-    assert!(covered >= 2 * Algorithm::ALL.len(), "{covered} runs");
+    (covered, refused)
 }
 
 /// GOAL keeps each rank's order and no slots, and its messages carry all
@@ -297,4 +330,126 @@ fn the_written_schedule_is_checked_as_the_command_says() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(expected), "{args:?}: {err}");
     }
+}
+
+/// A ring allgather on the 2-cube (ranks 0, 1, 3, 2 around) in
+/// commcheck's format, with no slots: each rank sends its chunk on, then
+/// forwards what it receives (round k's messages tagged k). `stuck`: rank 0's first receive waits for
+/// a tag no one sends, so its later sends are never made.
+fn unslotted_ring(stuck: bool) -> String {
+    let ring = [0u32, 1, 3, 2];
+    let mut ops = Vec::new();
+    for (k, &r) in ring.iter().enumerate() {
+        let next = ring[(k + 1) % 4];
+        let prev = ring[(k + 3) % 4];
+        for round in 0..3 {
+            // The chunk sent in this round: its own, then the received.
+            let sent = ring[(k + 4 - round) % 4];
+            let got = ring[(k + 3 - round) % 4];
+            let after = match round {
+                0 => String::new(),
+                _ => format!(",\"after\":[\"r{}\"]", round - 1),
+            };
+            ops.push(format!(
+                "{{\"rank\":{r},\"label\":\"s{round}\"{after},\"send\":{{\"to\":{next},\"chunks\":[{sent}],\"tag\":{round}}}}}"
+            ));
+            let tag = if stuck && r == 0 && round == 0 {
+                7
+            } else {
+                round
+            };
+            ops.push(format!(
+                "{{\"rank\":{r},\"label\":\"r{round}\",\"recv\":{{\"from\":{prev},\"chunks\":[{got}],\"tag\":{tag}}}}}"
+            ));
+        }
+    }
+    format!(
+        "{{\"format\":\"commcheck-schedule\",\"version\":1,\"ranks\":4,\"collective\":{{\"name\":\"allgather\"}},\"ops\":[{}]}}",
+        ops.join(",")
+    )
+}
+
+/// `check schedule FILE --write-msccl` writes the executor's run of a
+/// schedule, each send fixed to the slot it went in; read back, the
+/// same verdicts, time and transmissions. A schedule whose run leaves a
+/// send unmade is refused naming it, as is an MSCCL-IR file (its chunks
+/// live in buffers of its own).
+#[test]
+fn the_run_of_a_schedule_is_written_as_msccl_ir() {
+    use crate::cli::{check, stderr};
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = check(args);
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)))
+    };
+    let file = scratch("unslotted-ring.json");
+    std::fs::write(&file, unslotted_ring(false)).unwrap();
+    let xml = scratch("unslotted-ring.xml");
+    let (f, x) = (file.to_str().unwrap(), xml.to_str().unwrap());
+    let o = check(&[
+        "schedule",
+        f,
+        "--network",
+        "hypercube:2",
+        "--write-msccl",
+        x,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&xml).unwrap();
+    assert!(
+        text.contains("coll=\"allgather\"") && text.contains("slot=\"3\""),
+        "{text}"
+    );
+    let net = ["--network", "hypercube:2", "--json"];
+    let (before, after) = (
+        json(&[&["schedule", f][..], &net].concat()),
+        json(&[&["schedule", x][..], &net].concat()),
+    );
+    assert_eq!(before["time"]["measured"], 3);
+    assert_eq!(before["time"]["measured"], after["time"]["measured"]);
+    assert_eq!(before["transmissions"], after["transmissions"]);
+    let statuses = |v: &serde_json::Value| -> Vec<(String, String)> {
+        v["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| {
+                !["race-freedom", "causal-completeness"].contains(&p["name"].as_str().unwrap())
+            })
+            .map(|p| (p["name"].to_string(), p["status"].to_string()))
+            .collect()
+    };
+    assert_eq!(statuses(&before), statuses(&after));
+
+    std::fs::write(&file, unslotted_ring(true)).unwrap();
+    let o = check(&[
+        "schedule",
+        f,
+        "--network",
+        "hypercube:2",
+        "--write-msccl",
+        x,
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("the executor's run never sends it"), "{err}");
+    let ring = scratch("ring.xml");
+    std::fs::write(&ring, crate::msccl::ring_allgather(4)).unwrap();
+    let r = ring.to_str().unwrap();
+    let o = check(&[
+        "schedule",
+        r,
+        "--network",
+        "hypercube:2",
+        "--switching",
+        "wh",
+        "--write-msccl",
+        x,
+    ]);
+    let err = stderr(&o);
+    assert_eq!(
+        (o.status.code(), err.lines().count()),
+        (Some(2), 1),
+        "{err}"
+    );
+    assert!(err.contains("positions of its own buffers"), "{err}");
 }

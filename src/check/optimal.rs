@@ -44,6 +44,8 @@ pub struct OptimalRequest {
     /// Where to write the witness (else a file in the system's temporary
     /// folder, removed after its check).
     pub write_schedule: Option<PathBuf>,
+    /// Where to write the witness as MSCCL-IR.
+    pub write_msccl: Option<PathBuf>,
 }
 
 pub use crate::optimal::least::Method;
@@ -88,6 +90,9 @@ pub struct OptimalReport {
     /// Where the witness was written, if kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub witness_file: Option<String>,
+    /// Where the witness was written as MSCCL-IR, if asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub msccl_file: Option<String>,
     /// How one slot fewer was shown impossible.
     pub certificate: String,
     /// The certificate in a few words (`growth bound`, `DRAT, 1,223
@@ -174,6 +179,7 @@ impl OptimalRequest {
             ell: None,
             timeout: None,
             write_schedule: None,
+            write_msccl: None,
         }
     }
 
@@ -208,8 +214,8 @@ impl OptimalRequest {
 
 /// Writes `sends` as a schedule and judges it with `check schedule`:
 /// "holds" where every claimed property holds and it completes in
-/// `slots`, else what failed; and the file, where kept. `bus`: the network
-/// is a mesh-bus.
+/// `slots`, else what failed; and the files asked for, where `keep`.
+/// `bus`: the network is a mesh-bus.
 fn judge(
     req: &OptimalRequest,
     bus: bool,
@@ -217,10 +223,18 @@ fn judge(
     task: Task,
     sends: &[Sent],
     slots: u32,
-    keep: Option<&PathBuf>,
+    keep: bool,
 ) -> Result<String, CheckError> {
     let text = witness::schedule(inst, task, sends);
-    let file = match keep {
+    if let (true, Some(f)) = (keep, &req.write_msccl) {
+        let schedule = crate::import::commcheck::read(&text, "the witness")
+            .map_err(|e| CheckError::Usage(e.to_string()))?;
+        let xml = crate::import::msccl::write(&schedule)
+            .map_err(|e| CheckError::Usage(format!("--write-msccl: {e}")))?;
+        std::fs::write(f, xml)
+            .map_err(|e| CheckError::Usage(format!("--write-msccl {}: {e}", f.display())))?;
+    }
+    let file = match req.write_schedule.as_ref().filter(|_| keep) {
         Some(f) => f.clone(),
         None => std::env::temp_dir().join(format!(
             "commcheck-optimal-{}-{slots}-{}.json",
@@ -234,7 +248,7 @@ fn judge(
     sreq.switching = req.switching;
     sreq.ports = req.ports;
     let outcome = check_schedule(&sreq);
-    if keep.is_none() {
+    if req.write_schedule.is_none() || !keep {
         let _ = std::fs::remove_file(&file);
     }
     let outcome = outcome?;
@@ -366,6 +380,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         transmissions: slots.map(|_| witness.len()),
         witness_check: None,
         witness_file: None,
+        msccl_file: None,
         certificate,
         certified_by,
         refuted_slots,
@@ -381,9 +396,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
             task,
             &witness,
             slots,
-            req.write_schedule
-                .as_ref()
-                .filter(|_| !req.fewest_transmissions),
+            !req.fewest_transmissions,
         )?);
         let fewest = match req.fewest_transmissions {
             true => fewest_transmissions(&inst, slots, witness, &stop)
@@ -397,15 +410,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
             ));
         }
         if let Some(fewest) = fewest {
-            let check = judge(
-                req,
-                bus,
-                &inst,
-                task,
-                &fewest.witness,
-                slots,
-                req.write_schedule.as_ref(),
-            )?;
+            let check = judge(req, bus, &inst, task, &fewest.witness, slots, true)?;
             report.fewest = Some(FewestRow {
                 transmissions: fewest.transmissions,
                 bound: fewest.bound,
@@ -429,6 +434,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         if req.write_schedule.is_some() {
             report.witness_file = req.write_schedule.as_ref().map(|f| f.display().to_string());
         }
+        report.msccl_file = req.write_msccl.as_ref().map(|f| f.display().to_string());
     }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
@@ -459,6 +465,9 @@ impl OptimalReport {
         }
         if let Some(f) = &self.witness_file {
             let _ = writeln!(s, "  witness file    {f}");
+        }
+        if let Some(f) = &self.msccl_file {
+            let _ = writeln!(s, "  MSCCL-IR file   {f}");
         }
         let _ = writeln!(s, "  certificate     {}", self.certificate);
         let _ = writeln!(s, "  lower bound     {}", self.bound);

@@ -350,6 +350,10 @@ pub struct ScheduleArgs {
     pub machine: MachineArgs,
     #[command(flatten)]
     pub pictures: Pictures,
+    /// Write the executor's run as MSCCL-IR (for MSCCL and RCCL): each
+    /// send fixed to the slot it went in
+    #[arg(long, value_name = "FILE")]
+    pub write_msccl: Option<PathBuf>,
 }
 
 /// `check optimal TASK NETWORK`.
@@ -391,6 +395,9 @@ pub struct OptimalArgs {
     /// (for `check schedule FILE`)
     #[arg(long, value_name = "FILE")]
     pub write_schedule: Option<PathBuf>,
+    /// Write the optimum's witness as MSCCL-IR (for MSCCL and RCCL)
+    #[arg(long, value_name = "FILE")]
+    pub write_msccl: Option<PathBuf>,
     #[command(flatten)]
     pub output: Output,
 }
@@ -463,6 +470,10 @@ pub struct AlgorithmArgs {
     /// receives in slot order, each send after the receives before it
     #[arg(long, value_name = "FILE")]
     pub write_goal: Option<PathBuf>,
+    /// Write the run as MSCCL-IR (for MSCCL and RCCL): a threadblock per
+    /// peer, dependencies where steps share a chunk, each send's slot kept
+    #[arg(long, value_name = "FILE")]
+    pub write_msccl: Option<PathBuf>,
 }
 
 fn small(flag: &str, text: &str, most: u64) -> Result<u32, String> {

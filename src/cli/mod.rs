@@ -79,7 +79,7 @@ pub enum Command {
 pub enum Exported {
     /// A catalogue algorithm.
     Algorithm(Request),
-    /// A schedule file (`--write-*` do not apply).
+    /// A schedule file (of the `--write-*`, `--write-msccl`).
     Schedule(ScheduleRequest),
 }
 
@@ -108,6 +108,8 @@ pub struct Exports {
     pub write_schedule: Option<PathBuf>,
     /// `--write-goal FILE`.
     pub write_goal: Option<PathBuf>,
+    /// `--write-msccl FILE`.
+    pub write_msccl: Option<PathBuf>,
 }
 
 impl Exports {
@@ -119,6 +121,7 @@ impl Exports {
             || self.trace.is_some()
             || self.write_schedule.is_some()
             || self.write_goal.is_some()
+            || self.write_msccl.is_some()
     }
 }
 
@@ -340,7 +343,10 @@ fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
         None => e.into(),
     })?;
     let req = request(&cli, algorithm)?;
-    let exports = exports(&cli.pictures, &cli.write_schedule, &cli.write_goal)?;
+    let exports = exports(
+        &cli.pictures,
+        [&cli.write_schedule, &cli.write_goal, &cli.write_msccl],
+    )?;
     untimed(&cli.timing, exports.any() || cli.engines.explore.is_some())?;
     let engine = req.options.engine;
     let (json, explore) = (cli.engines.output.json, &cli.engines.explore);
@@ -553,8 +559,7 @@ fn sweep(cli: &AlgorithmArgs, req: Request) -> anyhow::Result<Vec<Request>> {
 /// The files the command line asks for.
 fn exports(
     p: &args::Pictures,
-    write_schedule: &Option<PathBuf>,
-    write_goal: &Option<PathBuf>,
+    [write_schedule, write_goal, write_msccl]: [&Option<PathBuf>; 3],
 ) -> anyhow::Result<Exports> {
     // clap could require it, but not say what --slot is for.
     if p.slot.is_some() && p.svg.is_none() {
@@ -567,6 +572,7 @@ fn exports(
         trace: p.trace.clone(),
         write_schedule: write_schedule.clone(),
         write_goal: write_goal.clone(),
+        write_msccl: write_msccl.clone(),
     })
 }
 
@@ -625,6 +631,7 @@ fn optimal(a: OptimalArgs) -> anyhow::Result<Command> {
             ell: a.ell,
             timeout: a.timeout.map(std::time::Duration::from_secs),
             write_schedule: a.write_schedule,
+            write_msccl: a.write_msccl,
         },
         a.output.json,
     ))
@@ -682,14 +689,14 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
             Options::default().threads,
         ),
     };
-    let exports = exports(&a.pictures, &None, &None)?;
+    let exports = exports(&a.pictures, [&None, &None, &a.write_msccl])?;
     untimed(&a.timing, exports.any() || a.engines.explore.is_some())?;
     let (json, explore) = (a.engines.output.json, &a.engines.explore);
     if exports.any() {
         if json || explore.is_some() || engine.is_some() {
             bail!(
-                "--svg, --dot, --svg-load and --trace write files of the executor's run; they \
-                 take neither --json, --explore nor --engine"
+                "--svg, --dot, --svg-load, --trace and --write-msccl write files of the \
+                 executor's run; they take neither --json, --explore nor --engine"
             );
         }
         return Ok(Command::Export(Exported::Schedule(request), exports));

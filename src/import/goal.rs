@@ -647,7 +647,7 @@ pub fn write(schedule: &Schedule) -> Result<String, WriteError> {
         let mut deps = String::new();
         for q in schedule.rank_ops(r) {
             let op = &schedule.ops[q as usize];
-            let no_form = |why| WriteError::NoGoalForm {
+            let no_form = |why| WriteError::NoForm {
                 op: schedule.where_is(q),
                 why,
             };

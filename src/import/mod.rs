@@ -64,14 +64,30 @@ pub enum WriteError {
     /// Partial sums, which a GOAL message cannot carry.
     #[error("a GOAL message names no data, so it cannot carry partial sums")]
     PartialSums,
-    /// An operation GOAL cannot say.
+    /// An operation the format cannot say.
     #[error("{op}: {why}")]
-    NoGoalForm {
+    NoForm {
         /// The operation ([`models::schedule::Schedule::where_is`]).
         op: String,
-        /// What GOAL lacks for it.
+        /// What the format lacks for it.
         why: &'static str,
     },
+    /// A schedule whose chunks live in buffers of its own, which the
+    /// writers of runs do not map yet.
+    #[error(
+        "--write-msccl writes runs whose chunk c is at position c (catalogue runs, commcheck's \
+         format, GOAL); this schedule keeps {chunks} chunks in {positions} positions of its own \
+         buffers (an MSCCL-IR or MSCCL++ file): not yet"
+    )]
+    OwnBuffers {
+        /// Its chunks.
+        chunks: usize,
+        /// Its positions.
+        positions: u32,
+    },
+    /// A collective with no form in MSCCL-IR.
+    #[error("{0}: MSCCL-IR has no form for it")]
+    NoMsccl(String),
     /// A one-sided access (MSCCL++), which neither commcheck's format nor
     /// GOAL can say.
     #[error(

@@ -30,6 +30,7 @@
 //!   receives) `cnt` messages of one chunk each, in offset order, one a
 //!   slot on its link.
 
+use super::collective::Collective;
 use super::{line_column, ImportError};
 use models::schedule::{
     Chunks, Data, IdSet, Kind, Op, OpId, Pos, Rank, Schedule, Value, MAX_REDUCED_RANKS,
@@ -67,7 +68,8 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         return Err(r.at(algo, "expected an <algo> element: this is not MSCCL-IR"));
     }
     let ngpus = r.number(algo, "ngpus", 1, MAX_GPUS)?;
-    let coll = Coll::parse(&r, algo)?;
+    let own = own_collective(&r, &doc)?;
+    let coll = Coll::parse(&r, algo, own.as_ref())?;
     let inplace = r.number(algo, "inplace", 0, 1)? == 1;
     let proto = r.attr(algo, "proto")?;
     if !["Simple", "LL128", "LL"].contains(&proto) {
@@ -150,7 +152,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
     let name = algo
         .attribute("name")
         .map_or_else(|| super::file_name(file), str::to_string);
-    let mut chunks = layout.chunks();
+    let mut chunks = layout.stated(own.as_ref()).map_err(|why| r.at(algo, why))?;
     if temps > 0 {
         chunks
             .buffers
@@ -163,7 +165,10 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         ops,
         first,
         chunks,
-        collective: layout.coll.name(inplace),
+        collective: match (&own, coll) {
+            (Some(stated), Coll::Custom) => stated.name(),
+            _ => layout.coll.name(inplace),
+        },
         parallel_ranks: true,
     };
     schedule.validated().map_err(|why| ImportError::File {
@@ -172,6 +177,25 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         column: 0,
         why: why.to_string(),
     })
+}
+
+/// How commcheck's export states what MSCCL-IR cannot (a root, or a
+/// collective of no MSCCL name): an XML comment, which MSCCL's loaders
+/// skip, `<!-- commcheck collective: JSON -->` (the JSON of commcheck's
+/// format, docs/schedules.md).
+pub const COLLECTIVE_COMMENT: &str = "commcheck collective:";
+
+/// The collective commcheck's comment states, if the file has one.
+fn own_collective(r: &Reader, doc: &Document) -> Result<Option<Collective>, ImportError> {
+    let Some((node, json)) = doc.root().descendants().find_map(|n| {
+        let text = n.is_comment().then(|| n.text()).flatten()?;
+        Some((n, text.trim().strip_prefix(COLLECTIVE_COMMENT)?))
+    }) else {
+        return Ok(None);
+    };
+    serde_json::from_str(json)
+        .map(Some)
+        .map_err(|e| r.at(node, format!("the collective commcheck wrote: {e}")))
 }
 
 /// The element children of `node` named `name`.
@@ -224,29 +248,48 @@ struct Gpu<'a, 'i> {
 }
 
 /// The collectives MSCCL-IR files name (`custom` states no postcondition).
+/// A rooted one's root is in no MSCCL-IR attribute (the runtime's call
+/// names it): rank 0 unless commcheck's own comment names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Coll {
     Allgather,
     Allreduce,
     ReduceScatter,
     Alltoall,
+    Broadcast(Rank),
+    Reduce(Rank),
+    Gather(Rank),
+    Scatter(Rank),
     Custom,
 }
 
 impl Coll {
-    fn parse(r: &Reader, algo: Node) -> Result<Coll, ImportError> {
+    fn parse(r: &Reader, algo: Node, own: Option<&Collective>) -> Result<Coll, ImportError> {
+        let root = match own {
+            Some(
+                Collective::Broadcast { root, .. }
+                | Collective::Reduce { root, .. }
+                | Collective::Gather { root }
+                | Collective::Scatter { root },
+            ) => *root,
+            _ => 0,
+        };
         Ok(match r.attr(algo, "coll")? {
             "allgather" => Coll::Allgather,
             "allreduce" => Coll::Allreduce,
             "reduce_scatter" | "reducescatter" => Coll::ReduceScatter,
             "alltoall" => Coll::Alltoall,
+            "broadcast" => Coll::Broadcast(root),
+            "reduce" => Coll::Reduce(root),
+            "gather" => Coll::Gather(root),
+            "scatter" => Coll::Scatter(root),
             "custom" => Coll::Custom,
             other => {
                 return Err(r.at(
                     algo,
                     format!(
                         "coll \"{other}\": commcheck reads allgather, allreduce, alltoall, \
-                         reduce_scatter and custom (msccl-tools' collectives)"
+                         reduce_scatter, broadcast, reduce, gather, scatter and custom"
                     ),
                 ))
             }
@@ -255,20 +298,35 @@ impl Coll {
 
     pub(super) fn name(self, inplace: bool) -> String {
         let name = match self {
-            Coll::Allgather => "allgather",
-            Coll::Allreduce => "allreduce",
-            Coll::ReduceScatter => "reduce-scatter",
-            Coll::Alltoall => "alltoall",
-            Coll::Custom => "custom (no postcondition)",
+            Coll::Allgather => "allgather".to_string(),
+            Coll::Allreduce => "allreduce".to_string(),
+            Coll::ReduceScatter => "reduce-scatter".to_string(),
+            Coll::Alltoall => "alltoall".to_string(),
+            Coll::Broadcast(root) => format!("broadcast from rank {root}"),
+            Coll::Reduce(root) => format!("reduce to rank {root}"),
+            Coll::Gather(root) => format!("gather to rank {root}"),
+            Coll::Scatter(root) => format!("scatter from rank {root}"),
+            Coll::Custom => "custom (no postcondition)".to_string(),
         };
         match inplace {
             true => format!("{name}, in place"),
-            false => name.to_string(),
+            false => name,
         }
     }
 
     fn reduced(self) -> bool {
-        matches!(self, Coll::Allreduce | Coll::ReduceScatter)
+        matches!(
+            self,
+            Coll::Allreduce | Coll::ReduceScatter | Coll::Reduce(_)
+        )
+    }
+
+    /// The root, for a rooted collective.
+    fn root(self) -> Option<Rank> {
+        match self {
+            Coll::Broadcast(r) | Coll::Reduce(r) | Coll::Gather(r) | Coll::Scatter(r) => Some(r),
+            _ => None,
+        }
     }
 }
 
@@ -316,7 +374,10 @@ impl Layout {
             Coll::ReduceScatter => (1, ranks),
             _ => (1, 1),
         };
-        for g in gpus {
+        // That loader reads neither gather nor scatter; RCCL's, which
+        // does, checks no buffer against nchunksperloop.
+        let checked = !matches!(coll, Coll::Gather(_) | Coll::Scatter(_));
+        for g in gpus.iter().filter(|_| checked) {
             for (b, mult, name) in [(0, in_mult, "i_chunks"), (1, out_mult, "o_chunks")] {
                 let have = g.sizes[b] as u64 * mult as u64;
                 if per_loop > 0 && g.sizes[b] > 0 && have != per_loop as u64 {
@@ -359,6 +420,14 @@ impl Layout {
             (Coll::ReduceScatter, true) => Some(i / ranks).filter(|_| i % ranks == 0),
             (Coll::Alltoall, false) => Some(i / ranks).filter(|_| i % ranks == 0 && o == i),
             (Coll::Alltoall, true) => Some(i / ranks).filter(|_| i % ranks == 0),
+            // Broadcast and reduce: C chunks in and out; in place, one
+            // buffer. Gather as allgather, scatter as reduce-scatter.
+            (Coll::Broadcast(_) | Coll::Reduce(_), false) => Some(i).filter(|_| o == i),
+            (Coll::Broadcast(_) | Coll::Reduce(_), true) => Some(i.max(o)),
+            (Coll::Gather(_), false) => Some(i).filter(|_| o == i * ranks),
+            (Coll::Gather(_), true) => Some(o / ranks).filter(|_| o % ranks == 0),
+            (Coll::Scatter(_), false) => Some(o).filter(|_| i == o * ranks),
+            (Coll::Scatter(_), true) => Some(i / ranks).filter(|_| i % ranks == 0),
             (Coll::Custom, _) => Some(i),
         }
         .filter(|&c| c > 0 || coll == Coll::Custom)
@@ -368,6 +437,11 @@ impl Layout {
                 coll.name(inplace)
             )
         })?;
+        if let Some(root) = coll.root().filter(|&root| root >= ranks) {
+            return Err(format!(
+                "commcheck's comment names root {root}; the file has {ranks} GPUs"
+            ));
+        }
         if coll.reduced() && ranks > MAX_REDUCED_RANKS {
             return Err(format!(
                 "{ranks} GPUs reduced: commcheck combines at most {MAX_REDUCED_RANKS}"
@@ -388,9 +462,10 @@ impl Layout {
     pub(super) fn position(&self, rank: Rank, b: usize, off: u32) -> Pos {
         let c = self.factor;
         let (b, off) = match (self.inplace, self.coll, b) {
-            (true, Coll::Allgather, 0) => (1, rank * c + off),
-            (true, Coll::Allreduce | Coll::Alltoall, 1) => (0, off),
-            (true, Coll::ReduceScatter, 1) => (0, rank * c + off),
+            (true, Coll::Allgather | Coll::Gather(_), 0) => (1, rank * c + off),
+            (true, Coll::Allreduce | Coll::Alltoall | Coll::Reduce(_), 1) => (0, off),
+            (true, Coll::Broadcast(_), 0) => (1, off),
+            (true, Coll::ReduceScatter | Coll::Scatter(_), 1) => (0, rank * c + off),
             _ => (b, off),
         };
         self.sizes[..b].iter().sum::<u32>() + off
@@ -401,11 +476,50 @@ impl Layout {
     pub(super) fn count(&self) -> u64 {
         let (n, c) = (self.ranks as u64, self.factor as u64);
         match self.coll {
-            Coll::Allgather | Coll::ReduceScatter => n * c,
-            Coll::Allreduce => c,
+            Coll::Allgather | Coll::ReduceScatter | Coll::Gather(_) | Coll::Scatter(_) => n * c,
+            Coll::Allreduce | Coll::Broadcast(_) | Coll::Reduce(_) => c,
             Coll::Alltoall => n * n * c,
             Coll::Custom => n * self.sizes[0] as u64,
         }
+    }
+
+    /// The chunks of the collective commcheck's comment states, if the
+    /// file is `custom` and has one: chunk c at offset c of every GPU's
+    /// input buffer. Otherwise the collective's own.
+    fn stated(&self, own: Option<&Collective>) -> Result<Chunks, String> {
+        let named = self.chunks();
+        let Some(own) = own else { return Ok(named) };
+        if self.coll != Coll::Custom {
+            let agrees = matches!(
+                (own, self.coll),
+                (Collective::Allgather, Coll::Allgather)
+                    | (Collective::Allreduce { .. }, Coll::Allreduce)
+                    | (Collective::ReduceScatter, Coll::ReduceScatter)
+                    | (Collective::Alltoall, Coll::Alltoall)
+                    | (Collective::Broadcast { .. }, Coll::Broadcast(_))
+                    | (Collective::Reduce { .. }, Coll::Reduce(_))
+                    | (Collective::Gather { .. }, Coll::Gather(_))
+                    | (Collective::Scatter { .. }, Coll::Scatter(_))
+            );
+            return match agrees {
+                true => Ok(named),
+                false => Err(format!(
+                    "commcheck's comment states {}; the file's coll is {}",
+                    own.name(),
+                    self.coll.name(self.inplace)
+                )),
+            };
+        }
+        let mut chunks = own.chunks(self.ranks).map_err(|e| e.to_string())?;
+        if let Some(q) = self.own.iter().position(|s| s[0] != chunks.positions) {
+            return Err(format!(
+                "commcheck's comment states {} chunks; gpu {q} has i_chunks {}",
+                chunks.positions, self.own[q][0]
+            ));
+        }
+        chunks.positions = named.positions;
+        chunks.buffers = named.buffers;
+        Ok(chunks)
     }
 
     /// The chunks, where they start, where they must end.
@@ -420,13 +534,20 @@ impl Layout {
         for q in 0..n {
             let init = &mut initial[q as usize];
             match self.coll {
-                Coll::Allgather => {
+                Coll::Allgather | Coll::Gather(_) => {
                     for ch in 0..c {
                         init.push((self.position(q, 0, ch), Value::Chunk(q * c + ch)));
                         origin.push(q);
                     }
                 }
-                Coll::Allreduce | Coll::ReduceScatter => {
+                Coll::Broadcast(root) | Coll::Scatter(root) if q == root => {
+                    for k in 0..count {
+                        init.push((self.position(q, 0, k), Value::Chunk(k)));
+                        origin.push(q);
+                    }
+                }
+                Coll::Broadcast(_) | Coll::Scatter(_) => {}
+                Coll::Allreduce | Coll::ReduceScatter | Coll::Reduce(_) => {
                     for k in 0..count {
                         let sum = Value::Sum {
                             chunk: k,
@@ -451,8 +572,13 @@ impl Layout {
             let want = &mut expect[q as usize];
             let sum = |chunk| Value::Sum { chunk, ranks: all };
             match self.coll {
-                Coll::Allgather => {
-                    for k in 0..n * c {
+                Coll::Allgather | Coll::Broadcast(_) => {
+                    for k in 0..count {
+                        want.push((self.position(q, 1, k), Value::Chunk(k)));
+                    }
+                }
+                Coll::Gather(root) if q == root => {
+                    for k in 0..count {
                         want.push((self.position(q, 1, k), Value::Chunk(k)));
                     }
                 }
@@ -461,6 +587,17 @@ impl Layout {
                         want.push((self.position(q, 1, k), sum(k)));
                     }
                 }
+                Coll::Reduce(root) if q == root => {
+                    for k in 0..c {
+                        want.push((self.position(q, 1, k), sum(k)));
+                    }
+                }
+                Coll::Scatter(_) => {
+                    for k in 0..c {
+                        want.push((self.position(q, 1, k), Value::Chunk(q * c + k)));
+                    }
+                }
+                Coll::Gather(_) | Coll::Reduce(_) => {}
                 Coll::ReduceScatter => {
                     for k in 0..c {
                         want.push((self.position(q, 1, k), sum(q * c + k)));
@@ -796,6 +933,12 @@ impl<'r, 't> Program<'r, 't> {
         let temps: Vec<Pos> = (temp..temp + cnt).collect();
         let line = r.lines.line(step.range().start);
         let label = format!("tb {tb} step {s} ({kind})");
+        // commcheck's export fixes a run's sends to their slots (MSCCL's
+        // loaders ignore the attribute).
+        let slot = match step.attribute("slot") {
+            Some(_) => Some(r.number(step, "slot", 1, u32::MAX)?),
+            None => None,
+        };
         let mut parts: Vec<Kind> = Vec::new();
         let to = send.unwrap_or(0);
         // A chunk is a packet: a step of cnt chunks sends (receives) cnt
@@ -859,6 +1002,7 @@ impl<'r, 't> Program<'r, 't> {
             _ => parts.push(Kind::Calc),
         }
         for (i, kind) in parts.into_iter().enumerate() {
+            let slot = slot.filter(|_| matches!(kind, Kind::Send { .. }));
             let after = match i {
                 0 => Vec::new(),
                 _ => vec![self.base + self.ops.len() as OpId - 1],
@@ -869,11 +1013,369 @@ impl<'r, 't> Program<'r, 't> {
                 after,
                 started_after: Vec::new(),
                 bytes: 0,
-                slot: None,
+                slot,
                 label: label.clone(),
                 line,
             });
         }
         Ok(used)
     }
+}
+
+/// `schedule`, a run whose sends are fixed to slots (a catalogue run's,
+/// `check optimal`'s witness), as MSCCL-IR (`--write-msccl`;
+/// docs/schedules.md, "Exports"): a threadblock per peer on one channel,
+/// its sends and receives in the run's order, and a dependency (chained
+/// through `nop`s, as RCCL writes several) wherever a step touches a chunk
+/// another threadblock touched before it, one of them writing. A named
+/// collective is written in MSCCL's layout for it (in place, but alltoall),
+/// another as `custom` with chunk c at offset c of `i`; commcheck's comment
+/// keeps the root and the postcondition, and each send's slot is its
+/// `slot` attribute, which MSCCL's loaders skip. What MSCCL-IR cannot say
+/// is refused by name: a bus write, a worm's own path, a message of no or
+/// several chunks, a receive from any rank.
+pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
+    use super::WriteError;
+    let n = schedule.ranks;
+    let (positions, chunks) = (schedule.chunks.positions, schedule.chunks.reduced.len());
+    if !schedule.chunks.buffers.is_empty() || positions as usize != chunks {
+        return Err(WriteError::OwnBuffers { chunks, positions });
+    }
+    let collective = Collective::of(&schedule.chunks, n)?;
+    let (coll, inplace, sizes) = match collective {
+        Collective::Broadcast { chunks, .. } => ("broadcast", true, [chunks, chunks]),
+        Collective::Reduce { chunks, .. } => ("reduce", true, [chunks, chunks]),
+        Collective::Allreduce { chunks } => ("allreduce", true, [chunks, chunks]),
+        Collective::Allgather => ("allgather", true, [1, n]),
+        Collective::Gather { .. } => ("gather", true, [1, n]),
+        Collective::Scatter { .. } => ("scatter", true, [n, 1]),
+        Collective::ReduceScatter => ("reducescatter", true, [n, 1]),
+        Collective::Alltoall => ("alltoall", false, [n, n]),
+        Collective::Explicit { .. } => ("custom", false, [positions, 0]),
+        Collective::Barrier => return Err(WriteError::NoMsccl(collective.name())),
+    };
+    // Where each rank keeps position c: the collective's place for it,
+    // or (an alltoall's chunk passing through) a scratch chunk.
+    let mut scratch = vec![HashMap::<Pos, u32>::new(); n as usize];
+    let mut place = |q: Rank, c: Pos| -> (char, u32) {
+        match (&collective, coll) {
+            (Collective::Alltoall, _) if c / n == q => ('i', c % n),
+            (Collective::Alltoall, _) if c % n == q => ('o', c / n),
+            (Collective::Alltoall, _) => {
+                let s = &mut scratch[q as usize];
+                let next = s.len() as u32;
+                ('s', *s.entry(c).or_insert(next))
+            }
+            (_, "broadcast" | "allgather" | "gather") => ('o', c),
+            _ => ('i', c),
+        }
+    };
+
+    // Each receive's send, by sender, receiver and tag in order.
+    let mut sends: HashMap<(Rank, Rank, u32), std::collections::VecDeque<OpId>> = HashMap::new();
+    for (id, op) in schedule.ops.iter().enumerate() {
+        if let Kind::Send {
+            to, ref also, tag, ..
+        } = op.kind
+        {
+            for &v in std::iter::once(&to).chain(also) {
+                sends
+                    .entry((op.rank, v, tag))
+                    .or_default()
+                    .push_back(id as OpId);
+            }
+        }
+    }
+    let mut matched: HashMap<OpId, OpId> = HashMap::new();
+    for (id, op) in schedule.ops.iter().enumerate() {
+        if let Kind::Recv {
+            from: Some(from),
+            tag: Some(tag),
+            ..
+        } = op.kind
+        {
+            let send = sends
+                .get_mut(&(from, op.rank, tag))
+                .and_then(|q| q.pop_front())
+                .ok_or_else(|| WriteError::NoForm {
+                    op: schedule.where_is(id as OpId),
+                    why: "no send matches this receive",
+                })?;
+            matched.insert(send, id as OpId);
+            matched.insert(id as OpId, send);
+        }
+    }
+
+    let mut text = format!(
+        "<!-- {COLLECTIVE_COMMENT} {} -->\n<algo name=\"{}\" proto=\"Simple\" nchannels=\"1\" \
+         nchunksperloop=\"{}\" ngpus=\"{n}\" coll=\"{coll}\" inplace=\"{}\" outofplace=\"{}\" \
+         minBytes=\"0\" maxBytes=\"0\">\n",
+        serde_json::to_string(&collective)?,
+        xml_escape(&schedule.name),
+        match coll {
+            "gather" | "scatter" => 1,
+            _ => sizes[0].max(sizes[1]),
+        },
+        inplace as u8,
+        !inplace as u8
+    );
+    // Per rank, its steps; a copy of its own alltoall chunk runs in a
+    // threadblock of no peer (u32::MAX), first.
+    let mut ranks: Vec<Vec<Planned>> = Vec::new();
+    for q in 0..n {
+        let mut steps: Vec<Planned> = Vec::new();
+        if coll == "alltoall" {
+            let (src, dst) = (('i', q), ('o', q));
+            steps.push((u32::MAX, 0, 0, 0, Written::local(src, dst)));
+        }
+        for id in schedule.rank_ops(q) {
+            let op = &schedule.ops[id as usize];
+            let no_form = |why| WriteError::NoForm {
+                op: schedule.where_is(id),
+                why,
+            };
+            let one = |data: &Data| match data {
+                Data::At(at) if at.len() == 1 => Ok(at[0]),
+                Data::At(at) if at.len() > 1 => Err(no_form(
+                    "a message of several chunks (an MSCCL-IR step of cnt chunks is cnt messages \
+                     as commcheck reads it)",
+                )),
+                _ => Err(no_form(
+                    "a message of no chunk: MSCCL-IR's steps move chunks",
+                )),
+            };
+            match &op.kind {
+                Kind::Send {
+                    to,
+                    also,
+                    data,
+                    path,
+                    ..
+                } => {
+                    if !also.is_empty() {
+                        return Err(no_form("a bus write read by several ranks"));
+                    }
+                    if path.is_some() {
+                        return Err(no_form("a worm with a path of its own"));
+                    }
+                    let slot = op.slot.ok_or_else(|| {
+                        no_form("a send fixed to no slot: commcheck writes MSCCL-IR of runs")
+                    })?;
+                    let p = one(data)?;
+                    let there = match matched.get(&id).map(|&v| &schedule.ops[v as usize].kind) {
+                        Some(Kind::Recv { data, .. }) => place(*to, one(data)?),
+                        _ => return Err(no_form("no receive matches this send")),
+                    };
+                    steps.push((*to, slot, 0, id, Written::send(place(q, p), there)));
+                }
+                Kind::Recv {
+                    from: Some(from),
+                    data,
+                    reduce,
+                    ..
+                } => {
+                    let send = matched[&id];
+                    let sent = &schedule.ops[send as usize];
+                    let (Some(slot), Kind::Send { data: d, .. }) = (sent.slot, &sent.kind) else {
+                        return Err(no_form("a receive of a send fixed to no slot"));
+                    };
+                    let here = place(q, one(data)?);
+                    let there = place(*from, one(d)?);
+                    steps.push((*from, slot, 1, id, Written::receive(there, here, *reduce)));
+                }
+                Kind::Recv { from: None, .. } => return Err(no_form("a receive from any rank")),
+                _ => {
+                    return Err(no_form(
+                        "a local or one-sided operation: commcheck writes MSCCL-IR of runs, \
+                         their sends and receives",
+                    ))
+                }
+            }
+        }
+        steps.sort_by_key(|&(_, slot, class, id, _)| (slot, class, id));
+        ranks.push(steps);
+    }
+    for (q, steps) in ranks.iter().enumerate() {
+        // Threadblocks: one per peer, in the peers' order.
+        let mut peers: Vec<Rank> = steps.iter().map(|s| s.0).collect();
+        peers.sort_unstable();
+        peers.dedup();
+        let tb_of = |peer: Rank| peers.binary_search(&peer).expect("a peer's") as u32;
+        // Each step's threadblock and index there, and its dependencies:
+        // the last step of another threadblock that touched its chunk,
+        // one of them writing.
+        let mut count = vec![0u32; peers.len()];
+        let mut at: Vec<(u32, u32)> = Vec::with_capacity(steps.len());
+        let mut deps: Vec<Vec<(u32, u32)>> = Vec::with_capacity(steps.len());
+        let mut last_write: HashMap<(char, u32), (u32, u32)> = HashMap::new();
+        let mut reads: HashMap<(char, u32), Vec<(u32, u32)>> = HashMap::new();
+        for (peer, _, _, _, w) in steps {
+            let tb = tb_of(*peer);
+            let me = (tb, count[tb as usize]);
+            count[tb as usize] += 1;
+            let mut after: Vec<(u32, u32)> = Vec::new();
+            for &loc in w.reads.iter().chain(&w.writes) {
+                after.extend(last_write.get(&loc));
+            }
+            for loc in &w.writes {
+                after.extend(reads.get(loc).into_iter().flatten());
+            }
+            // Within a threadblock its order suffices; of another, its
+            // latest step.
+            after.retain(|&(t, _)| t != tb);
+            after.sort_unstable();
+            after.reverse();
+            after.dedup_by_key(|d| d.0);
+            for &loc in &w.reads {
+                reads.entry(loc).or_default().push(me);
+            }
+            for &loc in &w.writes {
+                last_write.insert(loc, me);
+                reads.remove(&loc);
+            }
+            at.push(me);
+            deps.push(after);
+        }
+        // Indices once each step's chain of nops is before it.
+        let mut programs: Vec<Vec<usize>> = vec![Vec::new(); peers.len()];
+        for (k, &(tb, _)) in at.iter().enumerate() {
+            programs[tb as usize].push(k);
+        }
+        let mut index = vec![0u32; steps.len()];
+        for program in &programs {
+            let mut next = 0;
+            for &k in program {
+                next += deps[k].len().saturating_sub(1) as u32;
+                index[k] = next;
+                next += 1;
+            }
+        }
+        let mut released = vec![false; steps.len()];
+        let step_at: HashMap<(u32, u32), usize> =
+            at.iter().enumerate().map(|(k, &a)| (a, k)).collect();
+        let deps: Vec<Vec<(u32, u32)>> = deps
+            .iter()
+            .map(|ds| {
+                ds.iter()
+                    .map(|d| {
+                        let k = step_at[d];
+                        released[k] = true;
+                        (d.0, index[k])
+                    })
+                    .collect()
+            })
+            .collect();
+
+        let [i, o] = sizes;
+        text += &format!(
+            "  <gpu id=\"{q}\" i_chunks=\"{i}\" o_chunks=\"{o}\" s_chunks=\"{}\">\n",
+            scratch[q].len()
+        );
+        for (tb, program) in programs.iter().enumerate() {
+            let peer = peers[tb];
+            let has = |class| program.iter().any(|&k| steps[k].2 == class);
+            let (send, recv) = match peer {
+                u32::MAX => (-1, -1),
+                p => (
+                    if has(0) { p as i64 } else { -1 },
+                    if has(1) { p as i64 } else { -1 },
+                ),
+            };
+            text += &format!("    <tb id=\"{tb}\" send=\"{send}\" recv=\"{recv}\" chan=\"0\">\n");
+            let mut s = 0;
+            for &k in program {
+                let (_, slot, class, _, w) = &steps[k];
+                let (last, chain) = deps[k]
+                    .split_last()
+                    .map_or((None, &[][..]), |(l, c)| (Some(*l), c));
+                for &(t, d) in chain {
+                    text += &format!(
+                        "      <step s=\"{s}\" type=\"nop\" srcbuf=\"i\" srcoff=\"-1\" dstbuf=\"i\" \
+                         dstoff=\"-1\" cnt=\"0\" depid=\"{t}\" deps=\"{d}\" hasdep=\"0\"/>\n"
+                    );
+                    s += 1;
+                }
+                let (t, d) = last.map_or((-1, -1), |(t, d)| (t as i64, d as i64));
+                let slot = match class {
+                    0 if peer != u32::MAX => format!(" slot=\"{slot}\""),
+                    _ => String::new(),
+                };
+                text += &format!(
+                    "      <step s=\"{s}\" type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" \
+                     dstoff=\"{}\" cnt=\"1\" depid=\"{t}\" deps=\"{d}\" hasdep=\"{}\"{slot}/>\n",
+                    w.kind, w.src.0, w.src.1, w.dst.0, w.dst.1, released[k] as u8
+                );
+                s += 1;
+            }
+            text += "    </tb>\n";
+        }
+        text += "  </gpu>\n";
+    }
+    text += "</algo>\n";
+    Ok(text)
+}
+
+/// A step to write: its threadblock's peer, its slot, 0 for a send and
+/// 1 for a receive (a slot's sends go first), the operation, the step.
+type Planned = (Rank, u32, u8, OpId, Written);
+
+/// One step as written: its type, its operands (a send's destination and
+/// a receive's source are the peer's, as msccl-tools writes them), and
+/// the chunks of its own GPU it reads and writes.
+struct Written {
+    kind: &'static str,
+    src: (char, u32),
+    dst: (char, u32),
+    reads: Vec<(char, u32)>,
+    writes: Vec<(char, u32)>,
+}
+
+impl Written {
+    fn send(src: (char, u32), dst: (char, u32)) -> Written {
+        Written {
+            kind: "s",
+            src,
+            dst,
+            reads: vec![src],
+            writes: Vec::new(),
+        }
+    }
+
+    fn receive(src: (char, u32), dst: (char, u32), reduce: bool) -> Written {
+        match reduce {
+            // rrc: dst := received + src, src being dst.
+            true => Written {
+                kind: "rrc",
+                src: dst,
+                dst,
+                reads: vec![dst],
+                writes: vec![dst],
+            },
+            false => Written {
+                kind: "r",
+                src,
+                dst,
+                reads: Vec::new(),
+                writes: vec![dst],
+            },
+        }
+    }
+
+    fn local(src: (char, u32), dst: (char, u32)) -> Written {
+        Written {
+            kind: "cpy",
+            src,
+            dst,
+            reads: vec![src],
+            writes: vec![dst],
+        }
+    }
+}
+
+/// `text` with XML's special characters escaped, for an attribute.
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -14,10 +14,13 @@
 //! Rank r is node r.
 
 use super::export::one_run;
+use crate::check::schedule::ScheduleRequest;
 use crate::check::{CheckError, Request};
 use crate::engine::lockstep::RunState;
 use crate::import::collective::Collective;
-use models::schedule::{Chunks, Data, IdSet, Kind, Op, Rank, Schedule, Value, MAX_REDUCED_RANKS};
+use models::schedule::{
+    Chunks, Data, IdSet, Kind, Op, OpId, Rank, Schedule, Value, MAX_REDUCED_RANKS,
+};
 use models::{with_protocol, Family, Protocol, ProtocolExt, Topology};
 use properties::{PacketId, Route, Task};
 use std::collections::HashMap;
@@ -279,6 +282,56 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
     Ok(Exported {
         schedule,
         network,
+        check,
+        what,
+    })
+}
+
+/// The executor's run of the schedule `req` names, as a schedule whose
+/// sends are fixed to the slots they went in (`check schedule FILE
+/// --write-msccl`): what the writers of runs write. A send the run never
+/// made is refused, naming it.
+pub fn schedule_run(req: &ScheduleRequest) -> Result<Exported, CheckError> {
+    let schedule = crate::with_scheduled!(req, |p, _subject| {
+        let (model, _) = one_run(p, None);
+        let mut schedule = model.protocol.schedule().clone();
+        let mut slots: Vec<Option<u32>> = vec![None; schedule.ops.len()];
+        model.first_choice_each(0, |s| {
+            if crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(CheckError::TraceInterrupted);
+            }
+            for tx in s.sent.iter().filter(|tx| !tx.msg.back) {
+                slots[tx.msg.op as usize].get_or_insert(s.slot);
+            }
+            Ok(())
+        })?;
+        for (id, (op, slot)) in schedule.ops.iter_mut().zip(slots).enumerate() {
+            if let Kind::Send { .. } = op.kind {
+                op.slot = op.slot.or(slot);
+                if op.slot.is_none() {
+                    return Err(CheckError::Usage(format!(
+                        "{}: the executor's run never sends it, so it has no slot to write",
+                        model.protocol.schedule().where_is(id as OpId)
+                    )));
+                }
+            }
+        }
+        Ok::<_, CheckError>(schedule)
+    })?;
+    let what = format!("the executor's run of {}", req.file.display());
+    let check = ScheduleRequest {
+        file: "FILE".into(),
+        format: None,
+        collective: None,
+        packet_bytes: None,
+        cost: None,
+        bytes: None,
+        ..req.clone()
+    }
+    .command();
+    Ok(Exported {
+        schedule,
+        network: req.network.to_string(),
         check,
         what,
     })

@@ -233,29 +233,27 @@ impl<T: Topology> Scheduled<T> {
             Switching::Sf => " (--switching wh sends a message as a worm)",
             Switching::Wh => "",
         };
+        // Operation i's route from rank a to rank b, if it is one.
+        let routed = |i: usize, a: Rank, b: Rank| {
+            let route = s.route(a, b);
+            match s.net.invalid(&route) {
+                None => Ok(route),
+                Some(why) => Err(ScheduleError::NotARoute {
+                    op: s.schedule.where_is_named(&|r| s.rank_words(r), i as OpId),
+                    why,
+                    hint,
+                }),
+            }
+        };
         for (i, op) in s.schedule.ops.iter().enumerate() {
             let peer = s.peer(op.rank, i as OpId);
             if peer != op.rank && matches!(op.kind, Kind::Move { .. }) {
                 // A put's route, or a get's request and reply.
-                for (a, b) in [(op.rank, peer), (peer, op.rank)] {
-                    if let Some(why) = s.net.invalid(&s.route(a, b)) {
-                        return Err(ScheduleError::NotARoute {
-                            op: s.schedule.where_is_named(&|r| s.rank_words(r), i as OpId),
-                            why,
-                            hint,
-                        });
-                    }
-                }
+                routed(i, op.rank, peer)?;
+                routed(i, peer, op.rank)?;
             }
             if let Kind::Send { to, also, .. } = &op.kind {
-                let route = s.route(op.rank, *to);
-                if let Some(why) = s.net.invalid(&route) {
-                    return Err(ScheduleError::NotARoute {
-                        op: s.schedule.where_is_named(&|r| s.rank_words(r), i as OpId),
-                        why,
-                        hint,
-                    });
-                }
+                let route = routed(i, op.rank, *to)?;
                 let mut readers = Vec::new();
                 s.net.receivers(&route, |v| readers.push(v));
                 if let Some(&other) = also
