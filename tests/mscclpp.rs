@@ -274,19 +274,26 @@ fn puts_and_gets_take_the_network() {
     });
     let o = run_on("gets", &gets, "hypercube:1").unwrap();
     assert!(!o.refuted() && !o.undecided(), "{}", o.text());
-    // No cost model times them yet: refused in one line.
+    // Timed on the link: the signal (a control message, a chunk's
+    // bytes), the request (no bytes: the latency) and the reply (a chunk),
+    // one after the other, 500 ns and 50 GB/s a link (the model's own).
     let file = TempFile::new("mscclpp-gets-cost.json", &gets);
-    let e = check_schedule(&ScheduleRequest {
-        switching: Switching::Wh,
-        cost: Some("alpha-beta".parse().unwrap()),
-        bytes: Some(1024),
-        ..ScheduleRequest::new(file.0.clone(), "hypercube:1".parse().unwrap())
-    })
-    .map(|o| o.text())
-    .unwrap_err()
-    .to_string();
+    let timed = |cost: &str| {
+        check_schedule(&ScheduleRequest {
+            switching: Switching::Wh,
+            cost: Some(cost.parse().unwrap()),
+            bytes: Some(1024),
+            ..ScheduleRequest::new(file.0.clone(), "hypercube:1".parse().unwrap())
+        })
+    };
+    let cost = timed("alpha-beta").unwrap().cost.unwrap();
+    let ns = 3.0 * 500.0 + 2.0 * 1024.0 / 50.0;
+    assert!((cost.time_us * 1000.0 - ns).abs() < 1e-6, "{cost:?}");
+    // LogGOPSim has no one-sided operations: LogGOPS refuses them.
+    let e = timed("loggops").map(|o| o.text()).unwrap_err().to_string();
     assert!(
-        e.contains("(get): --cost does not time one-sided accesses") && e.lines().count() == 1,
+        e.contains("(get): --cost loggops does not time one-sided accesses")
+            && e.lines().count() == 1,
         "{e}"
     );
     // A signal and a get's request and reply: three slots.

@@ -681,11 +681,15 @@ fn link_time<T: Topology + 'static>(
             });
             let mut to = Vec::new();
             t.receivers(&tx.route, |v| to.push(v));
+            // A get's request carries no data: its latency only.
+            let op = &model.protocol.schedule().ops[tx.msg.op as usize];
+            let request = !tx.msg.back
+                && matches!(op.kind, models::schedule::Kind::Move { from, .. } if from.0 != op.rank);
             Sent {
                 from: tx.route.from(),
                 to,
                 arcs,
-                bytes: sizes[tx.msg.op as usize],
+                bytes: if request { 0 } else { sizes[tx.msg.op as usize] },
             }
         });
         slots.push(sent.collect());

@@ -114,8 +114,11 @@ pub enum CostError {
         /// The operation.
         op: String,
     },
-    /// A one-sided access, which no cost model times yet.
-    #[error("{op}: --cost does not time one-sided accesses (an MSCCL++ plan's puts and gets) yet")]
+    /// A one-sided access, which LogGOPS does not time yet.
+    #[error(
+        "{op}: --cost loggops does not time one-sided accesses (an MSCCL++ plan's puts and \
+         gets) yet; the link models (alpha-beta, astra) do"
+    )]
     OneSided {
         /// The operation.
         op: String,
@@ -156,23 +159,32 @@ pub fn loggops_time(
     p: &loggops::LogGops,
     chunk_bytes: Option<u64>,
 ) -> Result<Vec<f64>, CostError> {
+    if let Some(i) = schedule.ops.iter().position(one_sided) {
+        return Err(CostError::OneSided {
+            op: schedule.where_is(i as OpId),
+        });
+    }
     let sizes = sizes(schedule, chunk_bytes)?;
     let ns = loggops::finish_times(schedule, p, |op| sizes[op as usize]);
     Ok(ns.into_iter().map(|t| t as f64).collect())
 }
 
+/// True for an access of a peer's positions (a put, a get, a remote
+/// reduction).
+pub fn one_sided(op: &models::schedule::Op) -> bool {
+    matches!(op.kind, Kind::Move { from, to, .. } if from.0 != op.rank || to.0 != op.rank)
+}
+
 /// Each operation's size: its own, else its chunks times `chunk_bytes`
-/// for a send or a receive (a computation without a length takes none).
+/// for a send, a receive or a one-sided access of a peer (one position;
+/// a computation without a length takes none).
 pub fn sizes(schedule: &Schedule, chunk_bytes: Option<u64>) -> Result<Vec<u64>, CostError> {
     let mut sizes = Vec::with_capacity(schedule.ops.len());
+    let one = Data::At(vec![0]);
     for (i, op) in schedule.ops.iter().enumerate() {
         let data = match &op.kind {
             Kind::Send { data, .. } | Kind::Recv { data, .. } => data,
-            Kind::Move { from, to, .. } if from.0 != op.rank || to.0 != op.rank => {
-                return Err(CostError::OneSided {
-                    op: schedule.where_is(i as OpId),
-                })
-            }
+            Kind::Move { .. } if one_sided(op) => &one,
             _ => {
                 sizes.push(op.bytes);
                 continue;
