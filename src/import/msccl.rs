@@ -639,8 +639,19 @@ impl Layout {
     }
 }
 
-/// The steps' types.
-const STEPS: [&str; 9] = ["s", "r", "rcs", "rrs", "rrc", "rrcs", "cpy", "re", "nop"];
+/// The steps' types, each with whether it sends, receives, reads `src`
+/// and writes `dst` (on the executing GPU, as the interpreter runs it).
+const STEPS: [(&str, [bool; 4]); 9] = [
+    ("s", [true, false, true, false]),
+    ("r", [false, true, false, true]),
+    ("rcs", [true, true, false, true]),
+    ("rrs", [true, true, true, false]),
+    ("rrc", [false, true, true, true]),
+    ("rrcs", [true, true, true, true]),
+    ("cpy", [false, false, true, true]),
+    ("re", [false, false, true, true]),
+    ("nop", [false, false, false, false]),
+];
 
 /// One end of a message: its step's name, count and place in the file.
 struct End {
@@ -865,24 +876,15 @@ impl<'r, 't> Program<'r, 't> {
             "nop" => r.number(step, "cnt", 0, u32::MAX).map(|_| 0)?,
             _ => r.number(step, "cnt", 1, u32::MAX)?,
         };
-        let (sends, receives, src, dst) = match kind {
-            "s" => (true, false, true, false),
-            "r" => (false, true, false, true),
-            "rcs" => (true, true, false, true),
-            "rrs" => (true, true, true, false),
-            "rrc" => (false, true, true, true),
-            "rrcs" => (true, true, true, true),
-            "cpy" | "re" => (false, false, true, true),
-            "nop" => (false, false, false, false),
-            other => {
-                return Err(r.at(
-                    step,
-                    format!(
-                        "type=\"{other}\": s, r, rcs, rrs, rrc, rrcs, cpy, re or nop \
-                         (the steps MSCCL's interpreters run)"
-                    ),
-                ))
-            }
+        let Some(&(kind, [sends, receives, src, dst])) = STEPS.iter().find(|s| s.0 == kind) else {
+            let names: Vec<&str> = STEPS.iter().map(|s| s.0).collect();
+            return Err(r.at(
+                step,
+                format!(
+                    "type=\"{kind}\": {} or nop (the steps MSCCL's interpreters run)",
+                    names[..names.len() - 1].join(", ")
+                ),
+            ));
         };
         if sends && send.is_none() {
             return Err(r.at(
@@ -918,7 +920,7 @@ impl<'r, 't> Program<'r, 't> {
             rank: self.rank,
             tb,
             step: s,
-            kind: STEPS.into_iter().find(|&k| k == kind).unwrap_or("?"),
+            kind,
             cnt,
             offset: step.range().start,
         };
