@@ -1215,11 +1215,12 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
             let tb = tb_of(*peer);
             let me = (tb, count[tb as usize]);
             count[tb as usize] += 1;
+            let (read, written) = w.touches();
             let mut after: Vec<(u32, u32)> = Vec::new();
-            for &loc in w.reads.iter().chain(&w.writes) {
-                after.extend(last_write.get(&loc));
+            for loc in read.iter().chain(&written) {
+                after.extend(last_write.get(loc));
             }
-            for loc in &w.writes {
+            if let Some(loc) = &written {
                 after.extend(reads.get(loc).into_iter().flatten());
             }
             // Within a threadblock its order suffices; of another, its
@@ -1228,10 +1229,10 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
             after.sort_unstable();
             after.reverse();
             after.dedup_by_key(|d| d.0);
-            for &loc in &w.reads {
+            if let Some(loc) = read {
                 reads.entry(loc).or_default().push(me);
             }
-            for &loc in &w.writes {
+            if let Some(loc) = written {
                 last_write.insert(loc, me);
                 reads.remove(&loc);
             }
@@ -1321,15 +1322,15 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
 /// 1 for a receive (a slot's sends go first), the operation, the step.
 type Planned = (Rank, u32, u8, OpId, Written);
 
-/// One step as written: its type, its operands (a send's destination and
-/// a receive's source are the peer's, as msccl-tools writes them), and
-/// the chunks of its own GPU it reads and writes.
+/// A chunk of a GPU's buffer `i`, `o` or `s`, by offset.
+type Place = (char, u32);
+
+/// One step as written: its type and its operands (a send's destination
+/// and a receive's source are the peer's, as msccl-tools writes them).
 struct Written {
     kind: &'static str,
     src: (char, u32),
     dst: (char, u32),
-    reads: Vec<(char, u32)>,
-    writes: Vec<(char, u32)>,
 }
 
 impl Written {
@@ -1338,8 +1339,6 @@ impl Written {
             kind: "s",
             src,
             dst,
-            reads: vec![src],
-            writes: Vec::new(),
         }
     }
 
@@ -1350,15 +1349,11 @@ impl Written {
                 kind: "rrc",
                 src: dst,
                 dst,
-                reads: vec![dst],
-                writes: vec![dst],
             },
             false => Written {
                 kind: "r",
                 src,
                 dst,
-                reads: Vec::new(),
-                writes: vec![dst],
             },
         }
     }
@@ -1368,9 +1363,18 @@ impl Written {
             kind: "cpy",
             src,
             dst,
-            reads: vec![src],
-            writes: vec![dst],
         }
+    }
+
+    /// The chunks of its own GPU it reads and writes, as [`STEPS`] says
+    /// its type does.
+    fn touches(&self) -> (Option<Place>, Option<Place>) {
+        let [_, _, src, dst] = STEPS
+            .iter()
+            .find(|s| s.0 == self.kind)
+            .expect("a step type of the table")
+            .1;
+        (src.then_some(self.src), dst.then_some(self.dst))
     }
 }
 
