@@ -294,12 +294,13 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
     if exports.write_schedule.is_some()
         || exports.write_goal.is_some()
         || exports.write_msccl.is_some()
+        || exports.write_mscclpp.is_some()
     {
         let run = match exported {
             Exported::Algorithm(req) => as_schedule::run_as_schedule(req)?,
             Exported::Schedule(req) => as_schedule::schedule_run(req)?,
         };
-        let writers: [(&str, &Option<PathBuf>, Writer); 3] = [
+        let writers: [(&str, &Option<PathBuf>, Writer); 4] = [
             (
                 "--write-schedule",
                 &exports.write_schedule,
@@ -314,6 +315,11 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
                 "--write-msccl",
                 &exports.write_msccl,
                 commcheck::import::msccl::write,
+            ),
+            (
+                "--write-mscclpp",
+                &exports.write_mscclpp,
+                commcheck::import::mscclpp::write,
             ),
         ];
         for (option, file, writer) in writers {

@@ -671,3 +671,49 @@ fn the_executor_runs_one_of_the_searched_runs_of_a_plan() {
     // The seeded bugs show in the executor's run too.
     assert!(violated >= 4, "{violated}");
 }
+
+/// `check optimal ... --write-mscclpp FILE` writes the witness as an
+/// MSCCL++ plan: MSCCL++ names allgather and alltoall, and the rooted
+/// tasks are `custom`, their root in commcheck's key. Read back, every
+/// property holds at the optimum, with its transmissions.
+#[test]
+fn the_witnesses_of_check_optimal_are_written_as_mscclpp_plans() {
+    use commcheck::check::optimal::{optimal, OptimalRequest};
+    for (task, coll, words) in [
+        ("broadcast:1", "custom", "broadcast from rank 1"),
+        ("allgather", "allgather", "allgather"),
+        ("scatter:2", "custom", "scatter from rank 2"),
+        ("gather:3", "custom", "gather to rank 3"),
+        ("alltoall", "alltoall", "alltoall"),
+    ] {
+        let file = TempFile::new(&format!("optimal-{task}.plan.json"), "");
+        let net = "hypercube:2";
+        let req = OptimalRequest {
+            write_mscclpp: Some(file.0.clone()),
+            ..OptimalRequest::new(task, net.parse().unwrap(), Switching::Sf, Ports::All)
+        };
+        let report = optimal(&req).unwrap();
+        let plan: Value = serde_json::from_str(&std::fs::read_to_string(&file.0).unwrap()).unwrap();
+        assert_eq!(plan["collective"], coll, "{task}");
+        let o = check_schedule(&ScheduleRequest {
+            switching: Switching::Sf,
+            ..ScheduleRequest::new(file.0.clone(), net.parse().unwrap())
+        })
+        .unwrap();
+        assert!(o.text().contains(words), "{task}: {}", o.text());
+        for p in [
+            "completeness",
+            "contention-freedom",
+            "causality",
+            "matching",
+        ] {
+            assert_eq!(status(&o, p), Status::Holds, "{task} {p}: {}", o.text());
+        }
+        assert_eq!(o.time.measured, report.slots, "{task}: {}", o.text());
+        assert_eq!(
+            o.transmissions,
+            report.transmissions.map(|t| t as u64),
+            "{task}"
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //! (`--write-schedule`) and checked as one, gives the run's verdicts, time
 //! and transmission counts; written as GOAL (`--write-goal`), whose
 //! messages carry all their sender holds and keep only the order, it
-//! completes with the same messages.
+//! completes with the same messages; written as MSCCL-IR or as an
+//! MSCCL++ plan, it gives the run's verdicts, time and counts again.
 
 use commcheck::check::schedule::{check_schedule, ScheduleRequest};
 use commcheck::check::{Engine, Options, Request};
@@ -117,6 +118,78 @@ fn every_run_of_the_catalogue_round_trips_through_msccl_ir() {
         covered - refused > 100 && refused > 10,
         "{covered} runs, {refused} refused"
     );
+}
+
+/// An MSCCL++ plan keeps each packet write's slot (commcheck's key), so
+/// read back a run gives its verdicts, time and counts; what the plan
+/// cannot say is refused by name, as for MSCCL-IR, and so is a thread
+/// block longer than MSCCL++'s executor runs.
+#[test]
+fn every_run_of_the_catalogue_round_trips_through_mscclpp() {
+    let refusals = [
+        "a bus write read by several ranks",
+        "a path of its own",
+        "a message of no chunk",
+        "a message of several chunks",
+        "MSCCL++'s executor runs at most 64",
+    ];
+    let (covered, refused) = round_trip(import::mscclpp::write, "plan.json", &refusals);
+    assert!(
+        covered - refused > 100 && refused > 10,
+        "{covered} runs, {refused} refused"
+    );
+}
+
+/// MSCCL++ runs a plan's thread blocks at their own speeds, not in slots:
+/// with the slots taken out, every plan written of a run that is complete
+/// and causal is race-free and complete at every relative speed (each
+/// packet read waits for its write, and a semaphore orders each step
+/// after what another thread block did to its chunk before it).
+#[test]
+fn the_plans_written_are_correct_at_every_speed() {
+    use models::schedule::causal::{judge, Verdict};
+    let (mut judged, mut wrong) = (0, Vec::new());
+    each_run(|req, _, statuses, what| {
+        let holds = |p: PropertyName| statuses[p as usize] == Status::Holds;
+        if !holds(PropertyName::Completeness) || !holds(PropertyName::Causality) {
+            return;
+        }
+        let Ok(run) = run_as_schedule(req) else {
+            return;
+        };
+        let Ok(text) = import::mscclpp::write(&run.schedule) else {
+            return;
+        };
+        let mut plan: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for gpu in plan["gpus"].as_array_mut().unwrap() {
+            for tb in gpu["threadblocks"].as_array_mut().unwrap() {
+                for op in tb["ops"].as_array_mut().unwrap() {
+                    op.as_object_mut().unwrap().remove("slot");
+                }
+            }
+        }
+        let schedule = match import::mscclpp::read(&plan.to_string(), what) {
+            Ok(s) => s,
+            Err(e) => return wrong.push(format!("{what}: {e}")),
+        };
+        judged += 1;
+        let speeds = judge(&schedule, &|r| format!("gpu{r}"));
+        for (name, verdict) in [
+            ("race-freedom", speeds.race_freedom),
+            ("causal-completeness", speeds.causal_completeness),
+        ] {
+            if verdict != Verdict::Holds {
+                wrong.push(format!("{what}: {name} {verdict:?}"));
+            }
+        }
+    });
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(judged > 100, "{judged} plans judged");
 }
 
 /// Writes every run of the catalogue by `writer`, reads it back, and
@@ -452,4 +525,66 @@ fn the_run_of_a_schedule_is_written_as_msccl_ir() {
         "{err}"
     );
     assert!(err.contains("positions of its own buffers"), "{err}");
+}
+
+/// `check schedule FILE --write-mscclpp` writes the executor's run of a
+/// schedule as an MSCCL++ plan; read back, the same verdicts, time and
+/// transmissions, and with its slots taken out it holds at every speed.
+#[test]
+fn the_run_of_a_schedule_is_written_as_an_mscclpp_plan() {
+    use crate::cli::{check, stderr};
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = check(args);
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)))
+    };
+    let file = scratch("unslotted-ring-pp.json");
+    std::fs::write(&file, unslotted_ring(false)).unwrap();
+    let out = scratch("unslotted-ring.plan.json");
+    let (f, p) = (file.to_str().unwrap(), out.to_str().unwrap());
+    let net = ["--network", "hypercube:2"];
+    let o = check(&[&["schedule", f][..], &net, &["--write-mscclpp", p]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(plan["collective"], "allgather");
+    assert_eq!(plan["protocol"], "LL");
+    let (before, after) = (
+        json(&[&["schedule", f][..], &net, &["--json"]].concat()),
+        json(&[&["schedule", p][..], &net, &["--json"]].concat()),
+    );
+    assert_eq!(before["time"]["measured"], 3);
+    assert_eq!(before["time"]["measured"], after["time"]["measured"]);
+    assert_eq!(before["transmissions"], after["transmissions"]);
+    let status = |v: &serde_json::Value, name: &str| -> String {
+        v["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["name"] == name)
+            .map(|q| q["status"].to_string())
+            .unwrap()
+    };
+    for name in [
+        "completeness",
+        "contention-freedom",
+        "causality",
+        "matching",
+    ] {
+        assert_eq!(status(&before, name), status(&after, name), "{name}");
+    }
+    // As MSCCL++ runs it: no slots, thread blocks at their own speeds.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut plan: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for gpu in plan["gpus"].as_array_mut().unwrap() {
+        for tb in gpu["threadblocks"].as_array_mut().unwrap() {
+            for op in tb["ops"].as_array_mut().unwrap() {
+                op.as_object_mut().unwrap().remove("slot");
+            }
+        }
+    }
+    std::fs::write(&out, plan.to_string()).unwrap();
+    let speeds = json(&[&["schedule", p][..], &net, &["--json"]].concat());
+    for name in ["race-freedom", "causal-completeness", "completeness"] {
+        assert_eq!(status(&speeds, name), "\"holds\"", "{name}: {speeds}");
+    }
 }

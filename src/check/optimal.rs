@@ -46,6 +46,8 @@ pub struct OptimalRequest {
     pub write_schedule: Option<PathBuf>,
     /// Where to write the witness as MSCCL-IR.
     pub write_msccl: Option<PathBuf>,
+    /// Where to write the witness as an MSCCL++ plan.
+    pub write_mscclpp: Option<PathBuf>,
 }
 
 pub use crate::optimal::least::Method;
@@ -93,6 +95,9 @@ pub struct OptimalReport {
     /// Where the witness was written as MSCCL-IR, if asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub msccl_file: Option<String>,
+    /// Where the witness was written as an MSCCL++ plan, if asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mscclpp_file: Option<String>,
     /// How one slot fewer was shown impossible.
     pub certificate: String,
     /// The certificate in a few words (`growth bound`, `DRAT, 1,223
@@ -180,6 +185,7 @@ impl OptimalRequest {
             timeout: None,
             write_schedule: None,
             write_msccl: None,
+            write_mscclpp: None,
         }
     }
 
@@ -226,13 +232,28 @@ fn judge(
     keep: bool,
 ) -> Result<String, CheckError> {
     let text = witness::schedule(inst, task, sends);
-    if let (true, Some(f)) = (keep, &req.write_msccl) {
+    type Writer = fn(&models::schedule::Schedule) -> Result<String, crate::import::WriteError>;
+    let writers: [(&str, &Option<PathBuf>, Writer); 2] = [
+        (
+            "--write-msccl",
+            &req.write_msccl,
+            crate::import::msccl::write,
+        ),
+        (
+            "--write-mscclpp",
+            &req.write_mscclpp,
+            crate::import::mscclpp::write,
+        ),
+    ];
+    for (flag, file, writer) in writers {
+        let Some(f) = file.as_ref().filter(|_| keep) else {
+            continue;
+        };
         let schedule = crate::import::commcheck::read(&text, "the witness")
             .map_err(|e| CheckError::Usage(e.to_string()))?;
-        let xml = crate::import::msccl::write(&schedule)
-            .map_err(|e| CheckError::Usage(format!("--write-msccl: {e}")))?;
-        std::fs::write(f, xml)
-            .map_err(|e| CheckError::Usage(format!("--write-msccl {}: {e}", f.display())))?;
+        let written = writer(&schedule).map_err(|e| CheckError::Usage(format!("{flag}: {e}")))?;
+        std::fs::write(f, written)
+            .map_err(|e| CheckError::Usage(format!("{flag} {}: {e}", f.display())))?;
     }
     let file = match req.write_schedule.as_ref().filter(|_| keep) {
         Some(f) => f.clone(),
@@ -381,6 +402,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         witness_check: None,
         witness_file: None,
         msccl_file: None,
+        mscclpp_file: None,
         certificate,
         certified_by,
         refuted_slots,
@@ -435,6 +457,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
             report.witness_file = req.write_schedule.as_ref().map(|f| f.display().to_string());
         }
         report.msccl_file = req.write_msccl.as_ref().map(|f| f.display().to_string());
+        report.mscclpp_file = req.write_mscclpp.as_ref().map(|f| f.display().to_string());
     }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
@@ -468,6 +491,9 @@ impl OptimalReport {
         }
         if let Some(f) = &self.msccl_file {
             let _ = writeln!(s, "  MSCCL-IR file   {f}");
+        }
+        if let Some(f) = &self.mscclpp_file {
+            let _ = writeln!(s, "  MSCCL++ file    {f}");
         }
         let _ = writeln!(s, "  certificate     {}", self.certificate);
         let _ = writeln!(s, "  lower bound     {}", self.bound);

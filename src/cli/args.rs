@@ -354,6 +354,10 @@ pub struct ScheduleArgs {
     /// send fixed to the slot it went in
     #[arg(long, value_name = "FILE")]
     pub write_msccl: Option<PathBuf>,
+    /// Write the executor's run as an MSCCL++ plan: packet writes and
+    /// reads, each send fixed to the slot it went in
+    #[arg(long, value_name = "FILE")]
+    pub write_mscclpp: Option<PathBuf>,
 }
 
 /// `check optimal TASK NETWORK`.
@@ -398,6 +402,9 @@ pub struct OptimalArgs {
     /// Write the optimum's witness as MSCCL-IR (for MSCCL and RCCL)
     #[arg(long, value_name = "FILE")]
     pub write_msccl: Option<PathBuf>,
+    /// Write the optimum's witness as an MSCCL++ plan
+    #[arg(long, value_name = "FILE")]
+    pub write_mscclpp: Option<PathBuf>,
     #[command(flatten)]
     pub output: Output,
 }
@@ -474,6 +481,10 @@ pub struct AlgorithmArgs {
     /// peer, dependencies where steps share a chunk, each send's slot kept
     #[arg(long, value_name = "FILE")]
     pub write_msccl: Option<PathBuf>,
+    /// Write the run as an MSCCL++ plan: a thread block per peer, packet
+    /// writes and reads, semaphores where steps share a chunk
+    #[arg(long, value_name = "FILE")]
+    pub write_mscclpp: Option<PathBuf>,
 }
 
 fn small(flag: &str, text: &str, most: u64) -> Result<u32, String> {

@@ -79,7 +79,7 @@ pub enum Command {
 pub enum Exported {
     /// A catalogue algorithm.
     Algorithm(Request),
-    /// A schedule file (of the `--write-*`, `--write-msccl`).
+    /// A schedule file (of the `--write-*`, `--write-msccl`, `--write-mscclpp`).
     Schedule(ScheduleRequest),
 }
 
@@ -110,6 +110,8 @@ pub struct Exports {
     pub write_goal: Option<PathBuf>,
     /// `--write-msccl FILE`.
     pub write_msccl: Option<PathBuf>,
+    /// `--write-mscclpp FILE`.
+    pub write_mscclpp: Option<PathBuf>,
 }
 
 impl Exports {
@@ -122,6 +124,7 @@ impl Exports {
             || self.write_schedule.is_some()
             || self.write_goal.is_some()
             || self.write_msccl.is_some()
+            || self.write_mscclpp.is_some()
     }
 }
 
@@ -345,7 +348,12 @@ fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
     let req = request(&cli, algorithm)?;
     let exports = exports(
         &cli.pictures,
-        [&cli.write_schedule, &cli.write_goal, &cli.write_msccl],
+        [
+            &cli.write_schedule,
+            &cli.write_goal,
+            &cli.write_msccl,
+            &cli.write_mscclpp,
+        ],
     )?;
     untimed(&cli.timing, exports.any() || cli.engines.explore.is_some())?;
     let engine = req.options.engine;
@@ -559,7 +567,7 @@ fn sweep(cli: &AlgorithmArgs, req: Request) -> anyhow::Result<Vec<Request>> {
 /// The files the command line asks for.
 fn exports(
     p: &args::Pictures,
-    [write_schedule, write_goal, write_msccl]: [&Option<PathBuf>; 3],
+    [write_schedule, write_goal, write_msccl, write_mscclpp]: [&Option<PathBuf>; 4],
 ) -> anyhow::Result<Exports> {
     // clap could require it, but not say what --slot is for.
     if p.slot.is_some() && p.svg.is_none() {
@@ -573,6 +581,7 @@ fn exports(
         write_schedule: write_schedule.clone(),
         write_goal: write_goal.clone(),
         write_msccl: write_msccl.clone(),
+        write_mscclpp: write_mscclpp.clone(),
     })
 }
 
@@ -632,6 +641,7 @@ fn optimal(a: OptimalArgs) -> anyhow::Result<Command> {
             timeout: a.timeout.map(std::time::Duration::from_secs),
             write_schedule: a.write_schedule,
             write_msccl: a.write_msccl,
+            write_mscclpp: a.write_mscclpp,
         },
         a.output.json,
     ))
@@ -689,14 +699,17 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
             Options::default().threads,
         ),
     };
-    let exports = exports(&a.pictures, [&None, &None, &a.write_msccl])?;
+    let exports = exports(
+        &a.pictures,
+        [&None, &None, &a.write_msccl, &a.write_mscclpp],
+    )?;
     untimed(&a.timing, exports.any() || a.engines.explore.is_some())?;
     let (json, explore) = (a.engines.output.json, &a.engines.explore);
     if exports.any() {
         if json || explore.is_some() || engine.is_some() {
             bail!(
-                "--svg, --dot, --svg-load, --trace and --write-msccl write files of the \
-                 executor's run; they take neither --json, --explore nor --engine"
+                "--svg, --dot, --svg-load, --trace, --write-msccl and --write-mscclpp write \
+                 files of the executor's run; they take neither --json, --explore nor --engine"
             );
         }
         return Ok(Command::Export(Exported::Schedule(request), exports));

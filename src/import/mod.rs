@@ -75,9 +75,9 @@ pub enum WriteError {
     /// A schedule whose chunks live in buffers of its own, which the
     /// writers of runs do not map yet.
     #[error(
-        "--write-msccl writes runs whose chunk c is at position c (catalogue runs, commcheck's \
-         format, GOAL); this schedule keeps {chunks} chunks in {positions} positions of its own \
-         buffers (an MSCCL-IR or MSCCL++ file): not yet"
+        "commcheck writes MSCCL-IR and MSCCL++ of runs whose chunk c is at position c \
+         (catalogue runs, commcheck's format, GOAL); this schedule keeps {chunks} chunks in \
+         {positions} positions of its own buffers (an MSCCL-IR or MSCCL++ file): not yet"
     )]
     OwnBuffers {
         /// Its chunks.
@@ -85,9 +85,14 @@ pub enum WriteError {
         /// Its positions.
         positions: u32,
     },
-    /// A collective with no form in MSCCL-IR.
-    #[error("{0}: MSCCL-IR has no form for it")]
-    NoMsccl(String),
+    /// A collective with no form in MSCCL-IR or MSCCL++.
+    #[error("{collective}: {format} has no form for it")]
+    NoCollective {
+        /// The collective.
+        collective: String,
+        /// The format.
+        format: &'static str,
+    },
     /// A one-sided access (MSCCL++), which neither commcheck's format nor
     /// GOAL can say.
     #[error(
@@ -97,6 +102,19 @@ pub enum WriteError {
     OneSided {
         /// The operation ([`models::schedule::Schedule::where_is`]).
         op: String,
+    },
+    /// A thread block longer than MSCCL++'s executor runs.
+    #[error(
+        "GPU {gpu}'s thread block {block} would have {ops} ops; MSCCL++'s executor runs at most \
+         64 a thread block"
+    )]
+    LongBlock {
+        /// The GPU.
+        gpu: models::schedule::Rank,
+        /// The thread block.
+        block: usize,
+        /// Its ops.
+        ops: usize,
     },
     /// A label used twice on one rank.
     #[error(

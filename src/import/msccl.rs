@@ -486,7 +486,7 @@ impl Layout {
     /// The chunks of the collective commcheck's comment states, if the
     /// file is `custom` and has one: chunk c at offset c of every GPU's
     /// input buffer. Otherwise the collective's own.
-    fn stated(&self, own: Option<&Collective>) -> Result<Chunks, String> {
+    pub(super) fn stated(&self, own: Option<&Collective>) -> Result<Chunks, String> {
         let named = self.chunks();
         let Some(own) = own else { return Ok(named) };
         if self.coll != Coll::Custom {
@@ -1029,253 +1029,71 @@ impl<'r, 't> Program<'r, 't> {
 /// docs/schedules.md, "Exports"): a threadblock per peer on one channel,
 /// its sends and receives in the run's order, and a dependency (chained
 /// through `nop`s, as RCCL writes several) wherever a step touches a chunk
-/// another threadblock touched before it, one of them writing. A named
-/// collective is written in MSCCL's layout for it (in place, but alltoall),
-/// another as `custom` with chunk c at offset c of `i`; commcheck's comment
-/// keeps the root and the postcondition, and each send's slot is its
-/// `slot` attribute, which MSCCL's loaders skip. What MSCCL-IR cannot say
-/// is refused by name: a bus write, a worm's own path, a message of no or
-/// several chunks, a receive from any rank.
+/// another threadblock touched before it, one of them writing
+/// ([`Laid::blocks`]). A named collective is written in MSCCL's layout for
+/// it, another as `custom` ([`lay_out`]); commcheck's comment keeps the
+/// root and the postcondition, and each send's slot is its `slot`
+/// attribute, which MSCCL's loaders skip.
 pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
-    use super::WriteError;
+    let names = [
+        "broadcast",
+        "reduce",
+        "allreduce",
+        "allgather",
+        "gather",
+        "scatter",
+        "reducescatter",
+        "alltoall",
+    ];
+    let laid = lay_out(schedule, "MSCCL-IR", &names)?;
     let n = schedule.ranks;
-    let (positions, chunks) = (schedule.chunks.positions, schedule.chunks.reduced.len());
-    if !schedule.chunks.buffers.is_empty() || positions as usize != chunks {
-        return Err(WriteError::OwnBuffers { chunks, positions });
-    }
-    let collective = Collective::of(&schedule.chunks, n)?;
-    let (coll, inplace, sizes) = match collective {
-        Collective::Broadcast { chunks, .. } => ("broadcast", true, [chunks, chunks]),
-        Collective::Reduce { chunks, .. } => ("reduce", true, [chunks, chunks]),
-        Collective::Allreduce { chunks } => ("allreduce", true, [chunks, chunks]),
-        Collective::Allgather => ("allgather", true, [1, n]),
-        Collective::Gather { .. } => ("gather", true, [1, n]),
-        Collective::Scatter { .. } => ("scatter", true, [n, 1]),
-        Collective::ReduceScatter => ("reducescatter", true, [n, 1]),
-        Collective::Alltoall => ("alltoall", false, [n, n]),
-        Collective::Explicit { .. } => ("custom", false, [positions, 0]),
-        Collective::Barrier => return Err(WriteError::NoMsccl(collective.name())),
-    };
-    // Where each rank keeps position c: the collective's place for it,
-    // or (an alltoall's chunk passing through) a scratch chunk.
-    let mut scratch = vec![HashMap::<Pos, u32>::new(); n as usize];
-    let mut place = |q: Rank, c: Pos| -> (char, u32) {
-        match (&collective, coll) {
-            (Collective::Alltoall, _) if c / n == q => ('i', c % n),
-            (Collective::Alltoall, _) if c % n == q => ('o', c / n),
-            (Collective::Alltoall, _) => {
-                let s = &mut scratch[q as usize];
-                let next = s.len() as u32;
-                ('s', *s.entry(c).or_insert(next))
-            }
-            (_, "broadcast" | "allgather" | "gather") => ('o', c),
-            _ => ('i', c),
-        }
-    };
-
-    // Each receive's send, by sender, receiver and tag in order.
-    let mut sends: HashMap<(Rank, Rank, u32), std::collections::VecDeque<OpId>> = HashMap::new();
-    for (id, op) in schedule.ops.iter().enumerate() {
-        if let Kind::Send {
-            to, ref also, tag, ..
-        } = op.kind
-        {
-            for &v in std::iter::once(&to).chain(also) {
-                sends
-                    .entry((op.rank, v, tag))
-                    .or_default()
-                    .push_back(id as OpId);
-            }
-        }
-    }
-    let mut matched: HashMap<OpId, OpId> = HashMap::new();
-    for (id, op) in schedule.ops.iter().enumerate() {
-        if let Kind::Recv {
-            from: Some(from),
-            tag: Some(tag),
-            ..
-        } = op.kind
-        {
-            let send = sends
-                .get_mut(&(from, op.rank, tag))
-                .and_then(|q| q.pop_front())
-                .ok_or_else(|| WriteError::NoForm {
-                    op: schedule.where_is(id as OpId),
-                    why: "no send matches this receive",
-                })?;
-            matched.insert(send, id as OpId);
-            matched.insert(id as OpId, send);
-        }
-    }
-
     let mut text = format!(
         "<!-- {COLLECTIVE_COMMENT} {} -->\n<algo name=\"{}\" proto=\"Simple\" nchannels=\"1\" \
-         nchunksperloop=\"{}\" ngpus=\"{n}\" coll=\"{coll}\" inplace=\"{}\" outofplace=\"{}\" \
+         nchunksperloop=\"{}\" ngpus=\"{n}\" coll=\"{}\" inplace=\"{}\" outofplace=\"{}\" \
          minBytes=\"0\" maxBytes=\"0\">\n",
-        serde_json::to_string(&collective)?,
+        serde_json::to_string(&laid.collective)?,
         xml_escape(&schedule.name),
-        match coll {
+        match laid.coll {
             "gather" | "scatter" => 1,
-            _ => sizes[0].max(sizes[1]),
+            _ => laid.sizes[0].max(laid.sizes[1]),
         },
-        inplace as u8,
-        !inplace as u8
+        laid.coll,
+        laid.inplace as u8,
+        !laid.inplace as u8
     );
-    // Per rank, its steps; a copy of its own alltoall chunk runs in a
-    // threadblock of no peer (u32::MAX), first.
-    let mut ranks: Vec<Vec<Planned>> = Vec::new();
-    for q in 0..n {
-        let mut steps: Vec<Planned> = Vec::new();
-        if coll == "alltoall" {
-            let (src, dst) = (('i', q), ('o', q));
-            steps.push((u32::MAX, 0, 0, 0, Written::local(src, dst)));
-        }
-        for id in schedule.rank_ops(q) {
-            let op = &schedule.ops[id as usize];
-            let no_form = |why| WriteError::NoForm {
-                op: schedule.where_is(id),
-                why,
-            };
-            let one = |data: &Data| match data {
-                Data::At(at) if at.len() == 1 => Ok(at[0]),
-                Data::At(at) if at.len() > 1 => Err(no_form(
-                    "a message of several chunks (an MSCCL-IR step of cnt chunks is cnt messages \
-                     as commcheck reads it)",
-                )),
-                _ => Err(no_form(
-                    "a message of no chunk: MSCCL-IR's steps move chunks",
-                )),
-            };
-            match &op.kind {
-                Kind::Send {
-                    to,
-                    also,
-                    data,
-                    path,
-                    ..
-                } => {
-                    if !also.is_empty() {
-                        return Err(no_form("a bus write read by several ranks"));
-                    }
-                    if path.is_some() {
-                        return Err(no_form("a worm with a path of its own"));
-                    }
-                    let slot = op.slot.ok_or_else(|| {
-                        no_form("a send fixed to no slot: commcheck writes MSCCL-IR of runs")
-                    })?;
-                    let p = one(data)?;
-                    let there = match matched.get(&id).map(|&v| &schedule.ops[v as usize].kind) {
-                        Some(Kind::Recv { data, .. }) => place(*to, one(data)?),
-                        _ => return Err(no_form("no receive matches this send")),
-                    };
-                    steps.push((*to, slot, 0, id, Written::send(place(q, p), there)));
-                }
-                Kind::Recv {
-                    from: Some(from),
-                    data,
-                    reduce,
-                    ..
-                } => {
-                    let send = matched[&id];
-                    let sent = &schedule.ops[send as usize];
-                    let (Some(slot), Kind::Send { data: d, .. }) = (sent.slot, &sent.kind) else {
-                        return Err(no_form("a receive of a send fixed to no slot"));
-                    };
-                    let here = place(q, one(data)?);
-                    let there = place(*from, one(d)?);
-                    steps.push((*from, slot, 1, id, Written::receive(there, here, *reduce)));
-                }
-                Kind::Recv { from: None, .. } => return Err(no_form("a receive from any rank")),
-                _ => {
-                    return Err(no_form(
-                        "a local or one-sided operation: commcheck writes MSCCL-IR of runs, \
-                         their sends and receives",
-                    ))
-                }
-            }
-        }
-        steps.sort_by_key(|&(_, slot, class, id, _)| (slot, class, id));
-        ranks.push(steps);
-    }
-    for (q, steps) in ranks.iter().enumerate() {
-        // Threadblocks: one per peer, in the peers' order.
-        let mut peers: Vec<Rank> = steps.iter().map(|s| s.0).collect();
-        peers.sort_unstable();
-        peers.dedup();
-        let tb_of = |peer: Rank| peers.binary_search(&peer).expect("a peer's") as u32;
-        // Each step's threadblock and index there, and its dependencies:
-        // the last step of another threadblock that touched its chunk,
-        // one of them writing.
-        let mut count = vec![0u32; peers.len()];
-        let mut at: Vec<(u32, u32)> = Vec::with_capacity(steps.len());
-        let mut deps: Vec<Vec<(u32, u32)>> = Vec::with_capacity(steps.len());
-        let mut last_write: HashMap<(char, u32), (u32, u32)> = HashMap::new();
-        let mut reads: HashMap<(char, u32), Vec<(u32, u32)>> = HashMap::new();
-        for (peer, _, _, _, w) in steps {
-            let tb = tb_of(*peer);
-            let me = (tb, count[tb as usize]);
-            count[tb as usize] += 1;
-            let (read, written) = w.touches();
-            let mut after: Vec<(u32, u32)> = Vec::new();
-            for loc in read.iter().chain(&written) {
-                after.extend(last_write.get(loc));
-            }
-            if let Some(loc) = &written {
-                after.extend(reads.get(loc).into_iter().flatten());
-            }
-            // Within a threadblock its order suffices; of another, its
-            // latest step.
-            after.retain(|&(t, _)| t != tb);
-            after.sort_unstable();
-            after.reverse();
-            after.dedup_by_key(|d| d.0);
-            if let Some(loc) = read {
-                reads.entry(loc).or_default().push(me);
-            }
-            if let Some(loc) = written {
-                last_write.insert(loc, me);
-                reads.remove(&loc);
-            }
-            at.push(me);
-            deps.push(after);
-        }
+    for (q, steps) in laid.ranks.iter().enumerate() {
+        let blocks = Laid::blocks(steps);
         // Indices once each step's chain of nops is before it.
-        let mut programs: Vec<Vec<usize>> = vec![Vec::new(); peers.len()];
-        for (k, &(tb, _)) in at.iter().enumerate() {
-            programs[tb as usize].push(k);
-        }
         let mut index = vec![0u32; steps.len()];
-        for program in &programs {
+        for program in &blocks.programs {
             let mut next = 0;
             for &k in program {
-                next += deps[k].len().saturating_sub(1) as u32;
+                next += blocks.deps[k].len().saturating_sub(1) as u32;
                 index[k] = next;
                 next += 1;
             }
         }
         let mut released = vec![false; steps.len()];
-        let step_at: HashMap<(u32, u32), usize> =
-            at.iter().enumerate().map(|(k, &a)| (a, k)).collect();
-        let deps: Vec<Vec<(u32, u32)>> = deps
+        let deps: Vec<Vec<(u32, u32)>> = blocks
+            .deps
             .iter()
             .map(|ds| {
                 ds.iter()
-                    .map(|d| {
-                        let k = step_at[d];
+                    .map(|&k| {
                         released[k] = true;
-                        (d.0, index[k])
+                        (blocks.at[k].0, index[k])
                     })
                     .collect()
             })
             .collect();
 
-        let [i, o] = sizes;
+        let [i, o] = laid.sizes;
         text += &format!(
             "  <gpu id=\"{q}\" i_chunks=\"{i}\" o_chunks=\"{o}\" s_chunks=\"{}\">\n",
-            scratch[q].len()
+            laid.scratch[q]
         );
-        for (tb, program) in programs.iter().enumerate() {
-            let peer = peers[tb];
+        for (tb, program) in blocks.programs.iter().enumerate() {
+            let peer = blocks.peers[tb];
             let has = |class| program.iter().any(|&k| steps[k].2 == class);
             let (send, recv) = match peer {
                 u32::MAX => (-1, -1),
@@ -1318,19 +1136,281 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
     Ok(text)
 }
 
+/// A run laid out in MSCCL's buffers, for the writers of MSCCL-IR and
+/// MSCCL++ plans: per GPU its steps in the run's order.
+pub(super) struct Laid {
+    /// The run's collective.
+    pub collective: Collective,
+    /// Its name in the format (`custom` where the format has none).
+    pub coll: &'static str,
+    /// True if written in place (all but alltoall and custom).
+    pub inplace: bool,
+    /// Chunks of each GPU's input and output buffers.
+    pub sizes: [u32; 2],
+    /// Per GPU, its scratch chunks (an alltoall's chunks passing through).
+    pub scratch: Vec<u32>,
+    /// Per GPU, its steps, sorted by slot (a slot's sends first) and op.
+    pub ranks: Vec<Vec<Planned>>,
+    /// Each send's receive and each receive's send.
+    pub partner: HashMap<OpId, OpId>,
+}
+
+/// A GPU's steps cut into threadblocks, one per peer in the peers' order.
+pub(super) struct Blocks {
+    /// Each threadblock's peer (`u32::MAX`: a local copy's of no peer).
+    pub peers: Vec<Rank>,
+    /// Each threadblock's steps, by their index among the GPU's.
+    pub programs: Vec<Vec<usize>>,
+    /// Each step's threadblock and place in it.
+    pub at: Vec<(u32, u32)>,
+    /// Each step's dependencies: per other threadblock, the last step
+    /// before it that touched a chunk it touches, one of them writing.
+    pub deps: Vec<Vec<usize>>,
+}
+
+impl Laid {
+    /// A GPU's `steps` as threadblocks and their dependencies.
+    pub(super) fn blocks(steps: &[Planned]) -> Blocks {
+        let mut peers: Vec<Rank> = steps.iter().map(|s| s.0).collect();
+        peers.sort_unstable();
+        peers.dedup();
+        let tb_of = |peer: Rank| peers.binary_search(&peer).expect("a peer's") as u32;
+        let mut programs: Vec<Vec<usize>> = vec![Vec::new(); peers.len()];
+        let mut at: Vec<(u32, u32)> = Vec::with_capacity(steps.len());
+        let mut deps: Vec<Vec<usize>> = Vec::with_capacity(steps.len());
+        let mut last_write: HashMap<Place, usize> = HashMap::new();
+        let mut reads: HashMap<Place, Vec<usize>> = HashMap::new();
+        for (k, (peer, _, _, _, w)) in steps.iter().enumerate() {
+            let tb = tb_of(*peer);
+            at.push((tb, programs[tb as usize].len() as u32));
+            programs[tb as usize].push(k);
+            let (read, written) = w.touches();
+            let mut after: Vec<usize> = Vec::new();
+            for loc in read.iter().chain(&written) {
+                after.extend(last_write.get(loc));
+            }
+            if let Some(loc) = &written {
+                after.extend(reads.get(loc).into_iter().flatten());
+            }
+            // Within a threadblock its order suffices; of another, its
+            // latest step.
+            after.retain(|&d| at[d].0 != tb);
+            after.sort_unstable_by_key(|&d| std::cmp::Reverse(at[d]));
+            after.dedup_by_key(|d| at[*d].0);
+            if let Some(loc) = read {
+                reads.entry(loc).or_default().push(k);
+            }
+            if let Some(loc) = written {
+                last_write.insert(loc, k);
+                reads.remove(&loc);
+            }
+            deps.push(after);
+        }
+        Blocks {
+            peers,
+            programs,
+            at,
+            deps,
+        }
+    }
+}
+
+/// `schedule`, a run whose sends are fixed to slots, laid out for
+/// `format`, which names the collectives `names` (others are written as
+/// `custom`, chunk c at offset c of `i`): per GPU its sends and receives
+/// with their peers and slots. A named collective is in MSCCL's layout
+/// for it, in place (broadcast, allgather, gather at `o[c]`; reduce,
+/// allreduce, scatter, reduce-scatter at `i[c]`), but alltoall, out of
+/// place (in place would overwrite input not yet sent): `i[d]` at the
+/// source, `o[s]` at the destination, scratch in transit, each GPU's own
+/// chunk copied by a step of no peer. What the formats cannot say is
+/// refused by name: a bus write, a worm's own path, a message of no or
+/// several chunks, a receive from any rank, local work.
+pub(super) fn lay_out(
+    schedule: &Schedule,
+    format: &'static str,
+    names: &[&str],
+) -> Result<Laid, super::WriteError> {
+    use super::WriteError;
+    let n = schedule.ranks;
+    let (positions, chunks) = (schedule.chunks.positions, schedule.chunks.reduced.len());
+    if !schedule.chunks.buffers.is_empty() || positions as usize != chunks {
+        return Err(WriteError::OwnBuffers { chunks, positions });
+    }
+    let collective = Collective::of(&schedule.chunks, n)?;
+    let (coll, inplace, sizes) = match collective {
+        Collective::Broadcast { chunks, .. } => ("broadcast", true, [chunks, chunks]),
+        Collective::Reduce { chunks, .. } => ("reduce", true, [chunks, chunks]),
+        Collective::Allreduce { chunks } => ("allreduce", true, [chunks, chunks]),
+        Collective::Allgather => ("allgather", true, [1, n]),
+        Collective::Gather { .. } => ("gather", true, [1, n]),
+        Collective::Scatter { .. } => ("scatter", true, [n, 1]),
+        Collective::ReduceScatter => ("reducescatter", true, [n, 1]),
+        Collective::Alltoall => ("alltoall", false, [n, n]),
+        Collective::Explicit { .. } => ("custom", false, [positions, 0]),
+        Collective::Barrier => {
+            return Err(WriteError::NoCollective {
+                collective: collective.name(),
+                format,
+            })
+        }
+    };
+    let (coll, inplace, sizes) = match names.contains(&coll) {
+        true => (coll, inplace, sizes),
+        false => ("custom", false, [positions, 0]),
+    };
+    // Where each rank keeps position c: the collective's place for it,
+    // or (an alltoall's chunk passing through) a scratch chunk.
+    let mut scratch = vec![HashMap::<Pos, u32>::new(); n as usize];
+    let mut place = |q: Rank, c: Pos| -> Place {
+        match coll {
+            "alltoall" if c / n == q => ('i', c % n),
+            "alltoall" if c % n == q => ('o', c / n),
+            "alltoall" => {
+                let s = &mut scratch[q as usize];
+                let next = s.len() as u32;
+                ('s', *s.entry(c).or_insert(next))
+            }
+            "broadcast" | "allgather" | "gather" => ('o', c),
+            _ => ('i', c),
+        }
+    };
+
+    // Each receive's send, by sender, receiver and tag in order.
+    let mut sends: HashMap<(Rank, Rank, u32), std::collections::VecDeque<OpId>> = HashMap::new();
+    for (id, op) in schedule.ops.iter().enumerate() {
+        if let Kind::Send {
+            to, ref also, tag, ..
+        } = op.kind
+        {
+            for &v in std::iter::once(&to).chain(also) {
+                sends
+                    .entry((op.rank, v, tag))
+                    .or_default()
+                    .push_back(id as OpId);
+            }
+        }
+    }
+    let mut matched: HashMap<OpId, OpId> = HashMap::new();
+    for (id, op) in schedule.ops.iter().enumerate() {
+        if let Kind::Recv {
+            from: Some(from),
+            tag: Some(tag),
+            ..
+        } = op.kind
+        {
+            let send = sends
+                .get_mut(&(from, op.rank, tag))
+                .and_then(|q| q.pop_front())
+                .ok_or_else(|| WriteError::NoForm {
+                    op: schedule.where_is(id as OpId),
+                    why: "no send matches this receive",
+                })?;
+            matched.insert(send, id as OpId);
+            matched.insert(id as OpId, send);
+        }
+    }
+
+    // Per rank, its steps; a copy of its own alltoall chunk runs in a
+    // threadblock of no peer (u32::MAX), first.
+    let mut ranks: Vec<Vec<Planned>> = Vec::new();
+    for q in 0..n {
+        let mut steps: Vec<Planned> = Vec::new();
+        if coll == "alltoall" {
+            let (src, dst) = (('i', q), ('o', q));
+            steps.push((u32::MAX, 0, 0, 0, Written::local(src, dst)));
+        }
+        for id in schedule.rank_ops(q) {
+            let op = &schedule.ops[id as usize];
+            let no_form = |why| WriteError::NoForm {
+                op: schedule.where_is(id),
+                why,
+            };
+            let one = |data: &Data| match data {
+                Data::At(at) if at.len() == 1 => Ok(at[0]),
+                Data::At(at) if at.len() > 1 => Err(no_form(
+                    "a message of several chunks (an MSCCL-IR step or an MSCCL++ op of cnt \
+                     chunks is cnt messages as commcheck reads it)",
+                )),
+                _ => Err(no_form(
+                    "a message of no chunk: the formats' steps move chunks",
+                )),
+            };
+            match &op.kind {
+                Kind::Send {
+                    to,
+                    also,
+                    data,
+                    path,
+                    ..
+                } => {
+                    if !also.is_empty() {
+                        return Err(no_form("a bus write read by several ranks"));
+                    }
+                    if path.is_some() {
+                        return Err(no_form("a worm with a path of its own"));
+                    }
+                    let slot = op.slot.ok_or_else(|| {
+                        no_form("a send fixed to no slot: commcheck writes MSCCL-IR and MSCCL++ of runs")
+                    })?;
+                    let p = one(data)?;
+                    let there = match matched.get(&id).map(|&v| &schedule.ops[v as usize].kind) {
+                        Some(Kind::Recv { data, .. }) => place(*to, one(data)?),
+                        _ => return Err(no_form("no receive matches this send")),
+                    };
+                    steps.push((*to, slot, 0, id, Written::send(place(q, p), there)));
+                }
+                Kind::Recv {
+                    from: Some(from),
+                    data,
+                    reduce,
+                    ..
+                } => {
+                    let send = matched[&id];
+                    let sent = &schedule.ops[send as usize];
+                    let (Some(slot), Kind::Send { data: d, .. }) = (sent.slot, &sent.kind) else {
+                        return Err(no_form("a receive of a send fixed to no slot"));
+                    };
+                    let here = place(q, one(data)?);
+                    let there = place(*from, one(d)?);
+                    steps.push((*from, slot, 1, id, Written::receive(there, here, *reduce)));
+                }
+                Kind::Recv { from: None, .. } => return Err(no_form("a receive from any rank")),
+                _ => {
+                    return Err(no_form(
+                        "a local or one-sided operation: commcheck writes MSCCL-IR and MSCCL++ \
+                         of runs, their sends and receives",
+                    ))
+                }
+            }
+        }
+        steps.sort_by_key(|&(_, slot, class, id, _)| (slot, class, id));
+        ranks.push(steps);
+    }
+    Ok(Laid {
+        collective,
+        coll,
+        inplace,
+        sizes,
+        scratch: scratch.iter().map(|s| s.len() as u32).collect(),
+        ranks,
+        partner: matched,
+    })
+}
+
 /// A step to write: its threadblock's peer, its slot, 0 for a send and
 /// 1 for a receive (a slot's sends go first), the operation, the step.
-type Planned = (Rank, u32, u8, OpId, Written);
+pub(super) type Planned = (Rank, u32, u8, OpId, Written);
 
 /// A chunk of a GPU's buffer `i`, `o` or `s`, by offset.
-type Place = (char, u32);
+pub(super) type Place = (char, u32);
 
 /// One step as written: its type and its operands (a send's destination
 /// and a receive's source are the peer's, as msccl-tools writes them).
-struct Written {
-    kind: &'static str,
-    src: (char, u32),
-    dst: (char, u32),
+pub(super) struct Written {
+    pub kind: &'static str,
+    pub src: Place,
+    pub dst: Place,
 }
 
 impl Written {
@@ -1368,7 +1448,7 @@ impl Written {
 
     /// The chunks of its own GPU it reads and writes, as [`STEPS`] says
     /// its type does.
-    fn touches(&self) -> (Option<Place>, Option<Place>) {
+    pub(super) fn touches(&self) -> (Option<Place>, Option<Place>) {
         let [_, _, src, dst] = STEPS
             .iter()
             .find(|s| s.0 == self.kind)

@@ -18,7 +18,8 @@
 //!   wait takes the k-th signal. Relaxed forms are read as the strong ones.
 //! * **Puts, gets, remote reductions** are one-sided accesses (`Kind::Move`)
 //!   of the peer's positions, during the op; packets are writes of a
-//!   scratch slot, and a packet read waits for the write of its slot.
+//!   scratch slot whose flag lands with the data (`Kind::Move`'s `flag`),
+//!   and a packet read waits for the write of its slot as a receive.
 //! * **Semaphores and barriers** within a GPU order its thread blocks: the
 //!   k-th acquire after the initial count comes after the matching release
 //!   (one releasing and one acquiring block a semaphore); the ops after a
@@ -36,11 +37,17 @@
 //! transmission that lands with no receive, a get a request and its
 //! reply) and at every relative speed.
 
+use super::collective::Collective;
 use super::msccl::{Coll, Layout};
 use super::ImportError;
 use models::schedule::{Data, Kind, Op, OpId, Pos, Rank, Schedule};
 use serde_json::{Map, Value as Json};
 use std::collections::HashMap;
+
+/// The top-level key in which commcheck's export states the collective
+/// (the JSON of commcheck's format, docs/schedules.md): MSCCL++'s parser
+/// reads keys by name and skips it.
+pub const COLLECTIVE_KEY: &str = "commcheck_collective";
 
 /// Most GPUs a plan may have.
 pub const MAX_GPUS: u32 = 4096;
@@ -106,8 +113,13 @@ struct Plan<'f> {
 enum Part {
     /// An operation of the schedule model.
     Kind(Kind),
-    /// A packet write of slot `slot` (a scratch position) of rank `to`.
-    Wrote { to: Rank, slot: Pos },
+    /// A packet write of `from` into slot `slot` (a scratch position) of
+    /// rank `to`.
+    Wrote {
+        from: (Rank, Pos),
+        to: Rank,
+        slot: Pos,
+    },
     /// A wait for the packet write of this rank's slot `slot`.
     Awaits { slot: Pos },
 }
@@ -120,6 +132,8 @@ struct Read {
     /// Parts of the rank that must start first.
     started_after: Vec<usize>,
     label: String,
+    /// The slot commcheck's export fixes its packet write to.
+    slot: Option<u32>,
 }
 
 /// A channel of a thread block: the peer, and the pair's number.
@@ -337,17 +351,27 @@ impl Plan<'_> {
             .as_bool()
             .ok_or_else(|| self.at("inplace", "expected true or false"))?;
         self.text(top, "the plan", "protocol")?;
+        let written: Option<Collective> = match top.get(COLLECTIVE_KEY) {
+            Some(j) => Some(serde_json::from_value(j.clone()).map_err(|e| {
+                self.at(
+                    COLLECTIVE_KEY,
+                    format!("the collective commcheck wrote: {e}"),
+                )
+            })?),
+            None => None,
+        };
         let coll = match collective {
             "allreduce" => Coll::Allreduce,
             "allgather" => Coll::Allgather,
             "reducescatter" | "reduce_scatter" => Coll::ReduceScatter,
             "alltoall" => Coll::Alltoall,
+            "custom" => Coll::Custom,
             other => {
                 return Err(self.at(
                     "collective",
                     format!(
                         "\"{other}\": commcheck reads allreduce, allgather, reducescatter and \
-                         alltoall (the postconditions MSCCL++'s verifier checks)"
+                         alltoall (the postconditions MSCCL++'s verifier checks), and custom"
                     ),
                 ))
             }
@@ -385,9 +409,12 @@ impl Plan<'_> {
         if let Some(why) = models::schedule::too_large(ranks, layout.count() * pieces as u64) {
             return Err(self.at("gpus", why));
         }
+        let stated = layout
+            .stated(written.as_ref())
+            .map_err(|why| self.at("collective", why))?;
         let mut chunks = match pieces {
-            1 => layout.chunks(),
-            n => layout.chunks().cut(n),
+            1 => stated,
+            n => stated.cut(n),
         };
         let temps = chunks.positions;
         let mut per_rank: Vec<Vec<Read>> = Vec::new();
@@ -424,7 +451,10 @@ impl Plan<'_> {
             ops,
             first,
             chunks,
-            collective: format!("{} (an MSCCL++ plan)", coll.name(inplace)),
+            collective: match (&written, coll) {
+                (Some(stated), Coll::Custom) => format!("{} (an MSCCL++ plan)", stated.name()),
+                _ => format!("{} (an MSCCL++ plan)", coll.name(inplace)),
+            },
             parallel_ranks: true,
         };
         schedule.validated().map_err(|why| self.at("the plan", why))
@@ -733,6 +763,7 @@ impl Ranked<'_, '_> {
             after,
             started_after: order.last.into_iter().collect(),
             label: label.to_string(),
+            slot: None,
         });
         i
     }
@@ -813,7 +844,12 @@ impl Ranked<'_, '_> {
         let one = |p: &Place, c: u32| cells(p, c)[0];
         let slot = |q: Rank, index: u32| (q, self.position(q, 2, index));
         let mv = |from: (Rank, Pos), to: (Rank, Pos), add: bool| {
-            Part::Kind(Kind::Move { from, to, add })
+            Part::Kind(Kind::Move {
+                from,
+                to,
+                add,
+                flag: None,
+            })
         };
         let signals = |kind: &str| -> Result<Vec<Channel>, ImportError> {
             let (local, global) = match kind {
@@ -868,8 +904,8 @@ impl Ranked<'_, '_> {
                         match packets {
                             true => {
                                 let to = slot(to.0, d.index + c);
-                                parts.push(mv(one(d0, c), to, false));
                                 parts.push(Part::Wrote {
+                                    from: one(d0, c),
                                     to: to.0,
                                     slot: to.1,
                                 });
@@ -882,7 +918,8 @@ impl Ranked<'_, '_> {
         };
         // Packet slots are scratch chunks, whatever a reference's type.
         let slots: Vec<&Place> = match name {
-            "upkt" | "gstorepkt" => src.iter().take(1).chain(&dst).collect(),
+            "upkt" => src.iter().take(1).collect(),
+            "gstorepkt" => src.iter().take(1).chain(&dst).collect(),
             "repkt" | "respkt" | "recpkt" | "recspkt" => {
                 src.iter().skip(1).chain(dst.iter().skip(1)).collect()
             }
@@ -1016,8 +1053,8 @@ impl Ranked<'_, '_> {
                     for c in 0..d.size {
                         for to in cells(d, c) {
                             let to = slot(to.0, d.index + c);
-                            parts.push(mv(one(&s, c), to, false));
                             parts.push(Part::Wrote {
+                                from: one(&s, c),
                                 to: to.0,
                                 slot: to.1,
                             });
@@ -1039,8 +1076,8 @@ impl Ranked<'_, '_> {
                         parts.push(Part::Awaits { slot: from.1 });
                         for to in cells(d, c) {
                             let to = slot(to.0, d.index + c);
-                            parts.push(mv(from, to, false));
                             parts.push(Part::Wrote {
+                                from,
                                 to: to.0,
                                 slot: to.1,
                             });
@@ -1078,8 +1115,8 @@ impl Ranked<'_, '_> {
                         if to == from {
                             continue;
                         }
-                        parts.push(mv(from, to, false));
                         parts.push(Part::Wrote {
+                            from,
                             to: to.0,
                             slot: to.1,
                         });
@@ -1108,6 +1145,7 @@ impl Ranked<'_, '_> {
                 after,
                 started_after: order.last.into_iter().collect(),
                 label: label.clone(),
+                slot: None,
             });
             let mut end = i;
             if name == "barrier" {
@@ -1129,6 +1167,19 @@ impl Ranked<'_, '_> {
         let mut previous = None;
         for part in parts {
             previous = Some(self.push(part, &label, order, previous));
+        }
+        // commcheck's export fixes each packet write to its run's slot, in
+        // a key MSCCL++'s parser does not read.
+        if let Some(j) = o.get("slot") {
+            let slot = plan.number(j, &format!("{path}.slot"), u32::MAX as u64)?;
+            if slot == 0 {
+                return Err(plan.at(&format!("{path}.slot"), "0: slots count from 1"));
+            }
+            for p in &mut self.parts[first..] {
+                if let Part::Wrote { .. } = p.part {
+                    p.slot = Some(slot);
+                }
+            }
         }
         let ids = o
             .get("semaphore_ids")
@@ -1252,7 +1303,7 @@ fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>) {
     for (r, parts) in per_rank.iter().enumerate() {
         for (i, p) in parts.iter().enumerate() {
             match p.part {
-                Part::Wrote { to, slot } => {
+                Part::Wrote { to, slot, .. } => {
                     writers.entry((to, slot)).or_default().push((r as Rank, i))
                 }
                 Part::Awaits { slot } => *reads.entry((r as Rank, slot)).or_default() += 1,
@@ -1274,19 +1325,31 @@ fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>) {
         for (i, p) in parts.iter().enumerate() {
             let list = match p.part {
                 Part::Kind(ref k) => vec![k.clone()],
-                Part::Wrote { to, slot } if to != r => {
-                    let times = reads.get(&(to, slot)).copied().unwrap_or(0).max(1);
-                    (0..times)
-                        .map(|_| Kind::Send {
-                            to,
-                            also: Vec::new(),
-                            tag: PACKET + slot,
-                            data: Data::Nothing,
-                            path: None,
-                        })
-                        .collect()
+                Part::Wrote { from, to, slot } => {
+                    let write = |flag| Kind::Move {
+                        from,
+                        to: (to, slot),
+                        add: false,
+                        flag,
+                    };
+                    match reads.get(&(to, slot)).copied().unwrap_or(0) {
+                        // On the writer's own GPU its read is ordered after it.
+                        _ if to == r => vec![write(None)],
+                        // Read once (or never: its flag an orphan): the
+                        // flag the read spins on lands with the data.
+                        0 | 1 => vec![write(Some(PACKET + slot))],
+                        // Read several times: a flag for each read, after.
+                        times => std::iter::once(write(None))
+                            .chain((0..times).map(|_| Kind::Send {
+                                to,
+                                also: Vec::new(),
+                                tag: PACKET + slot,
+                                data: Data::Nothing,
+                                path: None,
+                            }))
+                            .collect(),
+                    }
                 }
-                Part::Wrote { .. } => vec![Kind::Calc],
                 Part::Awaits { slot } => match writers.get(&(r, slot)).and_then(|w| w.first()) {
                     Some(&(w, _)) if w != r => vec![Kind::Recv {
                         from: Some(w),
@@ -1326,7 +1389,7 @@ fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>) {
                     kind,
                     after,
                     started_after: p.started_after.iter().map(|&a| span[a].0).collect(),
-                    slot: None,
+                    slot: p.slot.filter(|_| j == 0),
                     label: p.label.clone(),
                     bytes: 0,
                     line: 0,
@@ -1336,4 +1399,159 @@ fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>) {
         first.push(ops.len() as OpId);
     }
     (ops, first)
+}
+
+/// Most ops MSCCL++'s executor runs in a thread block
+/// (docs/mscclpp-format.md, 1.6).
+pub const MAX_BLOCK_OPS: usize = 64;
+
+/// `schedule`, a run whose sends are fixed to slots (a catalogue run's,
+/// `check optimal`'s witness), as an MSCCL++ plan (`--write-mscclpp`;
+/// docs/schedules.md, "Exports"), laid out as for MSCCL-IR
+/// ([`super::msccl::lay_out`]): per GPU a thread block per peer, its
+/// sends as packet writes (`ppkt`, LL) into a scratch slot of the
+/// receiver's own, its receives as the packet reads that wait for them
+/// (`upkt`, `repkt` where the receive reduces), a `nop` after each op (a
+/// thread block's ops overlap but through one), and a semaphore wherever
+/// a step depends on another thread block's (released after the step
+/// that must come first, acquired before the step that waits). MSCCL++
+/// names allreduce, allgather, reducescatter and alltoall; another
+/// collective is written as `custom`. The key [`COLLECTIVE_KEY`] keeps
+/// the collective and each packet write's `slot` its run's slot: keys
+/// MSCCL++'s parser does not read.
+pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
+    use super::msccl::{lay_out, Laid, Place};
+    use serde_json::json;
+    let names = ["allreduce", "allgather", "reducescatter", "alltoall"];
+    let laid = lay_out(schedule, "MSCCL++", &names)?;
+    let n = schedule.ranks as usize;
+    // Each receive's packet slot: after the scratch chunks in transit.
+    let mut packet: HashMap<OpId, u32> = HashMap::new();
+    let mut scratch = laid.scratch.clone();
+    for (q, steps) in laid.ranks.iter().enumerate() {
+        for &(_, _, class, id, _) in steps {
+            if class == 1 {
+                packet.insert(id, scratch[q]);
+                scratch[q] += 1;
+            }
+        }
+    }
+    let buff = |(b, index): Place| json!({"type": b.to_string(), "index": index, "size": 1});
+    let mut gpus = Vec::with_capacity(n);
+    for (q, steps) in laid.ranks.iter().enumerate() {
+        let blocks = Laid::blocks(steps);
+        let peers: Vec<Rank> = blocks
+            .peers
+            .iter()
+            .copied()
+            .filter(|&p| p != u32::MAX)
+            .collect();
+        // The peers it writes packets to, each a remote scratch buffer.
+        let targets: Vec<Rank> = peers
+            .iter()
+            .copied()
+            .filter(|&p| steps.iter().any(|s| s.0 == p && s.2 == 0))
+            .collect();
+        // A semaphore per dependency: (step waited for, step that waits).
+        let mut releases: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut acquires: Vec<Vec<usize>> = vec![Vec::new(); steps.len()];
+        let mut semaphores = 0;
+        for (k, deps) in blocks.deps.iter().enumerate() {
+            for &d in deps {
+                releases.entry(d).or_default().push(semaphores);
+                acquires[k].push(semaphores);
+                semaphores += 1;
+            }
+        }
+        let mut threadblocks = Vec::with_capacity(blocks.programs.len());
+        for (tb, program) in blocks.programs.iter().enumerate() {
+            let peer = blocks.peers[tb];
+            let mut ops = Vec::new();
+            for &k in program {
+                let (_, slot, _, id, w) = &steps[k];
+                if !acquires[k].is_empty() {
+                    ops.push(json!({"name": "sem_acquire", "semaphore_ids": acquires[k]}));
+                    ops.push(json!({"name": "nop"}));
+                }
+                ops.push(match w.kind {
+                    "s" => {
+                        let to = laid.partner[id];
+                        json!({
+                            "name": "ppkt",
+                            "channel_type": "memory",
+                            "src_buff": [buff(w.src)],
+                            "dst_buff": [{"buffer_id": 0, "index": packet[&to], "size": 1}],
+                            "slot": slot,
+                        })
+                    }
+                    "r" => json!({
+                        "name": "upkt",
+                        "src_buff": [buff(('s', packet[id]))],
+                        "dst_buff": [buff(w.dst)],
+                    }),
+                    "rrc" => json!({
+                        "name": "repkt",
+                        "src_buff": [buff(w.dst), buff(('s', packet[id]))],
+                        "dst_buff": [buff(w.dst)],
+                    }),
+                    _ => json!({
+                        "name": "copy",
+                        "src_buff": [buff(w.src)],
+                        "dst_buff": [buff(w.dst)],
+                    }),
+                });
+                ops.push(json!({"name": "nop"}));
+                if let Some(sems) = releases.get(&k) {
+                    ops.push(json!({"name": "sem_release", "semaphore_ids": sems}));
+                }
+            }
+            if ops.len() > MAX_BLOCK_OPS {
+                return Err(super::WriteError::LongBlock {
+                    gpu: q as Rank,
+                    block: tb,
+                    ops: ops.len(),
+                });
+            }
+            let mut block = json!({"id": tb, "ops": ops, "channels": []});
+            if peer != u32::MAX {
+                let channel = peers.binary_search(&peer).expect("a peer's");
+                block["channels"] = json!([{"channel_type": "memory", "channel_ids": [channel]}]);
+                if let Ok(b) = targets.binary_search(&peer) {
+                    block["remote_buffer_refs"] =
+                        json!([{"access_channel_type": "memory", "remote_buffer_ids": [b]}]);
+                }
+            }
+            threadblocks.push(block);
+        }
+        let [i, o] = laid.sizes;
+        gpus.push(json!({
+            "id": q,
+            "input_chunks": i,
+            // MSCCL++'s size check divides by it (custom writes none).
+            "output_chunks": if o == 0 { i } else { o },
+            "scratch_chunks": scratch[q],
+            "channels": [{"channel_type": "memory", "connected_to": peers}],
+            "remote_buffers": targets
+                .iter()
+                .map(|&p| json!({"rank": p, "type": "s", "access_channel_types": ["memory"]}))
+                .collect::<Vec<_>>(),
+            "semaphores": vec![json!({"init_value": 0}); semaphores],
+            "threadblocks": threadblocks,
+        }));
+    }
+    let plan = json!({
+        "name": schedule.name,
+        "collective": laid.coll,
+        "protocol": "LL",
+        "inplace": laid.inplace,
+        "reuse_resources": false,
+        "use_double_scratch_buffer": false,
+        "buffer_alignment": 16,
+        "min_message_size": 0,
+        "max_message_size": u64::MAX,
+        "num_threads_per_block": 1024,
+        COLLECTIVE_KEY: laid.collective,
+        "gpus": gpus,
+    });
+    Ok(serde_json::to_string_pretty(&plan)? + "\n")
 }

@@ -175,7 +175,12 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
         edges.extend(op.started_after.iter().map(|&a| (start, 2 * a)));
         edges.push((end, start));
         if let Kind::Recv { .. } = op.kind {
+            // A send is eager: its receive ends once it started; a packet
+            // write's flag is seen once the write has ended.
             match sent_by[i] {
+                Some(q) if matches!(s.ops[q as usize].kind, Kind::Move { .. }) => {
+                    edges.push((end, 2 * q + 1))
+                }
                 Some(q) => edges.push((end, 2 * q)),
                 None => never[end as usize] = true,
             }
@@ -290,9 +295,11 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
                 },
                 true,
             ) => {
-                if let Some(q) = sent_by[op as usize] {
-                    // A bus write's readers each take it.
-                    let (payload, readers) = in_flight.get_mut(&q).expect("sent");
+                // A bus write's readers each take it (a packet write's
+                // flag carries nothing: its data landed with the write).
+                let sent = sent_by[op as usize].filter(|q| in_flight.contains_key(q));
+                if let Some(q) = sent {
+                    let (payload, readers) = in_flight.get_mut(&q).expect("in flight");
                     let payload = *payload;
                     *readers -= 1;
                     if *readers == 0 {
@@ -303,7 +310,7 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
             }
             (Kind::Copy { from, to }, false) => v.copy(*from, *to),
             (Kind::Reduce { from, to }, false) => v.reduce(*from, *to),
-            (Kind::Move { from, to, add }, false) => {
+            (Kind::Move { from, to, add, .. }, false) => {
                 let value = values[from.0 as usize].at(from.1);
                 values[to.0 as usize].store(to.1, value, *add);
             }
@@ -555,7 +562,7 @@ fn accesses(op: &super::Op) -> Vec<(Rank, Pos, Access)> {
         }
         Kind::Copy { from, to } => vec![(*from, Access::Read), (*to, Access::Write)],
         Kind::Reduce { from, to } => vec![(*from, Access::Read), (*to, Access::Add)],
-        Kind::Move { from, to, add } => {
+        Kind::Move { from, to, add, .. } => {
             let how = match add {
                 true => Access::Add,
                 false => Access::Write,
@@ -573,18 +580,27 @@ type Matches = (Vec<Option<OpId>>, Vec<Vec<OpId>>);
 /// Per operation, the send a receive takes at every speed, and the
 /// operations of its (sender, receiver, tag) just before it: the k-th
 /// receive of a rank from a sender with a tag takes the k-th such
-/// message, where the schedule orders those sends and those receives
-/// ([`judge`]'s pass checks it); else why not.
+/// message (a packet write's flag is one), where the schedule orders
+/// those sends and those receives ([`judge`]'s pass checks it); else why
+/// not.
 fn matches(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Result<Matches, String> {
     let mut previous: Vec<Vec<OpId>> = vec![Vec::new(); s.ops.len()];
     let mut sends: HashMap<(Rank, Rank, u32), Vec<OpId>> = HashMap::new();
     for (i, op) in s.ops.iter().enumerate() {
-        if let Kind::Send { to, also, tag, .. } = &op.kind {
-            for &t in std::iter::once(to).chain(also) {
-                let group = sends.entry((op.rank, t, *tag)).or_default();
-                previous[i].extend(group.last());
-                group.push(i as OpId);
-            }
+        let receivers: Vec<(Rank, u32)> = match &op.kind {
+            Kind::Send { to, also, tag, .. } => std::iter::once(to)
+                .chain(also)
+                .map(|&t| (t, *tag))
+                .collect(),
+            Kind::Move {
+                to, flag: Some(t), ..
+            } => vec![(to.0, *t)],
+            _ => continue,
+        };
+        for (t, tag) in receivers {
+            let group = sends.entry((op.rank, t, tag)).or_default();
+            previous[i].extend(group.last());
+            group.push(i as OpId);
         }
     }
     let mut taken: HashMap<(Rank, Rank, u32), (usize, OpId)> = HashMap::new();

@@ -214,6 +214,11 @@ pub enum Kind {
         to: (Rank, Pos),
         /// True: add to `to`'s partial sum; false: replace it.
         add: bool,
+        /// A packet write's flag (MSCCL++'s LL packets carry one beside
+        /// their data): the target's receive from this rank with this
+        /// tag takes the write once it has landed, as a packet read
+        /// spins on the flag. None: a put no receive waits for.
+        flag: Option<u32>,
     },
 }
 
@@ -221,6 +226,18 @@ impl Kind {
     /// True if this is a send that rank `r` receives.
     pub fn sends_to(&self, r: Rank) -> bool {
         matches!(self, Kind::Send { to, also, .. } if *to == r || also.contains(&r))
+    }
+
+    /// The tag by which a receive of rank `r` takes this operation, if
+    /// one can: a send's to `r`, or a packet write's into `r` (its flag).
+    pub fn message_to(&self, r: Rank) -> Option<u32> {
+        match self {
+            Kind::Send { tag, .. } if self.sends_to(r) => Some(*tag),
+            Kind::Move {
+                to, flag: Some(t), ..
+            } if to.0 == r => Some(*t),
+            _ => None,
+        }
     }
 
     /// True if both are receives from the same sender with the same tag.
@@ -661,9 +678,14 @@ impl Schedule {
                     }
                 }
                 Kind::Copy { from, to } | Kind::Reduce { from, to } => used.extend([*from, *to]),
-                Kind::Move { from, to, .. } => {
+                Kind::Move { from, to, flag, .. } => {
                     if let Some(r) = [from.0, to.0].into_iter().find(|&r| r >= self.ranks) {
                         return at(format!("rank {r} of {}", self.ranks));
+                    }
+                    if flag.is_some() && (from.0 != op.rank || to.0 == op.rank) {
+                        return at("a packet write (a write with a flag) reads its own rank \
+                                   and writes another's"
+                            .into());
                     }
                     used.extend([from.1, to.1]);
                 }
@@ -678,7 +700,8 @@ impl Schedule {
 
     /// The sends that may match receive `op`: MPI matches the k-th
     /// receive of a rank from a sender with a tag to the k-th such send
-    /// (a receive from any sender or with any tag: every send that fits).
+    /// (a receive from any sender or with any tag: every send that fits;
+    /// a packet write's flag is a send of its own).
     pub fn matching_sends(&self, op: OpId) -> Vec<OpId> {
         let o = &self.ops[op as usize];
         let Kind::Recv { from, tag, .. } = &o.kind else {
@@ -686,8 +709,9 @@ impl Schedule {
         };
         let fits = |q: OpId| {
             let s = &self.ops[q as usize];
-            matches!(&s.kind, Kind::Send { tag: t, .. }
-                if s.kind.sends_to(o.rank) && from.is_none_or(|f| f == s.rank) && tag.is_none_or(|g| g == *t))
+            s.kind
+                .message_to(o.rank)
+                .is_some_and(|t| from.is_none_or(|f| f == s.rank) && tag.is_none_or(|g| g == t))
         };
         let senders: Vec<Rank> = match from {
             Some(f) => vec![*f],

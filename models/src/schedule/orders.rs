@@ -121,7 +121,7 @@ impl Footprint {
             Kind::Reduce { from, to } => (Set::of(vec![*from]), none(), Set::of(vec![*to]), false),
             // A local access is a copy or a reduction; one that transmits
             // is not local work, as a send is not.
-            Kind::Move { from, to, add } if from.0 == to.0 => match add {
+            Kind::Move { from, to, add, .. } if from.0 == to.0 => match add {
                 true => (Set::of(vec![from.1]), none(), Set::of(vec![to.1]), false),
                 false => (Set::of(vec![from.1]), Set::of(vec![to.1]), none(), false),
             },

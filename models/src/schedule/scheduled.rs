@@ -199,8 +199,8 @@ impl<T: Topology> Scheduled<T> {
                 next[d as usize].push(i as OpId);
             }
             match op.kind {
-                Kind::Send { .. } if op.slot.is_some() => fixed[op.rank as usize].push(i as OpId),
                 Kind::Recv { .. } => receives[op.rank as usize].push(i as OpId),
+                _ if fixed_to_slot(op) => fixed[op.rank as usize].push(i as OpId),
                 _ => {}
             }
         }
@@ -371,14 +371,15 @@ impl<T: Topology> Scheduled<T> {
 
     /// True if receive `op` takes message `m` (its sender and tag fit).
     fn fits(&self, op: OpId, m: &Message) -> bool {
-        let Kind::Recv { from, tag, .. } = &self.schedule.ops[op as usize].kind else {
+        let o = &self.schedule.ops[op as usize];
+        let Kind::Recv { from, tag, .. } = &o.kind else {
             return false;
         };
-        let Kind::Send { tag: t, .. } = self.schedule.ops[m.op as usize].kind else {
-            return false;
-        };
-        let sender = self.schedule.ops[m.op as usize].rank;
-        from.is_none_or(|f| f == sender) && tag.is_none_or(|g| g == t)
+        let sent = &self.schedule.ops[m.op as usize];
+        match sent.kind.message_to(o.rank) {
+            Some(t) if !m.back => from.is_none_or(|f| f == sent.rank) && tag.is_none_or(|g| g == t),
+            _ => false,
+        }
     }
 
     /// The ways the rank's local work in a slot may end after
@@ -456,7 +457,8 @@ impl<T: Topology> Scheduled<T> {
     ///
     /// One-sided accesses land first, before the slot's work: a put's
     /// data and a get's reply are written where they go (the reply
-    /// completes its get), a get's request waits for its reply to go.
+    /// completes its get), a get's request waits for its reply to go; a
+    /// packet write's flag is then a message for a receive to take.
     fn local(&self, r: Rank, mut st: RankState, arrivals: &[Arrival<Message>]) -> Local {
         let mut pending = Vec::new();
         for m in arrivals.iter().map(|a| a.msg) {
@@ -469,6 +471,9 @@ impl<T: Topology> Scheduled<T> {
                         continue;
                     }
                     st.values.put(&Data::At(vec![to.1]), m.payload, add);
+                    if !m.back && o.kind.message_to(r).is_some() {
+                        pending.push(m);
+                    }
                     if m.back {
                         let first = self.schedule.rank_ops(r).start;
                         self.mark(&mut st, m.op, first, DONE);
@@ -624,7 +629,7 @@ impl<T: Topology> Scheduled<T> {
                     self.mark(st, op, first, DONE);
                 }
                 // A local access (one that transmits is not issued here).
-                Kind::Move { from, to, add } => {
+                Kind::Move { from, to, add, .. } => {
                     match add {
                         true => st.values.reduce(from.1, to.1),
                         false => st.values.copy(from.1, to.1),
@@ -677,11 +682,10 @@ impl<T: Topology> Scheduled<T> {
         }
     }
 
-    /// True if operation `op` starts by its order (all but a send fixed
-    /// to a slot, which goes in that slot).
+    /// True if operation `op` starts by its order (all but a
+    /// transmission fixed to a slot, which goes in that slot).
     fn in_front(&self, op: OpId) -> bool {
-        let o = &self.schedule.ops[op as usize];
-        !(matches!(o.kind, Kind::Send { .. }) && o.slot.is_some())
+        !fixed_to_slot(&self.schedule.ops[op as usize])
     }
 
     /// The rank's sends that may go in `slot` after settling: those its
@@ -775,6 +779,18 @@ impl<T: Topology> Scheduled<T> {
         ops.filter(|&op| st.status[(op - first) as usize] != DONE)
             .collect()
     }
+}
+
+/// True for a transmission the schedule fixes to a slot: a send, or a
+/// one-sided access of a peer (a put, a get's request); a slot on local
+/// work is not read.
+fn fixed_to_slot(o: &super::Op) -> bool {
+    o.slot.is_some()
+        && match o.kind {
+            Kind::Send { .. } => true,
+            Kind::Move { from, to, .. } => from.0 != o.rank || to.0 != o.rank,
+            _ => false,
+        }
 }
 
 /// The least (by `key`) of the sequences that keep the order of every
