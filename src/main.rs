@@ -112,7 +112,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         command,
         Command::Check(..) | Command::Export(..) | Command::Schedule(..)
     ) {
-        // Ctrl-C: stop at the next budget check (a search, an executor
+        // Ctrl-C, or SIGTERM (what `timeout`, CI and job schedulers
+        // send): stop at the next budget check (a search, an executor
         // slot, a trace line) and report; a second one ends at once. The
         // Explorer stops at the first.
         let _ = ctrlc::set_handler(|| {
@@ -354,7 +355,11 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
                 if std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
                     let _ = std::fs::remove_file(file);
                 }
-                return Err(e);
+                // Say which file could not be written (a full disk).
+                return Err(match e.to_string().starts_with("--trace") {
+                    true => e,
+                    false => anyhow::anyhow!("--trace {}: {e}", file.display()),
+                });
             }
         }
     }

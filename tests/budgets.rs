@@ -204,6 +204,11 @@ fn interrupted(args: &[&str]) -> (Output, Duration) {
 
 /// [`interrupted`], exiting with `code`.
 fn interrupted_with(args: &[&str], code: i32) -> (Output, Duration) {
+    signalled(args, libc::SIGINT, code)
+}
+
+/// `check` with `args`, sent `signal` after 1.5 s, exiting with `code`.
+fn signalled(args: &[&str], signal: libc::c_int, code: i32) -> (Output, Duration) {
     let child = Command::new(env!("CARGO_BIN_EXE_check"))
         .args(args)
         .stdout(std::process::Stdio::piped())
@@ -213,7 +218,7 @@ fn interrupted_with(args: &[&str], code: i32) -> (Output, Duration) {
     std::thread::sleep(Duration::from_millis(1500));
     // SAFETY: sending a signal to our own child process.
     unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        libc::kill(child.id() as libc::pid_t, signal);
     }
     let start = Instant::now();
     let o = child.wait_with_output().expect("check ends");
@@ -240,7 +245,33 @@ fn ctrl_c_ends_a_check_with_its_report_and_exit_3() {
     assert!(stopping < Duration::from_secs(5), "it stopped promptly");
     let v = json(&o);
     assert_eq!(v["search"]["cut"], "interrupted");
-    assert!(v["notes"].to_string().contains("interrupted (Ctrl-C)"));
+    assert!(v["notes"]
+        .to_string()
+        .contains("interrupted (Ctrl-C or SIGTERM)"));
+    let statuses = crate::support::statuses(&v);
+    assert!(statuses.contains(&"unknown"), "{statuses:?}");
+}
+
+/// SIGTERM, which `timeout`, CI and job schedulers send, stops a check
+/// with its report as Ctrl-C does.
+#[test]
+fn sigterm_ends_a_check_with_its_report_too() {
+    let (o, stopping) = signalled(
+        &[
+            "nob",
+            "10",
+            "--engine",
+            "lockstep",
+            "--timeout",
+            "120",
+            "--json",
+        ],
+        libc::SIGTERM,
+        3,
+    );
+    assert!(stopping < Duration::from_secs(5), "it stopped promptly");
+    let v = json(&o);
+    assert_eq!(v["search"]["cut"], "interrupted");
     let statuses = crate::support::statuses(&v);
     assert!(statuses.contains(&"unknown"), "{statuses:?}");
 }
@@ -256,7 +287,9 @@ fn ctrl_c_stops_the_executor_too() {
         "{v}"
     );
     assert!(
-        v["notes"].to_string().contains("interrupted (Ctrl-C)"),
+        v["notes"]
+            .to_string()
+            .contains("interrupted (Ctrl-C or SIGTERM)"),
         "{v}"
     );
 }
@@ -294,7 +327,10 @@ fn ctrl_c_stops_a_trace_and_leaves_no_file() {
     let f = file.to_str().unwrap();
     let (o, stopping) = interrupted_with(&["scatter", "16", "--ports", "one", "--trace", f], 2);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("--trace interrupted (Ctrl-C)"), "{err}");
+    assert!(
+        err.contains("--trace interrupted (Ctrl-C or SIGTERM)"),
+        "{err}"
+    );
     assert!(!file.exists(), "the partial trace is removed");
     assert!(stopping < Duration::from_secs(5), "{stopping:?}");
 }

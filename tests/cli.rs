@@ -298,6 +298,29 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         &["--all-sources is for the exhaustive engines"],
     );
     refused(&["help", "nbo"], &["unknown algorithm 'nbo'"]);
+    // A number clap parses is named with its flag, in words.
+    refused(
+        &["sna", "1", "--slot", "1.5", "--engine", "executor"],
+        &["--slot '1.5' is not a whole number"],
+    );
+    refused(
+        &[
+            "optimal",
+            "broadcast",
+            "hypercube:3",
+            "--max-slots",
+            "99999999999999999999999999",
+        ],
+        &["--max-slots '99999999999999999999999999' is too large a number"],
+    );
+    refused(
+        &["ft-trees", "3", "--source", "0,0"],
+        &["source '0,0' is not a node number"],
+    );
+    refused(
+        &["sbt", "3", "--trace", "/dev/full"],
+        &["--trace /dev/full: No space left on device"],
+    );
     refused(&["nob"], &["missing the dimension"]);
     refused(&["table", "nope"], &["unknown table 'nope'", "wang-ku"]);
     refused(&["flood", "3", "--engine", "actor"], &["not event-driven"]);
@@ -1055,4 +1078,33 @@ fn a_flag_of_another_command_is_refused_naming_the_commands_that_take_it() {
     // `check help` is the algorithm's page, not clap's help of commands.
     refused(&["help"], &["`check help` names an algorithm"]);
     assert!(stdout(&check(&["help", "nob"])).starts_with("nob: "));
+}
+
+/// A schedule's violation prints the command that checks it again, and
+/// that command finds the same verdicts.
+#[test]
+fn a_schedule_violation_prints_its_reproduce_line() {
+    let file = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("orphan-send.json");
+    std::fs::write(
+        &file,
+        r#"{"format":"commcheck-schedule","version":1,"ranks":2,
+            "collective":{"name":"broadcast","root":0},
+            "ops":[{"rank":0,"label":"s","send":{"to":1,"chunks":[0]}}]}"#,
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let o = check(&["schedule", f, "--network", "hypercube:1", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let first: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let line = first["reproduce"].as_str().expect("a reproduce line");
+    assert!(
+        line.starts_with(&format!("check schedule {f} --network hypercube:1")),
+        "{line}"
+    );
+    let mut words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    words.push("--json");
+    let again = check(&words);
+    assert_eq!(again.status.code(), Some(1), "{line}");
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(first["properties"], again["properties"], "{line}");
 }

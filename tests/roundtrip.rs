@@ -101,19 +101,22 @@ fn every_run_of_the_catalogue_round_trips_through_a_schedule_file() {
     assert!(covered >= 2 * Algorithm::ALL.len(), "{covered} runs");
 }
 
+/// What neither MSCCL-IR nor an MSCCL++ plan can say, as the writers
+/// refuse it.
+const NO_FORM: [&str; 4] = [
+    "a bus write read by several ranks",
+    "a path of its own",
+    "a message of no chunk",
+    "a message of several chunks",
+];
+
 /// MSCCL-IR keeps each send's slot (commcheck's attribute), so read back
 /// a run gives its verdicts, time and counts; what MSCCL-IR cannot say is
 /// refused by name: a bus write, a worm's own path, a message of no chunk
 /// (a control message) or of several.
 #[test]
 fn every_run_of_the_catalogue_round_trips_through_msccl_ir() {
-    let refusals = [
-        "a bus write read by several ranks",
-        "a path of its own",
-        "a message of no chunk",
-        "a message of several chunks",
-    ];
-    let (covered, refused) = round_trip(import::msccl::write, "xml", &refusals);
+    let (covered, refused) = round_trip(import::msccl::write, "xml", &NO_FORM);
     assert!(
         covered - refused > 100 && refused > 10,
         "{covered} runs, {refused} refused"
@@ -126,13 +129,7 @@ fn every_run_of_the_catalogue_round_trips_through_msccl_ir() {
 /// block longer than MSCCL++'s executor runs.
 #[test]
 fn every_run_of_the_catalogue_round_trips_through_mscclpp() {
-    let refusals = [
-        "a bus write read by several ranks",
-        "a path of its own",
-        "a message of no chunk",
-        "a message of several chunks",
-        "MSCCL++'s executor runs at most 64",
-    ];
+    let refusals = [&NO_FORM[..], &["MSCCL++'s executor runs at most 64"]].concat();
     let (covered, refused) = round_trip(import::mscclpp::write, "plan.json", &refusals);
     assert!(
         covered - refused > 100 && refused > 10,

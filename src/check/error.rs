@@ -114,7 +114,7 @@ pub enum CheckError {
         max: u64,
     },
     /// Ctrl-C during `--trace`.
-    #[error("--trace interrupted (Ctrl-C); the partial trace is removed")]
+    #[error("--trace interrupted (Ctrl-C or SIGTERM); the partial trace is removed")]
     TraceInterrupted,
     /// Writing a file or stdout failed.
     #[error("writing the output: {0}")]

@@ -425,7 +425,10 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
             ..Params::default()
         },
     };
-    let subject = Subject::new(&schedule.name, family, config);
+    let subject = Subject {
+        reproduce: Some(req.command()),
+        ..Subject::new(&schedule.name, family, config)
+    };
     Ok(Prepared {
         schedule,
         net,

@@ -23,6 +23,9 @@ pub struct Subject {
     /// that reproduces a violation and the cost model that refuses an
     /// executor run before anything is built.
     pub request: Option<Request>,
+    /// The command that checks it again, where it is not catalogued (a
+    /// schedule's: `check schedule FILE --network NET ...`).
+    pub reproduce: Option<String>,
 }
 
 impl Subject {
@@ -34,6 +37,7 @@ impl Subject {
             family: req.algorithm.family(),
             config: req.config.clone(),
             request: Some(req.clone()),
+            reproduce: None,
         }
     }
 
@@ -69,12 +73,16 @@ impl Subject {
             family,
             config,
             request: None,
+            reproduce: None,
         }
     }
 
     /// The command that reproduces a run from `source`, where the subject
-    /// is catalogued.
+    /// is catalogued or says its command (a schedule's has one run).
     pub fn command(&self, source: Option<u32>) -> Option<String> {
-        self.request.as_ref().map(|r| r.command(source))
+        match &self.request {
+            Some(r) => Some(r.command(source)),
+            None => self.reproduce.clone(),
+        }
     }
 }

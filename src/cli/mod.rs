@@ -182,7 +182,29 @@ pub fn refusal(e: &clap::Error, command: &str) -> Option<String> {
         c => format!("`check {c}`"),
     };
     match e.kind() {
-        ErrorKind::ValueValidation => std::error::Error::source(e).map(|w| w.to_string()),
+        ErrorKind::ValueValidation => {
+            // commcheck's own parsers name the flag; a number's parser
+            // (a plain `u32`) does not, nor what was wrong in words.
+            let source = std::error::Error::source(e)?;
+            let why = source.to_string();
+            let (Some(arg), Some(value)) = (
+                context(ContextKind::InvalidArg).map(flag),
+                context(ContextKind::InvalidValue),
+            ) else {
+                return Some(why);
+            };
+            let value: String = value.chars().take(40).collect();
+            Some(match source.downcast_ref::<std::num::ParseIntError>() {
+                _ if why.starts_with(&arg) => why,
+                Some(n) => match n.kind() {
+                    std::num::IntErrorKind::PosOverflow => {
+                        format!("{arg} '{value}' is too large a number")
+                    }
+                    _ => format!("{arg} '{value}' is not a whole number"),
+                },
+                None => format!("{arg} '{value}': {why}"),
+            })
+        }
         ErrorKind::UnknownArgument => {
             let arg = context(ContextKind::InvalidArg)?;
             if !arg.starts_with('-') {
@@ -470,7 +492,8 @@ fn cube_node(req: &Request, text: &NodeText) -> anyhow::Result<u64> {
         NodeText::Numbers(_) | NodeText::Neither(_) => {
             let typed = match text {
                 NodeText::Neither(t) => t.clone(),
-                _ => format!("{text:?}"),
+                NodeText::Numbers(n) => n.iter().map(u64::to_string).collect::<Vec<_>>().join(","),
+                NodeText::Bits(v) => v.to_string(),
             };
             match req.algorithm.family() {
                 Family::Cube => bail!(

@@ -143,7 +143,7 @@ impl Cut {
             Cut::States => "the state budget (--max-states) ran out",
             Cut::Time => "the time budget (--timeout) ran out",
             Cut::Memory => "the memory allowance (--max-memory) would have been exceeded",
-            Cut::Interrupted => "interrupted (Ctrl-C)",
+            Cut::Interrupted => "interrupted (Ctrl-C or SIGTERM)",
         }
     }
 }
