@@ -231,33 +231,12 @@ fn signalled(args: &[&str], signal: libc::c_int, code: i32) -> (Output, Duration
     (o, start.elapsed())
 }
 
+/// Ctrl-C, and SIGTERM (what `timeout`, CI and job schedulers send),
+/// stop a check promptly with its report so far, exit 3.
 #[test]
-fn ctrl_c_ends_a_check_with_its_report_and_exit_3() {
-    let (o, stopping) = interrupted(&[
-        "nob",
-        "10",
-        "--engine",
-        "lockstep",
-        "--timeout",
-        "120",
-        "--json",
-    ]);
-    assert!(stopping < Duration::from_secs(5), "it stopped promptly");
-    let v = json(&o);
-    assert_eq!(v["search"]["cut"], "interrupted");
-    assert!(v["notes"]
-        .to_string()
-        .contains("interrupted (Ctrl-C or SIGTERM)"));
-    let statuses = crate::support::statuses(&v);
-    assert!(statuses.contains(&"unknown"), "{statuses:?}");
-}
-
-/// SIGTERM, which `timeout`, CI and job schedulers send, stops a check
-/// with its report as Ctrl-C does.
-#[test]
-fn sigterm_ends_a_check_with_its_report_too() {
-    let (o, stopping) = signalled(
-        &[
+fn ctrl_c_or_sigterm_ends_a_check_with_its_report_and_exit_3() {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let args = [
             "nob",
             "10",
             "--engine",
@@ -265,15 +244,23 @@ fn sigterm_ends_a_check_with_its_report_too() {
             "--timeout",
             "120",
             "--json",
-        ],
-        libc::SIGTERM,
-        3,
-    );
-    assert!(stopping < Duration::from_secs(5), "it stopped promptly");
-    let v = json(&o);
-    assert_eq!(v["search"]["cut"], "interrupted");
-    let statuses = crate::support::statuses(&v);
-    assert!(statuses.contains(&"unknown"), "{statuses:?}");
+        ];
+        let (o, stopping) = signalled(&args, signal, 3);
+        assert!(
+            stopping < Duration::from_secs(5),
+            "{signal}: it stopped promptly"
+        );
+        let v = json(&o);
+        assert_eq!(v["search"]["cut"], "interrupted", "{signal}");
+        assert!(
+            v["notes"]
+                .to_string()
+                .contains("interrupted (Ctrl-C or SIGTERM)"),
+            "{signal}: {v}"
+        );
+        let statuses = crate::support::statuses(&v);
+        assert!(statuses.contains(&"unknown"), "{signal}: {statuses:?}");
+    }
 }
 
 #[test]

@@ -904,22 +904,6 @@ fn the_witnesses_of_check_optimal_are_written_as_msccl_ir() {
         let report = optimal(&req).unwrap();
         let text = std::fs::read_to_string(&file.0).unwrap();
         assert!(text.contains(&format!("coll=\"{coll}\"")), "{task}: {text}");
-        let o = run(
-            task,
-            &text,
-            "hypercube:2",
-            Switching::Sf,
-            Engine::Exhaustive,
-        )
-        .unwrap();
-        for p in SAFETY {
-            assert_eq!(status(&o, p), Status::Holds, "{task} {p}: {}", o.text());
-        }
-        assert_eq!(o.time.measured, report.slots, "{task}: {}", o.text());
-        assert_eq!(
-            o.transmissions,
-            report.transmissions.map(|t| t as u64),
-            "{task}"
-        );
+        crate::support::witness_holds(task, &file.0, &report);
     }
 }

@@ -168,3 +168,35 @@ impl Drop for TempFile {
         let _ = std::fs::remove_file(&self.0);
     }
 }
+
+/// The witness `check optimal` wrote for `task` on the 2-cube
+/// (store-and-forward, all-port) to `file`, in any format `check
+/// schedule` reads, checked again: every safety property holds at the
+/// optimum, with its transmissions. The outcome, for more.
+pub fn witness_holds(
+    task: &str,
+    file: &std::path::Path,
+    report: &commcheck::check::optimal::OptimalReport,
+) -> Outcome {
+    use commcheck::check::schedule::{check_schedule, ScheduleRequest};
+    let o = check_schedule(&ScheduleRequest {
+        switching: Switching::Sf,
+        ..ScheduleRequest::new(file, "hypercube:2".parse().unwrap())
+    })
+    .unwrap_or_else(|e| panic!("{task}: {e}"));
+    for p in [
+        "completeness",
+        "contention-freedom",
+        "causality",
+        "matching",
+    ] {
+        assert_eq!(status_of(&o, p), Status::Holds, "{task} {p}: {}", o.text());
+    }
+    assert_eq!(o.time.measured, report.slots, "{task}: {}", o.text());
+    assert_eq!(
+        o.transmissions,
+        report.transmissions.map(|t| t as u64),
+        "{task}"
+    );
+    o
+}
