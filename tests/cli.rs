@@ -1108,3 +1108,108 @@ fn a_schedule_violation_prints_its_reproduce_line() {
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(first["properties"], again["properties"], "{line}");
 }
+
+/// Inputs with no end are read only up to the readers' limit, and an
+/// error that quotes a file's word quotes at most 300 characters of it:
+/// every refusal is one short line.
+#[test]
+fn endless_and_huge_inputs_are_refused_in_one_short_line() {
+    for format in ["commcheck", "msccl", "mscclpp"] {
+        refused(
+            &[
+                "schedule",
+                "/dev/zero",
+                "--format",
+                format,
+                "--network",
+                "hypercube:3",
+            ],
+            &["/dev/zero: more than 268435456 bytes"],
+        );
+    }
+    refused(
+        &[
+            "schedule",
+            "tests/schedules/gather_race.json",
+            "--network",
+            "graph:/dev/zero",
+        ],
+        &["/dev/zero: more than 268435456 bytes"],
+    );
+    // A megabyte of one unknown key, and a megabyte GOAL word.
+    let key = "k".repeat(1 << 20);
+    let json = crate::support::TempFile::new(
+        "huge-key.json",
+        &format!(r#"{{"format": "commcheck-schedule", "version": 1, "{key}": 1}}"#),
+    );
+    let goal = crate::support::TempFile::new(
+        "huge-word.goal",
+        &format!("num_ranks 2\n{}\n", &key[..1 << 19]),
+    );
+    for file in [&json.0, &goal.0] {
+        let file = file.to_str().unwrap();
+        let o = check(&["schedule", file, "--network", "hypercube:1"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.len() < 1000,
+            "{} characters: {}",
+            err.len(),
+            &err[..200]
+        );
+        assert!(err.contains("more characters)"), "{err}");
+    }
+    // Where a file ends too soon, the error is at its end; a map names
+    // its file and the entry; a byte-order mark is no part of the text.
+    let xml = std::fs::read_to_string("examples/schedules/allgather_ring_8.xml").unwrap();
+    let cut: String = xml.lines().take(4).collect::<Vec<_>>().join("\n");
+    let truncated = crate::support::TempFile::new("truncated.xml", &cut);
+    let at = format!("{}:4:", truncated.0.display());
+    let path = truncated.0.to_str().unwrap();
+    refused(&["schedule", path, "--network", "dgx-h100:1"], &[&at]);
+    let pair = "tests/schedules/allreduce_pair.json";
+    for (map, said) in [
+        (
+            "[0, 0]",
+            "ranks 0 and 1 (entries 1 and 2) are placed on one node, 0",
+        ),
+        ("[0]", "lists 1 node(s); the schedule has 2 ranks"),
+        (
+            "[0, 9]",
+            "rank 1 (entry 2) is placed on node 9; the 1-cube has nodes 0 to 1",
+        ),
+    ] {
+        let file = crate::support::TempFile::new("map.json", map);
+        let path = file.0.to_str().unwrap();
+        let args = ["schedule", pair, "--network", "hypercube:1", "--map", path];
+        refused(&args, &[&format!("{path}: {said}")]);
+    }
+    for (name, file, args) in [
+        ("bom.json", pair, vec!["--network", "hypercube:1"]),
+        (
+            "bom.goal",
+            "tests/schedules/binomial_8.goal",
+            vec!["--network", "hypercube:3", "--collective", "broadcast:0"],
+        ),
+    ] {
+        let text = format!("\u{feff}{}", std::fs::read_to_string(file).unwrap());
+        let bom = crate::support::TempFile::new(name, &text);
+        let mut with = vec!["schedule", bom.0.to_str().unwrap()];
+        with.extend(&args);
+        let mut without = vec!["schedule", file];
+        without.extend(&args);
+        let (o, plain) = (check(&with), check(&without));
+        assert!(stderr(&o).is_empty(), "{name}: {}", stderr(&o));
+        assert_eq!(o.status.code(), plain.status.code(), "{name}");
+        let statuses = |o: &Output| -> Vec<String> {
+            stdout(o)
+                .lines()
+                .skip(1)
+                .take(8)
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(statuses(&o), statuses(&plain), "{name}");
+    }
+}

@@ -141,6 +141,78 @@ fn a_deadlock_leaves_the_allgather_incomplete() {
     assert_eq!(status(&one, "matching"), Status::Violated, "{}", one.text());
 }
 
+/// Rank 0 receives from any rank, then from rank 1; ranks 1 and 2 each
+/// send it one message. At the speeds at which rank 1's message comes
+/// first the second receive waits forever: `--engine actor` judges the
+/// schedule at every relative speed alone, over both matchings, and names
+/// the match that makes the deadlock; with the first receive naming rank
+/// 2 there is one matching, and it completes.
+#[test]
+fn a_deadlock_only_some_speeds_make_is_found_by_the_actor_engine() {
+    let o = run("any_source.json", "hypercube:2", Ports::All, Engine::Actor);
+    let names: Vec<&str> = o.properties.iter().map(|p| p.name).collect();
+    assert_eq!(
+        names,
+        ["race-freedom", "causal-completeness"],
+        "{}",
+        o.text()
+    );
+    let p = crate::support::reported(&o, "causal-completeness");
+    assert_eq!(p.status, Status::Violated, "{}", o.text());
+    assert_eq!(p.found_by, Some(Finder::HappensBefore));
+    let c = p.counterexample.as_ref().unwrap();
+    assert!(
+        c.text
+            .starts_with("at some speeds rank 0 (00), from1 (line 8) never completes"),
+        "{}",
+        c.text
+    );
+    assert_eq!(
+        c.interleaving,
+        ["rank 0 (00), any (line 7) takes the message of rank 1 (01), s (line 9)"]
+    );
+    assert!(o
+        .reproduce
+        .as_deref()
+        .is_some_and(|r| r.ends_with("--engine actor")));
+    // The receive from any rank named rank 2: one matching, complete.
+    let text = std::fs::read_to_string("tests/schedules/any_source.json").unwrap();
+    let fixed = text.replace(r#""recv": { "chunks""#, r#""recv": { "from": 2, "chunks""#);
+    assert_ne!(fixed, text);
+    let file = crate::support::TempFile::new("any_source_fixed.json", &fixed);
+    let o = check_schedule(&request(
+        file.0.clone(),
+        "hypercube:2",
+        Switching::Sf,
+        Ports::All,
+        Engine::Actor,
+    ))
+    .unwrap();
+    assert_eq!(
+        status(&o, "causal-completeness"),
+        Status::Holds,
+        "{}",
+        o.text()
+    );
+    assert_eq!(status(&o, "race-freedom"), Status::Holds, "{}", o.text());
+    // The Explorer serves the lock-step model only.
+    let refused = check(&[
+        "schedule",
+        "tests/schedules/any_source.json",
+        "--network",
+        "hypercube:2",
+        "--engine",
+        "actor",
+        "--explore",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("--explore serves a schedule's lock-step model"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
 /// A send and a receive whose tags differ: the receive waits for a
 /// message no operation sends, and the message is never received.
 #[test]

@@ -131,6 +131,16 @@ pub fn status_of(o: &Outcome, property: &str) -> properties::Status {
         .status
 }
 
+/// The counterexample's sentence of `property` in `o` (empty: none).
+pub fn text_of(o: &Outcome, property: &str) -> String {
+    o.properties
+        .iter()
+        .find(|p| p.name == property)
+        .and_then(|p| p.counterexample.as_ref())
+        .map(|c| c.text.clone())
+        .unwrap_or_default()
+}
+
 /// The statuses of a JSON report's properties, in its order.
 pub fn statuses(report: &serde_json::Value) -> Vec<&str> {
     report["properties"]

@@ -2,7 +2,7 @@
 //! the same engines and judged by the same properties as the catalogue
 //! (docs/schedules.md).
 
-use super::{check_protocol, CheckError, Options, Subject};
+use super::{check_protocol, CheckError, Engine, Options, Subject};
 use crate::cost::bounds::{Cut, Machine};
 use crate::cost::links::{LinkModel, Sent};
 use crate::cost::{Cost, Model};
@@ -21,6 +21,7 @@ use models::Protocol;
 use models::{Graph, Ports, Switching, Topology};
 use models::{Network, NetworkSpec};
 use properties::{NodeId, Status};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -246,7 +247,39 @@ fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, Import
         Map::File(path) => {
             let text = import::read(path)?;
             let file = path.display().to_string();
-            serde_json::from_str::<Vec<NodeId>>(&text).map_err(|e| import::at_line(&file, &e))?
+            let place = serde_json::from_str::<Vec<NodeId>>(&text)
+                .map_err(|e| import::at_line(&file, &e))?;
+            let refuse = |why: String| ImportError::File {
+                file: file.clone(),
+                line: 0,
+                column: 0,
+                why,
+            };
+            if place.len() != ranks as usize {
+                return Err(refuse(format!(
+                    "lists {} node(s); the schedule has {ranks} ranks, one node each",
+                    place.len()
+                )));
+            }
+            let mut placed: HashMap<NodeId, u32> = HashMap::new();
+            for (r, &v) in place.iter().enumerate() {
+                if v >= net.nodes() {
+                    return Err(refuse(format!(
+                        "rank {r} (entry {}) is placed on node {v}; {} has nodes 0 to {}",
+                        r + 1,
+                        net.name(),
+                        net.nodes() - 1
+                    )));
+                }
+                if let Some(q) = placed.insert(v, r as u32) {
+                    return Err(refuse(format!(
+                        "ranks {q} and {r} (entries {} and {}) are placed on one node, {v}",
+                        q + 1,
+                        r + 1
+                    )));
+                }
+            }
+            place
         }
     };
     let Network::Graph(g) = net else {
@@ -443,6 +476,9 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
 pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
     let prepared = prepare(req)?;
     let cost = time(req)?;
+    if req.options.engine == Some(Engine::Actor) {
+        return timing_free(req, prepared, cost);
+    }
     let (mut outcome, speeds) = crate::with_scheduled!(req, prepared, |scheduled, subject| {
         let speeds = scheduled.speeds();
         check_protocol(scheduled, &subject, &req.options).map(|o| (o, speeds))
@@ -450,6 +486,65 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
     outcome.properties.extend(speed_reports(speeds));
     outcome.cost = cost;
     Ok(outcome)
+}
+
+/// `--engine actor`: the schedule judged at every relative speed only,
+/// its ranks running at their own speeds with no slots (the lock-step
+/// properties, which are about slots, ports and links, are not judged).
+fn timing_free(
+    req: &ScheduleRequest,
+    prepared: Prepared,
+    cost: Option<Cost>,
+) -> Result<Outcome, CheckError> {
+    let start = std::time::Instant::now();
+    let (speeds, (subject, network, inputs)) =
+        crate::with_scheduled!(req, prepared, |scheduled, subject| {
+            use models::{Inputs, ProtocolExt};
+            let network = scheduled.topology().network();
+            let task: Vec<String> = scheduled
+                .domain()
+                .all()
+                .iter()
+                .map(|i| scheduled.describe_input(i))
+                .collect();
+            Ok::<_, CheckError>((scheduled.speeds(), (subject, network, task)))
+        })?;
+    let properties: Vec<PropertyReport> = speed_reports(speeds).into();
+    let reproduce = properties
+        .iter()
+        .any(|p| p.claimed && p.status == Status::Violated)
+        .then(|| {
+            subject
+                .reproduce
+                .as_ref()
+                .map(|c| format!("{c} --engine actor"))
+        })
+        .flatten();
+    Ok(Outcome {
+        algorithm: subject.name.clone(),
+        params: crate::report::Params {
+            n: subject.config.n,
+            switching: super::assemble::switching_name(req.switching).into(),
+            ports: super::assemble::ports_name(req.ports).into(),
+            network,
+            ..Default::default()
+        },
+        engine: "actor (every relative speed)".into(),
+        properties,
+        inputs_checked: inputs.len(),
+        inputs_total: inputs.len() as u64,
+        inputs,
+        cost,
+        elapsed_ms: start.elapsed().as_millis(),
+        notes: vec![
+            "--engine actor judges the schedule at every relative speed only (race-freedom, \
+             causal-completeness); completeness, contention, time and matching are about \
+             slots, ports and links, judged in lock step (--engine exhaustive: both)"
+                .into(),
+        ],
+        reproduce,
+        ..Outcome::default()
+    })
 }
 
 /// The timing-free semantics' verdicts as report lines: claimed where

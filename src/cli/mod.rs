@@ -3,7 +3,7 @@
 //! runs. Every refusal is one line: clap's, for the flags a command does
 //! not take and those that exclude each other, told by [`refusal`]; what
 //! clap cannot express (a flag that depends on a value, such as
-//! `--engine actor` on a schedule) is checked here; the rest lives with
+//! `--engine executor` with `--explore`) is checked here; the rest lives with
 //! the request (`commcheck::check::Request`), so nothing is validated
 //! twice.
 
@@ -694,13 +694,6 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
         )
     })?;
     let engine = a.engines.engine.map(Into::into);
-    if engine == Some(Engine::Actor) {
-        bail!(
-            "a schedule runs in lock-step slots, and every engine also judges it at every \
-             relative speed (race-freedom, causal-completeness; docs/schedules.md): --engine \
-             exhaustive, lockstep or executor"
-        );
-    }
     let request = ScheduleRequest {
         file: file.into(),
         format: a.format,
@@ -738,8 +731,11 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
         return Ok(Command::Export(Exported::Schedule(request), exports));
     }
     if let Some(addr) = explore {
-        if engine == Some(Engine::Executor) {
-            bail!("--explore serves the lock-step model; it does not take --engine executor");
+        if matches!(engine, Some(Engine::Executor | Engine::Actor)) {
+            bail!(
+                "--explore serves a schedule's lock-step model; it does not take --engine \
+                 executor or actor"
+            );
         }
         return Ok(Command::ExploreSchedule(request, addr.clone()));
     }

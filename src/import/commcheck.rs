@@ -278,6 +278,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         chunks,
         collective: collective.name(),
         parallel_ranks: false,
+        relaxed: Vec::new(),
     }
     .validated()
     .map_err(|e| whole(e.to_string()))

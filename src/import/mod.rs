@@ -22,9 +22,9 @@ pub mod topo_xml;
 
 use std::path::Path;
 
-/// Largest file a reader takes (a schedule of 2^16 ranks in GOAL is a
-/// few tens of megabytes).
-pub const MAX_FILE_BYTES: u64 = 1 << 30;
+/// Largest file a reader takes whole (GOAL is read a line at a time; a
+/// 64-GPU MSCCL-IR alltoall is a few megabytes).
+pub const MAX_FILE_BYTES: u64 = 1 << 28;
 
 /// Why a file or a `--network` cannot be read.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub enum ImportError {
     #[error("{0}")]
     Usage(String),
     /// A file that cannot be read at all.
-    #[error("{file}: {why}")]
+    #[error("{file}: {}", short(.why))]
     Unreadable {
         /// The file.
         file: String,
@@ -132,21 +132,39 @@ pub enum WriteError {
     Json(#[from] serde_json::Error),
 }
 
-/// `file:line:column: why`, leaving out what is not known; one line,
-/// whatever a file put into `why` (control characters are escaped).
+/// Most characters of a reason an error quotes (a file may put a
+/// megabyte into one word).
+pub const MAX_REASON_CHARS: usize = 300;
+
+/// `file:line:column: why`, leaving out what is not known; one short
+/// line, whatever a file put into `why` (control characters escaped, past
+/// [`MAX_REASON_CHARS`] cut).
 fn located(file: &str, line: u32, column: u32, why: &str) -> String {
-    let why: String = why
-        .chars()
-        .flat_map(|c| match c.is_control() {
-            true => c.escape_default().collect::<Vec<_>>(),
-            false => vec![c],
-        })
-        .collect();
+    let why = short(why);
     match (line, column) {
         (0, _) => format!("{file}: {why}"),
         (l, 0) => format!("{file}:{l}: {why}"),
         (l, c) => format!("{file}:{l}:{c}: {why}"),
     }
+}
+
+/// `why` on one line of at most [`MAX_REASON_CHARS`] characters (and a
+/// count of those left out): control characters escaped.
+pub fn short(why: &str) -> String {
+    let mut out: String = why
+        .chars()
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .take(MAX_REASON_CHARS + 1)
+        .collect();
+    if out.chars().count() > MAX_REASON_CHARS {
+        let cut: String = out.chars().take(MAX_REASON_CHARS).collect();
+        let more = why.chars().count() - MAX_REASON_CHARS;
+        out = format!("{cut}... ({more} more characters)");
+    }
+    out
 }
 
 /// The text of `path`, refusing a file past [`MAX_FILE_BYTES`] before
@@ -165,7 +183,26 @@ pub fn read(path: &Path) -> Result<String, ImportError> {
             "{size} bytes: at most {MAX_FILE_BYTES} are read"
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+    // A device or a pipe has no size: read no more than the limit.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(
+            std::fs::File::open(path).map_err(|e| unreadable(e.to_string()))?,
+            MAX_FILE_BYTES + 1,
+        ),
+        &mut bytes,
+    )
+    .map_err(|e| unreadable(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(unreadable(format!(
+            "more than {MAX_FILE_BYTES} bytes (a device or a pipe with no end?): at most \
+             {MAX_FILE_BYTES} are read"
+        )));
+    }
+    // A byte-order mark is no part of the text (XML, JSON and GOAL alike).
+    if bytes.starts_with(b"\xef\xbb\xbf") {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
             .iter()
@@ -178,6 +215,19 @@ pub fn read(path: &Path) -> Result<String, ImportError> {
             why: "not UTF-8 text".into(),
         }
     })
+}
+
+/// Where an XML parser's error is: its own line and column, but the end
+/// of the text where the text ends too soon (roxmltree says 1:1 there).
+pub fn xml_position(text: &str, e: &roxmltree::Error) -> (u32, u32) {
+    match e {
+        roxmltree::Error::UnexpectedEndOfStream | roxmltree::Error::UnclosedRootNode => {
+            let line = 1 + text.matches('\n').count() as u32;
+            let last = text.rsplit('\n').next().unwrap_or_default();
+            (line, 1 + last.chars().count() as u32)
+        }
+        _ => (e.pos().row, e.pos().col),
+    }
 }
 
 /// A JSON reader's error at its line and column.

@@ -48,8 +48,8 @@ pub const MAX_BUFFER_CHUNKS: u32 = 1 << 16;
 pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
     let doc = Document::parse(text).map_err(|e| ImportError::File {
         file: file.to_string(),
-        line: e.pos().row,
-        column: e.pos().col,
+        line: super::xml_position(text, &e).0,
+        column: super::xml_position(text, &e).1,
         why: e
             .to_string()
             .split(" at ")
@@ -170,6 +170,7 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
             _ => layout.coll.name(inplace),
         },
         parallel_ranks: true,
+        relaxed: Vec::new(),
     };
     schedule.validated().map_err(|why| ImportError::File {
         file: file.to_string(),

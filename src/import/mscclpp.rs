@@ -15,7 +15,10 @@
 //! * **Signals and waits** are messages that carry nothing on the channel
 //!   pair the executor connects (the n-th channel a GPU declares to a
 //!   peer, memory ones first, pairs with the peer's n-th to it): the k-th
-//!   wait takes the k-th signal. Relaxed forms are read as the strong ones.
+//!   wait takes the k-th signal. Relaxed forms on memory channels order
+//!   execution alone: the wait ends after the signal, but nothing either
+//!   side did before is made visible (no release, no acquire), so a race
+//!   through one is reported.
 //! * **Puts, gets, remote reductions** are one-sided accesses (`Kind::Move`)
 //!   of the peer's positions, during the op; packets are writes of a
 //!   scratch slot whose flag lands with the data (`Kind::Move`'s `flag`),
@@ -134,6 +137,9 @@ struct Read {
     label: String,
     /// The slot commcheck's export fixes its packet write to.
     slot: Option<u32>,
+    /// A relaxed signal or wait of a memory channel: it orders execution,
+    /// makes nothing visible ([`Schedule::relaxed`]).
+    relaxed: bool,
 }
 
 /// A channel of a thread block: the peer, and the pair's number.
@@ -444,7 +450,7 @@ impl Plan<'_> {
             chunks.buffers.push(("commcheck's temporary".into(), temps));
             chunks.positions += temps_used;
         }
-        let (ops, first) = materialize(per_rank);
+        let (ops, first, relaxed) = materialize(per_rank);
         let schedule = Schedule {
             name,
             ranks,
@@ -456,6 +462,7 @@ impl Plan<'_> {
                 _ => format!("{} (an MSCCL++ plan)", coll.name(inplace)),
             },
             parallel_ranks: true,
+            relaxed,
         };
         schedule.validated().map_err(|why| self.at("the plan", why))
     }
@@ -764,6 +771,7 @@ impl Ranked<'_, '_> {
             started_after: order.last.into_iter().collect(),
             label: label.to_string(),
             slot: None,
+            relaxed: false,
         });
         i
     }
@@ -1146,6 +1154,7 @@ impl Ranked<'_, '_> {
                 started_after: order.last.into_iter().collect(),
                 label: label.clone(),
                 slot: None,
+                relaxed: false,
             });
             let mut end = i;
             if name == "barrier" {
@@ -1167,6 +1176,13 @@ impl Ranked<'_, '_> {
         let mut previous = None;
         for part in parts {
             previous = Some(self.push(part, &label, order, previous));
+        }
+        // Relaxed forms on a port channel are the strong ones (the proxy
+        // signals after the data, docs/mscclpp-format.md 2).
+        if matches!(name, "rlxsignal" | "rlxwait") && channel_type != "port" {
+            for read in &mut self.parts[first..] {
+                read.relaxed = true;
+            }
         }
         // commcheck's export fixes each packet write to its run's slot, in
         // a key MSCCL++'s parser does not read.
@@ -1295,7 +1311,7 @@ impl Ranked<'_, '_> {
 /// write becomes a message to each rank that reads the slot (as many as
 /// it reads it), a packet read a receive of it (on the writer's own GPU,
 /// an order after the write); a read of a slot nothing writes never ends.
-fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>) {
+fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>, Vec<OpId>) {
     let ranks = per_rank.len() as Rank;
     // Per (rank, slot): its writers (rank, part) and how often it is read.
     let mut writers: HashMap<(Rank, Pos), Vec<(Rank, usize)>> = HashMap::new();
@@ -1313,6 +1329,7 @@ fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>) {
     }
     let mut ops = Vec::new();
     let mut first = vec![0];
+    let mut relaxed = Vec::new();
     for (r, parts) in per_rank.into_iter().enumerate() {
         let r = r as Rank;
         let base = ops.len() as OpId;
@@ -1384,6 +1401,9 @@ fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>) {
                 if j > 0 {
                     after = vec![span[i].0 + j as OpId - 1];
                 }
+                if p.relaxed {
+                    relaxed.push(ops.len() as OpId);
+                }
                 ops.push(Op {
                     rank: r,
                     kind,
@@ -1398,7 +1418,7 @@ fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>) {
         }
         first.push(ops.len() as OpId);
     }
-    (ops, first)
+    (ops, first, relaxed)
 }
 
 /// Most ops MSCCL++'s executor runs in a thread block

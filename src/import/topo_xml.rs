@@ -152,10 +152,11 @@ pub fn read(text: &str, file: &str) -> Result<Parts, ImportError> {
                 .unwrap_or_default()
                 .to_string(),
         };
+        let (line, column) = super::xml_position(text, &e);
         ImportError::File {
             file: file.to_string(),
-            line: e.pos().row,
-            column: e.pos().col,
+            line,
+            column,
             why,
         }
     })?;

@@ -268,6 +268,7 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
             chunks,
             collective: what.clone(),
             parallel_ranks: false,
+            relaxed: Vec::new(),
         };
         Ok::<_, CheckError>((schedule, what))
     })?;

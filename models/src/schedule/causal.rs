@@ -159,10 +159,86 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
             s.where_is_named(name, op as OpId)
         ));
     }
-    let (sent_by, previous) = match matches(s, name) {
-        Ok(m) => m,
-        Err(why) => return not(why),
+    let fixed =
+        matches(s, name).and_then(|(sent_by, previous)| pass(s, name, &sent_by, &previous, None));
+    match fixed {
+        Ok(speeds) => speeds,
+        Err(why) => judge_each(s, name, &why),
+    }
+}
+
+/// Judges `s` at every relative speed over every matching of its
+/// receives ([`super::matchings`]); `why` says why they fix none. A
+/// verdict found at one matching is reported with the matches that make
+/// it; a matching that leaves an operation waiting forever is a
+/// deadlock those speeds make.
+fn judge_each(s: &Schedule, name: &dyn Fn(Rank) -> String, why: &str) -> Speeds {
+    let mut race: Option<Verdict> = None;
+    let mut wrong: Option<Verdict> = None;
+    // A verdict not judged, or unknown, at some matching (the first).
+    let mut unjudged: [Option<Verdict>; 2] = [None, None];
+    let none = vec![Vec::new(); s.ops.len()];
+    let explored = super::matchings::each(s, name, |m| {
+        let Ok(speeds) = pass(s, name, &m.sent_by, &none, Some(&m.words)) else {
+            unreachable!("a pass with no order to keep keeps it");
+        };
+        if race.is_none() && matches!(speeds.race_freedom, Verdict::Violated { .. }) {
+            race = Some(speeds.race_freedom.clone());
+        }
+        if let Some(stuck) = m.stuck {
+            wrong.get_or_insert_with(|| Verdict::Violated {
+                rank: s.ops[stuck as usize].rank,
+                text: format!(
+                    "at some speeds {} never completes: the receives take messages so that it \
+                     is left waiting (a deadlock those speeds make)",
+                    s.where_is_named(name, stuck)
+                ),
+                interleaving: m.words.clone(),
+            });
+        } else if matches!(speeds.causal_completeness, Verdict::Violated { .. }) {
+            wrong.get_or_insert(speeds.causal_completeness.clone());
+        }
+        for (slot, v) in unjudged
+            .iter_mut()
+            .zip([speeds.race_freedom, speeds.causal_completeness])
+        {
+            if matches!(v, Verdict::NotJudged(_) | Verdict::Unknown(_)) && slot.is_none() {
+                *slot = Some(v);
+            }
+        }
+        race.is_none() || wrong.is_none()
+    });
+    if let Err(limit) = explored {
+        let why = format!("{why}, and {limit}: beyond the timing-free check");
+        return Speeds {
+            race_freedom: race.unwrap_or_else(|| Verdict::Unknown(why.clone())),
+            causal_completeness: wrong.unwrap_or(Verdict::Unknown(why)),
+        };
+    }
+    let [race_unjudged, wrong_unjudged] = unjudged;
+    let verdict = |found: Option<Verdict>, unjudged: Option<Verdict>| {
+        found.or(unjudged).unwrap_or(Verdict::Holds)
     };
+    Speeds {
+        race_freedom: verdict(race, race_unjudged),
+        causal_completeness: verdict(wrong, wrong_unjudged),
+    }
+}
+
+/// One pass over the happens-before order that receives taking the
+/// messages of `sent_by` give (None: a receive that never completes).
+/// `previous` lists, per operation, those of its (sender, receiver, tag)
+/// the matching needs before it: Err if some speed does not keep that
+/// order. `choices`, where the matching is one of several the schedule
+/// allows ([`super::matchings`]), names the receives' choices: the
+/// verdicts then hold for the speeds that make them.
+pub(super) fn pass(
+    s: &Schedule,
+    name: &dyn Fn(Rank) -> String,
+    sent_by: &[Option<OpId>],
+    previous: &[Vec<OpId>],
+    choices: Option<&[String]>,
+) -> Result<Speeds, String> {
     let n = s.ops.len();
     // Events: 2i is op i's start, 2i + 1 its end.
     let events = 2 * n;
@@ -224,17 +300,27 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
     while let Some(e) = ready.pop_front() {
         taken.push(e as u32);
         let r = rank_of(e);
-        // The clock: the join of the predecessors', then this event.
+        // The clock: the join of the predecessors', then this event (but
+        // a relaxed signal's: it orders the wait's end, makes nothing
+        // visible).
         let mut clock: Vec<u32> = Vec::new();
+        let relaxed_signal = match op_of(e) {
+            (op, true) => sent_by[op as usize].filter(|&q| {
+                s.relaxed.binary_search(&op).is_ok() || s.relaxed.binary_search(&q).is_ok()
+            }),
+            _ => None,
+        };
         for p in preds.of(e) {
             let pc = clocks
                 .get(&p)
                 .expect("a predecessor's clock lives until taken");
-            if pc.len() > clock.len() {
-                clock.resize(pc.len(), 0);
-            }
-            for (c, &x) in clock.iter_mut().zip(pc) {
-                *c = (*c).max(x);
+            if relaxed_signal != Some((p / 2) as OpId) {
+                if pc.len() > clock.len() {
+                    clock.resize(pc.len(), 0);
+                }
+                for (c, &x) in clock.iter_mut().zip(pc) {
+                    *c = (*c).max(x);
+                }
             }
             left[p] -= 1;
             if left[p] == 0 {
@@ -361,10 +447,10 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
                 "happens-before over {n} operations needs more than 2^27 clock entries at \
                  once: beyond the timing-free check"
             );
-            return Speeds {
+            return Ok(Speeds {
                 race_freedom: Verdict::Unknown(why.clone()),
                 causal_completeness: Verdict::Unknown(why),
-            };
+            });
         }
         for x in succs.of(e) {
             waiting[x] -= 1;
@@ -384,10 +470,9 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
             Kind::Send { .. } => "send",
             _ => "receive",
         };
-        return not(format!(
+        return Err(format!(
             "{} and {} {what} with one sender, receiver and tag in no fixed order: which \
-             message each receive takes depends on speed, and the timing-free check covers \
-             schedules that fix it",
+             message each receive takes depends on speed",
             s.where_is_named(name, a),
             s.where_is_named(name, b),
         ));
@@ -445,10 +530,11 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
     };
     // A step of several chunks is several operations of one name.
     let ends = |ops: Vec<OpId>| -> Vec<String> {
-        let mut words: Vec<String> = ops
-            .into_iter()
-            .map(|q| format!("{} ends", s.where_is_named(name, q)))
-            .collect();
+        let mut words: Vec<String> = choices.unwrap_or_default().to_vec();
+        words.extend(
+            ops.into_iter()
+                .map(|q| format!("{} ends", s.where_is_named(name, q))),
+        );
         words.dedup();
         words
     };
@@ -530,16 +616,23 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
         match (0..s.ranks).find_map(|r| Some((r, values[r as usize].wrong(&s.chunks, r)?))) {
             Some((r, code)) => Verdict::Violated {
                 rank: r,
-                text: format!("at every speed, {}", wrong_words(&s.chunks, r, code, name)),
-                interleaving: Vec::new(),
+                text: format!(
+                    "{}, {}",
+                    match choices {
+                        None => "at every speed",
+                        Some(_) => "at some speeds",
+                    },
+                    wrong_words(&s.chunks, r, code, name)
+                ),
+                interleaving: choices.unwrap_or_default().to_vec(),
             },
             None => Verdict::Holds,
         }
     };
-    Speeds {
+    Ok(Speeds {
         race_freedom,
         causal_completeness,
-    }
+    })
 }
 
 /// The ranks' positions an operation touches, and how.
@@ -610,8 +703,7 @@ fn matches(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Result<Matches, Strin
             let (Some(f), Some(t)) = (from, tag) else {
                 return Err(format!(
                     "{} receives from any rank or with any tag: which message it takes \
-                     depends on speed, and the timing-free check covers receives that name \
-                     their sender and tag",
+                     depends on speed",
                     s.where_is_named(name, i as OpId)
                 ));
             };
@@ -662,6 +754,7 @@ mod tests {
             chunks,
             collective: "test".into(),
             parallel_ranks: false,
+            relaxed: Vec::new(),
         }
     }
 
@@ -856,34 +949,181 @@ mod tests {
     }
 
     /// Two messages of one sender, receiver and tag sent in no order: which
-    /// receive takes which depends on speed, outside the semantics.
+    /// receive takes which depends on speed, and each matching is judged.
+    /// Rank 0 sends chunk 0 and chunk 1; rank 1 puts the first message it
+    /// takes at position 0 and the second at position 1: right where the
+    /// sends are ordered, wrong at the speeds that swap them.
     #[test]
-    fn messages_of_one_tag_in_no_order_are_not_judged() {
+    fn messages_of_one_tag_in_no_order_are_judged_over_each_matching() {
+        let two = |ordered: bool| {
+            let ops = vec![
+                vec![
+                    (send(1, Data::At(vec![0])), vec![]),
+                    (
+                        send(1, Data::At(vec![1])),
+                        if ordered { vec![0] } else { vec![] },
+                    ),
+                ],
+                vec![
+                    (recv(0, Data::At(vec![0]), false), vec![]),
+                    (recv(0, Data::At(vec![1]), false), vec![0]),
+                ],
+            ];
+            let mut chunks = allgather(2);
+            chunks.initial = vec![vec![(0, Value::Chunk(0)), (1, Value::Chunk(1))], vec![]];
+            chunks.origin = vec![0, 0];
+            chunks.expect[0].clear();
+            judge(&schedule(2, ops, chunks), &words)
+        };
+        let ordered = two(true);
+        assert_eq!(ordered.causal_completeness, Verdict::Holds);
+        assert_eq!(ordered.race_freedom, Verdict::Holds);
+        let swapped = two(false);
+        assert_eq!(swapped.race_freedom, Verdict::Holds);
+        let Verdict::Violated {
+            rank,
+            text,
+            interleaving,
+        } = swapped.causal_completeness
+        else {
+            panic!("the swapped messages are judged right: {swapped:?}");
+        };
+        assert_eq!(rank, 1);
+        assert!(
+            text.starts_with("at some speeds, rank 1 ends with"),
+            "{text}"
+        );
+        assert_eq!(
+            interleaving,
+            [
+                "rank 1, op 0 takes the message of rank 0, op 1",
+                "rank 1, op 1 takes the message of rank 0, op 0"
+            ]
+        );
+    }
+
+    /// Rank 0 receives from any rank, then from rank 1; ranks 1 and 2 each
+    /// send it one message. Where the first receive takes rank 1's, the
+    /// second waits forever: a deadlock some speeds make, and lock step
+    /// (rank 1's message there first, or rank 2's) may not show.
+    #[test]
+    fn a_receive_from_any_rank_deadlocks_at_the_speeds_that_feed_it_the_wrong_message() {
+        let any = Kind::Recv {
+            from: None,
+            tag: Some(0),
+            data: Data::At(vec![]),
+            reduce: false,
+        };
+        let program = |second: Rank| {
+            let ops = vec![
+                vec![
+                    (any.clone(), vec![]),
+                    (recv(second, Data::At(vec![]), false), vec![0]),
+                ],
+                vec![(send(0, Data::At(vec![])), vec![])],
+                vec![(send(0, Data::At(vec![])), vec![])],
+            ];
+            let mut chunks = allgather(3);
+            chunks.expect = vec![Vec::new(); 3];
+            judge(&schedule(3, ops, chunks), &words)
+        };
+        let Verdict::Violated {
+            rank,
+            text,
+            interleaving,
+        } = program(1).causal_completeness
+        else {
+            panic!("the wildcard deadlock is not found");
+        };
+        assert_eq!(rank, 0);
+        assert!(
+            text.starts_with("at some speeds rank 0, op 1 never completes"),
+            "{text}"
+        );
+        assert_eq!(
+            interleaving,
+            ["rank 0, op 0 takes the message of rank 1, op 0"]
+        );
+        // Either message may come first: the same deadlock, either way round.
+        assert!(matches!(
+            program(2).causal_completeness,
+            Verdict::Violated { .. }
+        ));
+    }
+
+    /// MPI matches a message with the earliest posted receive that admits
+    /// it. Rank 0 posts a receive from any rank, then one from rank 1;
+    /// rank 1 sends chunk 0, then chunk 1. The first message finds the
+    /// first receive posted (the second is posted only after it), so at
+    /// every speed it goes there, and the second to the second: right.
+    /// Were a later receive free to take it, the chunks would swap.
+    #[test]
+    fn an_earlier_posted_receive_takes_the_message_first() {
+        let any = Kind::Recv {
+            from: None,
+            tag: Some(0),
+            data: Data::At(vec![0]),
+            reduce: false,
+        };
         let ops = vec![
+            vec![(any, vec![]), (recv(1, Data::At(vec![1]), false), vec![])],
             vec![
-                (send(1, Data::At(vec![0])), vec![]),
-                (send(1, Data::At(vec![0])), vec![]),
-            ],
-            vec![
-                (recv(0, Data::At(vec![0]), false), vec![]),
-                (recv(0, Data::At(vec![0]), false), vec![0]),
+                (send(0, Data::At(vec![0])), vec![]),
+                (send(0, Data::At(vec![1])), vec![0]),
             ],
         ];
+        let mut chunks = allgather(2);
+        chunks.initial = vec![vec![], vec![(0, Value::Chunk(0)), (1, Value::Chunk(1))]];
+        chunks.origin = vec![1, 1];
+        chunks.expect[1].clear();
+        let mut s = schedule(2, ops, chunks);
+        s.ops[1].started_after = vec![0];
+        let speeds = judge(&s, &words);
+        assert_eq!(speeds.causal_completeness, Verdict::Holds, "{speeds:?}");
+        assert_eq!(speeds.race_freedom, Verdict::Holds);
+    }
+    /// Rank 0 puts its chunk into rank 1's position, then signals; rank 1
+    /// waits, then copies the position out. A signal and wait make the put
+    /// visible; their relaxed forms order the copy after the signal but
+    /// make nothing visible: the put and the copy race.
+    #[test]
+    fn a_relaxed_signal_orders_execution_not_memory() {
         let chunks = Chunks {
             reduced: vec![false],
-            positions: 1,
+            positions: 2,
             initial: vec![vec![(0, Value::Chunk(0))], vec![]],
-            expect: vec![vec![], vec![(0, Value::Chunk(0))]],
+            expect: vec![vec![], vec![(1, Value::Chunk(0))]],
             origin: vec![0],
             buffers: Vec::new(),
             pieces: 1,
         };
-        let Verdict::NotJudged(why) = judge(&schedule(2, ops, chunks), &words).race_freedom else {
-            panic!("unordered sends judged");
+        let put = Kind::Move {
+            from: (0, 0),
+            to: (1, 0),
+            add: false,
+            flag: None,
         };
-        assert!(
-            why.starts_with("rank 0, op 0 and rank 0, op 1 send with one sender"),
-            "{why}"
-        );
+        let ops = vec![
+            vec![(put, vec![]), (send(1, Data::Nothing), vec![0])],
+            vec![
+                (recv(0, Data::Nothing, false), vec![]),
+                (Kind::Copy { from: 0, to: 1 }, vec![0]),
+            ],
+        ];
+        let mut s = schedule(2, ops, chunks);
+        let strong = judge(&s, &words);
+        assert_eq!(strong.race_freedom, Verdict::Holds);
+        assert_eq!(strong.causal_completeness, Verdict::Holds);
+        // Either end relaxed is enough.
+        for relaxed in [vec![1], vec![2], vec![1, 2]] {
+            s.relaxed = relaxed;
+            let Verdict::Violated { text, .. } = judge(&s, &words).race_freedom else {
+                panic!("a put seen through a relaxed signal is race-free");
+            };
+            assert!(
+                text.starts_with("rank 1, op 1 reads position 0 while rank 0, op 0 writes it"),
+                "{text}"
+            );
+        }
     }
 }

@@ -15,6 +15,7 @@
 pub mod causal;
 pub mod id_set;
 pub mod lower_bounds;
+pub mod matchings;
 pub mod orders;
 pub mod scheduled;
 pub mod values;
@@ -395,6 +396,12 @@ pub struct Schedule {
     /// false where one processor applies a rank's reductions in turn (GOAL,
     /// Chakra, commcheck's format), so that additions commute.
     pub parallel_ranks: bool,
+    /// The relaxed signals and waits (MSCCL++'s `rlxsignal`, `rlxwait` on
+    /// memory channels), sorted: such a wait ends after its signal, but
+    /// with no release or acquire between them nothing either side did
+    /// before is made visible to the other, so their edge orders
+    /// execution, not memory, and race-freedom does not count it.
+    pub relaxed: Vec<OpId>,
 }
 
 impl Schedule {
@@ -597,6 +604,12 @@ impl Schedule {
     pub fn invalid(&self) -> Option<String> {
         if self.first.len() != self.ranks as usize + 1 {
             return Some("the operations are not grouped by rank".into());
+        }
+        let ops = self.ops.len();
+        if self.relaxed.windows(2).any(|w| w[0] >= w[1])
+            || self.relaxed.last().is_some_and(|&o| o as usize >= ops)
+        {
+            return Some("the relaxed operations are not listed in order, in range".into());
         }
         let reduced = self.chunks.reduced.iter().any(|&r| r);
         if reduced && self.ranks > MAX_REDUCED_RANKS {
@@ -870,6 +883,7 @@ mod tests {
             },
             collective: "test".into(),
             parallel_ranks: false,
+            relaxed: Vec::new(),
         };
         // Three ranks on nodes 0..3 and a node 3 that needs nothing.
         let task = schedule.task(4, &[0, 1, 2]);
