@@ -28,6 +28,25 @@
 //!
 //! A host finishes at its last `nexto`; the schedule at the latest host.
 //! A message of 0 bytes counts (s-1) as -1, as LogGOPSim does.
+//!
+//! LogGOPSim has no one-sided operations; commcheck times them by the
+//! same rules, the target's CPU taking no part (remote memory access):
+//!
+//! * A **put** (a remote write or reduction, a packet write) at t, once
+//!   `max(nexto, nextgs) <= t` on its rank: the CPU and interface as for
+//!   a send; it arrives at the target at `t + o + L`, whose interface
+//!   takes it once `nextgr <= t'`: `nextgr = t' + g + (s-1)G`. The put
+//!   ends at `t' + (s-1)G`, its data written (the interface has taken its
+//!   bytes); a packet write's flag is then a message the target's packet
+//!   read takes as a receive takes one.
+//! * A **get** at t, once `max(nexto, nextgs) <= t`: `nexto = t + o`,
+//!   `nextgs = t + g` (a request carries no data), arriving at the peer
+//!   at `t + o + L`, whose interface replies once `nextgs <= t2`:
+//!   `nextgs = t2 + g + (s-1)G`; the reply arrives at `t2 + L` and the
+//!   get's interface takes it once `nextgr <= t3`: `nextgr = t3 + g +
+//!   (s-1)G`. The get ends at `t3 + (s-1)G`.
+//! * A rank finishes at its last `nexto` or the end of the last put or
+//!   get that wrote into it, whichever is later.
 
 use models::schedule::{Kind, OpId, Schedule};
 use std::cmp::Reverse;
@@ -110,6 +129,10 @@ impl LogGops {
 enum Event {
     Op(OpId),
     Arrival(OpId),
+    /// A put's data, or a get's reply, at the rank it writes.
+    Landing(OpId),
+    /// A get's request at the rank it reads.
+    Request(OpId),
 }
 
 /// Per operation, what is left before it is ready.
@@ -146,6 +169,8 @@ pub fn finish_times(schedule: &Schedule, p: &LogGops, bytes: impl Fn(OpId) -> u6
     let ranks = schedule.ranks as usize;
     let (mut nexto, mut nextgs, mut nextgr) =
         (vec![0i64; ranks], vec![0i64; ranks], vec![0i64; ranks]);
+    // Per rank, when the last put or get reply written into it was.
+    let mut landed = vec![0i64; ranks];
     let mut queue: BinaryHeap<Reverse<(i64, u64, Event)>> = BinaryHeap::new();
     let mut seq = 0u64;
     let mut push = |queue: &mut BinaryHeap<_>, t: i64, e: Event| {
@@ -162,13 +187,12 @@ pub fn finish_times(schedule: &Schedule, p: &LogGops, bytes: impl Fn(OpId) -> u6
     let mut unexpected: Vec<VecDeque<OpId>> = vec![VecDeque::new(); ranks];
     // Per rendezvous send, the time its receiver matched it.
     let size = |op: OpId| bytes(op) as i64;
+    // A receive takes a send's message, or a packet write's flag.
     let takes = |recv: OpId, send: OpId| {
-        let (Kind::Recv { from, tag, .. }, Kind::Send { tag: sent, .. }) =
-            (&ops[recv as usize].kind, &ops[send as usize].kind)
-        else {
-            return false;
-        };
-        from.is_none_or(|f| f == ops[send as usize].rank) && tag.is_none_or(|t| t == *sent)
+        let (recv, send) = (&ops[recv as usize], &ops[send as usize]);
+        send.kind
+            .message_to(recv.rank)
+            .is_some_and(|tag| recv.kind.admits(send.rank, tag))
     };
     // Frees what waits on `op` (its start or its end) at `t`.
     macro_rules! free {
@@ -193,7 +217,7 @@ pub fn finish_times(schedule: &Schedule, p: &LogGops, bytes: impl Fn(OpId) -> u6
         ($recv:expr, $send:expr, $t:expr) => {{
             let (recv, send, t): (OpId, OpId, i64) = ($recv, $send, $t);
             free!(on_end, recv, t);
-            if size(send) > p.s {
+            if matches!(ops[send as usize].kind, Kind::Send { .. }) && size(send) > p.s {
                 let sender = ops[send as usize].rank as usize;
                 nexto[sender] = nexto[sender].max(t);
                 nextgs[sender] = nextgs[sender].max(t);
@@ -242,12 +266,75 @@ pub fn finish_times(schedule: &Schedule, p: &LogGops, bytes: impl Fn(OpId) -> u6
                         nexto[r] = t + size(i);
                         free!(on_end, i, t);
                     }
-                    // Local copies and reductions take no time here (one-sided
-                    // accesses are not timed: `check schedule` refuses --cost
-                    // for them).
+                    Kind::Move { from, to, .. } if from.0 != op.rank || to.0 != op.rank => {
+                        let busy = nexto[r].max(nextgs[r]);
+                        if busy > t {
+                            push(&mut queue, busy, event);
+                            continue;
+                        }
+                        free!(on_start, i, t);
+                        match to.0 as usize != r {
+                            // A put: as a send's, its data to the target.
+                            true => {
+                                let s = size(i);
+                                nexto[r] = t + p.o + (s - 1) * p.big_o;
+                                nextgs[r] = t + p.g + (s - 1) * p.big_g;
+                            }
+                            // A get: a request of no data.
+                            false => {
+                                nexto[r] = t + p.o;
+                                nextgs[r] = t + p.g;
+                            }
+                        }
+                        let next = match to.0 as usize != r {
+                            true => Event::Landing(i),
+                            false => Event::Request(i),
+                        };
+                        push(&mut queue, t + p.o + p.l, next);
+                    }
+                    // Local copies and reductions take no time here.
                     Kind::Copy { .. } | Kind::Reduce { .. } | Kind::Move { .. } => {
                         free!(on_start, i, t);
                         free!(on_end, i, t);
+                    }
+                }
+            }
+            Event::Request(get) => {
+                // The peer's interface replies with the data.
+                let Kind::Move { from, .. } = ops[get as usize].kind else {
+                    continue;
+                };
+                let q = from.0 as usize;
+                if nextgs[q] > t {
+                    push(&mut queue, nextgs[q], event);
+                    continue;
+                }
+                nextgs[q] = t + p.g + (size(get) - 1) * p.big_g;
+                push(&mut queue, t + p.l, Event::Landing(get));
+            }
+            Event::Landing(op) => {
+                let Kind::Move { to, flag, .. } = ops[op as usize].kind else {
+                    continue;
+                };
+                let q = to.0 as usize;
+                if nextgr[q] > t {
+                    push(&mut queue, nextgr[q], event);
+                    continue;
+                }
+                let s = size(op);
+                nextgr[q] = t + p.g + (s - 1) * p.big_g;
+                // Written once the interface has taken its bytes.
+                let t = t + (s - 1).max(0) * p.big_g;
+                landed[q] = landed[q].max(t);
+                free!(on_end, op, t);
+                if flag.is_some() {
+                    let waiting = &mut posted[q];
+                    match waiting.iter().position(|&recv| takes(recv, op)) {
+                        Some(k) => {
+                            let recv = waiting.remove(k).expect("a position in the queue");
+                            matched!(recv, op, t);
+                        }
+                        None => unexpected[q].push_back(op),
                     }
                 }
             }
@@ -275,12 +362,13 @@ pub fn finish_times(schedule: &Schedule, p: &LogGops, bytes: impl Fn(OpId) -> u6
             }
         }
     }
-    nexto
+    nexto.iter().zip(&landed).map(|(&o, &l)| o.max(l)).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use models::schedule::{Op, Rank};
 
     /// Parameters are named, each at most once, whole numbers.
     #[test]
@@ -294,5 +382,89 @@ mod tests {
         assert!(LogGops::parse("L=-1").unwrap_err().contains("whole number"));
         assert!(LogGops::parse("L").unwrap_err().contains("NAME=VALUE"));
         assert_eq!(LogGops::parse("").unwrap(), LogGops::default());
+    }
+    /// Two ranks whose operations are `kinds` (rank, kind), each of 1024
+    /// bytes, timed under LogGOPSim's defaults (rank 1's operations in
+    /// the order given, each after the one before).
+    fn one_sided(kinds: Vec<(Rank, Kind)>) -> Vec<i64> {
+        let c = crate::import::collective::Collective::parse("allgather").unwrap();
+        let text = "num_ranks 2\nrank 0 {\nc: calc 0\n}\nrank 1 {\nc: calc 0\n}\n";
+        let mut s =
+            crate::import::goal::read_from(text.as_bytes(), "t.goal", Some(&c), None).unwrap();
+        let template = s.ops[0].clone();
+        s.ops.clear();
+        s.first = vec![0];
+        for r in 0..2 {
+            for (_, kind) in kinds.iter().filter(|k| k.0 == r) {
+                let after = match s.ops.last() {
+                    Some(o) if o.rank == r => vec![s.ops.len() as OpId - 1],
+                    _ => Vec::new(),
+                };
+                s.ops.push(Op {
+                    rank: r,
+                    kind: kind.clone(),
+                    after,
+                    ..template.clone()
+                });
+            }
+            s.first.push(s.ops.len() as OpId);
+        }
+        let bytes = |op: OpId| match s.ops[op as usize].kind {
+            Kind::Calc => 100,
+            _ => 1024,
+        };
+        finish_times(&s, &LogGops::default(), bytes)
+    }
+
+    /// A put of 1024 bytes: its CPU busy o = 1500; it lands at o + L =
+    /// 4000 and is written once the target's interface has taken its
+    /// bytes, 1023 x G later (10138), where the target finishes.
+    #[test]
+    fn a_put_lands_at_o_plus_l_without_the_targets_cpu() {
+        let put = Kind::Move {
+            from: (0, 0),
+            to: (1, 0),
+            add: false,
+            flag: None,
+        };
+        assert_eq!(one_sided(vec![(0, put)]), [1500, 10138]);
+    }
+
+    /// A get of 1024 bytes: a request of no data (o), at the peer at
+    /// o + L = 4000, whose interface replies at once; the reply lands at
+    /// 4000 + L = 6500 and is written 1023 x G later, 12638.
+    #[test]
+    fn a_get_is_a_request_and_a_reply() {
+        let get = Kind::Move {
+            from: (1, 0),
+            to: (0, 0),
+            add: false,
+            flag: None,
+        };
+        assert_eq!(one_sided(vec![(0, get)]), [12638, 0]);
+    }
+
+    /// A packet write's flag is taken by the target's packet read once
+    /// the data is written (10138); the computation of 100 ns after the
+    /// read ends at 10238. Without the flag's receive's match the read
+    /// would wait forever and the computation never run.
+    #[test]
+    fn a_packet_read_takes_the_flag_once_the_data_is_written() {
+        let write = Kind::Move {
+            from: (0, 0),
+            to: (1, 0),
+            add: false,
+            flag: Some(7),
+        };
+        let read = Kind::Recv {
+            from: Some(0),
+            tag: Some(7),
+            data: models::schedule::Data::Nothing,
+            reduce: false,
+        };
+        assert_eq!(
+            one_sided(vec![(0, write), (1, read), (1, Kind::Calc)]),
+            [1500, 10238]
+        );
     }
 }

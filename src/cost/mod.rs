@@ -114,10 +114,11 @@ pub enum CostError {
         /// The operation.
         op: String,
     },
-    /// A one-sided access, which LogGOPS does not time yet.
+    /// A one-sided access that reads one peer and writes another, which
+    /// LogGOPS does not time (MSCCL++'s ops read or write their own GPU).
     #[error(
-        "{op}: --cost loggops does not time one-sided accesses (an MSCCL++ plan's puts and \
-         gets) yet; the link models (alpha-beta, astra) do"
+        "{op}: --cost loggops times a put (from its rank to a peer) and a get (from a peer to \
+         its rank); this access reads one peer and writes another"
     )]
     OneSided {
         /// The operation.
@@ -159,7 +160,8 @@ pub fn loggops_time(
     p: &loggops::LogGops,
     chunk_bytes: Option<u64>,
 ) -> Result<Vec<f64>, CostError> {
-    if let Some(i) = schedule.ops.iter().position(one_sided) {
+    let between_peers = |op: &models::schedule::Op| matches!(op.kind, Kind::Move { from, to, .. } if from.0 != op.rank && to.0 != op.rank);
+    if let Some(i) = schedule.ops.iter().position(between_peers) {
         return Err(CostError::OneSided {
             op: schedule.where_is(i as OpId),
         });

@@ -486,6 +486,7 @@ impl Collective {
             expect,
             origin,
             buffers: Vec::new(),
+            layout: None,
             pieces: 1,
         })
     }
@@ -603,6 +604,7 @@ fn explicit(
         expect,
         origin: origin.iter().map(|o| o.unwrap_or(0)).collect(),
         buffers: Vec::new(),
+        layout: None,
         pieces: 1,
     })
 }

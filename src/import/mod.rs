@@ -72,18 +72,28 @@ pub enum WriteError {
         /// What the format lacks for it.
         why: &'static str,
     },
-    /// A schedule whose chunks live in buffers of its own, which the
-    /// writers of runs do not map yet.
+    /// A schedule whose chunks are neither at positions of their own
+    /// number nor in the buffers of a file it was read from.
     #[error(
-        "commcheck writes MSCCL-IR and MSCCL++ of runs whose chunk c is at position c \
-         (catalogue runs, commcheck's format, GOAL); this schedule keeps {chunks} chunks in \
-         {positions} positions of its own buffers (an MSCCL-IR or MSCCL++ file): not yet"
+        "this schedule keeps {chunks} chunks in {positions} positions, and no file's buffers \
+         say where they are: commcheck writes MSCCL-IR and MSCCL++ of runs whose chunk c is at \
+         position c (catalogue runs, commcheck's format, GOAL) or that keep an MSCCL-IR file's \
+         or MSCCL++ plan's buffers"
     )]
     OwnBuffers {
         /// Its chunks.
         chunks: usize,
         /// Its positions.
         positions: u32,
+    },
+    /// An MSCCL++ plan whose thread-block groups cut its chunks.
+    #[error(
+        "its thread-block groups cut each chunk into {pieces} pieces; MSCCL-IR's steps and \
+         the ops commcheck writes move whole chunks"
+    )]
+    Pieces {
+        /// Pieces a chunk.
+        pieces: u32,
     },
     /// A collective with no form in MSCCL-IR or MSCCL++.
     #[error("{collective}: {format} has no form for it")]

@@ -33,7 +33,7 @@
 use super::collective::Collective;
 use super::{line_column, ImportError};
 use models::schedule::{
-    Chunks, Data, IdSet, Kind, Op, OpId, Pos, Rank, Schedule, Value, MAX_REDUCED_RANKS,
+    Chunks, Data, FileLayout, IdSet, Kind, Op, OpId, Pos, Rank, Schedule, Value, MAX_REDUCED_RANKS,
 };
 use roxmltree::{Document, Node};
 use std::collections::HashMap;
@@ -297,6 +297,22 @@ impl Coll {
         })
     }
 
+    /// Its name in an MSCCL-IR file's `coll` (and, for the four it
+    /// names, an MSCCL++ plan's `collective`).
+    fn msccl_name(self) -> &'static str {
+        match self {
+            Coll::Allgather => "allgather",
+            Coll::Allreduce => "allreduce",
+            Coll::ReduceScatter => "reducescatter",
+            Coll::Alltoall => "alltoall",
+            Coll::Broadcast(_) => "broadcast",
+            Coll::Reduce(_) => "reduce",
+            Coll::Gather(_) => "gather",
+            Coll::Scatter(_) => "scatter",
+            Coll::Custom => "custom",
+        }
+    }
+
     pub(super) fn name(self, inplace: bool) -> String {
         let name = match self {
             Coll::Allgather => "allgather".to_string(),
@@ -488,8 +504,11 @@ impl Layout {
     /// file is `custom` and has one: chunk c at offset c of every GPU's
     /// input buffer. Otherwise the collective's own.
     pub(super) fn stated(&self, own: Option<&Collective>) -> Result<Chunks, String> {
-        let named = self.chunks();
+        let mut named = self.chunks();
         let Some(own) = own else { return Ok(named) };
+        if let Some(layout) = &mut named.layout {
+            layout.stated = serde_json::to_string(own).ok();
+        }
         if self.coll != Coll::Custom {
             let agrees = matches!(
                 (own, self.coll),
@@ -520,6 +539,7 @@ impl Layout {
         }
         chunks.positions = named.positions;
         chunks.buffers = named.buffers;
+        chunks.layout = named.layout;
         Ok(chunks)
     }
 
@@ -636,6 +656,12 @@ impl Layout {
                 .map(|(name, at, _)| (name, at))
                 .collect(),
             pieces: 1,
+            layout: Some(FileLayout {
+                coll: self.coll.msccl_name(),
+                inplace: self.inplace,
+                own: self.own.clone(),
+                stated: None,
+            }),
         }
     }
 }
@@ -1048,16 +1074,19 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
     ];
     let laid = lay_out(schedule, "MSCCL-IR", &names)?;
     let n = schedule.ranks;
-    let mut text = format!(
-        "<!-- {COLLECTIVE_COMMENT} {} -->\n<algo name=\"{}\" proto=\"Simple\" nchannels=\"1\" \
-         nchunksperloop=\"{}\" ngpus=\"{n}\" coll=\"{}\" inplace=\"{}\" outofplace=\"{}\" \
-         minBytes=\"0\" maxBytes=\"0\">\n",
-        serde_json::to_string(&laid.collective)?,
+    let mut text = match &laid.collective {
+        Some(c) => format!(
+            "<!-- {COLLECTIVE_COMMENT} {} -->\n",
+            serde_json::to_string(c)?
+        ),
+        None => String::new(),
+    };
+    text += &format!(
+        "<algo name=\"{}\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"{}\" \
+         ngpus=\"{n}\" coll=\"{}\" inplace=\"{}\" outofplace=\"{}\" minBytes=\"0\" \
+         maxBytes=\"0\">\n",
         xml_escape(&schedule.name),
-        match laid.coll {
-            "gather" | "scatter" => 1,
-            _ => laid.sizes[0].max(laid.sizes[1]),
-        },
+        laid.per_loop(),
         laid.coll,
         laid.inplace as u8,
         !laid.inplace as u8
@@ -1088,7 +1117,7 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
             })
             .collect();
 
-        let [i, o] = laid.sizes;
+        let [i, o] = laid.sizes[q];
         text += &format!(
             "  <gpu id=\"{q}\" i_chunks=\"{i}\" o_chunks=\"{o}\" s_chunks=\"{}\">\n",
             laid.scratch[q]
@@ -1140,15 +1169,17 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
 /// A run laid out in MSCCL's buffers, for the writers of MSCCL-IR and
 /// MSCCL++ plans: per GPU its steps in the run's order.
 pub(super) struct Laid {
-    /// The run's collective.
-    pub collective: Collective,
+    /// The run's collective, for commcheck's comment or key (a file's
+    /// run: the one it stated, if any).
+    pub collective: Option<Collective>,
     /// Its name in the format (`custom` where the format has none).
     pub coll: &'static str,
-    /// True if written in place (all but alltoall and custom).
+    /// True if written in place.
     pub inplace: bool,
-    /// Chunks of each GPU's input and output buffers.
-    pub sizes: [u32; 2],
-    /// Per GPU, its scratch chunks (an alltoall's chunks passing through).
+    /// Per GPU, the chunks of its input and output buffers.
+    pub sizes: Vec<[u32; 2]>,
+    /// Per GPU, its scratch chunks (an alltoall's chunks passing through,
+    /// a file's scratch and commcheck's temporaries).
     pub scratch: Vec<u32>,
     /// Per GPU, its steps, sorted by slot (a slot's sends first) and op.
     pub ranks: Vec<Vec<Planned>>,
@@ -1170,6 +1201,24 @@ pub(super) struct Blocks {
 }
 
 impl Laid {
+    /// `nchunksperloop` as MSCCL's loader checks it: i_chunks times R for
+    /// an allgather, o_chunks times R for a reduce-scatter, else either
+    /// (1 for gather and scatter, which that loader does not read).
+    pub(super) fn per_loop(&self) -> u32 {
+        let n = self.sizes.len() as u32;
+        let (in_mult, out_mult) = match self.coll {
+            "allgather" => (n, 1),
+            "reducescatter" => (1, n),
+            "gather" | "scatter" => return 1,
+            _ => (1, 1),
+        };
+        self.sizes
+            .iter()
+            .map(|&[i, o]| (i * in_mult).max(o * out_mult))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// A GPU's `steps` as threadblocks and their dependencies.
     pub(super) fn blocks(steps: &[Planned]) -> Blocks {
         let mut peers: Vec<Rank> = steps.iter().map(|s| s.0).collect();
@@ -1217,16 +1266,25 @@ impl Laid {
 }
 
 /// `schedule`, a run whose sends are fixed to slots, laid out for
-/// `format`, which names the collectives `names` (others are written as
-/// `custom`, chunk c at offset c of `i`): per GPU its sends and receives
-/// with their peers and slots. A named collective is in MSCCL's layout
-/// for it, in place (broadcast, allgather, gather at `o[c]`; reduce,
-/// allreduce, scatter, reduce-scatter at `i[c]`), but alltoall, out of
-/// place (in place would overwrite input not yet sent): `i[d]` at the
-/// source, `o[s]` at the destination, scratch in transit, each GPU's own
-/// chunk copied by a step of no peer. What the formats cannot say is
-/// refused by name: a bus write, a worm's own path, a message of no or
-/// several chunks, a receive from any rank, local work.
+/// `format`, which names the collectives `names`: per GPU its sends,
+/// receives, copies and reductions with their peers and slots.
+///
+/// A schedule read from an MSCCL-IR file keeps the file's buffers
+/// ([`models::schedule::FileLayout`]): each position is written at its
+/// buffer and offset, commcheck's temporaries (of `rrs` and of `rrc` with
+/// distinct buffers) as scratch chunks after the file's, and its
+/// collective as the file named it (refused where `format` names no such
+/// collective). Another (a catalogue run, commcheck's format, GOAL) has
+/// chunk c at position c: a named collective is in MSCCL's layout for it,
+/// in place (broadcast, allgather, gather at `o[c]`; reduce, allreduce,
+/// scatter, reduce-scatter at `i[c]`), but alltoall, out of place (in
+/// place would overwrite input not yet sent): `i[d]` at the source,
+/// `o[s]` at the destination, scratch in transit, each GPU's own chunk
+/// copied by a step of no peer; another collective is `custom`, chunk c
+/// at offset c of `i`. What the formats cannot say is refused by name: a
+/// bus write, a worm's own path, a message of no or several chunks, a
+/// receive from any rank, a one-sided access, a computation that takes
+/// time.
 pub(super) fn lay_out(
     schedule: &Schedule,
     format: &'static str,
@@ -1235,48 +1293,118 @@ pub(super) fn lay_out(
     use super::WriteError;
     let n = schedule.ranks;
     let (positions, chunks) = (schedule.chunks.positions, schedule.chunks.reduced.len());
-    if !schedule.chunks.buffers.is_empty() || positions as usize != chunks {
-        return Err(WriteError::OwnBuffers { chunks, positions });
-    }
-    let collective = Collective::of(&schedule.chunks, n)?;
-    let (coll, inplace, sizes) = match collective {
-        Collective::Broadcast { chunks, .. } => ("broadcast", true, [chunks, chunks]),
-        Collective::Reduce { chunks, .. } => ("reduce", true, [chunks, chunks]),
-        Collective::Allreduce { chunks } => ("allreduce", true, [chunks, chunks]),
-        Collective::Allgather => ("allgather", true, [1, n]),
-        Collective::Gather { .. } => ("gather", true, [1, n]),
-        Collective::Scatter { .. } => ("scatter", true, [n, 1]),
-        Collective::ReduceScatter => ("reducescatter", true, [n, 1]),
-        Collective::Alltoall => ("alltoall", false, [n, n]),
-        Collective::Explicit { .. } => ("custom", false, [positions, 0]),
-        Collective::Barrier => {
+    let file = schedule.chunks.layout.as_ref();
+    let (collective, coll, inplace, sizes) = match file {
+        Some(_) if schedule.chunks.pieces > 1 => {
+            return Err(WriteError::Pieces {
+                pieces: schedule.chunks.pieces,
+            })
+        }
+        Some(f) if f.coll != "custom" && !names.contains(&f.coll) => {
             return Err(WriteError::NoCollective {
-                collective: collective.name(),
+                collective: schedule.collective.clone(),
                 format,
             })
         }
+        Some(f) => (
+            f.stated
+                .as_deref()
+                .and_then(|s| serde_json::from_str(s).ok()),
+            f.coll,
+            f.inplace,
+            f.own.iter().map(|o| [o[0], o[1]]).collect(),
+        ),
+        None if positions as usize != chunks => {
+            return Err(WriteError::OwnBuffers { chunks, positions })
+        }
+        None => {
+            let collective = Collective::of(&schedule.chunks, n)?;
+            let (coll, inplace, sizes) = match collective {
+                Collective::Broadcast { chunks, .. } => ("broadcast", true, [chunks, chunks]),
+                Collective::Reduce { chunks, .. } => ("reduce", true, [chunks, chunks]),
+                Collective::Allreduce { chunks } => ("allreduce", true, [chunks, chunks]),
+                Collective::Allgather => ("allgather", true, [1, n]),
+                Collective::Gather { .. } => ("gather", true, [1, n]),
+                Collective::Scatter { .. } => ("scatter", true, [n, 1]),
+                Collective::ReduceScatter => ("reducescatter", true, [n, 1]),
+                Collective::Alltoall => ("alltoall", false, [n, n]),
+                Collective::Explicit { .. } => ("custom", false, [positions, 0]),
+                Collective::Barrier => {
+                    return Err(WriteError::NoCollective {
+                        collective: collective.name(),
+                        format,
+                    })
+                }
+            };
+            let (coll, inplace, sizes) = match names.contains(&coll) {
+                true => (coll, inplace, sizes),
+                false => ("custom", false, [positions, 0]),
+            };
+            (Some(collective), coll, inplace, vec![sizes; n as usize])
+        }
     };
-    let (coll, inplace, sizes) = match names.contains(&coll) {
-        true => (coll, inplace, sizes),
-        false => ("custom", false, [positions, 0]),
+    // Where each rank keeps position p: its buffer and offset in the
+    // file's layout; in the collective's, the collective's place for
+    // chunk p or (an alltoall's chunk passing through) a scratch chunk.
+    let mut transit = vec![HashMap::<Pos, u32>::new(); n as usize];
+    let mut scratch: Vec<u32> = match file {
+        Some(f) => f.own.iter().map(|o| o[2]).collect(),
+        None => vec![0; n as usize],
     };
-    // Where each rank keeps position c: the collective's place for it,
-    // or (an alltoall's chunk passing through) a scratch chunk.
-    let mut scratch = vec![HashMap::<Pos, u32>::new(); n as usize];
-    let mut place = |q: Rank, c: Pos| -> Place {
-        match coll {
-            "alltoall" if c / n == q => ('i', c % n),
-            "alltoall" if c % n == q => ('o', c / n),
-            "alltoall" => {
-                let s = &mut scratch[q as usize];
-                let next = s.len() as u32;
-                ('s', *s.entry(c).or_insert(next))
+    let file_scratch = file.map_or(0, |f| f.own.iter().map(|o| o[2]).max().unwrap_or(0));
+    let buffers = &schedule.chunks.buffers;
+    let mut place = |q: Rank, p: Pos| -> Place {
+        if file.is_some() {
+            let (name, first) = buffers
+                .iter()
+                .rev()
+                .find(|b| b.1 <= p)
+                .expect("a file's positions are in its buffers");
+            let at = match name.as_str() {
+                "i" => ('i', p - first),
+                "o" => ('o', p - first),
+                "s" => ('s', p - first),
+                _ => ('s', file_scratch + p - first),
+            };
+            if at.0 == 's' {
+                scratch[q as usize] = scratch[q as usize].max(at.1 + 1);
             }
-            "broadcast" | "allgather" | "gather" => ('o', c),
-            _ => ('i', c),
+            return at;
+        }
+        match coll {
+            "alltoall" if p / n == q => ('i', p % n),
+            "alltoall" if p % n == q => ('o', p / n),
+            "alltoall" => {
+                let s = &mut transit[q as usize];
+                let next = s.len() as u32;
+                let at = *s.entry(p).or_insert(next);
+                scratch[q as usize] = scratch[q as usize].max(at + 1);
+                ('s', at)
+            }
+            "broadcast" | "allgather" | "gather" => ('o', p),
+            _ => ('i', p),
         }
     };
 
+    // What no step written here says: one-sided accesses, and messages
+    // of no data (signals, control messages, packet reads).
+    for (id, op) in schedule.ops.iter().enumerate() {
+        let why = match &op.kind {
+            Kind::Move { from, to, .. } if from.0 != op.rank || to.0 != op.rank => {
+                "a one-sided access (a put, a get, a packet write): commcheck writes MSCCL-IR \
+                 and MSCCL++ of sends, receives, copies and reductions"
+            }
+            Kind::Send { data, .. } | Kind::Recv { data, .. } if !matches!(data, Data::At(_)) => {
+                "a message of no chunk (a signal): commcheck writes MSCCL-IR and MSCCL++ of \
+                 sends, receives, copies and reductions of chunks"
+            }
+            _ => continue,
+        };
+        return Err(WriteError::NoForm {
+            op: schedule.where_is(id as OpId),
+            why,
+        });
+    }
     // Each receive's send, by sender, receiver and tag in order.
     let mut sends: HashMap<(Rank, Rank, u32), std::collections::VecDeque<OpId>> = HashMap::new();
     for (id, op) in schedule.ops.iter().enumerate() {
@@ -1317,10 +1445,13 @@ pub(super) fn lay_out(
     let mut ranks: Vec<Vec<Planned>> = Vec::new();
     for q in 0..n {
         let mut steps: Vec<Planned> = Vec::new();
-        if coll == "alltoall" {
+        if coll == "alltoall" && file.is_none() {
             let (src, dst) = (('i', q), ('o', q));
-            steps.push((u32::MAX, 0, 0, 0, Written::local(src, dst)));
+            steps.push((u32::MAX, 0, 0, 0, Written::local("cpy", src, dst)));
         }
+        // Each operation's step, if it is one (a computation of no time,
+        // an MSCCL-IR `nop`, only orders, as its dependencies do).
+        let mut planned: Vec<Option<Planned>> = Vec::new();
         for id in schedule.rank_ops(q) {
             let op = &schedule.ops[id as usize];
             let no_form = |why| WriteError::NoForm {
@@ -1333,11 +1464,9 @@ pub(super) fn lay_out(
                     "a message of several chunks (an MSCCL-IR step or an MSCCL++ op of cnt \
                      chunks is cnt messages as commcheck reads it)",
                 )),
-                _ => Err(no_form(
-                    "a message of no chunk: the formats' steps move chunks",
-                )),
+                _ => Err(no_form("a message of no chunk")),
             };
-            match &op.kind {
+            let step = match &op.kind {
                 Kind::Send {
                     to,
                     also,
@@ -1359,7 +1488,7 @@ pub(super) fn lay_out(
                         Some(Kind::Recv { data, .. }) => place(*to, one(data)?),
                         _ => return Err(no_form("no receive matches this send")),
                     };
-                    steps.push((*to, slot, 0, id, Written::send(place(q, p), there)));
+                    Some((*to, slot, 0, id, Written::send(place(q, p), there)))
                 }
                 Kind::Recv {
                     from: Some(from),
@@ -1374,18 +1503,33 @@ pub(super) fn lay_out(
                     };
                     let here = place(q, one(data)?);
                     let there = place(*from, one(d)?);
-                    steps.push((*from, slot, 1, id, Written::receive(there, here, *reduce)));
+                    Some((*from, slot, 1, id, Written::receive(there, here, *reduce)))
                 }
                 Kind::Recv { from: None, .. } => return Err(no_form("a receive from any rank")),
-                _ => {
+                Kind::Copy { from, to } => {
+                    let w = Written::local("cpy", place(q, *from), place(q, *to));
+                    Some((u32::MAX, 0, 2, id, w))
+                }
+                Kind::Reduce { from, to } => {
+                    let w = Written::local("re", place(q, *from), place(q, *to));
+                    Some((u32::MAX, 0, 2, id, w))
+                }
+                // Local: the others were refused above.
+                Kind::Move { from, to, add, .. } => {
+                    let kind = if *add { "re" } else { "cpy" };
+                    let w = Written::local(kind, place(q, from.1), place(q, to.1));
+                    Some((u32::MAX, 0, 2, id, w))
+                }
+                Kind::Calc if op.bytes == 0 => None,
+                Kind::Calc => {
                     return Err(no_form(
-                        "a local or one-sided operation: commcheck writes MSCCL-IR and MSCCL++ \
-                         of runs, their sends and receives",
+                        "a computation that takes time: MSCCL-IR and MSCCL++ have no such step",
                     ))
                 }
-            }
+            };
+            planned.push(step);
         }
-        steps.sort_by_key(|&(_, slot, class, id, _)| (slot, class, id));
+        steps.extend(run_order(schedule, q, planned));
         ranks.push(steps);
     }
     Ok(Laid {
@@ -1393,10 +1537,66 @@ pub(super) fn lay_out(
         coll,
         inplace,
         sizes,
-        scratch: scratch.iter().map(|s| s.len() as u32).collect(),
+        scratch,
         ranks,
         partner: matched,
     })
+}
+
+/// Rank `q`'s steps `planned` (one per operation, None where it is none)
+/// in an order its run allows, with local work's slot: each operation
+/// after those it waits for; a send at its slot, a receive at its send's
+/// (after the slot's sends), local work as soon as what it waits for is
+/// done (after that slot's receives), as lock step runs it.
+fn run_order(schedule: &Schedule, q: Rank, mut planned: Vec<Option<Planned>>) -> Vec<Planned> {
+    use std::cmp::Reverse;
+    let ops = schedule.rank_ops(q);
+    let base = ops.start;
+    let mut waits = vec![0u32; planned.len()];
+    let mut next: Vec<Vec<OpId>> = vec![Vec::new(); planned.len()];
+    for id in ops.clone() {
+        let op = &schedule.ops[id as usize];
+        for &a in op.after.iter().chain(&op.started_after) {
+            if ops.contains(&a) {
+                waits[(id - base) as usize] += 1;
+                next[(a - base) as usize].push(id);
+            }
+        }
+    }
+    // The slot after which each operation may run.
+    let mut earliest = vec![0u32; planned.len()];
+    let key = |planned: &[Option<Planned>], earliest: &[u32], id: OpId| {
+        let k = (id - base) as usize;
+        match &planned[k] {
+            Some((_, slot, class @ (0 | 1), ..)) => (*slot, *class, id),
+            _ => (earliest[k], 2, id),
+        }
+    };
+    let mut ready: std::collections::BinaryHeap<Reverse<(u32, u8, OpId)>> = ops
+        .clone()
+        .filter(|&id| waits[(id - base) as usize] == 0)
+        .map(|id| Reverse(key(&planned, &earliest, id)))
+        .collect();
+    let mut order = Vec::with_capacity(planned.len());
+    while let Some(Reverse((slot, _, id))) = ready.pop() {
+        let k = (id - base) as usize;
+        if let Some(step) = &mut planned[k] {
+            step.1 = slot;
+        }
+        order.push(k);
+        for &d in &next[k] {
+            let j = (d - base) as usize;
+            earliest[j] = earliest[j].max(slot);
+            waits[j] -= 1;
+            if waits[j] == 0 {
+                ready.push(Reverse(key(&planned, &earliest, d)));
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|k| planned[k].take())
+        .collect()
 }
 
 /// A step to write: its threadblock's peer, its slot, 0 for a send and
@@ -1439,12 +1639,9 @@ impl Written {
         }
     }
 
-    fn local(src: (char, u32), dst: (char, u32)) -> Written {
-        Written {
-            kind: "cpy",
-            src,
-            dst,
-        }
+    /// A local step: `cpy` (dst := src) or `re` (dst := dst + src).
+    fn local(kind: &'static str, src: (char, u32), dst: (char, u32)) -> Written {
+        Written { kind, src, dst }
     }
 
     /// The chunks of its own GPU it reads and writes, as [`STEPS`] says

@@ -1514,6 +1514,13 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
                         "src_buff": [buff(w.dst), buff(('s', packet[id]))],
                         "dst_buff": [buff(w.dst)],
                     }),
+                    // re: dst := dst + src, as MSCCL++ reduces into its
+                    // first source.
+                    "re" => json!({
+                        "name": "re",
+                        "src_buff": [buff(w.dst), buff(w.src)],
+                        "dst_buff": [buff(w.dst)],
+                    }),
                     _ => json!({
                         "name": "copy",
                         "src_buff": [buff(w.src)],
@@ -1543,7 +1550,7 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
             }
             threadblocks.push(block);
         }
-        let [i, o] = laid.sizes;
+        let [i, o] = laid.sizes[q];
         gpus.push(json!({
             "id": q,
             "input_chunks": i,
@@ -1559,7 +1566,7 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
             "threadblocks": threadblocks,
         }));
     }
-    let plan = json!({
+    let mut plan = json!({
         "name": schedule.name,
         "collective": laid.coll,
         "protocol": "LL",
@@ -1570,8 +1577,10 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
         "min_message_size": 0,
         "max_message_size": u64::MAX,
         "num_threads_per_block": 1024,
-        COLLECTIVE_KEY: laid.collective,
         "gpus": gpus,
     });
+    if let Some(c) = &laid.collective {
+        plan[COLLECTIVE_KEY] = serde_json::to_value(c)?;
+    }
     Ok(serde_json::to_string_pretty(&plan)? + "\n")
 }

@@ -96,6 +96,7 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
             expect,
             origin: vec![0; roots.len()],
             buffers: Vec::new(),
+            layout: None,
             pieces: 1,
         };
         return Ok((chunks, Chunking::Terms(r)));
@@ -120,6 +121,7 @@ fn chunks_of(task: &Task) -> Result<(Chunks, Chunking), String> {
         expect,
         origin,
         buffers: Vec::new(),
+        layout: None,
         pieces: 1,
     };
     Ok((chunks, Chunking::Plain(dense)))

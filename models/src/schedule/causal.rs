@@ -788,6 +788,7 @@ mod tests {
                 .collect(),
             origin: (0..n).collect(),
             buffers: Vec::new(),
+            layout: None,
             pieces: 1,
         }
     }
@@ -854,6 +855,7 @@ mod tests {
             expect: vec![vec![(0, Value::Chunk(0))]; 3],
             origin: vec![0],
             buffers: Vec::new(),
+            layout: None,
             pieces: 1,
         };
         let forward = |after: Vec<u32>| {
@@ -903,6 +905,7 @@ mod tests {
             expect: vec![vec![(0, sum(&[0, 1, 2]))], vec![], vec![]],
             origin: vec![0],
             buffers: Vec::new(),
+            layout: None,
             pieces: 1,
         };
         let ops = vec![
@@ -1095,6 +1098,7 @@ mod tests {
             expect: vec![vec![], vec![(1, Value::Chunk(0))]],
             origin: vec![0],
             buffers: Vec::new(),
+            layout: None,
             pieces: 1,
         };
         let put = Kind::Move {

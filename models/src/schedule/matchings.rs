@@ -136,15 +136,8 @@ impl Explorer<'_> {
 
     /// True if receive `r` admits message `m` (its sender and tag).
     fn admits(&self, r: OpId, m: u32) -> bool {
-        let m = &self.messages[m as usize];
-        match &self.s.ops[r as usize].kind {
-            Kind::Recv { from, tag, .. } => {
-                m.to == self.s.ops[r as usize].rank
-                    && from.is_none_or(|f| f == m.from)
-                    && tag.is_none_or(|t| t == m.tag)
-            }
-            _ => false,
-        }
+        let (m, op) = (&self.messages[m as usize], &self.s.ops[r as usize]);
+        m.to == op.rank && op.kind.admits(m.from, m.tag)
     }
 
     /// The state with no match made.

@@ -241,6 +241,13 @@ impl Kind {
         }
     }
 
+    /// True if this is a receive that takes a message of `sender` with
+    /// `tag` (its source and tag each given and equal, or any).
+    pub fn admits(&self, sender: Rank, tag: u32) -> bool {
+        matches!(self, Kind::Recv { from, tag: t, .. }
+            if from.is_none_or(|f| f == sender) && t.is_none_or(|g| g == tag))
+    }
+
     /// True if both are receives from the same sender with the same tag.
     fn same_receive(&self, other: &Kind) -> bool {
         matches!((self, other), (Kind::Recv { from: f1, tag: t1, .. }, Kind::Recv { from: f2, tag: t2, .. })
@@ -292,6 +299,26 @@ pub struct Chunks {
     /// file cuts its chunks into pieces (MSCCL++'s thread-block groups),
     /// each piece a position and a chunk of its own.
     pub pieces: u32,
+    /// The buffers' sizes and the collective as the file declared them,
+    /// where it had buffers: what a run of it is written back in.
+    pub layout: Option<FileLayout>,
+}
+
+/// How an MSCCL-IR file or MSCCL++ plan laid its chunks out, kept so that
+/// a run of it is written in the same buffers (`--write-msccl`,
+/// `--write-mscclpp`) and reads back as the same collective.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileLayout {
+    /// The collective as MSCCL-IR names it (`allreduce`, `reducescatter`,
+    /// `custom`).
+    pub coll: &'static str,
+    /// True if written in place.
+    pub inplace: bool,
+    /// Per rank, the chunks of its input, output and scratch buffers.
+    pub own: Vec<[u32; 3]>,
+    /// The collective commcheck's comment or key stated (its root, or the
+    /// postcondition of a custom one), as that JSON, if the file had one.
+    pub stated: Option<String>,
 }
 
 impl Chunks {
@@ -364,6 +391,7 @@ impl Chunks {
                 .map(|(name, first)| (name, first * n))
                 .collect(),
             pieces: self.pieces * n,
+            layout: self.layout,
         }
     }
 
@@ -865,6 +893,7 @@ mod tests {
                 positions: 3,
                 initial: vec![Vec::new(); 3],
                 buffers: Vec::new(),
+                layout: None,
                 pieces: 1,
                 expect: vec![
                     vec![(1, sum(1, &[0, 1, 2])), (2, sum(2, &[0, 1, 2]))],

@@ -372,12 +372,9 @@ impl<T: Topology> Scheduled<T> {
     /// True if receive `op` takes message `m` (its sender and tag fit).
     fn fits(&self, op: OpId, m: &Message) -> bool {
         let o = &self.schedule.ops[op as usize];
-        let Kind::Recv { from, tag, .. } = &o.kind else {
-            return false;
-        };
         let sent = &self.schedule.ops[m.op as usize];
         match sent.kind.message_to(o.rank) {
-            Some(t) if !m.back => from.is_none_or(|f| f == sent.rank) && tag.is_none_or(|g| g == t),
+            Some(t) if !m.back => o.kind.admits(sent.rank, t),
             _ => false,
         }
     }
@@ -439,11 +436,17 @@ impl<T: Topology> Scheduled<T> {
     /// executor's, choice 0). It is one of the ends every order reaches,
     /// so one of the reduction's (which keeps them all).
     fn settle_first(&self, r: Rank, mut local: Local) -> RankState {
-        let mut events = Vec::new();
+        // The first of [`Self::events`], found without listing them all
+        // (a rank of many unordered operations would take the square of
+        // their number): the first pending message, else the first ready
+        // operation that is not a transmission.
         loop {
-            self.events(&local, &mut events);
-            let Some(&e) = events.first() else {
-                break;
+            let e = match local.pending.first() {
+                Some(&m) => Event::Arrive(m),
+                None => match local.st.front.iter().find(|&&op| !self.transmits(op)) {
+                    Some(&op) => Event::Issue(op),
+                    None => break,
+                },
             };
             self.apply(r, &mut local, e);
         }
