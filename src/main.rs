@@ -171,7 +171,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             if !json {
                 print!("{}", outcome.text());
             }
-            return report(&[outcome], json);
+            return report(&[outcome], json, false);
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -232,8 +232,27 @@ fn check_all(
     json: bool,
     timing: Option<cli::args::Timing>,
 ) -> anyhow::Result<ExitCode> {
-    let mut outcomes = Vec::new();
-    for req in requests {
+    let (mut outcomes, mut cut) = (Vec::new(), false);
+    // --timeout is for the whole command: a sweep (--all-k, --all-ell)
+    // shares it, each check taking what the ones before it left.
+    let start = std::time::Instant::now();
+    for (i, req) in requests.iter().enumerate() {
+        let mut req = req.clone();
+        if let Some(total) = req.options.timeout {
+            let left = total.saturating_sub(start.elapsed());
+            if left.is_zero() && i > 0 {
+                eprintln!(
+                    "--timeout {}s: stopped after {i} of the sweep's {} checks; the rest were not \
+                     run",
+                    total.as_secs_f64(),
+                    requests.len()
+                );
+                cut = true;
+                break;
+            }
+            req.options.timeout = Some(left);
+        }
+        let req = &req;
         let mut outcome = check::check(req)?;
         if let Some(t) = &timing {
             let model = t.cost.as_ref().expect("timed with a model");
@@ -247,12 +266,16 @@ fn check_all(
             break;
         }
     }
-    report(&outcomes, json)
+    report(&outcomes, json, cut)
 }
 
 /// Prints the reports as JSON (the text was printed as each came) and
 /// gives the exit code: the worst verdict.
-fn report(outcomes: &[commcheck::report::Outcome], json: bool) -> anyhow::Result<ExitCode> {
+fn report(
+    outcomes: &[commcheck::report::Outcome],
+    json: bool,
+    cut: bool,
+) -> anyhow::Result<ExitCode> {
     if json {
         match outcomes {
             [one] => println!("{}", serde_json::to_string_pretty(one)?),
@@ -261,7 +284,7 @@ fn report(outcomes: &[commcheck::report::Outcome], json: bool) -> anyhow::Result
     }
     Ok(if outcomes.iter().any(|o| o.refuted()) {
         ExitCode::from(1)
-    } else if outcomes.iter().any(|o| o.undecided()) || INTERRUPTED.load(Relaxed) {
+    } else if cut || outcomes.iter().any(|o| o.undecided()) || INTERRUPTED.load(Relaxed) {
         ExitCode::from(3)
     } else {
         ExitCode::SUCCESS

@@ -399,3 +399,69 @@ fn a_cut_search_says_its_time_is_only_a_floor() {
     let v = json(&whole);
     assert!(v["time"].get("at_least").is_none(), "{v}");
 }
+
+/// `check optimal` lists every pair's routes before it counts: --timeout
+/// binds that listing too (the 12-cube's 16 million routes take longer
+/// than the second allowed), and a network whose table of pairs would not
+/// fit is refused in one line.
+#[test]
+fn a_timeout_stops_check_optimal_while_it_lists_routes() {
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args([
+            "optimal",
+            "broadcast",
+            "hypercube:12",
+            "--switching",
+            "wh",
+            "--timeout",
+            "1",
+            "--json",
+        ])
+        .output()
+        .expect("run check");
+    assert!(
+        start.elapsed() < Duration::from_secs(8),
+        "it stopped promptly"
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = json(&o);
+    assert!(v["slots"].is_null(), "{v}");
+    assert!(v["certificate"].to_string().contains("--timeout"), "{v}");
+    let o = check_limited(3_000_000, &["optimal", "broadcast", "hypercube:14"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        (o.status.code(), err.lines().count()),
+        (Some(2), 1),
+        "{err}"
+    );
+    assert!(err.contains("on at most 8192 nodes"), "{err}");
+}
+
+/// A sweep shares its --timeout: `kbcast-random 4 --all-k` checks the 16
+/// values of K (1 to 2^4), most alone longer than the two seconds given
+/// (it took 28.5 s when each had its own); it stops with exit 3 and says
+/// how many it checked.
+#[test]
+fn a_sweep_shares_its_timeout() {
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["kbcast-random", "4", "--all-k", "--timeout", "2", "--json"])
+        .output()
+        .expect("run check");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "it stopped promptly: {err}"
+    );
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("of the sweep's 16 checks; the rest were not run"),
+        "{err}"
+    );
+}

@@ -500,3 +500,47 @@ fn a_schedule_is_served_with_its_collision_and_matching() {
     let status = json(&sbt, "/.status");
     assert!(!status.to_string().contains("matching"), "{status}");
 }
+
+/// The page's server stands behind commcheck's front: a body declared a
+/// terabyte long, a path of 1 MB, a hundred clients gone before their
+/// answer and one that pipelines 200 requests without reading each get a
+/// short refusal or nothing, and the page is still served to the next
+/// client, at once.
+#[test]
+fn one_request_cannot_kill_or_stall_the_explorer() {
+    let (_server, addr) = serve(&["nob", "3"]);
+    let raw = |request: &[u8]| -> String {
+        let mut s = TcpStream::connect(&addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let _ = s.write_all(request);
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+    let huge = raw(b"POST /.runtocompletion HTTP/1.1\r\nContent-Length: 1000000000000\r\n\r\n");
+    assert!(huge.starts_with("HTTP/1.0 413"), "{huge}");
+    let long = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(1 << 20));
+    let long = raw(long.as_bytes());
+    assert!(
+        long.starts_with("HTTP/1.0 414") && long.len() < 1000,
+        "{}",
+        &long[..100]
+    );
+    for _ in 0..100 {
+        let mut s = TcpStream::connect(&addr).expect("connect");
+        let _ = s.write_all(b"GET /.status HTTP/1.1\r\n\r\n");
+        drop(s);
+    }
+    let mut greedy = TcpStream::connect(&addr).expect("connect");
+    for _ in 0..200 {
+        let _ = greedy.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    }
+    let start = Instant::now();
+    assert!(page(&addr).contains("<html"), "the page after the attacks");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "the page waited {:?} behind a greedy client",
+        start.elapsed()
+    );
+    drop(greedy);
+}

@@ -7,7 +7,7 @@ use super::CheckError;
 use crate::import::network::build;
 use crate::optimal::least::{least, Refutation};
 use crate::optimal::sat::{fewest_transmissions, Attempt, Sent};
-use crate::optimal::task::{Instance, Routes, Task};
+use crate::optimal::task::{Instance, Routes, Task, TaskError};
 use crate::optimal::witness;
 use crate::optimal::Stop;
 use models::with_network;
@@ -105,6 +105,9 @@ pub struct OptimalReport {
     pub certified_by: String,
     /// The most slots shown impossible, where any were.
     pub refuted_slots: Option<u32>,
+    /// True if --timeout ended the check before it found the least
+    /// slots.
+    pub stopped: bool,
     /// The fewest packet transmissions at the optimal time, where asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fewest: Option<FewestRow>,
@@ -333,20 +336,28 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         }
     };
     let stop = Stop::at(req.timeout.map(|d| start + d));
-    let (task, inst, found) = with_network!(&net, |t| {
+    let (task, built) = with_network!(&net, |t| {
         let task = Task::parse(&req.task, models::Topology::nodes(t))
             .map_err(|e| CheckError::Usage(e.to_string()))?;
-        let inst = Instance::new(t, task, wormhole, req.routes)
-            .map_err(|e| CheckError::Usage(e.to_string()))?
-            .carrying(ell);
         let root = match task {
             Task::Broadcast(r) => Some(r),
             _ => None,
         };
-        let found = least(t, &inst, root, req.method, req.max_slots, &stop)
-            .map_err(|e| CheckError::Usage(e.to_string()))?;
-        Ok::<_, CheckError>((task, inst, found))
+        match Instance::until(t, task, wormhole, req.routes, &stop) {
+            Err(TaskError::Stopped) => Ok::<_, CheckError>((task, None)),
+            built => {
+                let inst = built
+                    .map_err(|e| CheckError::Usage(e.to_string()))?
+                    .carrying(ell);
+                let found = least(t, &inst, root, req.method, req.max_slots, &stop)
+                    .map_err(|e| CheckError::Usage(e.to_string()))?;
+                Ok((task, Some((inst, found))))
+            }
+        }
     })?;
+    let Some((inst, found)) = built else {
+        return Ok(OptimalReport::stopped_early(req, task, start));
+    };
     let bound = found.bound.clone();
     let refuted = found.refuted.as_ref().map(|r| r.text());
     let refuted_slots = found.refuted.as_ref().map(Refutation::slots);
@@ -406,6 +417,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         certificate,
         certified_by,
         refuted_slots,
+        stopped: found.slots.is_none() && found.stopped,
         fewest: None,
         attempts: attempts.iter().map(AttemptRow::from).collect(),
         seconds: 0.0,
@@ -464,6 +476,38 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
 }
 
 impl OptimalReport {
+    /// The report of a check stopped by its timeout before the search
+    /// began (while every pair's routes were listed): nothing found,
+    /// nothing certified.
+    fn stopped_early(req: &OptimalRequest, task: Task, start: std::time::Instant) -> Self {
+        OptimalReport {
+            task: task.arg(),
+            network: req.network.to_string(),
+            switching: req.switching.to_string(),
+            ports: req.ports.to_string(),
+            routes: req.routes.name().into(),
+            method: req.method.name().into(),
+            bound: "none: stopped by --timeout before the bounds".into(),
+            bound_slots: None,
+            bound_by: "none".into(),
+            transmissions_bound: None,
+            slots: None,
+            max_slots: req.max_slots,
+            transmissions: None,
+            witness_check: None,
+            witness_file: None,
+            msccl_file: None,
+            mscclpp_file: None,
+            certificate: format!("none: {}", TaskError::Stopped),
+            certified_by: "stopped at the timeout".into(),
+            refuted_slots: None,
+            stopped: true,
+            fewest: None,
+            attempts: Vec::new(),
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
     /// The report in words.
     pub fn text(&self) -> String {
         let mut s = String::new();
@@ -474,7 +518,13 @@ impl OptimalReport {
         );
         let _ = match self.slots {
             Some(t) => writeln!(s, "  least slots     {t}"),
-            None => writeln!(s, "  least slots     more than {}", self.max_slots),
+            None => match (self.stopped, self.refuted_slots) {
+                (false, _) => writeln!(s, "  least slots     more than {}", self.max_slots),
+                (true, Some(r)) => {
+                    writeln!(s, "  least slots     more than {r} (stopped by --timeout)")
+                }
+                (true, None) => writeln!(s, "  least slots     unknown (stopped by --timeout)"),
+            },
         };
         if let Some(n) = self.transmissions {
             let _ = writeln!(

@@ -25,10 +25,26 @@ pub enum Task {
 pub const TASKS: &str = "broadcast[:ROOT], allgather (mnb), scatter[:ROOT], gather[:ROOT], \
                          alltoall (te)";
 
+/// Most nodes `check optimal` takes: it keeps every pair's distance and
+/// routes (8192 nodes: 2^26 pairs, a quarter of a GB of distances).
+pub const MOST_NODES: u32 = 1 << 13;
+
 /// Why text names no task, or a network has no transmissions the
 /// optimal searches take: one line for the person who asked.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum TaskError {
+    /// Stopped (the timeout) while the routes were listed.
+    #[error("stopped by --timeout while listing every pair's routes")]
+    Stopped,
+    /// A network too large for a table of every pair of nodes.
+    #[error(
+        "{nodes} nodes: check optimal lists the routes of every pair of nodes, on at most \
+         {MOST_NODES} nodes"
+    )]
+    TooLarge {
+        /// The network's nodes.
+        nodes: u32,
+    },
     /// A root that is not a number.
     #[error("task {text}: '{root}' is not a node number")]
     Root {
@@ -303,7 +319,24 @@ impl Instance {
         wormhole: bool,
         routes: Routes,
     ) -> Result<Instance, TaskError> {
+        Self::until(t, task, wormhole, routes, &super::Stop::at(None))
+    }
+
+    /// [`Instance::new`], ended by `stop` (its routes are listed for
+    /// every pair of nodes: on a large network, seconds) with
+    /// [`TaskError::Stopped`]; refused where a table of every pair of
+    /// nodes would not fit ([`MOST_NODES`]).
+    pub fn until<T: Topology>(
+        t: &T,
+        task: Task,
+        wormhole: bool,
+        routes: Routes,
+        stop: &super::Stop,
+    ) -> Result<Instance, TaskError> {
         let n = t.nodes();
+        if n > MOST_NODES {
+            return Err(TaskError::TooLarge { nodes: n });
+        }
         let buses = t.buses();
         // The arcs as resources, by their ends.
         let mut arcs: HashMap<(NodeId, NodeId), ResourceId> = HashMap::new();
@@ -353,10 +386,19 @@ impl Instance {
             });
         }
         let wormhole = wormhole && buses.is_empty();
-        let dist: Vec<Vec<u32>> = (0..n).map(|s| hops_from(&adjacent, s)).collect();
+        let mut dist: Vec<Vec<u32>> = Vec::with_capacity(n as usize);
+        for s in 0..n {
+            if stop.stopped() {
+                return Err(TaskError::Stopped);
+            }
+            dist.push(hops_from(&adjacent, s));
+        }
         let mut flows = None;
         if buses.is_empty() {
             for u in 0..n {
+                if stop.stopped() {
+                    return Err(TaskError::Stopped);
+                }
                 for v in (0..n).filter(|&v| v != u) {
                     if !wormhole && dist[u as usize][v as usize] != 1 {
                         continue;

@@ -105,17 +105,6 @@ fn with_engine(subject: &Subject, options: &Options, engine: Engine) -> (Subject
     (subject, options)
 }
 
-/// Fails if `addr` cannot be listened on (stateright panics if the
-/// address is taken: try it first).
-fn probe(addr: &str) -> Result<(), CheckError> {
-    let listener = std::net::TcpListener::bind(addr).map_err(|e| CheckError::Explorer {
-        addr: addr.to_string(),
-        why: e.to_string(),
-    })?;
-    drop(listener);
-    Ok(())
-}
-
 /// The line that links a discovery of property `q` on the page: a
 /// violated claim, or an observation.
 fn link(claims: &Claims, q: PropertyName, addr: &str, path: &str) -> String {
@@ -176,7 +165,7 @@ fn serve_lockstep<P: Protocol + 'static>(
             reach,
         });
     }
-    probe(addr)?;
+    let front = super::front::Front::bind(addr)?;
     // What the page will show, found first by commcheck's own search: the
     // report, with a link to each counterexample and observation.
     let (lockstep, options) = with_engine(subject, options, Engine::Lockstep);
@@ -202,7 +191,7 @@ fn serve_lockstep<P: Protocol + 'static>(
         .drawn(crate::show::picture::draw)
         .checker()
         .threads(options.threads)
-        .serve(addr);
+        .serve(front.open()?);
     Ok(())
 }
 
@@ -240,7 +229,7 @@ fn serve_actors<P: Protocol + 'static>(
             reach,
         });
     }
-    probe(addr)?;
+    let front = super::front::Front::bind(addr)?;
     let (actors, options) = with_engine(subject, options, Engine::Actor);
     let plan = Plan::new(&actors, &options, None)?.cover(&*p, &actors, &options)?;
     let inputs = plan.inputs.clone();
@@ -307,7 +296,7 @@ fn serve_actors<P: Protocol + 'static>(
         _ => (found.states, found.finished),
     };
     announce_auto_run(addr, states, finished);
-    page.checker().threads(options.threads).serve(addr);
+    page.checker().threads(options.threads).serve(front.open()?);
     Ok(())
 }
 

@@ -7,4 +7,5 @@
 pub mod as_schedule;
 pub mod explore;
 pub mod export;
+mod front;
 pub mod picture;
