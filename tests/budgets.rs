@@ -173,6 +173,8 @@ fn sizes_that_do_not_fit_are_refused_before_anything_is_allocated() {
         &["nob", "30"][..],
         &["nob", "29", "--engine", "executor"][..],
         &["sbt", "29", "--engine", "executor"][..],
+        // A node takes up to d copies a slot: 2^24 nodes' arrivals.
+        &["ft-trees", "24"][..],
     ] {
         let o = check_limited(3_000_000, args);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -53,11 +53,25 @@ pub const ENTRY: Entry<FtTrees> = Entry {
             actor_auto: 2,
         },
         params: &[],
-        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
+        memory: crate::entry::Footprint::ByNode(footprint),
         family: crate::topology::Family::Cube,
     },
     build: FtTrees::new,
 };
+
+/// Its executor's bytes at dimension `d` beyond the nodes': the packet's
+/// holdings, and the slot's arrivals past a node's first (a node takes up
+/// to d copies in a slot, kept until the next; a growing list, so twice
+/// them).
+fn footprint(d: u32) -> u64 {
+    let extra = std::mem::size_of::<(NodeId, Arrival<Packet>)>() as u64;
+    let nodes = 1u64.checked_shl(d).filter(|_| d < 63).unwrap_or(u64::MAX);
+    crate::entry::one_packet_bytes(d).saturating_add(
+        nodes
+            .saturating_mul(d.saturating_sub(1) as u64)
+            .saturating_mul(2 * extra),
+    )
+}
 
 /// The fault-tolerant broadcast at one configuration.
 #[derive(Clone, Debug)]
