@@ -402,6 +402,19 @@ fn the_written_schedule_is_checked_as_the_command_says() {
     }
 }
 
+/// The statuses of a `--json` report's properties but race-freedom and
+/// causal-completeness, which a run fixed to slots does not judge: what
+/// a written run keeps of its schedule's verdicts.
+fn lock_step(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| !["race-freedom", "causal-completeness"].contains(&p["name"].as_str().unwrap()))
+        .map(|p| (p["name"].to_string(), p["status"].to_string()))
+        .collect()
+}
+
 /// A ring allgather on the 2-cube (ranks 0, 1, 3, 2 around) in
 /// commcheck's format, with no slots: each rank sends its chunk on, then
 /// forwards what it receives (round k's messages tagged k). `stuck`: rank 0's first receive waits for
@@ -476,18 +489,7 @@ fn the_run_of_a_schedule_is_written_as_msccl_ir() {
     assert_eq!(before["time"]["measured"], 3);
     assert_eq!(before["time"]["measured"], after["time"]["measured"]);
     assert_eq!(before["transmissions"], after["transmissions"]);
-    let statuses = |v: &serde_json::Value| -> Vec<(String, String)> {
-        v["properties"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|p| {
-                !["race-freedom", "causal-completeness"].contains(&p["name"].as_str().unwrap())
-            })
-            .map(|p| (p["name"].to_string(), p["status"].to_string()))
-            .collect()
-    };
-    assert_eq!(statuses(&before), statuses(&after));
+    assert_eq!(lock_step(&before), lock_step(&after));
 
     std::fs::write(&file, unslotted_ring(true)).unwrap();
     let o = check(&[
@@ -578,17 +580,6 @@ fn the_run_of_an_msccl_ir_file_is_written_in_its_own_buffers() {
     let json = |args: &[&str]| -> serde_json::Value {
         let o = check(args);
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)))
-    };
-    let lock_step = |v: &serde_json::Value| -> Vec<(String, String)> {
-        v["properties"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|p| {
-                !["race-freedom", "causal-completeness"].contains(&p["name"].as_str().unwrap())
-            })
-            .map(|p| (p["name"].to_string(), p["status"].to_string()))
-            .collect()
     };
     let net = ["--network", "mi300x:4", "--json"];
     for (name, text) in [
