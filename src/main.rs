@@ -127,7 +127,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             true => print!("{}", cli::help::catalogue_markdown()),
             false => print!("{}", cli::help::list(long)),
         },
-        Command::Help(algorithm) => print!("{}", cli::help::algorithm_help(algorithm)),
+        Command::Help(page) => print!("{page}"),
         Command::Table {
             table,
             format,

@@ -467,3 +467,107 @@ fn a_sweep_shares_its_timeout() {
         "{err}"
     );
 }
+
+/// The SAT side of `check optimal` stops while it writes its formula: an
+/// alltoall on the 5-cube's worms takes gigabytes and minutes to encode
+/// (it ran past 60 s with --timeout 3 when only the solver looked).
+#[test]
+fn a_timeout_stops_check_optimal_while_it_writes_a_formula() {
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args([
+            "optimal",
+            "alltoall",
+            "hypercube:5",
+            "--switching",
+            "wh",
+            "--timeout",
+            "1",
+            "--json",
+        ])
+        .output()
+        .expect("run check");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "it stopped promptly: {err}"
+    );
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    let v = json(&o);
+    assert!(v["slots"].is_null(), "{v}");
+    assert!(v["certificate"].to_string().contains("--timeout"), "{v}");
+}
+
+/// A sweep of fault sets makes each set when its run starts: 1.7 million
+/// sets of up to 4 of the 5-cube's 80 links took 1.7 GB before the first
+/// state when they were listed; under a 1 GB address space the check now
+/// runs to its budget and reports.
+#[test]
+fn a_fault_sweep_is_made_as_it_is_checked() {
+    let o = check_limited(
+        1_000_000,
+        &[
+            "ft-trees",
+            "5",
+            "--faults",
+            "4",
+            "--max-states",
+            "20000",
+            "--json",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    let v = json(&o);
+    assert_eq!(v["search"]["cut"], "max-states", "{err}");
+    // The transmissions claim fails on a set found early; what was not
+    // reached is unknown, not "holds".
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let verdict = |name: &str| crate::support::property(&v, name)["status"].clone();
+    assert_eq!(verdict("transmissions"), "violated", "{v}");
+    assert_eq!(verdict("completeness"), "unknown", "{v}");
+}
+
+/// A search started without a budget runs under the default one, and its
+/// report names it: `mnb 3 --delay 1` branches on every transmission's
+/// delay (2^23 ways in one slot) and never ends; its violations come
+/// within a second. The command line's default is a minute; here the same
+/// default, one second, binds, and the note says before the search that
+/// it may, and after it that it did. A budget given replaces it, and a
+/// library's check has none.
+#[test]
+fn a_search_without_a_budget_runs_under_the_default_one_and_says_so() {
+    use commcheck::check::{check, Request};
+    let mut req = Request::new(
+        models::catalog::Algorithm::parse("mnb").unwrap(),
+        3,
+        None,
+        None,
+    )
+    .unwrap();
+    req.options.machine.delay = 1;
+    req.options.default_timeout = Some(Duration::from_secs(1));
+    let start = Instant::now();
+    let outcome = check(&req).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(30), "it was cut");
+    let notes = outcome.notes.join("\n");
+    assert!(notes.contains("may not end within a minute"), "{notes}");
+    assert!(
+        notes.contains("the default time budget of 1 s ran out"),
+        "{notes}"
+    );
+    let text = outcome.text();
+    assert!(text.contains("causality           VIOLATED"), "{text}");
+    assert!(text.contains("completeness        unknown"), "{text}");
+    // `--timeout none` is no deadline; a refused 0 says what is accepted.
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["nob", "3", "--timeout", "none", "--json"])
+        .output()
+        .expect("run check");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!json(&o)["notes"].to_string().contains("default"));
+}

@@ -1075,9 +1075,34 @@ fn a_flag_of_another_command_is_refused_naming_the_commands_that_take_it() {
         &["nob", "3", "4"],
         &["`check nob` takes one argument; got also '4'"],
     );
-    // `check help` is the algorithm's page, not clap's help of commands.
-    refused(&["help"], &["`check help` names an algorithm"]);
     assert!(stdout(&check(&["help", "nob"])).starts_with("nob: "));
+    refused(&["help", "nobb"], &["unknown algorithm 'nobb'"]);
+}
+
+/// `check help` lists the commands, and `check help COMMAND` describes
+/// one, as clap's `--help` of it does; both exit 0.
+#[test]
+fn check_help_lists_and_describes_the_commands() {
+    let o = check(&["help"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let page = stdout(&o);
+    for command in ["list", "help", "table", "claims", "schedule", "optimal"] {
+        assert!(
+            page.lines().any(|l| l.trim_start().starts_with(command)),
+            "{command} in\n{page}"
+        );
+    }
+    for command in ["schedule", "optimal", "table", "claims"] {
+        let o = check(&["help", command]);
+        assert_eq!(o.status.code(), Some(0), "{command}: {}", stderr(&o));
+        let long = stdout(&check(&[command, "--help"]));
+        assert_eq!(
+            stdout(&o),
+            long,
+            "`check help {command}` is `check {command} --help`"
+        );
+        assert!(long.contains(&format!("check {command}")), "{long}");
+    }
 }
 
 /// A schedule's violation prints the command that checks it again, and

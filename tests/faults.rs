@@ -351,6 +351,50 @@ fn a_reproduce_line_names_the_faults_and_reproduces_the_verdict() {
     assert_eq!(status("transmissions"), "violated");
 }
 
+/// A sweep of fault sets finds its violations in different runs: each
+/// violation's counterexample names the run's own command, the text
+/// report prints every one the first line does not cover, and each
+/// command finds its violation again, observed properties included.
+/// (Only the first claim's line was printed, and a rerun of it gave
+/// another verdict for a property violated under another fault set.)
+#[test]
+fn each_violation_of_a_fault_sweep_reproduces_by_its_own_line() {
+    for args in [
+        &["ft-trees", "3", "--faults", "3"][..],
+        &["mesh-sf", "3x3", "--node-faults", "1"][..],
+    ] {
+        let text = String::from_utf8_lossy(&check(args).stdout).to_string();
+        let mut with = args.to_vec();
+        with.push("--json");
+        let report: serde_json::Value = serde_json::from_slice(&check(&with).stdout).unwrap();
+        let mut lines = Vec::new();
+        for p in report["properties"].as_array().unwrap() {
+            if p["status"] != "violated" {
+                continue;
+            }
+            let line = p["counterexample"]["reproduce"].as_str().unwrap();
+            assert!(
+                text.contains(&format!("`{line}`")),
+                "{args:?}: {line} in\n{text}"
+            );
+            let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+            let mut again = words.clone();
+            again.push("--json");
+            let again: serde_json::Value = serde_json::from_slice(&check(&again).stdout).unwrap();
+            let name = p["name"].as_str().unwrap();
+            assert_eq!(
+                crate::support::property(&again, name)["status"],
+                "violated",
+                "{args:?}: {line} reproduces {name}"
+            );
+            lines.push(line.to_string());
+        }
+        lines.sort();
+        lines.dedup();
+        assert!(lines.len() > 1, "{args:?}: violations in more than one run");
+    }
+}
+
 #[test]
 fn a_counterexample_under_delay_lists_its_late_landings() {
     // mnb 2 with one slot of delay: node 11's copy to 01 lands in slot 2,

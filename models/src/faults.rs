@@ -499,34 +499,93 @@ pub fn node_fault_sets(t: &impl Topology, most: u32) -> Vec<Faults> {
 }
 
 fn subsets(parts: &[Part], most: u32) -> Vec<Faults> {
-    let mut out = Vec::new();
-    for k in 0..=most.min(parts.len() as u32) {
-        for set in itertools_combinations(parts.len(), k as usize) {
-            out.push(Faults::new(
-                set.iter().map(|&i| Fault::at_start(parts[i])).collect(),
-            ));
-        }
-    }
-    out
+    let sets = Subsets::new(parts.to_vec(), most);
+    (0..sets.count())
+        .map(|r| Faults::new(sets.nth(r)))
+        .collect()
 }
 
-/// The k-subsets of 0..n in lexicographic order.
-fn itertools_combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut c: Vec<usize> = (0..k).collect();
-    if k > n {
-        return out;
+/// Every set of at most `most` of `parts` failing from the start, in
+/// increasing order of size then lexicographic order of parts (the
+/// empty set first), reached by its index without listing those before
+/// it: a sweep of fault sets may have millions, and a check makes each
+/// one only when it runs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subsets {
+    parts: Vec<Part>,
+    most: u32,
+}
+
+impl Subsets {
+    /// The sets of at most `most` of `parts`.
+    pub fn new(parts: Vec<Part>, most: u32) -> Subsets {
+        let most = most.min(parts.len() as u32);
+        Subsets { parts, most }
     }
-    loop {
-        out.push(c.clone());
-        let Some(i) = (0..k).rev().find(|&i| c[i] != i + n - k) else {
-            return out;
-        };
-        c[i] += 1;
-        for j in i + 1..k {
-            c[j] = c[j - 1] + 1;
+
+    /// How many sets (saturating; at least one, the empty set).
+    pub fn count(&self) -> u64 {
+        count_sets(self.parts.len() as u64, self.most)
+    }
+
+    /// Set `r` (below [`Subsets::count`]).
+    pub fn nth(&self, mut r: u64) -> Vec<Fault> {
+        let n = self.parts.len() as u64;
+        for k in 0..=self.most as u64 {
+            let of_size = binomial(n, k).min(u64::MAX as u128) as u64;
+            if r < of_size {
+                return nth_combination(n, k, r)
+                    .into_iter()
+                    .map(|i| Fault::at_start(self.parts[i as usize]))
+                    .collect();
+            }
+            r -= of_size;
         }
+        panic!("fault set {r} past the last of {} sets", self.count())
     }
+}
+
+/// C(n, k), exact while it fits (saturating past u128).
+fn binomial(n: u64, k: u64) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut c: u128 = 1;
+    for i in 0..k {
+        c = match c.checked_mul((n - i) as u128) {
+            Some(x) => x / (i + 1) as u128,
+            None => return u128::MAX,
+        };
+    }
+    c
+}
+
+/// The `r`-th k-subset of 0..n in lexicographic order. Element i is the
+/// largest c whose predecessors (the subsets whose element i is below c,
+/// C(n - lo, m + 1) - C(n - c, m + 1) by the hockey-stick identity, m
+/// the elements after it) number at most r: found by bisection, so a set
+/// of millions of links is reached in a few dozen steps.
+fn nth_combination(n: u64, k: u64, mut r: u64) -> Vec<u64> {
+    let mut out = Vec::with_capacity(k as usize);
+    let mut lo = 0;
+    for i in 0..k {
+        let m = k - i - 1;
+        let all = binomial(n - lo, m + 1);
+        let before = |c: u64| all - binomial(n - c, m + 1);
+        let (mut a, mut b) = (lo, n - m - 1);
+        while a < b {
+            let mid = a + (b - a).div_ceil(2);
+            match before(mid) <= r as u128 {
+                true => a = mid,
+                false => b = mid - 1,
+            }
+        }
+        r -= before(a) as u64;
+        out.push(a);
+        lo = a + 1;
+    }
+    out
 }
 
 /// How many sets [`link_fault_sets`] or [`node_fault_sets`] would list:
@@ -571,4 +630,60 @@ pub fn random_faults(t: &impl Topology, p: f64, nodes: bool, seed: u64) -> Fault
         });
     }
     Faults::new(list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The k-subsets of 0..n in lexicographic order, listed one after
+    /// another (the definition the bisection must agree with).
+    fn listed(n: u64, k: u64) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        let mut c: Vec<u64> = (0..k).collect();
+        if k > n {
+            return out;
+        }
+        loop {
+            out.push(c.clone());
+            let Some(i) = (0..k).rev().find(|&i| c[i as usize] != i + n - k) else {
+                return out;
+            };
+            c[i as usize] += 1;
+            for j in i as usize + 1..k as usize {
+                c[j] = c[j - 1] + 1;
+            }
+        }
+    }
+
+    #[test]
+    fn each_subset_is_reached_by_its_index() {
+        for n in 0..=9 {
+            for k in 0..=n.min(5) {
+                let sets = listed(n, k);
+                assert_eq!(binomial(n, k), sets.len() as u128, "C({n}, {k})");
+                for (r, set) in sets.iter().enumerate() {
+                    assert_eq!(&nth_combination(n, k, r as u64), set, "n {n} k {k} r {r}");
+                }
+            }
+        }
+        // A set of a large network, far down the list.
+        let n = 1 << 19;
+        assert_eq!(nth_combination(n, 1, n - 1), vec![n - 1]);
+        assert_eq!(nth_combination(n, 2, 0), vec![0, 1]);
+        assert_eq!(nth_combination(n, 2, n - 1), vec![1, 2]);
+    }
+
+    #[test]
+    fn subsets_go_by_size_then_order() {
+        let parts: Vec<Part> = (0..5).map(Part::Node).collect();
+        let sets = Subsets::new(parts, 2);
+        assert_eq!(sets.count(), 1 + 5 + 10);
+        let at = |r| sets.nth(r).iter().map(|f| f.part).collect::<Vec<_>>();
+        assert_eq!(at(0), vec![]);
+        assert_eq!(at(1), vec![Part::Node(0)]);
+        assert_eq!(at(5), vec![Part::Node(4)]);
+        assert_eq!(at(6), vec![Part::Node(0), Part::Node(1)]);
+        assert_eq!(at(15), vec![Part::Node(3), Part::Node(4)]);
+    }
 }

@@ -25,13 +25,13 @@
 //! still sends in its slot whether or not its packet has come, so the
 //! properties show how it fares (causality, contention, the time bound).
 
-use crate::faults::Faults;
+use crate::faults::{Fault, Faults, Subsets};
 use crate::protocol::{
     Arrival, Choices, Codes, Hints, Inputs, Judging, Machine, Plain, Protocol, ProtocolExt,
     Symmetry,
 };
 use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One way the machine is imperfect in a run: faults and start offsets.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,13 +49,157 @@ impl Scenario {
     }
 }
 
+/// Every scenario of a sweep: the faults in every run, times each set of
+/// each enumerated family, times each vector of start offsets (the last
+/// fastest), each made from its index when a run needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sweep {
+    /// Faults in every scenario (named, or drawn).
+    pub every: Vec<Fault>,
+    /// The fault sets enumerated, outermost first.
+    pub sets: Vec<Subsets>,
+    /// The network's nodes, for the start offsets.
+    pub nodes: u32,
+    /// The largest start offset (0: every node starts in slot 1).
+    pub skew: Slot,
+}
+
+impl Sweep {
+    /// How many scenarios (saturating).
+    pub fn count(&self) -> u64 {
+        self.sets
+            .iter()
+            .fold(self.offsets(), |n, s| n.saturating_mul(s.count()))
+    }
+
+    fn offsets(&self) -> u64 {
+        offset_vectors(self.nodes, self.skew)
+    }
+
+    /// Scenario `r` (below [`Sweep::count`]).
+    pub fn nth(&self, r: u64) -> Scenario {
+        let (mut r, offsets) = (r / self.offsets(), r % self.offsets());
+        let mut list = self.every.clone();
+        let mut sets: Vec<Vec<Fault>> = Vec::with_capacity(self.sets.len());
+        for s in self.sets.iter().rev() {
+            sets.push(s.nth(r % s.count()));
+            r /= s.count();
+        }
+        sets.into_iter().rev().for_each(|s| list.extend(s));
+        Scenario {
+            faults: Faults::new(list),
+            offsets: self.nth_offsets(offsets),
+        }
+    }
+
+    /// Offset vector `r`, in lexicographic order: at node i, each digit
+    /// below the one taken is skipped with the vectors it begins (those
+    /// with a 0 somewhere, where none came before it and it is not one).
+    fn nth_offsets(&self, mut r: u64) -> Vec<Slot> {
+        if self.skew == 0 {
+            return Vec::new();
+        }
+        let (s, n) = (self.skew as u64, self.nodes);
+        let mut v = Vec::with_capacity(n as usize);
+        let mut zero = false;
+        for i in 0..n {
+            let rest = n - i - 1;
+            for d in 0..=s {
+                let begun = match zero || d == 0 {
+                    true => power(s + 1, rest),
+                    false => power(s + 1, rest).saturating_sub(power(s, rest)),
+                };
+                if r < begun {
+                    v.push(d as Slot);
+                    zero |= d == 0;
+                    break;
+                }
+                r -= begun;
+            }
+        }
+        v
+    }
+}
+
+/// How many vectors of start offsets of `nodes` nodes a skew of `skew`
+/// gives: those in 0..=skew with at least one node at 0 (a shift of
+/// every node is the same run, later), saturating; 1 without skew.
+pub fn offset_vectors(nodes: u32, skew: Slot) -> u64 {
+    match skew {
+        0 => 1,
+        s => power(s as u64 + 1, nodes).saturating_sub(power(s as u64, nodes)),
+    }
+}
+
+/// b^e, saturating.
+fn power(b: u64, e: u32) -> u64 {
+    b.checked_pow(e).unwrap_or(u64::MAX)
+}
+
+/// The scenarios of a check: listed, or a sweep's, made a block at a time
+/// when a run first needs one of the block (a sweep may have millions:
+/// listed, they took gigabytes before the check's first state, whatever
+/// its budget). Blocks, not one scenario at a time: inputs are searched
+/// in order, and the search's own allocations interleaved with one small
+/// scenario each made the allocator's free lists 40% slower.
+#[derive(Debug)]
+enum Scenarios {
+    Listed(Vec<Scenario>),
+    Sweep {
+        sweep: Sweep,
+        count: u64,
+        made: Vec<OnceLock<Vec<Scenario>>>,
+    },
+}
+
+/// Scenarios made together.
+const BLOCK: u64 = 4096;
+
+impl Scenarios {
+    fn count(&self) -> u64 {
+        match self {
+            Scenarios::Listed(list) => list.len() as u64,
+            Scenarios::Sweep { count, .. } => *count,
+        }
+    }
+
+    fn get(&self, k: u32) -> &Scenario {
+        match self {
+            Scenarios::Listed(list) => &list[k as usize],
+            Scenarios::Sweep { sweep, count, made } => {
+                let (block, at) = (k as u64 / BLOCK, k as u64 % BLOCK);
+                let first = block * BLOCK;
+                let list = made[block as usize].get_or_init(|| {
+                    (first..(first + BLOCK).min(*count))
+                        .map(|r| sweep.nth(r))
+                        .collect()
+                });
+                &list[at as usize]
+            }
+        }
+    }
+
+    /// The largest start offset of any scenario.
+    fn most_offset(&self) -> Slot {
+        match self {
+            Scenarios::Listed(list) => list
+                .iter()
+                .flat_map(|s| s.offsets.iter())
+                .max()
+                .copied()
+                .unwrap_or(0),
+            Scenarios::Sweep { sweep, .. } => sweep.skew,
+        }
+    }
+}
+
 /// `inner` run under each of `scenarios`, with deliveries up to `delay`
 /// slots late.
 #[derive(Clone, Debug)]
 pub struct Faulty<P> {
     /// The protocol.
     pub inner: P,
-    scenarios: Arc<Vec<Scenario>>,
+    scenarios: Arc<Scenarios>,
     delay: Slot,
     /// The scenarios are closed under the protocol's symmetry (every fault
     /// set of a size, every offset vector): one source per orbit still
@@ -99,7 +243,29 @@ impl<P: Protocol> Faulty<P> {
         assert!(!scenarios.is_empty(), "at least one scenario");
         Faulty {
             inner,
-            scenarios: Arc::new(scenarios),
+            scenarios: Arc::new(Scenarios::Listed(scenarios)),
+            delay,
+            closed,
+        }
+    }
+
+    /// `inner` under every scenario of `sweep` (at most 2^32); the rest as
+    /// [`Faulty::new`].
+    pub fn sweep(inner: P, sweep: Sweep, delay: Slot, closed: bool) -> Self {
+        let count = sweep.count();
+        assert!(
+            count <= u32::MAX as u64,
+            "{count} scenarios: more than inputs index"
+        );
+        Faulty {
+            inner,
+            scenarios: Arc::new(Scenarios::Sweep {
+                sweep,
+                count,
+                made: (0..count.div_ceil(BLOCK))
+                    .map(|_| OnceLock::new())
+                    .collect(),
+            }),
             delay,
             closed,
         }
@@ -107,12 +273,7 @@ impl<P: Protocol> Faulty<P> {
 
     /// The scenario of an input.
     pub fn scenario(&self, input: &(P::Input, u32)) -> &Scenario {
-        &self.scenarios[input.1 as usize]
-    }
-
-    /// The scenarios, in input order.
-    pub fn scenarios(&self) -> &[Scenario] {
-        &self.scenarios
+        self.scenarios.get(input.1)
     }
 
     /// The largest delay.
@@ -324,7 +485,7 @@ impl<P: Protocol> Inputs<(P::Input, u32)> for &Faulty<P> {
     fn total(&self) -> u64 {
         self.inner
             .inputs_total()
-            .saturating_mul(self.scenarios.len() as u64)
+            .saturating_mul(self.scenarios.count())
     }
 
     fn covered(&self) -> &'static str {
@@ -403,13 +564,7 @@ impl<P: Protocol> Judging<(P::Input, u32), FaultyState<P::State, P::Msg>, P::Msg
     }
 
     fn last_step(&self) -> Option<Slot> {
-        let most = self
-            .scenarios
-            .iter()
-            .flat_map(|s| s.offsets.iter())
-            .max()
-            .copied()
-            .unwrap_or(0);
+        let most = self.scenarios.most_offset();
         self.inner.last_step().map(|s| s + most + self.delay)
     }
 
@@ -470,7 +625,83 @@ impl<P: Protocol> Faulty<P> {
     fn cross(&self, inputs: Vec<P::Input>) -> Vec<(P::Input, u32)> {
         inputs
             .into_iter()
-            .flat_map(|i| (0..self.scenarios.len() as u32).map(move |k| (i.clone(), k)))
+            .flat_map(|i| (0..self.scenarios.count() as u32).map(move |k| (i.clone(), k)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::faults::Part;
+
+    /// Every offset vector with a node at 0, listed by counting (the
+    /// definition the unranking must agree with).
+    fn listed(nodes: u32, skew: Slot) -> Vec<Vec<Slot>> {
+        let mut out = Vec::new();
+        let mut v = vec![0; nodes as usize];
+        loop {
+            if v.contains(&0) {
+                out.push(v.clone());
+            }
+            let Some(i) = (0..v.len()).rev().find(|&i| v[i] < skew) else {
+                return out;
+            };
+            v[i] += 1;
+            v[i + 1..].iter_mut().for_each(|x| *x = 0);
+        }
+    }
+
+    fn sweep(sets: Vec<Subsets>, nodes: u32, skew: Slot) -> Sweep {
+        Sweep {
+            every: vec![Fault::at_start(Part::Node(9))],
+            sets,
+            nodes,
+            skew,
+        }
+    }
+
+    #[test]
+    fn each_offset_vector_is_reached_by_its_index() {
+        for nodes in 1..=4 {
+            for skew in 1..=3 {
+                let all = listed(nodes, skew);
+                let s = sweep(Vec::new(), nodes, skew);
+                assert_eq!(s.count(), all.len() as u64, "{nodes} nodes, skew {skew}");
+                for (r, v) in all.iter().enumerate() {
+                    assert_eq!(
+                        &s.nth(r as u64).offsets,
+                        v,
+                        "{nodes} nodes, skew {skew}, {r}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_sweep_goes_through_its_families_outermost_first() {
+        let nodes = |k: u32| (0..k).map(Part::Node).collect::<Vec<_>>();
+        let links = vec![Part::Link(0, 1), Part::Link(1, 2)];
+        let families = vec![Subsets::new(links, 1), Subsets::new(nodes(3), 2)];
+        let s = sweep(families.clone(), 3, 1);
+        let offsets = listed(3, 1);
+        let mut r = 0;
+        for l in 0..families[0].count() {
+            for n in 0..families[1].count() {
+                for o in &offsets {
+                    let mut list = vec![Fault::at_start(Part::Node(9))];
+                    list.extend(families[0].nth(l));
+                    list.extend(families[1].nth(n));
+                    let want = Scenario {
+                        faults: Faults::new(list),
+                        offsets: o.clone(),
+                    };
+                    assert_eq!(s.nth(r), want, "scenario {r}");
+                    r += 1;
+                }
+            }
+        }
+        assert_eq!(s.count(), r);
     }
 }

@@ -41,7 +41,7 @@ pub mod wang_ku;
 pub use catalog::{Algorithm, ModelError};
 pub use config::{Config, Ports, Switching};
 pub use faults::{Fault, Faults, Part};
-pub use imperfect::{Faulty, Scenario};
+pub use imperfect::{Faulty, Scenario, Sweep};
 pub use mutant::{Mutant, MutantState, Mutation};
 pub use protocol::{
     Arrival, Choices, Codes, Hints, Inputs, Judging, Machine, Plain, Protocol, ProtocolExt,

@@ -6,8 +6,8 @@
 
 use super::error::CheckError;
 use crate::engine::Engine;
-use models::faults::{self, Fault, Faults};
-use models::{Family, Faulty, Protocol, Scenario, Topology};
+use models::faults::{self, Fault, Faults, Part, Subsets};
+use models::{Family, Faulty, Protocol, Sweep, Topology};
 use properties::Slot;
 
 /// The most scenarios (fault sets times start offsets) one check lists.
@@ -91,7 +91,7 @@ impl Machine {
     /// The scenarios of a check of `p`: the named and random faults in
     /// every one, times every enumerated fault set, times every start
     /// offset vector; refused past [`MOST_SCENARIOS`].
-    fn scenarios<P: Protocol>(&self, p: &P) -> Result<Vec<Scenario>, CheckError> {
+    fn scenarios<P: Protocol>(&self, p: &P) -> Result<Sweep, CheckError> {
         let t = p.topology();
         let named = self
             .faults
@@ -102,18 +102,10 @@ impl Machine {
         let mut links = 0u64;
         faults::each_link(t, |_| links += 1);
         let sets = |count: Option<u32>, parts: u64| faults::count_sets(parts, count.unwrap_or(0));
-        let nodes = t.nodes() as u64;
-        let offsets = match self.skew {
-            0 => 1,
-            s => (s as u64 + 1)
-                .checked_pow(nodes as u32)
-                .unwrap_or(u64::MAX)
-                .saturating_sub((s as u64).checked_pow(nodes as u32).unwrap_or(0)),
-        };
         let total = sets(self.link_faults, links)
             .saturating_mul(sets(self.arc_faults, 2 * links))
-            .saturating_mul(sets(self.node_faults, nodes))
-            .saturating_mul(offsets);
+            .saturating_mul(sets(self.node_faults, t.nodes() as u64))
+            .saturating_mul(models::imperfect::offset_vectors(t.nodes(), self.skew));
         if total > MOST_SCENARIOS {
             return Err(CheckError::Usage(format!(
                 "{} scenarios (fault sets times start offsets) is more than the {MOST_SCENARIOS} \
@@ -121,44 +113,44 @@ impl Machine {
                 models::catalog::count_words(total)
             )));
         }
-        let mut random = Vec::new();
+        let mut every = named;
         if let Some(q) = self.random_links {
-            random.extend_from_slice(faults::random_faults(t, q, false, self.seed).list());
+            every.extend_from_slice(faults::random_faults(t, q, false, self.seed).list());
         }
         if let Some(q) = self.random_nodes {
             let salt = self.seed ^ 0x6e6f_6465;
-            random.extend_from_slice(faults::random_faults(t, q, true, salt).list());
+            every.extend_from_slice(faults::random_faults(t, q, true, salt).list());
         }
-        let link_sets = faults::link_fault_sets(t, self.link_faults.unwrap_or(0));
-        let arc_sets = faults::arc_fault_sets(t, self.arc_faults.unwrap_or(0));
-        let node_sets = faults::node_fault_sets(t, self.node_faults.unwrap_or(0));
-        let starts = start_offsets(t.nodes(), self.skew);
-        let mut out = Vec::with_capacity(total as usize);
-        for l in &link_sets {
-            for a in &arc_sets {
-                for n in &node_sets {
-                    let mut list = named.clone();
-                    list.extend_from_slice(&random);
-                    list.extend_from_slice(l.list());
-                    list.extend_from_slice(a.list());
-                    list.extend_from_slice(n.list());
-                    let faults = Faults::new(list);
-                    for o in &starts {
-                        out.push(Scenario {
-                            faults: faults.clone(),
-                            offsets: o.clone(),
-                        });
-                    }
-                }
-            }
-        }
-        Ok(out)
+        // The parts of a family only where it is enumerated.
+        let family = |most: Option<u32>, parts: &dyn Fn() -> Vec<Part>| match most {
+            Some(f @ 1..) => Subsets::new(parts(), f),
+            _ => Subsets::new(Vec::new(), 0),
+        };
+        let arcs = || {
+            let mut arcs = Vec::new();
+            t.links(|u, v| arcs.extend([Part::Arc(u, v), Part::Arc(v, u)]));
+            arcs
+        };
+        let sweep = Sweep {
+            every,
+            sets: vec![
+                family(self.link_faults, &|| faults::links(t)),
+                family(self.arc_faults, &arcs),
+                family(self.node_faults, &|| {
+                    (0..t.nodes()).map(Part::Node).collect()
+                }),
+            ],
+            nodes: t.nodes(),
+            skew: self.skew,
+        };
+        debug_assert_eq!(sweep.count(), total);
+        Ok(sweep)
     }
 
     /// `p` on this machine.
     pub fn wrap<P: Protocol>(&self, p: P) -> Result<Faulty<P>, CheckError> {
-        let scenarios = self.scenarios(&p)?;
-        Ok(Faulty::new(p, scenarios, self.delay, self.closed()))
+        let sweep = self.scenarios(&p)?;
+        Ok(Faulty::sweep(p, sweep, self.delay, self.closed()))
     }
 
     /// What a `reproduce with` line adds for a run with `faults` (the
@@ -292,27 +284,5 @@ impl Machine {
             ));
         }
         w
-    }
-}
-
-/// Every vector of start offsets in 0..=skew with at least one node at 0
-/// (a shift of every node is the same run, later), or the one empty vector.
-fn start_offsets(nodes: u32, skew: Slot) -> Vec<Vec<Slot>> {
-    if skew == 0 {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    let mut v = vec![0; nodes as usize];
-    loop {
-        if v.contains(&0) {
-            out.push(v.clone());
-        }
-        let Some(i) = (0..v.len()).rev().find(|&i| v[i] < skew) else {
-            return out;
-        };
-        v[i] += 1;
-        for x in &mut v[i + 1..] {
-            *x = 0;
-        }
     }
 }

@@ -19,7 +19,7 @@ pub mod subject;
 pub use crate::engine::Engine;
 pub use error::CheckError;
 pub use plan::Plan;
-pub use request::{Options, Request};
+pub use request::{Options, Request, DEFAULT_TIMEOUT};
 pub use subject::Subject;
 
 use crate::report::Outcome;

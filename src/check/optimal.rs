@@ -5,7 +5,7 @@
 use super::schedule::{check_schedule, ScheduleRequest};
 use super::CheckError;
 use crate::import::network::build;
-use crate::optimal::least::{least, Refutation};
+use crate::optimal::least::{least, Least, Refutation};
 use crate::optimal::sat::{fewest_transmissions, Attempt, Sent};
 use crate::optimal::task::{Instance, Routes, Task, TaskError};
 use crate::optimal::witness;
@@ -336,7 +336,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         }
     };
     let stop = Stop::at(req.timeout.map(|d| start + d));
-    let (task, built) = with_network!(&net, |t| {
+    let built = with_network!(&net, |t| {
         let task = Task::parse(&req.task, models::Topology::nodes(t))
             .map_err(|e| CheckError::Usage(e.to_string()))?;
         let root = match task {
@@ -344,20 +344,20 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
             _ => None,
         };
         match Instance::until(t, task, wormhole, req.routes, &stop) {
-            Err(TaskError::Stopped) => Ok::<_, CheckError>((task, None)),
+            Err(TaskError::Stopped) => {
+                Ok::<_, CheckError>((task, None, Least::stopped_before_bounds()))
+            }
             built => {
                 let inst = built
                     .map_err(|e| CheckError::Usage(e.to_string()))?
                     .carrying(ell);
                 let found = least(t, &inst, root, req.method, req.max_slots, &stop)
                     .map_err(|e| CheckError::Usage(e.to_string()))?;
-                Ok((task, Some((inst, found))))
+                Ok((task, Some(inst), found))
             }
         }
     })?;
-    let Some((inst, found)) = built else {
-        return Ok(OptimalReport::stopped_early(req, task, start));
-    };
+    let (task, inst, found) = built;
     let bound = found.bound.clone();
     let refuted = found.refuted.as_ref().map(|r| r.text());
     let refuted_slots = found.refuted.as_ref().map(Refutation::slots);
@@ -404,9 +404,10 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         },
         bound_slots: Some(bound.slots).filter(|&b| b != u32::MAX),
         bound_by: bound.brief(),
-        transmissions_bound: req
-            .fewest_transmissions
-            .then(|| inst.fewest_transmissions()),
+        transmissions_bound: inst
+            .as_ref()
+            .filter(|_| req.fewest_transmissions)
+            .map(Instance::fewest_transmissions),
         slots,
         max_slots: req.max_slots,
         transmissions: slots.map(|_| witness.len()),
@@ -422,7 +423,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         attempts: attempts.iter().map(AttemptRow::from).collect(),
         seconds: 0.0,
     };
-    if let Some(slots) = slots.filter(|&s| s > 0) {
+    if let (Some(slots), Some(inst)) = (slots.filter(|&s| s > 0), inst) {
         report.witness_check = Some(judge(
             req,
             bus,
@@ -476,38 +477,6 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
 }
 
 impl OptimalReport {
-    /// The report of a check stopped by its timeout before the search
-    /// began (while every pair's routes were listed): nothing found,
-    /// nothing certified.
-    fn stopped_early(req: &OptimalRequest, task: Task, start: std::time::Instant) -> Self {
-        OptimalReport {
-            task: task.arg(),
-            network: req.network.to_string(),
-            switching: req.switching.to_string(),
-            ports: req.ports.to_string(),
-            routes: req.routes.name().into(),
-            method: req.method.name().into(),
-            bound: "none: stopped by --timeout before the bounds".into(),
-            bound_slots: None,
-            bound_by: "none".into(),
-            transmissions_bound: None,
-            slots: None,
-            max_slots: req.max_slots,
-            transmissions: None,
-            witness_check: None,
-            witness_file: None,
-            msccl_file: None,
-            mscclpp_file: None,
-            certificate: format!("none: {}", TaskError::Stopped),
-            certified_by: "stopped at the timeout".into(),
-            refuted_slots: None,
-            stopped: true,
-            fewest: None,
-            attempts: Vec::new(),
-            seconds: start.elapsed().as_secs_f64(),
-        }
-    }
-
     /// The report in words.
     pub fn text(&self) -> String {
         let mut s = String::new();

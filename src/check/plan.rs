@@ -34,6 +34,8 @@ pub struct Plan<I> {
     pub inputs: Vec<I>,
     /// What the report says about the choices made (engine, inputs).
     pub notes: Vec<String>,
+    /// The search runs under the default time budget (none was given).
+    pub defaulted: Option<std::time::Duration>,
 }
 
 impl Plan<()> {
@@ -47,6 +49,9 @@ impl Plan<()> {
         need: Option<&dyn Fn() -> u64>,
     ) -> Result<Self, CheckError> {
         let (engine, note) = engine(subject, options);
+        let defaulted = options
+            .default_timeout
+            .filter(|_| engine != Engine::Executor && !options.budgeted());
         let allowance = memory::allowance(options.max_memory);
         if engine == Engine::Executor {
             refuse_past_memory(subject, allowance, need)?;
@@ -61,13 +66,14 @@ impl Plan<()> {
             budget: Budget {
                 threads: options.threads,
                 max_states: options.max_states,
-                timeout: options.timeout,
+                timeout: options.timeout.or(defaulted),
                 memory: allowance,
                 verify_probes: false,
             },
             actors_after: false,
             inputs: vec![()],
             notes: note.into_iter().collect(),
+            defaulted,
         })
     }
 
@@ -87,6 +93,7 @@ impl Plan<()> {
             reach,
             budget,
             mut notes,
+            defaulted,
             ..
         } = self;
         if engine == Engine::Actor && !p.event_driven() {
@@ -130,6 +137,20 @@ impl Plan<()> {
             }
             notes.push(note);
         }
+        if let Some(t) = defaulted.filter(|_| !options.machine.perfect()) {
+            // Faults, delays and skew multiply the states past any reach
+            // the catalogue measured: said before the search starts.
+            let note = format!(
+                "on this machine the search may not end within a minute: no budget was given, \
+                 so it stops after {} s with its verdicts so far (--timeout SECS for another \
+                 budget, --timeout none for none)",
+                t.as_secs()
+            );
+            if options.announce {
+                eprintln!("note: {note}");
+            }
+            notes.push(note);
+        }
         if engine == Engine::Executor && options.max_states.is_some() {
             notes.push(
                 "--max-states applies to exhaustive searches; the executor's one run stops at \
@@ -146,6 +167,7 @@ impl Plan<()> {
                 && n <= subject.reach.actor_auto,
             inputs,
             notes,
+            defaulted,
         })
     }
 }

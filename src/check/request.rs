@@ -36,6 +36,10 @@ pub struct Options {
     pub max_states: Option<u64>,
     /// `--timeout`: time a search or an executor run may take.
     pub timeout: Option<Duration>,
+    /// The time a search may take where no budget is given (the command
+    /// line's [`DEFAULT_TIMEOUT`]), named in the report when it binds;
+    /// None (a library's default): such a search runs to its end.
+    pub default_timeout: Option<Duration>,
     /// Bytes of memory the check may use in all (`--max-memory`).
     pub max_memory: Option<u64>,
     /// Show progress on stderr.
@@ -58,6 +62,7 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_states: None,
             timeout: None,
+            default_timeout: None,
             max_memory: None,
             progress: false,
             announce: false,
@@ -66,6 +71,11 @@ impl Default for Options {
         }
     }
 }
+
+/// The time budget of a search started from the command line without one:
+/// a check that has not ended in a minute is cut with its report so far
+/// (`--timeout none` lifts it).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl Options {
     /// True if a budget beyond memory was given.
@@ -79,8 +89,9 @@ impl Options {
         if let Some(m) = self.max_states {
             parts.push(format!("{m} generated states (--max-states)"));
         }
-        if let Some(t) = self.timeout {
-            parts.push(format!("{} s (--timeout)", t.as_secs()));
+        match self.timeout.map(|t| t.as_secs()) {
+            Some(u64::MAX) | None => {}
+            Some(t) => parts.push(format!("{t} s (--timeout)")),
         }
         parts.push("the memory allowance".into());
         parts.join(" or ")

@@ -10,13 +10,13 @@ use super::results::Results;
 use super::subject::Subject;
 use crate::engine::executor;
 use crate::engine::exhaustive::{self, Budget};
-use crate::engine::search::Progress;
+use crate::engine::search::{Cut, Progress};
 use crate::engine::Engine;
 use crate::report::Outcome;
 use models::{Protocol, ProtocolExt};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Runs and reports the check of `p` its plan describes.
 pub fn check_with<P: Protocol + 'static>(
@@ -44,10 +44,13 @@ pub fn check_with<P: Protocol + 'static>(
         results
     });
     let Plan {
-        inputs, mut notes, ..
+        inputs,
+        mut notes,
+        defaulted,
+        ..
     } = plan;
     notes.append(&mut results.notes);
-    notes.extend(cut_notes(&results));
+    notes.extend(cut_notes(&results, defaulted));
     if options.machine.delay > 0 {
         if let Some(lock) = &results.lock {
             results.late = late_landings(&p, &inputs, lock);
@@ -167,7 +170,15 @@ fn execute<P: Protocol + 'static>(
 
 /// The notes on how far the engines got: a run or search cut short, a
 /// vacuous model, an engine not run or a property not judged.
-fn cut_notes(results: &Results) -> Vec<String> {
+fn cut_notes(results: &Results, defaulted: Option<Duration>) -> Vec<String> {
+    let reason = |cut: Cut| match (cut, defaulted) {
+        (Cut::Time, Some(t)) => format!(
+            "the default time budget of {} s ran out (no --timeout or --max-states was given; \
+             --timeout none runs to the end)",
+            t.as_secs()
+        ),
+        _ => cut.reason().to_string(),
+    };
     let mut notes = Vec::new();
     if let Some(run) = &results.executed {
         if let Some(cut) = run.cut {
@@ -187,7 +198,7 @@ fn cut_notes(results: &Results) -> Vec<String> {
             notes.push(format!(
                 "the {what} search stopped: {}, after {} generated states ({} unique), \
                  depth {}, sources done {} of {}; verdicts not reached are unknown",
-                cut.reason(),
+                reason(cut),
                 s.generated,
                 s.unique_states,
                 s.depth,

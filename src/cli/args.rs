@@ -94,7 +94,8 @@ pub struct Cli {
 pub enum Sub {
     /// Lists the algorithms, a line each
     List(ListArgs),
-    /// Describes an algorithm: its paper, claims, parameters, modes and reach
+    /// Describes the commands, a command, or an algorithm: its paper, claims,
+    /// parameters, modes and reach
     Help(HelpArgs),
     /// Prints a paper's table as the paper prints it, from runs
     Table(TableArgs),
@@ -121,10 +122,11 @@ pub struct ListArgs {
     pub format: Option<table::Format>,
 }
 
-/// `check help ALG`.
+/// `check help [NAME]`.
 #[derive(Args, Debug)]
 pub struct HelpArgs {
-    /// The algorithm
+    /// A command (list, table, claims, schedule, optimal) or an algorithm;
+    /// none: the commands
     pub algorithm: Option<String>,
 }
 
@@ -203,7 +205,8 @@ pub struct Budgets {
     #[arg(long, value_name = "N", value_parser = max_states)]
     pub max_states: Option<u64>,
     /// Stop an exhaustive search or an executor run after this many seconds
-    #[arg(long, value_name = "SECS", value_parser = timeout)]
+    /// [default: a search stops after 60 s; `none`: runs to its end]
+    #[arg(long, value_name = "SECS", value_parser = check_timeout)]
     pub timeout: Option<u64>,
     /// Memory the check may use, in GB [default: what the machine, its
     /// cgroup and ulimit -v allow, less a margin]
@@ -636,6 +639,15 @@ fn timeout(text: &str) -> Result<u64, String> {
     match number("--timeout", text)? {
         0 => Err("--timeout 0 is out of range: accepted 1 second and more".into()),
         t => Ok(t),
+    }
+}
+
+/// A check's `--timeout`: seconds, or `none` (no limit, u64::MAX, which
+/// is no deadline: too far to add to the clock).
+fn check_timeout(text: &str) -> Result<u64, String> {
+    match text {
+        "none" => Ok(u64::MAX),
+        _ => timeout(text),
     }
 }
 

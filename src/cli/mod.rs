@@ -35,8 +35,8 @@ pub enum Command {
         /// The catalogue as docs/catalogue.md's table.
         markdown: bool,
     },
-    /// `check help ALG`, `check ALG --help`.
-    Help(Algorithm),
+    /// `check help [NAME]`, `check ALG --help`: the page to print.
+    Help(String),
     /// `check table NAME`.
     Table {
         /// Which table.
@@ -274,12 +274,7 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
                 _ => bail!("`check list` prints text, or with --format markdown its table"),
             },
         }),
-        Sub::Help(a) => {
-            let name = a
-                .algorithm
-                .ok_or_else(|| anyhow!("`check help` names an algorithm: `check help nob`"))?;
-            Ok(Command::Help(Algorithm::parse(&name)?))
-        }
+        Sub::Help(a) => Ok(Command::Help(help_page(a.algorithm.as_deref())?)),
         Sub::Table(a) => table_command(a),
         Sub::Claims(a) => claims(a),
         Sub::Schedule(a) => schedule(*a),
@@ -293,6 +288,24 @@ pub fn resolve(cli: Cli) -> anyhow::Result<Command> {
             }
         }
     }
+}
+
+/// `check help [NAME]`: the commands (`check --help`), a command's page
+/// (`check help schedule` is `check schedule --help`), or an algorithm's.
+fn help_page(name: Option<&str>) -> anyhow::Result<String> {
+    // `--help` ends clap's parse with the page as its "error".
+    let command = |words: &[&str]| match Cli::try_parse_from(words) {
+        Err(page) => page.render().to_string(),
+        Ok(_) => String::new(),
+    };
+    let commands = Cli::command();
+    Ok(match name {
+        None => command(&["check", "--help"]),
+        Some(name) if commands.find_subcommand(name).is_some() => {
+            command(&["check", name, "--help"])
+        }
+        Some(name) => help::algorithm_help(Algorithm::parse(name)?),
+    })
 }
 
 /// How a table or the ledger prints: `--format`, or `--json`.
@@ -616,6 +629,7 @@ fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads:
         threads: b.threads.unwrap_or(threads),
         max_states: b.max_states,
         timeout: b.timeout.map(Duration::from_secs),
+        default_timeout: Some(commcheck::check::DEFAULT_TIMEOUT),
         max_memory: b.max_memory,
         progress: !e.output.json && !e.output.quiet && std::io::stderr().is_terminal(),
         announce: !e.output.json && !e.output.quiet,

@@ -23,7 +23,9 @@ pub struct LockStep<P: Protocol> {
     pub protocol: Arc<P>,
     /// The inputs, each an initial state.
     pub inputs: Vec<P::Input>,
-    tasks: Vec<Task>,
+    /// Each input's task, shared by neighbours that have the same (a
+    /// fault sweep's millions of inputs have one task a source).
+    tasks: Vec<Arc<Task>>,
     /// What the paper claims.
     pub claims: Claims,
     horizon: Slot,
@@ -79,7 +81,14 @@ pub type State<P> = RunState<<P as Protocol>::State, <P as Protocol>::Msg>;
 impl<P: Protocol> LockStep<P> {
     /// The model of `protocol` from each of `inputs`.
     pub fn new(protocol: Arc<P>, inputs: Vec<P::Input>) -> Self {
-        let tasks = inputs.iter().map(|i| protocol.task(i)).collect();
+        let mut tasks: Vec<Arc<Task>> = Vec::with_capacity(inputs.len());
+        for i in &inputs {
+            let task = protocol.task(i);
+            match tasks.last().filter(|last| ***last == task) {
+                Some(last) => tasks.push(last.clone()),
+                None => tasks.push(Arc::new(task)),
+            }
+        }
         let claims = protocol.claims();
         LockStep {
             horizon: horizon(&*protocol, &claims),

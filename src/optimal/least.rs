@@ -121,6 +121,25 @@ pub struct Least {
     pub stopped: bool,
 }
 
+impl Least {
+    /// Nothing counted: `stop` ended the check before the bounds (while
+    /// the instance's routes were listed).
+    pub fn stopped_before_bounds() -> Least {
+        Least {
+            slots: None,
+            witness: Vec::new(),
+            found_by: "",
+            bound: Bound {
+                slots: u32::MAX,
+                why: "none: stopped by --timeout before the bounds".into(),
+            },
+            refuted: None,
+            attempts: Vec::new(),
+            stopped: true,
+        }
+    }
+}
+
 /// Why [`least`] gave no answer.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum LeastError {
@@ -210,7 +229,9 @@ pub fn least<T: Topology>(
             }
         };
         let by_sat = |stop: &Stop, attempts: &mut Vec<Attempt>| -> Result<Answer, LeastError> {
-            let formula = sat::encode(inst, slots);
+            let Some(formula) = sat::encode_within(inst, slots, None, stop) else {
+                return Ok(Answer::Stopped);
+            };
             Ok(
                 match sat::attempt(inst, &formula, slots, None, attempts, stop)? {
                     None => Answer::Stopped,
@@ -228,7 +249,9 @@ pub fn least<T: Topology>(
             };
             for arcs in shortest..longest {
                 let short = inst.shorter(arcs);
-                let formula = sat::encode(&short, slots);
+                let Some(formula) = sat::encode_within(&short, slots, None, stop) else {
+                    return Ok(Answer::Stopped);
+                };
                 let solved = sat::attempt(&short, &formula, slots, None, attempts, stop)?;
                 if let Some(a) = attempts.last_mut().filter(|_| solved.is_some()) {
                     a.worms = Some(arcs);

@@ -229,12 +229,18 @@ impl Formula {
 
 /// Encodes "`inst` in `slots` slots" (the module's formula).
 pub fn encode(inst: &Instance, slots: u32) -> Formula {
-    encode_capped(inst, slots, None)
+    encode_within(inst, slots, None, &Stop::default()).expect("a default stop never ends")
 }
 
 /// Encodes "`inst` in `slots` slots with at most `cap` packet
-/// transmissions" (none: no cap).
-pub fn encode_capped(inst: &Instance, slots: u32, cap: Option<u64>) -> Formula {
+/// transmissions" (none: no cap); `None` where `stop` ended it first (a
+/// formula of a large network takes seconds to write).
+pub fn encode_within(
+    inst: &Instance,
+    slots: u32,
+    cap: Option<u64>,
+    stop: &Stop,
+) -> Option<Formula> {
     let mut f = Formula {
         clauses: Vec::new(),
         vars: 0,
@@ -287,6 +293,9 @@ pub fn encode_capped(inst: &Instance, slots: u32, cap: Option<u64>) -> Formula {
     // Per (slot, hop), its packet variables (a bus write's l).
     let mut loads: HashMap<(u32, usize), Vec<i32>> = HashMap::new();
     for (pi, p) in inst.packets.iter().enumerate() {
+        if stop.stopped() {
+            return discard((f, hold, into, loads));
+        }
         for t in 1..=slots {
             let ti = t as usize;
             for (k, hop) in inst.hops.iter().enumerate() {
@@ -329,6 +338,9 @@ pub fn encode_capped(inst: &Instance, slots: u32, cap: Option<u64>) -> Formula {
     let mut loaded: Vec<_> = loads.into_iter().collect();
     loaded.sort_unstable_by_key(|(k, _)| *k);
     for ((t, k), xs) in loaded {
+        if stop.stopped() {
+            return discard((f, hold, into, taking));
+        }
         let user = match inst.per_message {
             1 => xs,
             l => {
@@ -345,9 +357,22 @@ pub fn encode_capped(inst: &Instance, slots: u32, cap: Option<u64>) -> Formula {
         }
     }
     if let Some(flows) = &inst.flows {
-        encode_flows(&mut f, inst, flows, slots, &hold, &mut taking, &mut into);
+        encode_flows(
+            &mut f,
+            inst,
+            flows,
+            slots,
+            &hold,
+            &mut taking,
+            &mut into,
+            stop,
+        );
     }
-    for (pi, per_node) in hold.iter().enumerate() {
+    for pi in 0..hold.len() {
+        if stop.stopped() {
+            return discard((f, hold, into, taking));
+        }
+        let per_node = &hold[pi];
         for (v, lits) in per_node.iter().enumerate() {
             for t in 1..=ts {
                 let (before, now) = (lits[t - 1], lits[t]);
@@ -367,6 +392,9 @@ pub fn encode_capped(inst: &Instance, slots: u32, cap: Option<u64>) -> Formula {
     let mut taken: Vec<_> = taking.into_iter().collect();
     taken.sort_unstable_by_key(|(k, _)| *k);
     for (_, xs) in taken {
+        if stop.stopped() {
+            return discard((f, hold));
+        }
         f.at_most(&xs, 1);
     }
     for (pi, p) in inst.packets.iter().enumerate() {
@@ -377,10 +405,22 @@ pub fn encode_capped(inst: &Instance, slots: u32, cap: Option<u64>) -> Formula {
     if let Some(cap) = cap {
         f.at_most(&carried, cap as usize);
     }
-    f
+    match stop.stopped() {
+        true => discard(f),
+        false => Some(f),
+    }
+}
+
+/// Nothing, once `formula` (a part-written formula and its tables) is
+/// handed to a thread of its own to free: millions of clauses take
+/// seconds to free, and a stopped encoding must not hold its stop back.
+fn discard<T: Send + 'static, F>(formula: T) -> Option<F> {
+    std::thread::spawn(move || drop(formula));
+    None
 }
 
 /// The flows of `--routes any` (the module's last rule).
+#[allow(clippy::too_many_arguments)] // the encoder's tables, shared as they are
 fn encode_flows(
     f: &mut Formula,
     inst: &Instance,
@@ -389,6 +429,7 @@ fn encode_flows(
     hold: &[Vec<Vec<L>>],
     taking: &mut HashMap<(u32, ResourceId), Vec<i32>>,
     into: &mut HashMap<(usize, NodeId, u32), Vec<L>>,
+    stop: &Stop,
 ) {
     let n = inst.nodes as usize;
     let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -401,6 +442,9 @@ fn encode_flows(
     let mut starting: HashMap<(u32, usize), Vec<i32>> = HashMap::new();
     let mut ending: HashMap<(u32, usize), Vec<i32>> = HashMap::new();
     for (pi, _) in inst.packets.iter().enumerate() {
+        if stop.stopped() {
+            return;
+        }
         for t in 1..=slots {
             let ti = t as usize;
             let y: Vec<i32> = flows.arcs.iter().map(|_| f.fresh()).collect();
@@ -515,7 +559,10 @@ fn solve(formula: &Formula, stop: &Stop) -> Result<Answer<HashSet<i32>>, SatErro
         solver.write_proof(&mut proof, ProofFormat::Drat);
         let mut cnf = CnfFormula::new();
         cnf.set_var_count(formula.vars as usize);
-        for c in &formula.clauses {
+        for (i, c) in formula.clauses.iter().enumerate() {
+            if i % (1 << 16) == 0 && stop.stopped() {
+                return Ok(Answer::Stopped);
+            }
             let lits: Vec<Lit> = c.iter().map(|&l| Lit::from_dimacs(l as isize)).collect();
             cnf.add_clause(&lits);
         }
@@ -768,7 +815,9 @@ pub fn fewest_transmissions(
     };
     while fewest.transmissions > bound {
         let cap = fewest.transmissions - 1;
-        let formula = encode_capped(inst, slots, Some(cap));
+        let Some(formula) = encode_within(inst, slots, Some(cap), stop) else {
+            return Ok(None);
+        };
         match attempt(inst, &formula, slots, Some(cap), &mut fewest.attempts, stop)? {
             None => return Ok(None),
             Some(Ok(witness)) => {

@@ -299,6 +299,7 @@ impl Bound {
     /// The argument's name: `growth bound`, `receive bound`, ...
     pub fn brief(&self) -> String {
         match self.why.split_once(':') {
+            Some(("none", _)) => "none".into(),
             Some((name, _)) if !name.contains(' ') => format!("{name} bound"),
             _ => "one slot is the least".into(),
         }

@@ -744,6 +744,19 @@ impl Outcome {
         if let Some(r) = &self.reproduce {
             let _ = writeln!(s, "note: reproduce with `{r}`");
         }
+        // A violation found in another run (another fault set, source or
+        // start) than the line above reproduces gets a line of its own,
+        // so that every verdict can be reproduced.
+        let mut shown: Vec<&String> = self.reproduce.iter().collect();
+        for p in &self.properties {
+            let Some(r) = p.counterexample.as_ref().and_then(|c| c.reproduce.as_ref()) else {
+                continue;
+            };
+            if !shown.contains(&r) {
+                let _ = writeln!(s, "note: reproduce the {} violation with `{r}`", p.name);
+                shown.push(r);
+            }
+        }
         s
     }
 }
