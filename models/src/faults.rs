@@ -487,15 +487,24 @@ pub fn each_link(t: &impl Topology, mut f: impl FnMut(Part)) {
 /// Every set of at most `most` failed arcs (one direction of a link
 /// each) of `t`, from the start.
 pub fn arc_fault_sets(t: &impl Topology, most: u32) -> Vec<Faults> {
+    subsets(&arcs(t), most)
+}
+
+/// The arcs of `t` (both directions of each link) as parts that fail.
+pub fn arcs(t: &impl Topology) -> Vec<Part> {
     let mut arcs = Vec::new();
     t.links(|u, v| arcs.extend([Part::Arc(u, v), Part::Arc(v, u)]));
-    subsets(&arcs, most)
+    arcs
 }
 
 /// Every set of at most `most` crashed nodes of `t`, from the start.
 pub fn node_fault_sets(t: &impl Topology, most: u32) -> Vec<Faults> {
-    let nodes: Vec<Part> = (0..t.nodes()).map(Part::Node).collect();
-    subsets(&nodes, most)
+    subsets(&nodes(t), most)
+}
+
+/// The nodes of `t` as parts that fail.
+pub fn nodes(t: &impl Topology) -> Vec<Part> {
+    (0..t.nodes()).map(Part::Node).collect()
 }
 
 fn subsets(parts: &[Part], most: u32) -> Vec<Faults> {

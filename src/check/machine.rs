@@ -126,19 +126,12 @@ impl Machine {
             Some(f @ 1..) => Subsets::new(parts(), f),
             _ => Subsets::new(Vec::new(), 0),
         };
-        let arcs = || {
-            let mut arcs = Vec::new();
-            t.links(|u, v| arcs.extend([Part::Arc(u, v), Part::Arc(v, u)]));
-            arcs
-        };
         let sweep = Sweep {
             every,
             sets: vec![
                 family(self.link_faults, &|| faults::links(t)),
-                family(self.arc_faults, &arcs),
-                family(self.node_faults, &|| {
-                    (0..t.nodes()).map(Part::Node).collect()
-                }),
+                family(self.arc_faults, &|| faults::arcs(t)),
+                family(self.node_faults, &|| faults::nodes(t)),
             ],
             nodes: t.nodes(),
             skew: self.skew,
