@@ -536,3 +536,49 @@ fn a_search_without_a_budget_runs_under_the_default_one_and_says_so() {
     assert_eq!(o.status.code(), Some(0), "{}", crate::cli::stderr(&o));
     assert!(!json(&o)["notes"].to_string().contains("default"));
 }
+
+/// The executor looks at its budget while it judges a slot, not only
+/// between slots: slot 139 of `centralize-fixed 256` (every node hears
+/// 65,536 tokens) took 12 s to judge, so `--timeout 4` ended after 15 s.
+#[test]
+fn a_timeout_stops_the_executor_inside_a_slot() {
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["centralize-fixed", "256", "--timeout", "4"])
+        .output()
+        .expect("run check");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "stopped promptly: {out}"
+    );
+    assert_eq!(o.status.code(), Some(3), "{out}");
+    assert!(out.contains("the executor stopped in slot"), "{out}");
+}
+
+/// Every algorithm of the catalogue at the largest size it accepts, under
+/// a 4 GB address space and a 3 s budget, ends with a report or a
+/// one-line refusal: no abort where an allocation fails, no signal, no
+/// exit code outside 0-3 (`ft-trees 24` aborted on a failed 1 GB
+/// allocation where the others were refused up front).
+#[test]
+fn every_algorithm_at_its_largest_size_ends_with_a_report_or_a_refusal() {
+    use models::catalog::Algorithm;
+    for &algorithm in Algorithm::ALL {
+        let n = match algorithm.name() {
+            // The notes' optimal case, the square tori T(5^k, 5^k).
+            "dilated-diagonal" => "3125x3125".to_string(),
+            _ => algorithm.family().sizes().1.to_string(),
+        };
+        let args = [algorithm.name(), &n, "--timeout", "3", "--json"];
+        let o = check_limited(4_000_000, &args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        match o.status.code() {
+            Some(2) => assert_eq!(err.lines().count(), 1, "{args:?}: {err}"),
+            Some(0..=3) => {
+                json(&o);
+            }
+            code => panic!("{args:?}: exit {code:?}: {err}"),
+        }
+    }
+}

@@ -111,6 +111,8 @@ fn try_one(text: &str, format: Format, dir: &std::path::Path, k: usize) {
             max_states: Some(10_000),
             ..Options::default()
         },
+        // A plan's pipelines read for 128 MiB chunks (a scratch ring wraps).
+        bytes: text.contains("iter_context").then_some(128 << 20),
         ..ScheduleRequest::new(&file, "hypercube:3".parse().unwrap())
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| check_schedule(&req)));
@@ -194,6 +196,8 @@ fn the_readers_refuse_mutated_files_without_panicking() {
             Format::Mscclpp,
             crate::mscclpp::switch_packet_allgather(3, true),
         ),
+        (Format::Mscclpp, crate::mscclpp::pipelined_allgather(3)),
+        (Format::Mscclpp, crate::mscclpp::scratch_ring(2)),
     ];
     let dir = std::env::temp_dir().join(format!("commcheck-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -719,3 +719,258 @@ fn the_witnesses_of_check_optimal_are_written_as_mscclpp_plans() {
         assert!(o.text().contains(words), "{task}: {}", o.text());
     }
 }
+
+/// The plan in `text` on one 8-GPU server, read for chunks of `bytes`.
+fn run_sized(name: &str, text: &str, bytes: Option<u64>) -> Result<Outcome, CheckError> {
+    let file = TempFile::new(&format!("mscclpp-{name}.json"), text);
+    check_schedule(&ScheduleRequest {
+        switching: Switching::Wh,
+        bytes,
+        ..ScheduleRequest::new(file.0.clone(), "dgx-h100:1".parse().unwrap())
+    })
+}
+
+/// A pipeline of `ops` over chunks of `num_chunks` in units of `unit`
+/// bytes.
+fn pipeline(unit: u64, num_chunks: u32, ops: Vec<Value>) -> Value {
+    json!({"name": "pipeline", "iter_context": {"unit_size": unit, "num_chunks": num_chunks},
+        "ops": ops})
+}
+
+const MIB: u64 = 1 << 20;
+
+/// An allgather of `n` GPUs in place, as a pipeline of 1 MiB units: in
+/// each iteration GPU r puts its slice of output chunk r into every
+/// peer's, then a barrier (nop, signal, wait, nop) tells the peers it has.
+pub fn pipelined_allgather(n: u32) -> String {
+    plan("allgather", true, n, [1, n, 0], "o", |r| {
+        let mut ops: Vec<Value> = (0..n)
+            .filter(|&q| q != r)
+            .map(|q| {
+                json!({"name": "put", "channel_type": "memory",
+                    "src_buff": [local("o", r)], "dst_buff": [remote(of(r, q), r)]})
+            })
+            .collect();
+        ops.extend([
+            nop(),
+            sync("signal", n as usize - 1),
+            sync("wait", n as usize - 1),
+            nop(),
+        ]);
+        vec![pipeline(MIB, 1, ops)]
+    })
+}
+
+/// One GPU passes its input through a reused scratch ring and back: block
+/// 0, each iteration, takes a credit (semaphore 1, `credits` to start),
+/// copies its slice of input chunk 0 into scratch and releases semaphore
+/// 0; block 1 acquires semaphore 0, copies the scratch slice back and
+/// returns the credit. With `reuse_resources` the one scratch chunk is
+/// 64 MiB long, so for 128 MiB chunks and 32 MiB units the four
+/// iterations share two slots: two credits keep block 0 from overwriting
+/// a slot block 1 has not read, three do not.
+pub fn scratch_ring(credits: u32) -> String {
+    let step = |acquire: u32, from: &str, to: &str, release: u32| {
+        vec![
+            json!({"name": "sem_acquire", "semaphore_ids": [acquire]}),
+            nop(),
+            json!({"name": "copy", "src_buff": [local(from, 0)], "dst_buff": [local(to, 0)]}),
+            nop(),
+            json!({"name": "sem_release", "semaphore_ids": [release]}),
+        ]
+    };
+    let blocks = [step(1, "i", "s", 0), step(0, "s", "i", 1)]
+        .into_iter()
+        .enumerate()
+        .map(|(t, ops)| json!({"id": t, "ops": [pipeline(32 * MIB, 1, ops)], "channels": []}))
+        .collect::<Vec<_>>();
+    let mut gpu = gpu(0, 1, [1, 1, 1], "s", blocks);
+    gpu["semaphores"] = json!([{"init_value": 0}, {"init_value": credits}]);
+    let mut plan: Value =
+        serde_json::from_str(&named_plan("ring", "allreduce", true, "Simple", vec![gpu])).unwrap();
+    plan["reuse_resources"] = json!(true);
+    plan.to_string()
+}
+
+/// A pipeline runs its ops once per unit of the message (`--bytes` sets
+/// a chunk's bytes; without it, once, as for a chunk within one unit):
+/// four times the puts and signals for 4 MiB chunks in 1 MiB units, each
+/// put a quarter of a chunk; the run still holds at every speed.
+#[test]
+fn a_pipeline_runs_once_a_unit_of_the_message() {
+    let text = pipelined_allgather(3);
+    let once = run_sized("pipe-once", &text, None).unwrap();
+    let four = run_sized("pipe-four", &text, Some(4 * MIB)).unwrap();
+    for o in [&once, &four] {
+        for p in AT_EVERY_SPEED.iter().chain(&["completeness"]) {
+            assert_eq!(status(o, p), Status::Holds, "{p}\n{}", o.text());
+        }
+    }
+    assert!(
+        once.text().contains(
+            "its pipelines read as one iteration, as for chunks of at most 1048576 bytes"
+        ),
+        "{}",
+        once.text()
+    );
+    assert!(
+        four.text()
+            .contains("chunks of 4194304 bytes, its pipelines of 4 iterations"),
+        "{}",
+        four.text()
+    );
+    // 3 GPUs put to 2 peers each: 6 puts an iteration.
+    assert_eq!(once.transmissions, Some(6), "{}", once.text());
+    assert_eq!(four.transmissions, Some(24), "{}", four.text());
+    assert_eq!(
+        four.control_messages,
+        once.control_messages.map(|c| 4 * c),
+        "{}",
+        four.text()
+    );
+    // A unit that does not divide the chunk: the last iteration is short
+    // (5 MiB in 2 MiB units: 3 iterations, pieces of 1 MiB).
+    let mut plan: Value = serde_json::from_str(&text).unwrap();
+    for g in plan["gpus"].as_array_mut().unwrap() {
+        g["threadblocks"][0]["ops"][0]["iter_context"]["unit_size"] = json!(2 * MIB);
+    }
+    let odd = run_sized("pipe-odd", &plan.to_string(), Some(5 * MIB)).unwrap();
+    assert!(
+        odd.text().contains("its pipelines of 3 iterations"),
+        "{}",
+        odd.text()
+    );
+    for p in AT_EVERY_SPEED {
+        assert_eq!(status(&odd, p), Status::Holds, "{p}\n{}", odd.text());
+    }
+    // A unit that leaves the chunk's end undone: 1 chunk of 4 MiB in a
+    // pipeline that counts half a chunk, in 1 MiB units (2 iterations).
+    let mut plan: Value = serde_json::from_str(&text).unwrap();
+    for g in plan["gpus"].as_array_mut().unwrap() {
+        g["threadblocks"][0]["ops"][0]["iter_context"]["unit_size"] = json!(MIB / 2);
+        g["threadblocks"][0]["ops"][0]["iter_context"]["num_chunks"] = json!(1);
+    }
+    let short = run_sized("pipe-ok", &plan.to_string(), Some(MIB)).unwrap();
+    assert_eq!(
+        status(&short, "race-freedom"),
+        Status::Holds,
+        "{}",
+        short.text()
+    );
+}
+
+/// With `reuse_resources`, iterations share a scratch stride: the credit
+/// semaphore that guards the ring keeps the run race-free, one credit too
+/// many lets iteration 3 overwrite the slot iteration 1 has not read.
+/// Read as one iteration (no `--bytes`), or at a size whose chunk fits
+/// the stride, the ring never wraps and the extra credit is harmless.
+#[test]
+fn a_scratch_ring_with_one_credit_too_many_races() {
+    let good = run_sized("ring-2", &scratch_ring(2), Some(128 * MIB)).unwrap();
+    for p in AT_EVERY_SPEED.iter().chain(&["completeness"]) {
+        assert_eq!(status(&good, p), Status::Holds, "{p}\n{}", good.text());
+    }
+    assert!(
+        good.text()
+            .contains("its pipelines of 4 iterations, scratch chunks 67108864 bytes apart"),
+        "{}",
+        good.text()
+    );
+    let bad = run_sized("ring-3", &scratch_ring(3), Some(128 * MIB)).unwrap();
+    let race = text_of(&bad, "race-freedom");
+    assert!(
+        race.contains("gpus[0].threadblocks[0].ops[0].ops[2] (copy, iteration 3 of 4)")
+            && race.contains("gpus[0].threadblocks[1].ops[0].ops[2] (copy, iteration 1 of 4)")
+            && race.contains("buffer s, offset 0"),
+        "{race}"
+    );
+    for bytes in [None, Some(64 * MIB)] {
+        let o = run_sized("ring-3-fits", &scratch_ring(3), bytes).unwrap();
+        assert_eq!(status(&o, "race-freedom"), Status::Holds, "{}", o.text());
+    }
+}
+
+/// Packet ops take no pipeline offset: in a pipeline of two iterations a
+/// packet write writes its slot twice in one launch, which the reader of
+/// the slot cannot tell apart (a race).
+#[test]
+fn packets_in_a_pipeline_are_written_again_each_iteration() {
+    let text = plan("allgather", true, 2, [1, 2, 2], "s", |r| {
+        let q = 1 - r;
+        vec![pipeline(
+            MIB,
+            1,
+            vec![
+                json!({"name": "ppkt", "channel_type": "memory",
+                    "src_buff": [local("o", r)], "dst_buff": [remote(0, r)]}),
+                json!({"name": "upkt", "src_buff": [local("s", q)], "dst_buff": [local("o", q)]}),
+                nop(),
+            ],
+        )]
+    });
+    let once = run_sized("pkt-once", &text, None).unwrap();
+    for p in AT_EVERY_SPEED {
+        assert_eq!(status(&once, p), Status::Holds, "{p}\n{}", once.text());
+    }
+    let twice = run_sized("pkt-twice", &text, Some(2 * MIB)).unwrap();
+    assert!(twice.refuted(), "{}", twice.text());
+    assert_eq!(
+        status(&twice, "race-freedom"),
+        Status::Violated,
+        "{}",
+        twice.text()
+    );
+}
+
+/// What a pipeline cannot be is refused in one line at its JSON path: a
+/// range shorter than the pipeline's chunks (the executor would run past
+/// it), a pipeline in a pipeline, a unit of 0 bytes, more iterations than
+/// the executor counts; and a chunk size that is not a multiple of the
+/// plan's alignment, or --bytes on a file without pipelines and no cost.
+#[test]
+fn pipelines_that_cannot_run_are_refused() {
+    let good: Value = serde_json::from_str(&pipelined_allgather(2)).unwrap();
+    let refused = |change: &dyn Fn(&mut Value), bytes: u64, expect: &str| {
+        let mut plan = good.clone();
+        change(&mut plan);
+        let e = run_sized("pipe-bad", &plan.to_string(), Some(bytes))
+            .map(|o| o.text())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(expect), "{expect}: {e}");
+    };
+    fn pipe(p: &mut Value) -> &mut Value {
+        &mut p["gpus"][1]["threadblocks"][0]["ops"][0]
+    }
+    refused(
+        &|p| pipe(p)["iter_context"]["num_chunks"] = json!(2),
+        4 * MIB,
+        "gpus[1].threadblocks[0].ops[0].ops[0].src_buff[0]: 4194304 bytes, which iteration 5 \
+         of the pipeline starts past",
+    );
+    refused(
+        &|p| {
+            let inner = pipe(p).clone();
+            pipe(p)["ops"] = json!([inner]);
+        },
+        4 * MIB,
+        "gpus[1].threadblocks[0].ops[0].ops[0]: a pipeline in a pipeline",
+    );
+    refused(
+        &|p| pipe(p)["iter_context"]["unit_size"] = json!(0),
+        4 * MIB,
+        "gpus[1].threadblocks[0].ops[0].iter_context.unit_size: 0",
+    );
+    refused(
+        &|p| pipe(p)["iter_context"]["unit_size"] = json!(16),
+        4 * MIB,
+        "262144 iterations: MSCCL++'s executor counts at most 65535",
+    );
+    refused(&|_| {}, 4 * MIB + 8, "--bytes 4194312: a chunk of");
+    let e = run_sized("no-pipe", &allreduce(2, false), Some(MIB))
+        .map(|o| o.text())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("has no pipeline: give --cost"), "{e}");
+}

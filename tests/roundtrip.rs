@@ -165,7 +165,7 @@ fn the_plans_written_are_correct_at_every_speed() {
                 }
             }
         }
-        let schedule = match import::mscclpp::read(&plan.to_string(), what) {
+        let schedule = match import::mscclpp::read(&plan.to_string(), what, None) {
             Ok(s) => s,
             Err(e) => return wrong.push(format!("{what}: {e}")),
         };

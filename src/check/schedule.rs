@@ -188,6 +188,15 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
              packet)"
         )));
     }
+    // Without --cost, --bytes sizes an MSCCL++ plan's pipelines alone.
+    let untimed_bytes = req.bytes.is_some() && req.cost.is_none();
+    let no_pipeline = ImportError::Usage(format!(
+        "--bytes sizes a chunk for --cost, and for an MSCCL++ plan's pipelines; {file} has no \
+         pipeline: give --cost to time it"
+    ));
+    if untimed_bytes && matches!(format, Format::Goal | Format::Chakra | Format::Msccl) {
+        return Err(no_pipeline);
+    }
     if format == Format::Chakra {
         return import::chakra::read(&req.file, req.collective.as_ref());
     }
@@ -203,8 +212,11 @@ pub fn read_schedule(req: &ScheduleRequest) -> Result<Schedule, ImportError> {
     let text = import::read(&req.file)?;
     let plan = format == Format::Mscclpp
         || (req.format.is_none() && format == Format::Commcheck && import::mscclpp::is_plan(&text));
+    if untimed_bytes && !(plan && text.contains("\"iter_context\"")) {
+        return Err(no_pipeline);
+    }
     match (format, &req.collective) {
-        (_, None) if plan => import::mscclpp::read(&text, &file),
+        (_, None) if plan => import::mscclpp::read(&text, &file, req.bytes),
         (Format::Msccl, None) => import::msccl::read(&text, &file),
         (_, None) => import::commcheck::read(&text, &file),
         (_, Some(_)) => Err(ImportError::Usage(format!(

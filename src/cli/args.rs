@@ -189,9 +189,11 @@ pub struct Timing {
     #[arg(long, value_name = "MODEL", value_parser = cost_model)]
     pub cost: Option<commcheck::cost::Model>,
     /// The bytes of a chunk or packet, where the file gives no sizes
-    /// (MSCCL-IR, commcheck's format, the catalogue's algorithms): a send
-    /// of k chunks is k x BYTES
-    #[arg(long, value_name = "BYTES", value_parser = packet_bytes, requires = "cost")]
+    /// (MSCCL-IR, MSCCL++, commcheck's format, the catalogue's
+    /// algorithms): a send of k chunks is k x BYTES. It also sets how
+    /// many iterations an MSCCL++ plan's pipelines run (with or without
+    /// --cost)
+    #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
     pub bytes: Option<u64>,
 }
 

@@ -391,6 +391,9 @@ fn algorithm(cli: AlgorithmArgs) -> anyhow::Result<Command> {
         ],
     )?;
     untimed(&cli.timing, exports.any() || cli.engines.explore.is_some())?;
+    if cli.timing.bytes.is_some() && cli.timing.cost.is_none() {
+        bail!("--bytes sizes a chunk for --cost; give --cost to time the run");
+    }
     let engine = req.options.engine;
     let (json, explore) = (cli.engines.output.json, &cli.engines.explore);
     if exports.any() {

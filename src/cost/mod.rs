@@ -179,7 +179,8 @@ pub fn one_sided(op: &models::schedule::Op) -> bool {
 
 /// Each operation's size: its own, else its chunks times `chunk_bytes`
 /// for a send, a receive or a one-sided access of a peer (one position;
-/// a computation without a length takes none).
+/// a computation without a length takes none), a position a piece of a
+/// chunk where the file cuts chunks ([`models::schedule::Chunks::pieces`]).
 pub fn sizes(schedule: &Schedule, chunk_bytes: Option<u64>) -> Result<Vec<u64>, CostError> {
     let mut sizes = Vec::with_capacity(schedule.ops.len());
     let one = Data::At(vec![0]);
@@ -198,7 +199,9 @@ pub fn sizes(schedule: &Schedule, chunk_bytes: Option<u64>) -> Result<Vec<u64>, 
                     Data::At(at) => at.len() as u64,
                     Data::Everything | Data::Nothing => 1,
                 };
-                chunks.saturating_mul(b)
+                chunks
+                    .saturating_mul(b)
+                    .div_ceil(schedule.chunks.pieces.max(1) as u64)
             }
             (0, None) => {
                 return Err(CostError::NoSize {

@@ -27,14 +27,17 @@
 //!   k-th acquire after the initial count comes after the matching release
 //!   (one releasing and one acquiring block a semaphore); the ops after a
 //!   `barrier` come after every participant has reached it.
-//! * **Pipelines** are read as one iteration: each iteration does the same
-//!   to its own slice of every chunk.
+//! * **Pipelines** run their ops once an iteration, as many iterations as
+//!   the chunk size (`--bytes`) makes (one without it), each data op on
+//!   its iteration's unit of each range, packet ops on the whole range
+//!   every time; with `reuse_resources` scratch offsets wrap at the
+//!   scratch stride, so iterations share slots a semaphore must guard.
 //! * **Thread-block groups.** An op with `tbg_info {tb_id, tbg_size}` does
 //!   piece `tb_id` of `tbg_size` equal pieces of each of its ranges, as the
 //!   executor cuts them (`calcOffset`; equal where the message divides
-//!   evenly, the reading taken). Where a plan has groups, every chunk is
-//!   cut into L pieces, L the least common multiple of the group sizes,
-//!   and each piece is a position of its own.
+//!   evenly, the reading taken). Where a plan has groups or sized
+//!   pipelines, every chunk is cut into the pieces [`Plan::pieces`] says,
+//!   each a position of its own.
 //!
 //! A plan is judged as every schedule is: in lock step (a put is a
 //! transmission that lands with no receive, a get a request and its
@@ -82,9 +85,8 @@ const DATA_OPS: [&str; 20] = [
     "gstorepkt",
 ];
 
-/// Most pieces a chunk is cut into (the least common multiple of the
-/// plan's thread-block group sizes).
-pub const MAX_PIECES: u32 = 64;
+/// Most pieces a chunk is cut into ([`Plan::pieces`]).
+pub const MAX_PIECES: u32 = 1024;
 
 /// Tags above this are packet slots' (signals use the channel pair's
 /// number, below it).
@@ -96,21 +98,69 @@ pub fn is_plan(text: &str) -> bool {
     text.contains("\"gpus\"") && !text.contains("\"commcheck-schedule\"")
 }
 
-/// Reads the plan in `text` (from `file`, for errors).
-pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
+/// Reads the plan in `text` (from `file`, for errors) for chunks of
+/// `chunk_bytes` bytes (`--bytes`), which sets how many iterations each
+/// pipeline runs; without it, one (a chunk its pipelines take in one unit).
+pub fn read(text: &str, file: &str, chunk_bytes: Option<u64>) -> Result<Schedule, ImportError> {
     let top: Json = serde_json::from_str(text).map_err(|e| ImportError::File {
         file: file.to_string(),
         line: e.line() as u32,
         column: e.column() as u32,
         why: format!("not JSON: {e}"),
     })?;
-    Plan { file }.read(&top)
+    Plan {
+        file,
+        chunk: chunk_bytes,
+    }
+    .read(&top)
 }
 
 /// The file being read, for errors at a JSON path.
 struct Plan<'f> {
     file: &'f str,
+    /// A chunk's bytes, if given (`--bytes`).
+    chunk: Option<u64>,
 }
+
+/// Most iterations of a pipeline (the executor keeps the count in 16
+/// bits, docs/mscclpp-format.md 3.6).
+pub const MAX_ITERATIONS: u64 = u16::MAX as u64;
+
+/// The scratch MSCCL++ sets aside with `reuse_resources` (3.8).
+const REUSED_SCRATCH: u64 = 64 << 20;
+
+/// Where an op runs in its pipeline: iteration `k` of `of`, whose data
+/// ops do the `unit` bytes from `offset` of each of their ranges (3.6).
+#[derive(Clone, Copy)]
+struct Iteration {
+    k: u64,
+    of: u64,
+    offset: u64,
+    unit: u64,
+}
+
+/// The part of each of its ranges an op does: its thread-block group
+/// member's piece (`tb_id`, `tbg_size`), and in a pipeline its
+/// iteration's unit.
+#[derive(Clone, Copy)]
+struct Share {
+    tbg: Option<(u32, u32)>,
+    slice: Option<Iteration>,
+}
+
+/// The ops that move packets, which take no pipeline offset: in a
+/// pipeline they do their whole range in every iteration (3.5).
+const PACKET_OPS: [&str; 9] = [
+    "ppkt",
+    "rppkt",
+    "cpkt",
+    "upkt",
+    "repkt",
+    "respkt",
+    "recpkt",
+    "recspkt",
+    "gstorepkt",
+];
 
 /// One part of an op as read, before packets are matched to their reads.
 enum Part {
@@ -289,8 +339,11 @@ impl Plan<'_> {
     }
 
     /// How many pieces each chunk is cut into: the least common multiple
-    /// of the plan's thread-block group sizes (1 without groups).
-    fn pieces(&self, gpus: &[Json]) -> Result<u32, ImportError> {
+    /// of the plan's thread-block group sizes and, for a chunk of `C`
+    /// bytes, of `C / gcd(C, x)` for each pipeline's unit and each
+    /// scratch stride `x` shorter than a chunk (1 without either), so that
+    /// every range an op does is whole pieces.
+    fn pieces(&self, gpus: &[Json], strides: &[Option<u64>]) -> Result<u32, ImportError> {
         fn gcd(a: u64, b: u64) -> u64 {
             match b {
                 0 => a,
@@ -304,6 +357,27 @@ impl Plan<'_> {
                 .unwrap_or_default()
         };
         let mut lcm = 1u64;
+        let mut cut = |by: u64, path: &str, why: &str| -> Result<(), ImportError> {
+            lcm = lcm / gcd(lcm, by) * by;
+            match lcm > MAX_PIECES as u64 {
+                true => Err(self.at(
+                    path,
+                    format!(
+                        "{why} cut each chunk into {lcm} pieces: commcheck cuts a chunk into at \
+                         most {MAX_PIECES}"
+                    ),
+                )),
+                false => Ok(()),
+            }
+        };
+        if let Some(c) = self.chunk {
+            for (q, stride) in strides.iter().enumerate() {
+                if let Some(x) = stride {
+                    let why = format!("chunks of {c} bytes in a scratch stride of {x} bytes");
+                    cut(c / gcd(c, *x), &format!("gpus[{q}]"), &why)?;
+                }
+            }
+        }
         let mut stack: Vec<(Json, String)> = Vec::new();
         for (r, g) in gpus.iter().enumerate() {
             for (t, tb) in list(g, "threadblocks").into_iter().enumerate() {
@@ -315,22 +389,95 @@ impl Plan<'_> {
         while let Some((op, path)) = stack.pop() {
             if let Some(t) = op.get("tbg_info") {
                 let size = self.tbg(t, &path)?.1 as u64;
-                lcm = lcm / gcd(lcm, size) * size;
-                if lcm > MAX_PIECES as u64 {
-                    return Err(self.at(
-                        &format!("{path}.tbg_info"),
-                        format!(
-                            "thread-block groups whose sizes' least common multiple is over \
-                             {MAX_PIECES}: commcheck cuts every chunk into that many pieces"
-                        ),
-                    ));
-                }
+                cut(size, &format!("{path}.tbg_info"), "thread-block groups")?;
+            }
+            if let (Some(c), Some(it)) = (self.chunk, op.get("iter_context")) {
+                let (unit, num_chunks) = self.iter_context(it, &path)?;
+                self.iterations(unit, num_chunks, &path)?;
+                let why = format!("chunks of {c} bytes in pipeline units of {unit} bytes");
+                cut(c / gcd(c, unit), &format!("{path}.iter_context"), &why)?;
             }
             for (k, inner) in list(&op, "ops").into_iter().enumerate() {
                 stack.push((inner, format!("{path}.ops[{k}]")));
             }
         }
         Ok(lcm as u32)
+    }
+
+    /// A pipeline's `iter_context`: its unit in bytes and its chunks.
+    fn iter_context(&self, j: &Json, path: &str) -> Result<(u64, u32), ImportError> {
+        let path = format!("{path}.iter_context");
+        let it = self.object(j, &path)?;
+        let unit = self.key_number(it, &path, "unit_size", u32::MAX as u64)? as u64;
+        if unit == 0 {
+            return Err(self.at(&format!("{path}.unit_size"), "0: a unit of no bytes"));
+        }
+        Ok((unit, self.key_number(it, &path, "num_chunks", 1 << 24)?))
+    }
+
+    /// How many iterations a pipeline of `num_chunks` chunks in units of
+    /// `unit` bytes runs: ceil(num_chunks x C / unit) for chunks of C
+    /// bytes (3.6; C is a multiple of the alignment, as MSCCL++ requires);
+    /// without C, one.
+    fn iterations(&self, unit: u64, num_chunks: u32, path: &str) -> Result<u64, ImportError> {
+        let times = match self.chunk {
+            Some(c) => (num_chunks as u64).saturating_mul(c).div_ceil(unit),
+            None => (num_chunks > 0) as u64,
+        };
+        match times > MAX_ITERATIONS {
+            true => Err(self.at(
+                path,
+                format!("{times} iterations: MSCCL++'s executor counts at most {MAX_ITERATIONS}"),
+            )),
+            false => Ok(times),
+        }
+    }
+
+    /// How the plan's pipelines are read, for its collective's name: at
+    /// `--bytes`, or once each (a chunk no larger than their units take
+    /// in one iteration); nothing for a plan without pipelines.
+    fn sizing_words(&self, gpus: &[Json], strides: &[Option<u64>]) -> String {
+        let mut units: Vec<(u64, u32)> = gpus
+            .iter()
+            .filter_map(|g| g.get("threadblocks")?.as_array())
+            .flatten()
+            .filter_map(|tb| tb.get("ops")?.as_array())
+            .flatten()
+            .filter_map(|op| self.iter_context(op.get("iter_context")?, "").ok())
+            .collect();
+        units.sort_unstable();
+        units.dedup();
+        if units.is_empty() {
+            return String::new();
+        }
+        let Some(c) = self.chunk else {
+            let most = units
+                .iter()
+                .filter(|u| u.1 > 0)
+                .map(|&(unit, m)| unit / m as u64)
+                .min()
+                .unwrap_or(u64::MAX);
+            return format!(
+                "; its pipelines read as one iteration, as for chunks of at most {most} bytes: \
+                 --bytes sets a chunk's"
+            );
+        };
+        let times: Vec<u64> = units
+            .iter()
+            .map(|&(unit, m)| (m as u64 * c).div_ceil(unit))
+            .collect();
+        let (least, most) = (times.iter().min(), times.iter().max());
+        let mut words = format!("; chunks of {c} bytes, its pipelines of ");
+        match (least, most) {
+            (Some(a), Some(b)) if a != b => words += &format!("{a} to {b} iterations"),
+            (_, Some(1)) => words += "1 iteration",
+            (_, Some(b)) => words += &format!("{b} iterations"),
+            _ => {}
+        }
+        if let Some(x) = strides.iter().flatten().min() {
+            words += &format!(", scratch chunks {x} bytes apart (reuse_resources)");
+        }
+        words
     }
 
     fn read(&self, top: &Json) -> Result<Schedule, ImportError> {
@@ -411,7 +558,34 @@ impl Plan<'_> {
         let layout =
             Layout::of(coll, inplace, ranks, own.clone()).map_err(|why| self.at("gpus", why))?;
         pair(&mut decl);
-        let pieces = self.pieces(gpus)?;
+        let align = match top.get("buffer_alignment") {
+            Some(j) => self.number(j, "buffer_alignment", u32::MAX as u64)?.max(1) as u64,
+            None => 16,
+        };
+        if let Some(c) = self.chunk.filter(|c| c % align != 0) {
+            return Err(ImportError::Usage(format!(
+                "--bytes {c}: a chunk of {} is a multiple of its buffer_alignment, {align} \
+                 bytes (MSCCL++ refuses other sizes)",
+                self.file
+            )));
+        }
+        // With reuse_resources a scratch chunk is a stride of a fixed
+        // scratch, which may be shorter than a chunk (3.8).
+        let reuse = top.get("reuse_resources").and_then(Json::as_bool) == Some(true);
+        let strides: Vec<Option<u64>> = own
+            .iter()
+            .map(|o| match (self.chunk, o[2]) {
+                (Some(c), s) if reuse && s > 0 => {
+                    Some(REUSED_SCRATCH.div_ceil(s as u64)).filter(|&x| x < c)
+                }
+                _ => None,
+            })
+            .collect();
+        let pieces = self.pieces(gpus, &strides)?;
+        let wraps: Vec<Option<u32>> = strides
+            .iter()
+            .map(|x| x.map(|x| (x * pieces as u64 / self.chunk.unwrap_or(1)) as u32))
+            .collect();
         if let Some(why) = models::schedule::too_large(ranks, layout.count() * pieces as u64) {
             return Err(self.at("gpus", why));
         }
@@ -435,6 +609,7 @@ impl Plan<'_> {
                 decl: &decl,
                 rank: r as Rank,
                 pieces,
+                wraps: &wraps,
                 parts: Vec::new(),
                 temp: temps,
                 temps: 0,
@@ -457,10 +632,14 @@ impl Plan<'_> {
             ops,
             first,
             chunks,
-            collective: match (&written, coll) {
-                (Some(stated), Coll::Custom) => format!("{} (an MSCCL++ plan)", stated.name()),
-                _ => format!("{} (an MSCCL++ plan)", coll.name(inplace)),
-            },
+            collective: format!(
+                "{} (an MSCCL++ plan{})",
+                match (&written, coll) {
+                    (Some(stated), Coll::Custom) => stated.name(),
+                    _ => coll.name(inplace),
+                },
+                self.sizing_words(gpus, &strides)
+            ),
             parallel_ranks: true,
             relaxed,
         };
@@ -570,6 +749,11 @@ struct Ranked<'p, 'f> {
     rank: Rank,
     /// Positions per chunk ([`Plan::pieces`]).
     pieces: u32,
+    /// Per GPU, with `reuse_resources`, the pieces of its scratch stride
+    /// where that is shorter than a chunk: scratch chunk k starts at
+    /// piece k x wrap of the scratch, overlapping the next (3.8); a
+    /// scratch [`Place`]'s index counts from the scratch's first piece.
+    wraps: &'p [Option<u32>],
     parts: Vec<Read>,
     /// The first temporary position, and how many this GPU's blocks use.
     temp: Pos,
@@ -620,6 +804,7 @@ impl Ranked<'_, '_> {
                     sems: &mut semaphores,
                     barriers: &mut own_barriers,
                     temp: &mut temp,
+                    iteration: None,
                 };
                 self.op(op, &op_path, &mut order, ctx)?;
             }
@@ -750,6 +935,8 @@ struct Ctx<'a> {
     barriers: &'a mut HashMap<u32, Passes>,
     /// The block's temporary position, once it has one.
     temp: &'a mut Option<Pos>,
+    /// The pipeline iteration the op runs in, if any.
+    iteration: Option<Iteration>,
 }
 
 impl Ranked<'_, '_> {
@@ -787,24 +974,46 @@ impl Ranked<'_, '_> {
         let o = plan.object(op, path)?;
         let name = plan.text(o, path, "name")?;
         if name == "pipeline" {
-            // One iteration: each does the same to its own slice.
+            // Its ops, iteration after iteration (3.6).
+            if ctx.iteration.is_some() {
+                return Err(plan.at(
+                    path,
+                    "a pipeline in a pipeline, which MSCCL++'s DSL does not write and its \
+                     executor does not run",
+                ));
+            }
             let inner = plan.array(o, path, "ops")?;
+            let (unit, num_chunks) =
+                plan.iter_context(plan.field(o, path, "iter_context")?, path)?;
+            let times = plan.iterations(unit, num_chunks, path)?;
             let Ctx {
                 block,
                 tb,
                 sems,
                 barriers,
                 temp,
+                ..
             } = ctx;
-            for (k, op) in inner.iter().enumerate() {
-                let ctx = Ctx {
-                    block,
-                    tb,
-                    sems: &mut *sems,
-                    barriers: &mut *barriers,
-                    temp: &mut *temp,
-                };
-                self.op(op, &format!("{path}.ops[{k}]"), order, ctx)?;
+            for k in 0..times {
+                for (j, op) in inner.iter().enumerate() {
+                    let ctx = Ctx {
+                        block,
+                        tb,
+                        sems: &mut *sems,
+                        barriers: &mut *barriers,
+                        temp: &mut *temp,
+                        iteration: Some(Iteration {
+                            k,
+                            of: times,
+                            offset: k * unit,
+                            unit,
+                        }),
+                    };
+                    self.op(op, &format!("{path}.ops[{j}]"), order, ctx)?;
+                }
+                if self.parts.len() > MAX_OPS {
+                    return Err(plan.at(path, format!("more than {MAX_OPS} operations")));
+                }
             }
             return Ok(());
         }
@@ -812,7 +1021,14 @@ impl Ranked<'_, '_> {
             Some(t) => Some(plan.tbg(t, path)?),
             None => None,
         };
-        let label = format!("{path} ({name})");
+        let label = match ctx.iteration {
+            Some(it) if it.of > 1 => {
+                format!("{path} ({name}, iteration {} of {})", it.k + 1, it.of)
+            }
+            _ => format!("{path} ({name})"),
+        };
+        // Data ops do their slice of the iteration; packet ops everything.
+        let slice = ctx.iteration.filter(|_| !PACKET_OPS.contains(&name));
         // A group load-reduce sums in the block's own temporary position.
         let temp = match name {
             "glres" => Some(*ctx.temp.get_or_insert_with(|| {
@@ -826,8 +1042,9 @@ impl Ranked<'_, '_> {
             .get("channel_type")
             .and_then(Json::as_str)
             .unwrap_or("none");
-        let src = self.refs(o, path, "src_buff", channel_type, ctx.block, tbg)?;
-        let dst = self.refs(o, path, "dst_buff", channel_type, ctx.block, tbg)?;
+        let share = Share { tbg, slice };
+        let src = self.refs(o, path, "src_buff", channel_type, ctx.block, share)?;
+        let dst = self.refs(o, path, "dst_buff", channel_type, ctx.block, share)?;
         let need = |list: &[Place], n: usize, key: &str| -> Result<(), ImportError> {
             match list.len() >= n {
                 true => Ok(()),
@@ -1224,8 +1441,9 @@ impl Ranked<'_, '_> {
         key: &str,
         channel_type: &str,
         block: &Block,
-        tbg: Option<(u32, u32)>,
+        share: Share,
     ) -> Result<Vec<Place>, ImportError> {
+        let Share { tbg, slice } = share;
         let plan = self.plan;
         let Some(list) = o.get(key) else {
             return Ok(Vec::new());
@@ -1296,12 +1514,45 @@ impl Ranked<'_, '_> {
             let n = self.pieces;
             let (share, of) = tbg.unwrap_or((0, 1));
             let size = size * n / of;
-            places.push(Place {
+            let wrap = match ranks {
+                Ranks::One(q) => self.wraps[q as usize],
+                Ranks::Group(_) => self.wraps[self.rank as usize],
+            };
+            let mut place = Place {
                 ranks,
                 buffer,
                 index: index * n + share * size,
                 size,
-            });
+            };
+            // In a pipeline, the iteration's unit from its offset (an
+            // offset into a reused scratch wraps at its stride, 3.8).
+            if let (Some(it), Some(c)) = (slice, plan.chunk) {
+                let piece = c / n as u64;
+                let bytes = size as u64 * piece;
+                if bytes <= it.offset {
+                    return Err(plan.at(
+                        &p,
+                        format!(
+                            "{bytes} bytes, which iteration {} of the pipeline starts past: \
+                             MSCCL++'s executor then runs the op beyond its range (its size \
+                             wraps), so a pipeline's ranges are at least its num_chunks",
+                            it.k + 1
+                        ),
+                    ));
+                }
+                let offset = match (buffer, wrap) {
+                    (2, Some(w)) => it.offset % (w as u64 * piece),
+                    _ => it.offset,
+                };
+                place.index += (offset / piece) as u32;
+                place.size = ((bytes - it.offset).min(it.unit) / piece) as u32;
+            }
+            // A reused scratch's chunk k starts k strides in, its pieces
+            // on from there (into the next chunk's where a chunk is longer).
+            if let (2, Some(w)) = (buffer, wrap) {
+                place.index = index * w + (place.index - index * n);
+            }
+            places.push(place);
         }
         Ok(places)
     }

@@ -288,27 +288,28 @@ impl Protocol for Simple {
         };
         // Phase 2: what every writer of my row still has of its V (row
         // writers packed some), and of my column of its H.
-        let row_writers = self.writers(variant, row);
+        // (Each writer's phase-1 step by its index along the bus: looked
+        // up n times a node, searched it made init quartic in n.)
+        let steps = |bus: Bus| {
+            let mut at = vec![0; n as usize];
+            for (s, &k) in self.writers(variant, bus).iter().enumerate() {
+                at[k as usize] = s as Slot;
+            }
+            at
+        };
+        let row_steps = steps(row);
         let row_at = self.turn(variant, row, j, |k| {
-            let full =
-                mesh_bus::parity_line(Bus::Col(k), n, true).count() - unheard((i + k) % 2 == 1);
+            let full = mesh_bus::parity_count(Bus::Col(k), n, true) - unheard((i + k) % 2 == 1);
             match (i + k) % 2 == 0 {
-                true => {
-                    let first = row_writers.iter().position(|&x| x == k).expect("a writer") as Slot;
-                    full - self.packs(first + 1, full)
-                }
+                true => full - self.packs(row_steps[k as usize] + 1, full),
                 false => full,
             }
         });
-        let col_writers = self.writers(variant, col);
+        let col_steps = steps(col);
         let col_at = self.turn(variant, col, i, |k| {
-            let full =
-                mesh_bus::parity_line(Bus::Row(k), n, false).count() - unheard((k + j) % 2 == 0);
+            let full = mesh_bus::parity_count(Bus::Row(k), n, false) - unheard((k + j) % 2 == 0);
             match (k + j) % 2 == 1 {
-                true => {
-                    let first = col_writers.iter().position(|&x| x == k).expect("a writer") as Slot;
-                    full - self.packs(first + 1, full)
-                }
+                true => full - self.packs(col_steps[k as usize] + 1, full),
                 false => full,
             }
         });

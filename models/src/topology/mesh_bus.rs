@@ -342,6 +342,17 @@ pub fn parity_line(line: Bus, n: u32, odd: bool) -> LineTokens {
     s
 }
 
+/// How many tokens [`parity_line`] holds, without making it: the k in
+/// 0..n of the parity that makes x + k's parity `odd`.
+pub fn parity_count(line: Bus, n: u32, odd: bool) -> u32 {
+    let (Bus::Row(x) | Bus::Col(x)) = line;
+    // Even k where x's parity is already the one asked for.
+    match (x % 2 == 1) == odd {
+        true => n.div_ceil(2),
+        false => n / 2,
+    }
+}
+
 /// Checks list every writer order where there are at most this many.
 pub const EVERY_ORDER: u64 = 4096;
 
@@ -500,6 +511,23 @@ mod tests {
     /// and of 2 on R_1 in phase 2, 3! 2! 2! = 24 distinct orders, the first
     /// along every bus. Past the limit, 64 inputs, the first along every
     /// bus and each a permutation; past side 6, the first alone.
+    #[test]
+    fn a_parity_line_has_as_many_tokens_as_its_count_says() {
+        for n in 1..7 {
+            for x in 0..n {
+                for line in [Bus::Row(x), Bus::Col(x)] {
+                    for odd in [false, true] {
+                        assert_eq!(
+                            parity_count(line, n, odd),
+                            parity_line(line, n, odd).count(),
+                            "{line:?} of {n}, odd {odd}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn orders_are_every_order_or_a_sample() {
         let m = MeshBus::new(2);

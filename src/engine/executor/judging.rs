@@ -11,6 +11,7 @@ use super::on_threads;
 use super::sending::Share;
 use super::set_bit;
 use crate::engine::receive;
+use crate::engine::search::Progress;
 use models::{Arrival, Protocol, ProtocolExt, Topology};
 use properties::{Claims, Holdings, Keep, NodeId, Part, Record, Slot, Task};
 
@@ -33,7 +34,15 @@ pub(super) struct Judging<'a, P: Protocol> {
     pub(super) reads: bool,
     /// Receivers per range (a power of two).
     pub(super) per: usize,
+    /// Ctrl-C and the deadline, looked at as a slot is judged: a slot can
+    /// take seconds, and a budget binds within one. A slot left half
+    /// judged is the run's last (the drive stops before the next), and
+    /// what it found is found: each judged delivery is one of the run's.
+    pub(super) progress: &'a Progress,
 }
+
+/// Deliveries judged between two looks at the progress's stop.
+const LOOK_EVERY: u32 = 1 << 16;
 
 /// What judging updates for the next slot besides the holdings.
 pub(super) struct Next<'a, M> {
@@ -134,8 +143,13 @@ impl<P: Protocol> Judging<'_, P> {
         let sources: Vec<&Bucket<P::Msg>> =
             self.shares.iter().map(|s| &s.buckets[index][..]).collect();
         let lo = (index * self.per) as NodeId;
+        let (mut judged, mut stopped) = (0u32, false);
         let mut each = |to: NodeId, a: &Arrival<P::Msg>| {
-            receive(protocol, slot, task, to, a, &mut holdings, &mut record);
+            judged = judged.wrapping_add(1);
+            stopped = stopped || (judged % LOOK_EVERY == 0 && self.progress.stop().is_some());
+            if !stopped {
+                receive(protocol, slot, task, to, a, &mut holdings, &mut record);
+            }
         };
         if self.reads {
             arrived.group(&sources, &mut tallies, lo, self.per, step, &mut each);
@@ -186,7 +200,10 @@ impl<P: Protocol> Judging<'_, P> {
                 .flat_map(|s| s.buckets.iter().flat_map(|b| b.iter().copied())),
         );
         deliveries.sort_by_key(|(to, _)| *to);
-        for (to, a) in deliveries.iter() {
+        for (k, (to, a)) in deliveries.iter().enumerate() {
+            if k as u32 % LOOK_EVERY == LOOK_EVERY - 1 && self.progress.stop().is_some() {
+                break;
+            }
             receive(protocol, slot, task, *to, a, holdings, record);
             if reads {
                 set_bit(step, *to as usize);
@@ -225,6 +242,10 @@ impl<P: Protocol> Judging<'_, P> {
         let writes = self.shares.iter().flat_map(|s| &s.writes[index]);
         let mut packets = Vec::new();
         for (route, a) in writes {
+            // A write may reach a whole line of receivers.
+            if self.progress.stop().is_some() {
+                return;
+            }
             let (first, step, count) = topology.receivers_run(route).expect("a bus write");
             // The receivers in range, in order.
             let mut receivers = (0..count)

@@ -218,7 +218,7 @@ impl<P: Protocol> Plan<'_, P> {
 
     /// Phase 3: the slot's deliveries judged, by range where the holdings
     /// split, else on this thread; returns true if nothing was sent.
-    fn judge(&self, run: &mut Phased<P::Msg, P::State>, slot: Slot) -> bool {
+    fn judge(&self, run: &mut Phased<P::Msg, P::State>, slot: Slot, progress: &Progress) -> bool {
         let judging = Judging {
             protocol: self.protocol,
             slot,
@@ -227,6 +227,7 @@ impl<P: Protocol> Plan<'_, P> {
             shares: &run.shares,
             reads: self.reads,
             per: self.per,
+            progress,
         };
         let quiet = judging.quiet();
         let next = Next {
@@ -290,7 +291,7 @@ pub(super) fn execute<P: Protocol>(
     let (slot, cut) = run_slots(progress, |slot| {
         plan.send(&mut run, slot);
         plan.fold(&mut run, progress).ok()?;
-        let quiet = plan.judge(&mut run, slot);
+        let quiet = plan.judge(&mut run, slot, progress);
         let idle = run.advance(slot) && quiet;
         let judge = ending.judge(&run.states);
         Some(ending.ended(judge, &mut run.record, &run.holdings, slot, idle))
