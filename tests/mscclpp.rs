@@ -968,6 +968,11 @@ fn pipelines_that_cannot_run_are_refused() {
         "262144 iterations: MSCCL++'s executor counts at most 65535",
     );
     refused(&|_| {}, 4 * MIB + 8, "--bytes 4194312: a chunk of");
+    refused(
+        &|_| {},
+        u64::MAX - 15,
+        "iterations: MSCCL++'s executor counts at most 65535",
+    );
     let e = run_sized("no-pipe", &allreduce(2, false), Some(MIB))
         .map(|o| o.text())
         .unwrap_err()

@@ -358,7 +358,7 @@ impl Plan<'_> {
         };
         let mut lcm = 1u64;
         let mut cut = |by: u64, path: &str, why: &str| -> Result<(), ImportError> {
-            lcm = lcm / gcd(lcm, by) * by;
+            lcm = (lcm / gcd(lcm, by)).saturating_mul(by);
             match lcm > MAX_PIECES as u64 {
                 true => Err(self.at(
                     path,
@@ -464,7 +464,7 @@ impl Plan<'_> {
         };
         let times: Vec<u64> = units
             .iter()
-            .map(|&(unit, m)| (m as u64 * c).div_ceil(unit))
+            .map(|&(unit, m)| (m as u64).saturating_mul(c).div_ceil(unit))
             .collect();
         let (least, most) = (times.iter().min(), times.iter().max());
         let mut words = format!("; chunks of {c} bytes, its pipelines of ");
