@@ -462,9 +462,10 @@ impl Plan<'_> {
                  --bytes sets a chunk's"
             );
         };
+        // The plan was read, so every pipeline's count is in range.
         let times: Vec<u64> = units
             .iter()
-            .map(|&(unit, m)| (m as u64).saturating_mul(c).div_ceil(unit))
+            .filter_map(|&(unit, m)| self.iterations(unit, m, "").ok())
             .collect();
         let (least, most) = (times.iter().min(), times.iter().max());
         let mut words = format!("; chunks of {c} bytes, its pipelines of ");
