@@ -30,6 +30,7 @@
 
 pub mod check;
 pub mod claims;
+pub mod cli;
 pub mod cost;
 pub mod engine;
 pub mod import;

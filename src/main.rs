@@ -6,11 +6,9 @@
 //! bad usage or an error (one line), 3 a claim is left unknown (a budget
 //! ran out, Ctrl-C, or the engine cannot judge it).
 
-mod cli;
-
 use clap::Parser;
-use cli::{Command, Exported, Exports};
 use commcheck::check::{self, Request};
+use commcheck::cli::{self, Command, Exported, Exports};
 use commcheck::engine::search::INTERRUPTED;
 use commcheck::show::{as_schedule, explore, export};
 use models::catalog::Algorithm;
@@ -232,41 +230,16 @@ fn check_all(
     json: bool,
     timing: Option<cli::args::Timing>,
 ) -> anyhow::Result<ExitCode> {
-    let (mut outcomes, mut cut) = (Vec::new(), false);
-    // --timeout is for the whole command: a sweep (--all-k, --all-ell)
-    // shares it, each check taking what the ones before it left.
-    let start = std::time::Instant::now();
-    for (i, req) in requests.iter().enumerate() {
-        let mut req = req.clone();
-        if let Some(total) = req.options.timeout {
-            let left = total.saturating_sub(start.elapsed());
-            if left.is_zero() && i > 0 {
-                eprintln!(
-                    "--timeout {}s: stopped after {i} of the sweep's {} checks; the rest were not \
-                     run",
-                    total.as_secs_f64(),
-                    requests.len()
-                );
-                cut = true;
-                break;
-            }
-            req.options.timeout = Some(left);
-        }
-        let req = &req;
-        let mut outcome = check::check(req)?;
-        if let Some(t) = &timing {
-            let model = t.cost.as_ref().expect("timed with a model");
-            outcome.cost = Some(commcheck::show::as_schedule::timed(req, model, t.bytes)?);
-        }
+    let mut print = |outcome: &commcheck::report::Outcome| {
         if !json {
             print!("{}", outcome.text());
         }
-        outcomes.push(outcome);
-        if INTERRUPTED.load(Relaxed) {
-            break;
-        }
+    };
+    let (outcomes, cut) = cli::checks(requests, timing.as_ref(), &mut print)?;
+    if let Some(words) = &cut {
+        eprintln!("{words}");
     }
-    report(&outcomes, json, cut)
+    report(&outcomes, json, cut.is_some())
 }
 
 /// Prints the reports as JSON (the text was printed as each came) and

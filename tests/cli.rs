@@ -569,9 +569,11 @@ fn readme_states_the_commands_ci_and_people_run() {
     let readme = include_str!("../README.md");
     let ci = include_str!("../.ci/run");
     // Every target (the examples among them) with the MPI runs, then the
-    // doc-tests, which `--all-targets` leaves out.
+    // doc-tests, which `--all-targets` leaves out, then the Python
+    // package's tests.
     let test_command = "cargo test --workspace --release --all-targets --features mpi && \
-                        cargo test --workspace --release --doc --features mpi";
+                        cargo test --workspace --release --doc --features mpi && \
+                        python3 -m pip install ./python && python3 -m pytest -q python/tests";
     assert!(
         readme.contains(&format!("\n    {test_command}\n")),
         "README states the test command"
@@ -579,6 +581,10 @@ fn readme_states_the_commands_ci_and_people_run() {
     assert!(
         readme.contains("\n    cargo run --release --bin check -- nob 4\n"),
         "README states the main job"
+    );
+    assert!(
+        readme.contains("\n    python3 -m pip install ./python\n"),
+        "README states how the Python package is installed"
     );
     // Before it, only the checks the hook asks for: the format, clippy.
     let ci_cargo: Vec<&str> = ci.lines().filter(|l| l.starts_with("cargo ")).collect();

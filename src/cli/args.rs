@@ -11,11 +11,11 @@
 //! name and a paper stay text here and are typed by `cli::resolve`, where
 //! what they mean is known.
 
+use crate::check::schedule::{Format as ScheduleFormat, Map};
+use crate::engine::{memory, Engine};
+use crate::import::collective::Collective;
+use crate::table;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use commcheck::check::schedule::{Format as ScheduleFormat, Map};
-use commcheck::engine::{memory, Engine};
-use commcheck::import::collective::Collective;
-use commcheck::table;
 use models::catalog::{Ports, Switching};
 use models::NetworkSpec;
 use std::path::PathBuf;
@@ -44,7 +44,7 @@ pub enum MethodArg {
     Search,
 }
 
-impl From<MethodArg> for commcheck::optimal::least::Method {
+impl From<MethodArg> for crate::optimal::least::Method {
     fn from(m: MethodArg) -> Self {
         match m {
             MethodArg::Auto => Self::Auto,
@@ -54,7 +54,7 @@ impl From<MethodArg> for commcheck::optimal::least::Method {
     }
 }
 
-impl From<RoutesArg> for commcheck::optimal::task::Routes {
+impl From<RoutesArg> for crate::optimal::task::Routes {
     fn from(r: RoutesArg) -> Self {
         match r {
             RoutesArg::Network => Self::Network,
@@ -187,7 +187,7 @@ pub struct Timing {
     /// astra[:latency=500,bandwidth=50] (over the network's links; the
     /// parameters for links that give none) (docs/cost.md)
     #[arg(long, value_name = "MODEL", value_parser = cost_model)]
-    pub cost: Option<commcheck::cost::Model>,
+    pub cost: Option<crate::cost::Model>,
     /// The bytes of a chunk or packet, where the file gives no sizes
     /// (MSCCL-IR, MSCCL++, commcheck's format, the catalogue's
     /// algorithms): a send of k chunks is k x BYTES. It also sets how
@@ -710,7 +710,7 @@ fn network_spec(text: &str) -> Result<NetworkSpec, models::topology::SpecError> 
 }
 
 /// `--cost`: a cost model and its parameters.
-fn cost_model(text: &str) -> Result<commcheck::cost::Model, String> {
+fn cost_model(text: &str) -> Result<crate::cost::Model, String> {
     text.parse()
 }
 

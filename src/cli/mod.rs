@@ -4,22 +4,25 @@
 //! not take and those that exclude each other, told by [`refusal`]; what
 //! clap cannot express (a flag that depends on a value, such as
 //! `--engine executor` with `--explore`) is checked here; the rest lives with
-//! the request (`commcheck::check::Request`), so nothing is validated
+//! the request (`crate::check::Request`), so nothing is validated
 //! twice.
 
+// A flattened group of flags has its help in its own fields.
+#[allow(missing_docs)]
 pub mod args;
 pub mod help;
 
+use crate::check::machine::Machine;
+use crate::check::schedule::{Map, ScheduleRequest};
+use crate::check::{CheckError, Options, Request};
+use crate::engine::Engine;
+use crate::report::Outcome;
+use crate::table::{self, Table};
 use anyhow::{anyhow, bail};
 use args::{
     AlgorithmArgs, ClaimsArgs, Cli, NodeText, OptimalArgs, Printed, ScheduleArgs, Sub, TableArgs,
 };
 use clap::{CommandFactory, Parser};
-use commcheck::check::machine::Machine;
-use commcheck::check::schedule::{Map, ScheduleRequest};
-use commcheck::check::{Options, Request};
-use commcheck::engine::Engine;
-use commcheck::table::{self, Table};
 use models::catalog::{Algorithm, Params};
 use models::{Family, Grid, Ports, Switching, Topology};
 use std::io::IsTerminal;
@@ -53,7 +56,7 @@ pub enum Command {
     /// `check claims [PAPER]`: the claims ledger.
     Claims {
         /// The papers whose claims are judged.
-        papers: Vec<commcheck::claims::Paper>,
+        papers: Vec<crate::claims::Paper>,
         /// How to print it.
         format: table::Format,
         /// Show which claim is being judged on stderr.
@@ -72,7 +75,7 @@ pub enum Command {
     /// `check schedule FILE --explore`.
     ExploreSchedule(ScheduleRequest, String),
     /// `check optimal TASK NETWORK`, printed as text or JSON.
-    Optimal(commcheck::check::optimal::OptimalRequest, bool),
+    Optimal(crate::check::optimal::OptimalRequest, bool),
 }
 
 /// What exports are made of, owned.
@@ -85,10 +88,10 @@ pub enum Exported {
 
 impl Exported {
     /// The same, borrowed, as the exports take it.
-    pub fn of(&self) -> commcheck::show::export::Of<'_> {
+    pub fn of(&self) -> crate::show::export::Of<'_> {
         match self {
-            Exported::Algorithm(r) => commcheck::show::export::Of::Algorithm(r),
-            Exported::Schedule(r) => commcheck::show::export::Of::Schedule(r),
+            Exported::Algorithm(r) => crate::show::export::Of::Algorithm(r),
+            Exported::Schedule(r) => crate::show::export::Of::Schedule(r),
         }
     }
 }
@@ -126,6 +129,47 @@ impl Exports {
             || self.write_msccl.is_some()
             || self.write_mscclpp.is_some()
     }
+}
+
+/// The checks of a `check ALG ...` command (one, or a sweep's), in turn,
+/// each report given to `each` as it comes, each run timed where `--cost`
+/// asks. `--timeout` is for the whole command: a sweep shares it, each
+/// check taking what the ones before it left; where it ran out first,
+/// the words that say which checks were not run.
+pub fn checks(
+    requests: &[Request],
+    timing: Option<&args::Timing>,
+    each: &mut dyn FnMut(&Outcome),
+) -> Result<(Vec<Outcome>, Option<String>), CheckError> {
+    let mut outcomes = Vec::new();
+    let start = std::time::Instant::now();
+    for (i, req) in requests.iter().enumerate() {
+        let mut req = req.clone();
+        if let Some(total) = req.options.timeout {
+            let left = total.saturating_sub(start.elapsed());
+            if left.is_zero() && i > 0 {
+                let words = format!(
+                    "--timeout {}s: stopped after {i} of the sweep's {} checks; the rest were not \
+                     run",
+                    total.as_secs_f64(),
+                    requests.len()
+                );
+                return Ok((outcomes, Some(words)));
+            }
+            req.options.timeout = Some(left);
+        }
+        let mut outcome = crate::check::check(&req)?;
+        if let Some(t) = timing {
+            let model = t.cost.as_ref().expect("timed with a model");
+            outcome.cost = Some(crate::show::as_schedule::timed(&req, model, t.bytes)?);
+        }
+        each(&outcome);
+        outcomes.push(outcome);
+        if crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+    }
+    Ok((outcomes, None))
 }
 
 /// Broadcasts the lecture notes name but describe too thinly to encode:
@@ -349,7 +393,7 @@ fn table_command(a: TableArgs) -> anyhow::Result<Command> {
 
 /// `check claims [PAPER]`.
 fn claims(a: ClaimsArgs) -> anyhow::Result<Command> {
-    use commcheck::claims::Paper;
+    use crate::claims::Paper;
     let papers = match a.paper.as_deref() {
         None => Paper::ALL.to_vec(),
         Some(name) => vec![Paper::parse(name).ok_or_else(|| {
@@ -632,7 +676,7 @@ fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads:
         threads: b.threads.unwrap_or(threads),
         max_states: b.max_states,
         timeout: b.timeout.map(Duration::from_secs),
-        default_timeout: Some(commcheck::check::DEFAULT_TIMEOUT),
+        default_timeout: Some(crate::check::DEFAULT_TIMEOUT),
         max_memory: b.max_memory,
         progress: !e.output.json && !e.output.quiet && std::io::stderr().is_terminal(),
         announce: !e.output.json && !e.output.quiet,
@@ -654,7 +698,7 @@ fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads:
 
 /// `check optimal TASK NETWORK`.
 fn optimal(a: OptimalArgs) -> anyhow::Result<Command> {
-    use commcheck::check::optimal::OptimalRequest;
+    use crate::check::optimal::OptimalRequest;
     let usage = "`check optimal TASK NETWORK`: a task (broadcast[:ROOT], allgather, \
                  scatter[:ROOT], gather[:ROOT], alltoall) and a network (hypercube:N, mesh:AxB, \
                  torus:AxB, mesh-bus:N, graph:FILE)";
@@ -671,11 +715,11 @@ fn optimal(a: OptimalArgs) -> anyhow::Result<Command> {
             ports: a.modes.ports.map_or(Ports::All, Into::into),
             routes: a
                 .routes
-                .map_or(commcheck::optimal::task::Routes::Network, Into::into),
+                .map_or(crate::optimal::task::Routes::Network, Into::into),
             max_slots: a.max_slots.unwrap_or(16),
             method: a
                 .method
-                .map_or(commcheck::check::optimal::Method::Auto, Into::into),
+                .map_or(crate::check::optimal::Method::Auto, Into::into),
             fewest_transmissions: a.fewest_transmissions,
             ell: a.ell,
             timeout: a.timeout.map(std::time::Duration::from_secs),
