@@ -544,3 +544,110 @@ fn one_request_cannot_kill_or_stall_the_explorer() {
     );
     drop(greedy);
 }
+
+/// The Explorer's HTTP interface fuzzed: seeded requests of every shape
+/// (methods, the API's paths and others, cut, repeated and huge parts,
+/// encodings, header counts and sizes, lengths that lie, bodies of
+/// bytes), each on its own connection, read with a deadline. The server
+/// answers each with a status line or closes it, never stalls, and
+/// serves its page after every 50. `COMMCHECK_FUZZ=N` sends N requests
+/// (BENCHMARKS.md records a long run); the default is small.
+#[test]
+fn the_explorer_survives_fuzzed_requests() {
+    let (_server, addr) = serve(&["naive-tree", "3"]);
+    let requests = std::env::var("COMMCHECK_FUZZ")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300usize);
+    let mut rng = crate::fuzz::Rng(0x005e_ed0f_e8b1_04e5);
+    let methods = [
+        "GET",
+        "POST",
+        "HEAD",
+        "PUT",
+        "DELETE",
+        "OPTIONS",
+        "G\0T",
+        "",
+        "GETGETGET",
+    ];
+    let paths = [
+        "/",
+        "/.status",
+        "/.states",
+        "/.states/0",
+        "/.states/0/0/0",
+        "/.states/99999999999999999999",
+        "/.states/-1/0",
+        "/.runtocompletion",
+        "/.svg/0",
+        "/app.js",
+        "/../../etc/passwd",
+        "/%00%ff%2e%2e",
+        "*",
+        "http://x/",
+        "",
+    ];
+    let mut statuses: std::collections::BTreeMap<String, usize> = Default::default();
+    for k in 0..requests {
+        let mut path = paths[rng.below(paths.len())].to_string();
+        match rng.below(6) {
+            0 => path += &"/0".repeat(rng.below(5000)),
+            1 => path += &"%".repeat(rng.below(100)),
+            2 => path = path.repeat(rng.below(50) + 1),
+            _ => {}
+        }
+        let mut request = format!(
+            "{} {path} HTTP/1.{}\r\n",
+            methods[rng.below(methods.len())],
+            rng.below(3)
+        )
+        .into_bytes();
+        for _ in 0..rng.below(4) {
+            let header = match rng.below(6) {
+                0 => format!("Content-Length: {}\r\n", rng.next()),
+                1 => "Content-Length: -5\r\n".to_string(),
+                2 => "Transfer-Encoding: chunked\r\n".to_string(),
+                3 => format!(
+                    "X-{}: {}\r\n",
+                    "h".repeat(rng.below(100)),
+                    "v".repeat(rng.below(20000))
+                ),
+                4 => "Connection: keep-alive\r\n".to_string(),
+                _ => format!("Host: {addr}\r\n"),
+            };
+            request.extend(header.into_bytes());
+        }
+        request.extend(b"\r\n");
+        for _ in 0..rng.below(64) {
+            request.push(rng.next() as u8);
+        }
+        // Cut short, at times.
+        if rng.below(8) == 0 {
+            let cut = rng.below(request.len());
+            request.truncate(cut);
+        }
+        let mut s = TcpStream::connect(&addr).expect("the Explorer accepts a connection");
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let _ = s.write_all(&request);
+        let _ = s.shutdown(std::net::Shutdown::Write);
+        let mut answer = Vec::new();
+        let start = Instant::now();
+        let _ = s.read_to_end(&mut answer);
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "request {k} left unanswered: {:?}",
+            String::from_utf8_lossy(&request[..request.len().min(200)])
+        );
+        let status = String::from_utf8_lossy(&answer[..answer.len().min(12)]).into_owned();
+        *statuses.entry(status).or_default() += 1;
+        if k % 50 == 49 {
+            assert!(page(&addr).contains("<html"), "the page after request {k}");
+        }
+    }
+    assert!(
+        page(&addr).contains("<html"),
+        "the page after {requests} requests"
+    );
+    eprintln!("{requests} fuzzed requests: {statuses:?}");
+}

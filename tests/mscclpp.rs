@@ -309,6 +309,18 @@ fn a_missing_signal_is_a_hang() {
         "{text}"
     );
     assert!(o.refuted());
+    // The rank and the waiting op as fields (--json, Python).
+    let c = o
+        .properties
+        .iter()
+        .find(|p| p.name == "matching")
+        .and_then(|p| p.counterexample.clone())
+        .unwrap();
+    assert_eq!(c.rank, Some(3), "{c:?}");
+    assert!(
+        matches!(c.operations.as_slice(), [op] if op.starts_with("rank 3 (gpu3), gpus[3].threadblocks[0].ops[")),
+        "{c:?}"
+    );
 }
 
 /// Asserts that race-freedom is violated by a put and a copy of one
@@ -361,6 +373,17 @@ fn a_put_over_unread_data_is_a_race() {
         .and_then(|p| p.counterexample.clone())
         .unwrap();
     assert!(race.interleaving.last().unwrap().ends_with("run at once"));
+    // Field by field, as --json and Python give it: the GPU, the scratch
+    // chunk, the two accesses (the later first).
+    assert_eq!(race.buffer.as_deref(), Some("s"), "{race:?}");
+    assert!(race.rank.is_some() && race.offset.is_some(), "{race:?}");
+    assert_eq!(race.operations.len(), 2, "{race:?}");
+    assert!(
+        race.operations
+            .iter()
+            .all(|o| o.contains(".threadblocks[0].ops[")),
+        "{race:?}"
+    );
     let acked = run("ack", &allgather(3, true)).unwrap();
     assert_eq!(
         status(&acked, "race-freedom"),
@@ -385,6 +408,24 @@ fn a_shard_reduced_twice_is_named() {
         text_of(&o, "causal-completeness"),
         "at every speed, rank 0 (gpu0) ends with rank 1 (gpu1)'s term counted twice at buffer \
          i, offset 0"
+    );
+    let c = o
+        .properties
+        .iter()
+        .find(|p| p.name == "causal-completeness")
+        .and_then(|p| p.counterexample.clone())
+        .unwrap();
+    assert_eq!(
+        (c.rank, c.buffer.as_deref(), c.offset),
+        (Some(0), Some("i"), Some(0))
+    );
+    assert_eq!(
+        c.expected.as_deref(),
+        Some("the sum of chunk 0 over 4 ranks")
+    );
+    assert_eq!(
+        c.found.as_deref(),
+        Some("rank 1 (gpu1)'s term counted twice")
     );
 }
 

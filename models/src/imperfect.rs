@@ -559,6 +559,10 @@ impl<P: Protocol> Judging<(P::Input, u32), FaultyState<P::State, P::Msg>, P::Msg
         self.inner.explain(violation)
     }
 
+    fn locate(&self, violation: &properties::Violation) -> crate::protocol::Located {
+        self.inner.locate(violation)
+    }
+
     fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
         self.inner.lower_bounds()
     }

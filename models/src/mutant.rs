@@ -356,6 +356,10 @@ impl<P: Protocol, B: Mutation<P>> Judging<P::Input, MutantState<P::State, B::Mem
         self.inner.explain(violation)
     }
 
+    fn locate(&self, violation: &properties::Violation) -> crate::protocol::Located {
+        self.inner.locate(violation)
+    }
+
     fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
         self.inner.lower_bounds()
     }

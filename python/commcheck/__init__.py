@@ -20,10 +20,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Union
 
 from . import _native
 
@@ -107,8 +108,29 @@ def _answer(kind: str, text: str, names: Dict[str, str]) -> str:
     return named(text)
 
 
-def _run(words: List[str], progress: bool, names: Dict[str, str]) -> Any:
-    kind, text, note = _native.run(words, progress)
+Progress = Union[bool, Callable[[str], None]]
+
+
+def _shown(progress: Progress) -> Optional[Callable[[str], None]]:
+    """Where progress lines go: `progress` itself where it is a function
+    (each line, then "" when the check ends), else with True one line on
+    sys.stderr rewritten in place (a terminal's or a notebook cell's)."""
+    if callable(progress):
+        return progress
+    if not progress:
+        return None
+    width = [0]
+
+    def show(line: str) -> None:
+        sys.stderr.write("\r" + line.ljust(width[0]) + ("\r" if not line else ""))
+        sys.stderr.flush()
+        width[0] = max(width[0], len(line))
+
+    return show
+
+
+def _run(words: List[str], progress: Progress, names: Dict[str, str]) -> Any:
+    kind, text, note = _native.run(words, _shown(progress))
     data = json.loads(_answer(kind, text, names))
     if note:
         # A sweep cut short by its --timeout: said in each report.
@@ -406,7 +428,7 @@ class Network:
 # -- checks ----------------------------------------------------------------------
 
 
-def check(algorithm: str, n: Union[int, str], *, progress: bool = False, **options: Any) -> Any:
+def check(algorithm: str, n: Union[int, str], *, progress: Progress = False, **options: Any) -> Any:
     """Checks a catalogued algorithm (``check list`` names them) at size
     ``n``, as ``check ALGORITHM N`` does, with the command line's options
     as keyword arguments: ``engine``, ``ports``, ``switching``, ``source``,
@@ -456,7 +478,7 @@ def check_schedule(
     format: Optional[str] = None,
     collective: Optional[str] = None,
     cost: Optional[str] = None,
-    progress: bool = False,
+    progress: Progress = False,
     **options: Any,
 ) -> Report:
     """Checks a schedule on a network, as ``check schedule FILE --network

@@ -1,15 +1,19 @@
 """commcheck's native module: the command line's parser and checker, run in
 this process (the package wraps it; docs/python.md)."""
 
-from typing import List, Tuple
+from typing import Callable, List, Optional, Tuple
 
 __version__: str
 MACHINES: str
 
-def run(words: List[str], progress: bool = False) -> Tuple[str, str, str]:
+def run(
+    words: List[str], progress: Optional[Callable[[str], None]] = None
+) -> Tuple[str, str, str]:
     """Runs ``check WORDS`` (a catalogue check, ``schedule`` or ``optimal``):
     ("ok", its JSON report, a note or ""), ("usage", the message, ""), or
-    ("format", JSON of file, line, column and message, "")."""
+    ("format", JSON of file, line, column and message, ""). ``progress``
+    is called with each progress line (one a second after the first two),
+    then with "" when the check ends."""
 
 def picture(words: List[str]) -> Tuple[str, str, str]:
     """The SVG picture ``check WORDS --svg -`` draws, as `run` answers."""

@@ -7,6 +7,7 @@
 //! and nothing is written on stdout or stderr but the progress asked for.
 
 use clap::Parser;
+use commcheck::check::progress::Sink;
 use commcheck::check::CheckError;
 use commcheck::cli::{self, args::Cli, Command};
 use commcheck::engine::search::INTERRUPTED;
@@ -15,7 +16,7 @@ use models::topology::{Network, NetworkSpec};
 use models::{Ports, Switching, Topology};
 use pyo3::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// Why a request gave no report: the command line's one line, and where
@@ -111,13 +112,18 @@ fn parse(words: &[String]) -> Result<Command, Failure> {
 }
 
 /// Runs a check command quietly: its reports as `--json` prints them, and
-/// the words of a sweep `--timeout` cut short (else empty).
-fn check(words: &[String], progress: bool) -> Result<(String, String), Failure> {
+/// the words of a sweep `--timeout` cut short (else empty); progress
+/// lines, where asked for, to `progress`.
+fn check(words: &[String], progress: Option<&Sink>) -> Result<(String, String), Failure> {
+    let quiet = |o: &mut commcheck::check::Options| {
+        o.progress = progress.is_some();
+        o.progress_to = progress.cloned();
+        o.announce = false;
+    };
     match parse(words)? {
         Command::Check(mut requests, _, timing) => {
             for r in &mut requests {
-                r.options.progress = progress;
-                r.options.announce = false;
+                quiet(&mut r.options);
             }
             let (outcomes, cut) = cli::checks(&requests, timing.as_ref(), &mut |_| {})
                 .map_err(|e| Failure::of_check(&e))?;
@@ -128,8 +134,7 @@ fn check(words: &[String], progress: bool) -> Result<(String, String), Failure> 
             Ok((text, cut.unwrap_or_default()))
         }
         Command::Schedule(mut request, _) => {
-            request.options.progress = progress;
-            request.options.announce = false;
+            quiet(&mut request.options);
             let outcome = commcheck::check::schedule::check_schedule(&request)
                 .map_err(|e| Failure::of_check(&e))?;
             Ok((json(&outcome)?, String::new()))
@@ -213,10 +218,15 @@ fn network(spec: &str) -> Result<String, Failure> {
 }
 
 /// Runs `work` off the GIL on a thread of its own, while this one looks
-/// for Python's signals every 100 ms: on Ctrl-C the check is told to stop
-/// (at its next budget check, as the command line's does) and Python's
-/// `KeyboardInterrupt` is raised once it has.
-fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+/// for Python's signals every 100 ms (and calls `tick` with the GIL
+/// held): on Ctrl-C the check is told to stop (at its next budget check,
+/// as the command line's does) and Python's `KeyboardInterrupt` is raised
+/// once it has.
+fn detached<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send,
+    tick: &mut (dyn FnMut(Python<'_>) + Send),
+) -> PyResult<T> {
     py.detach(|| {
         std::thread::scope(|s| {
             let (tx, rx) = mpsc::channel();
@@ -228,16 +238,18 @@ fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResul
                 match rx.recv_timeout(Duration::from_millis(100)) {
                     Ok(done) => break Some(done),
                     Err(mpsc::RecvTimeoutError::Disconnected) => break None,
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                    Err(mpsc::RecvTimeoutError::Timeout) => Python::attach(|py| {
+                        tick(py);
                         if interrupted.is_none() {
-                            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            if let Err(e) = py.check_signals() {
                                 INTERRUPTED.store(true, Relaxed);
                                 interrupted = Some(e);
                             }
                         }
-                    }
+                    }),
                 }
             };
+            Python::attach(&mut *tick);
             let joined = worker.join();
             INTERRUPTED.store(false, Relaxed);
             if let Some(e) = interrupted {
@@ -276,23 +288,48 @@ fn answer(result: Result<(String, String), Failure>) -> Answer {
 }
 
 /// Runs `check WORDS` (a catalogue check, `schedule` or `optimal`) and
-/// gives its JSON report.
+/// gives its JSON report; `progress`, where given, is called with each
+/// progress line (then with "" at the end), from this thread.
 #[pyfunction]
-#[pyo3(signature = (words, progress = false))]
-fn run(py: Python<'_>, words: Vec<String>, progress: bool) -> PyResult<Answer> {
-    detached(py, || answer(check(&words, progress)))
+#[pyo3(signature = (words, progress = None))]
+fn run(py: Python<'_>, words: Vec<String>, progress: Option<Py<PyAny>>) -> PyResult<Answer> {
+    // The check's progress lines wait here for the next tick, the last
+    // one only (a line a second; "" once it ends).
+    let latest: Arc<Mutex<Option<String>>> = Arc::default();
+    let sink = progress.as_ref().map(|_| {
+        let latest = Arc::clone(&latest);
+        Sink(Arc::new(move |line: &str| {
+            *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(line.to_string());
+        }))
+    });
+    let mut failed: Option<PyErr> = None;
+    let mut tick = |py: Python<'_>| {
+        let line = latest.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let (Some(show), Some(line), None) = (&progress, line, &failed) {
+            if let Err(e) = show.call1(py, (line,)) {
+                failed = Some(e);
+            }
+        }
+    };
+    let ran = detached(py, || answer(check(&words, sink.as_ref())), &mut tick)?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(ran),
+    }
 }
 
 /// The SVG picture of the run `check WORDS --svg -` draws.
 #[pyfunction]
 fn picture(py: Python<'_>, words: Vec<String>) -> PyResult<Answer> {
-    detached(py, || answer(svg(&words).map(|p| (p, String::new()))))
+    let work = || answer(svg(&words).map(|p| (p, String::new())));
+    detached(py, work, &mut |_| {})
 }
 
 /// The network `spec` names (as `--network` takes it), as JSON.
 #[pyfunction]
 fn describe_network(py: Python<'_>, spec: String) -> PyResult<Answer> {
-    detached(py, || answer(network(&spec).map(|d| (d, String::new()))))
+    let work = || answer(network(&spec).map(|d| (d, String::new())));
+    detached(py, work, &mut |_| {})
 }
 
 /// The module.

@@ -210,6 +210,9 @@ pub fn assemble<P: Protocol>(
         ) {
             c.text = format!("{}: {words}", c.input.as_deref().unwrap_or_default());
         }
+        if let (Some(c), Some(v)) = (report.counterexample.as_mut(), found) {
+            *c = std::mem::take(c).located(p.locate(&v));
+        }
         reports.push(report);
     }
 

@@ -53,25 +53,42 @@ pub fn line(progress: &Progress, engine: Engine, elapsed: Duration) -> String {
     s
 }
 
+/// Where progress lines go instead of stderr: each line, then "" when
+/// the check ends (a program that embeds commcheck shows them itself).
+#[derive(Clone)]
+pub struct Sink(pub std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for Sink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sink")
+    }
+}
+
 /// Rewrites the progress line every second after the first two, until
-/// `stop`; then clears it.
-pub fn show(progress: &Progress, engine: Engine, stop: &AtomicBool) {
+/// `stop`; then clears it: on stderr, or through `sink`.
+pub fn show(progress: &Progress, engine: Engine, stop: &AtomicBool, sink: Option<&Sink>) {
     let start = Instant::now();
     let mut shown = false;
     let mut next = Duration::from_secs(2);
+    let put = |text: &str| match sink {
+        Some(Sink(f)) => f(text),
+        None => {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K{text}");
+            let _ = err.flush();
+        }
+    };
     while !stop.load(Relaxed) {
         std::thread::sleep(Duration::from_millis(50));
         let elapsed = start.elapsed();
         if elapsed >= next {
             next += Duration::from_secs(1);
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[K{}", line(progress, engine, elapsed));
-            let _ = err.flush();
+            put(&line(progress, engine, elapsed));
             shown = true;
         }
     }
     if shown {
-        let _ = write!(std::io::stderr(), "\r\x1b[K");
+        put("");
     }
 }
 

@@ -44,6 +44,9 @@ pub struct Options {
     pub max_memory: Option<u64>,
     /// Show progress on stderr.
     pub progress: bool,
+    /// Where progress goes instead of stderr, where a program embedding
+    /// commcheck shows it itself (the Python package, in a notebook).
+    pub progress_to: Option<super::progress::Sink>,
     /// Say on stderr, before a search past its reach starts, what it will do.
     pub announce: bool,
     /// Report the distribution over random draws (`--distribution`).
@@ -65,6 +68,7 @@ impl Default for Options {
             default_timeout: None,
             max_memory: None,
             progress: false,
+            progress_to: None,
             announce: false,
             distribution: false,
             machine: Default::default(),

@@ -35,9 +35,10 @@ pub fn check_with<P: Protocol + 'static>(
         ..Progress::default()
     };
     let stop = AtomicBool::new(false);
+    let sink = options.progress_to.as_ref();
     let mut results = std::thread::scope(|scope| {
         if options.progress {
-            scope.spawn(|| super::progress::show(&progress, engine, &stop));
+            scope.spawn(|| super::progress::show(&progress, engine, &stop, sink));
         }
         let results = execute(&p, subject, &plan, &progress);
         stop.store(true, Relaxed);

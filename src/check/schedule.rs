@@ -585,16 +585,19 @@ fn speed_report(name: &'static str, v: Verdict) -> PropertyReport {
         Verdict::NotJudged(why) => (r.status, r.reason) = (Status::NotJudged, Some(why)),
         Verdict::Unknown(why) => (r.status, r.reason) = (Status::Unknown, Some(why)),
         Verdict::Violated {
-            rank: _,
+            at,
             text,
             interleaving,
         } => {
             r.status = Status::Violated;
             r.found_by = Some(Finder::HappensBefore);
-            r.counterexample = Some(Counterexample {
-                interleaving,
-                ..Counterexample::text(text)
-            });
+            r.counterexample = Some(
+                Counterexample {
+                    interleaving,
+                    ..Counterexample::text(text)
+                }
+                .located(at),
+            );
         }
     }
     r

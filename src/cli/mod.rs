@@ -679,6 +679,7 @@ fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads:
         default_timeout: Some(crate::check::DEFAULT_TIMEOUT),
         max_memory: b.max_memory,
         progress: !e.output.json && !e.output.quiet && std::io::stderr().is_terminal(),
+        progress_to: None,
         announce: !e.output.json && !e.output.quiet,
         distribution: false,
         source: None,

@@ -409,6 +409,26 @@ pub struct Counterexample {
     /// and skew), where the subject has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<String>,
+    /// A schedule's rank, by its number in the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
+    /// The buffer (`i`, `o`, `s`) of the place concerned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<String>,
+    /// Its offset in the buffer, in chunks (the position where the file
+    /// has no buffers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u32>,
+    /// What the place must end with, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// What it ends with, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found: Option<String>,
+    /// The operations concerned, in the file's terms (rank, label or JSON
+    /// path, line).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub operations: Vec<String>,
 }
 
 impl Counterexample {
@@ -417,6 +437,20 @@ impl Counterexample {
         Counterexample {
             text,
             ..Default::default()
+        }
+    }
+
+    /// With the fields of a schedule's violation in the file's terms
+    /// ([`models::protocol::Located`]).
+    pub fn located(self, at: models::protocol::Located) -> Self {
+        Counterexample {
+            rank: at.rank,
+            buffer: at.buffer,
+            offset: at.offset,
+            expected: at.expected,
+            found: at.found,
+            operations: at.operations,
+            ..self
         }
     }
 }

@@ -175,6 +175,14 @@ pub trait Judging<I, S, M> {
         None
     }
 
+    /// Where `violation` is, field by field, in the terms of the file it
+    /// was read from (a schedule's rank, buffer, offset, operations);
+    /// nothing where the network's words locate it.
+    fn locate(&self, violation: &Violation) -> Located {
+        let _ = violation;
+        Located::default()
+    }
+
     /// Lower bounds the paper proves for the problem at these parameters,
     /// by name, printed beside every result (the largest is
     /// `Claims::lower_bound`).
@@ -363,4 +371,26 @@ impl<I, S, M> Codes<I, S, M> for Plain {
     fn unpack_state(&self, _: &I, _: NodeId, _: u16) -> S {
         match *self {}
     }
+}
+
+/// Where a violation is in the terms of the file a schedule was read
+/// from, field by field: what the report's sentence says, for JSON and
+/// Python to give as data ([`Judging::locate`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Located {
+    /// The rank, by its number in the file.
+    pub rank: Option<u32>,
+    /// The buffer (MSCCL-IR's and MSCCL++'s `i`, `o`, `s`), where the
+    /// file has buffers.
+    pub buffer: Option<String>,
+    /// The offset in that buffer, in chunks (where chunks are cut into
+    /// pieces, the chunk's), or the position where there are no buffers.
+    pub offset: Option<u32>,
+    /// What the place must end with, in words.
+    pub expected: Option<String>,
+    /// What it ends with, in words.
+    pub found: Option<String>,
+    /// The operations concerned, in the file's terms (rank, label or JSON
+    /// path, line).
+    pub operations: Vec<String>,
 }

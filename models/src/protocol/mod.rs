@@ -29,7 +29,7 @@ mod aspects;
 mod parts;
 mod view;
 
-pub use aspects::{Choices, Codes, Hints, Inputs, Judging, Machine, Plain, Sources};
+pub use aspects::{Choices, Codes, Hints, Inputs, Judging, Located, Machine, Plain, Sources};
 pub use parts::{Arrival, Symmetry, NO_CODE, PACKED_NODE_BITS};
 pub use view::ProtocolExt;
 

@@ -139,6 +139,12 @@ pub trait ProtocolExt: Protocol {
         self.judging()?.explain(violation)
     }
 
+    /// Where `violation` is, field by field ([`Judging::locate`]).
+    fn locate(&self, violation: &Violation) -> super::Located {
+        self.judging()
+            .map_or_else(Default::default, |j| j.locate(violation))
+    }
+
     /// The paper's lower bounds by name ([`Judging::lower_bounds`]).
     fn lower_bounds(&self) -> Vec<(&'static str, Slot)> {
         self.judging().map_or_else(Vec::new, |j| j.lower_bounds())

@@ -36,8 +36,9 @@
 //! is, per chain, how many of its events precede it; a clock lives until
 //! its event's last successor is taken.
 
-use super::values::{wrong_words, Values};
+use super::values::{wrong_located, wrong_words, Values};
 use super::{Data, Kind, OpId, Pos, Rank, Schedule};
+use crate::protocol::Located;
 use std::collections::HashMap;
 
 /// Most clock entries alive at once (a chain's count per event not yet
@@ -55,8 +56,9 @@ pub enum Verdict {
     Unknown(String),
     /// An execution breaks it.
     Violated {
-        /// The rank concerned.
-        rank: Rank,
+        /// Where, field by field: the rank concerned, and the position
+        /// and operations where there are some.
+        at: Located,
         /// What happens, in the file's words.
         text: String,
         /// An execution that shows it: operations in the order they end
@@ -187,7 +189,11 @@ fn judge_each(s: &Schedule, name: &dyn Fn(Rank) -> String, why: &str) -> Speeds 
         }
         if let Some(stuck) = m.stuck {
             wrong.get_or_insert_with(|| Verdict::Violated {
-                rank: s.ops[stuck as usize].rank,
+                at: Located {
+                    rank: Some(s.ops[stuck as usize].rank),
+                    operations: vec![s.where_is_named(name, stuck)],
+                    ..Located::default()
+                },
                 text: format!(
                     "at some speeds {} never completes: the receives take messages so that it \
                      is left waiting (a deadlock those speeds make)",
@@ -546,8 +552,15 @@ pub(super) fn pass(
                 s.where_is_named(name, a),
                 s.where_is_named(name, c)
             ));
+            let (buffer, offset) = s.chunks.place(p);
             Verdict::Violated {
-                rank,
+                at: Located {
+                    rank: Some(rank),
+                    buffer: buffer.map(str::to_string),
+                    offset: Some(offset),
+                    operations: vec![s.where_is_named(name, c), s.where_is_named(name, a)],
+                    ..Located::default()
+                },
                 text: format!(
                     "{} {} {} while {} {} it: nothing orders them (no dependency or chain of \
                      messages between them), so at some speeds they overlap",
@@ -583,7 +596,10 @@ pub(super) fn pass(
             }
         ));
         Verdict::Violated {
-            rank: r,
+            at: Located {
+                rank: Some(r),
+                ..Located::default()
+            },
             text: format!(
                 "{} can end with no causal chain from {}: at some speeds it ends before \
                  they start, and lacks their chunks{}",
@@ -615,7 +631,7 @@ pub(super) fn pass(
     } else {
         match (0..s.ranks).find_map(|r| Some((r, values[r as usize].wrong(&s.chunks, r)?))) {
             Some((r, code)) => Verdict::Violated {
-                rank: r,
+                at: wrong_located(&s.chunks, r, code, name),
                 text: format!(
                     "{}, {}",
                     match choices {
@@ -830,10 +846,10 @@ mod tests {
                 .collect();
             judge(&schedule(n, ops, allgather(n)), &words)
         };
-        let Verdict::Violated { rank, text, .. } = barrier(false).causal_completeness else {
+        let Verdict::Violated { at, text, .. } = barrier(false).causal_completeness else {
             panic!("the unchained barrier is judged a barrier");
         };
-        assert_eq!(rank, 0);
+        assert_eq!(at.rank, Some(0));
         assert!(
             text.starts_with("rank 0 can end with no causal chain from rank 3:"),
             "{text}"
@@ -870,14 +886,16 @@ mod tests {
             judge(&schedule(3, ops, chunks.clone()), &words)
         };
         let Verdict::Violated {
-            rank,
+            at,
             text,
             interleaving,
         } = forward(vec![]).race_freedom
         else {
             panic!("the unordered forward is race-free");
         };
-        assert_eq!(rank, 1);
+        assert_eq!(at.rank, Some(1));
+        assert_eq!((at.buffer, at.offset), (None, Some(0)));
+        assert_eq!(at.operations, ["rank 1, op 1", "rank 1, op 0"]);
         assert!(text.contains("rank 1, op 1 reads position 0"), "{text}");
         assert!(text.contains("rank 1, op 0 writes it"), "{text}");
         assert_eq!(
@@ -984,14 +1002,14 @@ mod tests {
         let swapped = two(false);
         assert_eq!(swapped.race_freedom, Verdict::Holds);
         let Verdict::Violated {
-            rank,
+            at,
             text,
             interleaving,
         } = swapped.causal_completeness
         else {
             panic!("the swapped messages are judged right: {swapped:?}");
         };
-        assert_eq!(rank, 1);
+        assert_eq!(at.rank, Some(1));
         assert!(
             text.starts_with("at some speeds, rank 1 ends with"),
             "{text}"
@@ -1031,14 +1049,15 @@ mod tests {
             judge(&schedule(3, ops, chunks), &words)
         };
         let Verdict::Violated {
-            rank,
+            at,
             text,
             interleaving,
         } = program(1).causal_completeness
         else {
             panic!("the wildcard deadlock is not found");
         };
-        assert_eq!(rank, 0);
+        assert_eq!(at.rank, Some(0));
+        assert_eq!(at.operations, ["rank 0, op 1"]);
         assert!(
             text.starts_with("at some speeds rank 0, op 1 never completes"),
             "{text}"

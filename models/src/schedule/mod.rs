@@ -325,14 +325,31 @@ impl Chunks {
     /// Position `p` in the file's words: `buffer o, offset 3`, or
     /// `position 3`.
     pub fn place_words(&self, p: Pos) -> String {
-        match self.buffers.iter().rev().find(|b| b.1 <= p) {
-            Some((name, first)) => format!(
-                "buffer {name}, offset {}{}",
-                (p - first) / self.pieces,
-                self.piece_words(p - first)
+        match self.place(p) {
+            (Some(name), offset) => format!(
+                "buffer {name}, offset {offset}{}",
+                self.piece_words(p - self.buffer_start(p))
             ),
-            None => format!("position {p}"),
+            (None, _) => format!("position {p}"),
         }
+    }
+
+    /// Position `p` as (buffer, offset in chunks) where there are
+    /// buffers, else (None, p).
+    pub fn place(&self, p: Pos) -> (Option<&str>, u32) {
+        match self.buffers.iter().rev().find(|b| b.1 <= p) {
+            Some((name, first)) => (Some(name), (p - first) / self.pieces),
+            None => (None, p),
+        }
+    }
+
+    /// The first position of `p`'s buffer (0 where there are none).
+    fn buffer_start(&self, p: Pos) -> Pos {
+        self.buffers
+            .iter()
+            .rev()
+            .find(|b| b.1 <= p)
+            .map_or(0, |b| b.1)
     }
 
     /// Chunk `c` in the file's words: `chunk 3`, or `chunk 3 (piece 2

@@ -29,10 +29,10 @@
 
 use super::orders::{Conflicts, Orders};
 pub use super::values::Payload;
-use super::values::{wrong_words, Values};
+use super::values::{wrong_located, wrong_words, Values};
 use super::{lower_bounds, Data, Kind, OpId, Rank, Schedule, ScheduleError, Value};
 use crate::config::{Ports, Switching};
-use crate::protocol::{Arrival, Choices, Inputs, Judging, Protocol, Runs};
+use crate::protocol::{Arrival, Choices, Inputs, Judging, Located, Protocol, Runs};
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
 use std::ops::Range;
@@ -1078,6 +1078,37 @@ impl<T: Topology> Judging<(), RankState, Message> for &Scheduled<T> {
                 }))
             }
             _ => None,
+        }
+    }
+
+    /// The rank (not its node), and for a wrong result its buffer,
+    /// offset and values, for an unfinished operation the operation.
+    fn locate(&self, v: &properties::Violation) -> Located {
+        use properties::Violation::*;
+        let rank_of = |node: NodeId| {
+            let r = self.rank_at[node as usize];
+            (r != Rank::MAX).then_some(r)
+        };
+        match *v {
+            WrongResult { node, detail } => {
+                let r = self.rank_at[node as usize];
+                wrong_located(&self.schedule.chunks, r, detail, &|q| self.rank_words(q))
+            }
+            Unmatched { node, op } => Located {
+                rank: rank_of(node),
+                operations: vec![self.schedule.where_is_named(&|q| self.rank_words(q), op)],
+                ..Located::default()
+            },
+            Missing { node, packet } => Located {
+                rank: rank_of(node),
+                expected: Some(self.schedule.packet_words(packet)),
+                ..Located::default()
+            },
+            Duplicate { node, .. } | OwnPacket { node, .. } => Located {
+                rank: rank_of(node),
+                ..Located::default()
+            },
+            _ => Located::default(),
         }
     }
 

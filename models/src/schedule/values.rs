@@ -201,17 +201,7 @@ impl Values {
 pub fn wrong_words(chunks: &Chunks, r: Rank, code: u64, rank: &dyn Fn(Rank) -> String) -> String {
     let (p, wrong) = Wrong::decode(code);
     let at = chunks.place_words(p);
-    let want = match chunks.expected(r, p) {
-        Some(Value::Chunk(c)) => chunks.chunk_words(c),
-        Some(Value::Sum { chunk, ranks }) => {
-            format!(
-                "the sum of {} over {} ranks",
-                chunks.chunk_words(chunk),
-                ranks.len()
-            )
-        }
-        _ => "nothing".into(),
-    };
+    let want = wanted(chunks, r, p);
     let found = match wrong {
         Wrong::Nothing => format!("nothing at {at}, where {want} is expected"),
         Wrong::Chunk(c) => format!(
@@ -230,6 +220,51 @@ pub fn wrong_words(chunks: &Chunks, r: Rank, code: u64, rank: &dyn Fn(Rank) -> S
         Wrong::Twice(q) => format!("{}'s term counted twice at {at}", rank(q)),
     };
     format!("{} ends with {found}", rank(r))
+}
+
+/// What rank `r`'s position `p` must end with, in the file's words.
+fn wanted(chunks: &Chunks, r: Rank, p: Pos) -> String {
+    match chunks.expected(r, p) {
+        Some(Value::Chunk(c)) => chunks.chunk_words(c),
+        Some(Value::Sum { chunk, ranks }) => {
+            format!(
+                "the sum of {} over {} ranks",
+                chunks.chunk_words(chunk),
+                ranks.len()
+            )
+        }
+        _ => "nothing".into(),
+    }
+}
+
+/// A wrong result ([`Values::wrong`]) field by field: the rank, the
+/// position's buffer and offset, what it must end with and what it ends
+/// with (the parts [`wrong_words`] makes its sentence of).
+pub fn wrong_located(
+    chunks: &Chunks,
+    r: Rank,
+    code: u64,
+    rank: &dyn Fn(Rank) -> String,
+) -> crate::protocol::Located {
+    let (p, wrong) = Wrong::decode(code);
+    let want = wanted(chunks, r, p);
+    let found = match wrong {
+        Wrong::Nothing => "nothing".into(),
+        Wrong::Chunk(c) => chunks.chunk_words(c),
+        Wrong::SumOf(c) => format!("a partial sum of {}", chunks.chunk_words(c)),
+        Wrong::Lacking(q) => format!("{want} lacking {}'s term", rank(q)),
+        Wrong::Extra(q) => format!("{want} with {}'s term", rank(q)),
+        Wrong::Twice(q) => format!("{}'s term counted twice", rank(q)),
+    };
+    let (buffer, offset) = chunks.place(p);
+    crate::protocol::Located {
+        rank: Some(r),
+        buffer: buffer.map(str::to_string),
+        offset: Some(offset),
+        expected: Some(want),
+        found: Some(found),
+        operations: Vec::new(),
+    }
 }
 /// What a rank's position ends with where it is wrong: the account
 /// [`Judging::wrong_result`] gives, as one number with the position.
