@@ -472,12 +472,7 @@ fn a_dropped_dependency_is_a_race_between_threadblocks() {
         racy.text()
     );
     assert!(racy.refuted());
-    let race = racy
-        .properties
-        .iter()
-        .find(|p| p.name == "race-freedom")
-        .and_then(|p| p.counterexample.clone())
-        .unwrap();
+    let race = crate::support::counterexample_of(&racy, "race-freedom").unwrap();
     // GPU 0's lines: the algo line, then gpu, tb 0 and its steps 0 and 1.
     assert!(
         race.text.starts_with(

@@ -7,7 +7,7 @@
 //! on a network where they share links; bad plans refused in one line
 //! with their JSON path.
 
-use crate::support::{status_of as status, text_of, TempFile};
+use crate::support::{counterexample_of, status_of as status, text_of, TempFile};
 use commcheck::check::schedule::{check_schedule, Format, ScheduleRequest};
 use commcheck::check::{CheckError, Options};
 use commcheck::engine::Engine;
@@ -310,12 +310,7 @@ fn a_missing_signal_is_a_hang() {
     );
     assert!(o.refuted());
     // The rank and the waiting op as fields (--json, Python).
-    let c = o
-        .properties
-        .iter()
-        .find(|p| p.name == "matching")
-        .and_then(|p| p.counterexample.clone())
-        .unwrap();
+    let c = counterexample_of(&o, "matching").unwrap();
     assert_eq!(c.rank, Some(3), "{c:?}");
     assert!(
         matches!(c.operations.as_slice(), [op] if op.starts_with("rank 3 (gpu3), gpus[3].threadblocks[0].ops[")),
@@ -366,12 +361,7 @@ fn a_put_over_unread_data_is_a_race() {
     // GPU r's round-1 put writes scratch chunk r of a peer, which copies
     // it out in round 0.
     a_put_races_with_a_copy(&o);
-    let race = o
-        .properties
-        .iter()
-        .find(|p| p.name == "race-freedom")
-        .and_then(|p| p.counterexample.clone())
-        .unwrap();
+    let race = counterexample_of(&o, "race-freedom").unwrap();
     assert!(race.interleaving.last().unwrap().ends_with("run at once"));
     // Field by field, as --json and Python give it: the GPU, the scratch
     // chunk, the two accesses (the later first).
@@ -409,12 +399,7 @@ fn a_shard_reduced_twice_is_named() {
         "at every speed, rank 0 (gpu0) ends with rank 1 (gpu1)'s term counted twice at buffer \
          i, offset 0"
     );
-    let c = o
-        .properties
-        .iter()
-        .find(|p| p.name == "causal-completeness")
-        .and_then(|p| p.counterexample.clone())
-        .unwrap();
+    let c = counterexample_of(&o, "causal-completeness").unwrap();
     assert_eq!(
         (c.rank, c.buffer.as_deref(), c.offset),
         (Some(0), Some("i"), Some(0))

@@ -133,12 +133,17 @@ pub fn status_of(o: &Outcome, property: &str) -> properties::Status {
 
 /// The counterexample's sentence of `property` in `o` (empty: none).
 pub fn text_of(o: &Outcome, property: &str) -> String {
+    counterexample_of(o, property)
+        .map(|c| c.text)
+        .unwrap_or_default()
+}
+
+/// The counterexample of `property` in `o`, if it has one.
+pub fn counterexample_of(o: &Outcome, property: &str) -> Option<commcheck::report::Counterexample> {
     o.properties
         .iter()
         .find(|p| p.name == property)
-        .and_then(|p| p.counterexample.as_ref())
-        .map(|c| c.text.clone())
-        .unwrap_or_default()
+        .and_then(|p| p.counterexample.clone())
 }
 
 /// The statuses of a JSON report's properties, in its order.
