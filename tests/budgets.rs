@@ -211,13 +211,23 @@ fn interrupted_with(args: &[&str], code: i32) -> (Output, Duration) {
 
 /// `check` with `args`, sent `signal` after 1.5 s, exiting with `code`.
 fn signalled(args: &[&str], signal: libc::c_int, code: i32) -> (Output, Duration) {
+    signalled_after(args, signal, code, Duration::from_millis(1500))
+}
+
+/// [`signalled`], the signal sent `after` the start.
+fn signalled_after(
+    args: &[&str],
+    signal: libc::c_int,
+    code: i32,
+    after: Duration,
+) -> (Output, Duration) {
     let child = Command::new(env!("CARGO_BIN_EXE_check"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("start check");
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(after);
     // SAFETY: sending a signal to our own child process.
     unsafe {
         libc::kill(child.id() as libc::pid_t, signal);
@@ -231,6 +241,58 @@ fn signalled(args: &[&str], signal: libc::c_int, code: i32) -> (Output, Duration
         String::from_utf8_lossy(&o.stderr)
     );
     (o, start.elapsed())
+}
+
+/// An alltoall of `n` ranks in commcheck's format, every send ready at
+/// once and in no order: on one port a rank's sends go in any order, so
+/// the lock-step search has every interleaving of the ranks' orders.
+fn unordered_alltoall(n: u32) -> String {
+    let mut ops = Vec::new();
+    for r in 0..n {
+        for q in (0..n).filter(|&q| q != r) {
+            ops.push(serde_json::json!({"rank": r, "send": {"to": q, "chunks": [r * n + q]}}));
+            ops.push(serde_json::json!({"rank": q, "recv": {"from": r, "chunks": [r * n + q]}}));
+        }
+    }
+    serde_json::json!({"format": "commcheck-schedule", "version": 1, "ranks": n,
+        "collective": {"name": "alltoall"}, "ops": ops})
+    .to_string()
+}
+
+/// A schedule's search has no measured reach: started without a budget,
+/// it says within seconds, while it runs, that it may not end within a
+/// minute and names the default budget and the flags; one that ends at
+/// once says nothing of the kind.
+#[test]
+fn a_long_schedule_search_says_so_while_it_runs() {
+    let file = crate::support::TempFile::new("alltoall-8.json", &unordered_alltoall(8));
+    let f = file.0.to_str().unwrap();
+    let args = [
+        "schedule",
+        f,
+        "--network",
+        "hypercube:3",
+        "--switching",
+        "wh",
+        "--ports",
+        "one",
+    ];
+    let after = commcheck::check::run::STILL_RUNNING + Duration::from_millis(1500);
+    // Its worms meet in the first slot: exit 1, the search unfinished.
+    let (o, _) = signalled_after(&args, libc::SIGINT, 1, after);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("may not end within a minute")
+            && err.contains("stops after 60 s")
+            && err.contains("--timeout none"),
+        "{err}"
+    );
+    let small = crate::support::TempFile::new("alltoall-2.json", &unordered_alltoall(2));
+    let small = small.0.to_str().unwrap();
+    let o = crate::cli::check(&["schedule", small, "--network", "hypercube:1"]);
+    let err = crate::cli::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("may not end"), "{err}");
 }
 
 /// Ctrl-C, and SIGTERM (what `timeout`, CI and job schedulers send),

@@ -247,22 +247,8 @@ fn puts_and_gets_take_the_network() {
         o.text()
     );
     assert_eq!(status(&o, "completeness"), Status::Holds, "{}", o.text());
-    // The same in gets, on two GPUs: each gets its peer's input into its
-    // scratch, then copies it out.
-    let gets = plan("allgather", false, 2, [1, 2, 1], "i", |r| {
-        let q = 1 - r;
-        vec![
-            nop(),
-            sync("signal", 1),
-            sync("wait", 1),
-            nop(),
-            json!({"name": "get", "channel_type": "memory",
-                "src_buff": [remote(0, 0)], "dst_buff": [local("s", 0)]}),
-            nop(),
-            json!({"name": "copy", "src_buff": [local("s", 0)], "dst_buff": [local("o", q)]}),
-            json!({"name": "copy", "src_buff": [local("i", 0)], "dst_buff": [local("o", r)]}),
-        ]
-    });
+    // The same in gets, on two GPUs.
+    let gets = gets_allgather();
     let o = run_on("gets", &gets, "hypercube:1").unwrap();
     assert!(!o.refuted() && !o.undecided(), "{}", o.text());
     // Timed on the link: the signal (a control message, a chunk's
@@ -290,6 +276,25 @@ fn puts_and_gets_take_the_network() {
     assert_eq!(cost.per_rank_us, [24.276, 24.276], "{cost:?}");
     // A signal and a get's request and reply: three slots.
     assert_eq!(o.time.measured, Some(3), "{}", o.text());
+}
+
+/// An allgather of two GPUs in gets: each gets its peer's input into its
+/// scratch (after a signal and wait), then copies it out.
+pub fn gets_allgather() -> String {
+    plan("allgather", false, 2, [1, 2, 1], "i", |r| {
+        let q = 1 - r;
+        vec![
+            nop(),
+            sync("signal", 1),
+            sync("wait", 1),
+            nop(),
+            json!({"name": "get", "channel_type": "memory",
+                "src_buff": [remote(0, 0)], "dst_buff": [local("s", 0)]}),
+            nop(),
+            json!({"name": "copy", "src_buff": [local("s", 0)], "dst_buff": [local("o", q)]}),
+            json!({"name": "copy", "src_buff": [local("i", 0)], "dst_buff": [local("o", r)]}),
+        ]
+    })
 }
 
 /// A signal left out: the peer's last wait is never satisfied (the

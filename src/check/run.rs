@@ -36,9 +36,19 @@ pub fn check_with<P: Protocol + 'static>(
     };
     let stop = AtomicBool::new(false);
     let sink = options.progress_to.as_ref();
+    // No reach was measured (a schedule, a protocol of the user's own) and
+    // no budget given: said once the search has run a few seconds (a
+    // faulty machine's search said so before it started).
+    let unmeasured = plan
+        .defaulted
+        .filter(|_| plan.reach == u32::MAX && options.machine.perfect() && options.announce);
     let mut results = std::thread::scope(|scope| {
         if options.progress {
             scope.spawn(|| super::progress::show(&progress, engine, &stop, sink));
+        }
+        if let Some(budget) = unmeasured {
+            let (stop, progress) = (&stop, options.progress);
+            scope.spawn(move || still_running(stop, budget, progress));
         }
         let results = execute(&p, subject, &plan, &progress);
         stop.store(true, Relaxed);
@@ -60,6 +70,31 @@ pub fn check_with<P: Protocol + 'static>(
     Ok(assemble::assemble(
         &*p, subject, options, &inputs, results, notes, start,
     ))
+}
+
+/// How long a search of no measured reach runs before it says that it
+/// may not end within a minute.
+pub const STILL_RUNNING: Duration = Duration::from_secs(3);
+
+/// Says on stderr, once the search has run [`STILL_RUNNING`] without
+/// `stop`, that it may not end within a minute and stops at `budget`
+/// (`progress`: a progress line is on the terminal, cleared first).
+fn still_running(stop: &AtomicBool, budget: Duration, progress: bool) {
+    let start = Instant::now();
+    while start.elapsed() < STILL_RUNNING {
+        if stop.load(Relaxed) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let clear = if progress { "\r\x1b[K" } else { "" };
+    eprintln!(
+        "{clear}note: the search has run {} s and may not end within a minute: no budget was \
+         given, so it stops after {} s with its verdicts so far (--timeout SECS for another \
+         budget, --timeout none for none)",
+        STILL_RUNNING.as_secs(),
+        budget.as_secs()
+    );
 }
 
 /// Per property, the transmissions of its counterexample's run that

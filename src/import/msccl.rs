@@ -1072,7 +1072,7 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
         "reducescatter",
         "alltoall",
     ];
-    let laid = lay_out(schedule, "MSCCL-IR", &names)?;
+    let laid = lay_out(schedule, "MSCCL-IR", &names, false)?;
     let n = schedule.ranks;
     let mut text = match &laid.collective {
         Some(c) => format!(
@@ -1092,7 +1092,7 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
         !laid.inplace as u8
     );
     for (q, steps) in laid.ranks.iter().enumerate() {
-        let blocks = Laid::blocks(steps);
+        let blocks = Laid::blocks(steps, &[]);
         // Indices once each step's chain of nops is before it.
         let mut index = vec![0u32; steps.len()];
         for program in &blocks.programs {
@@ -1185,6 +1185,11 @@ pub(super) struct Laid {
     pub ranks: Vec<Vec<Planned>>,
     /// Each send's receive and each receive's send.
     pub partner: HashMap<OpId, OpId>,
+    /// Per GPU, per step, the steps before it by the schedule's own order
+    /// (its operations' `after` edges, through those that are no step):
+    /// what orders a `wait` before the copy of what the peer put, which
+    /// no chunk the two steps touch shows.
+    pub order: Vec<Vec<Vec<usize>>>,
 }
 
 /// A GPU's steps cut into threadblocks, one per peer in the peers' order.
@@ -1219,8 +1224,10 @@ impl Laid {
             .unwrap_or(0)
     }
 
-    /// A GPU's `steps` as threadblocks and their dependencies.
-    pub(super) fn blocks(steps: &[Planned]) -> Blocks {
+    /// A GPU's `steps` as threadblocks and their dependencies: on the
+    /// steps that touched a chunk before, and on those `order` (per step,
+    /// earlier steps; empty for none) puts first.
+    pub(super) fn blocks(steps: &[Planned], order: &[Vec<usize>]) -> Blocks {
         let mut peers: Vec<Rank> = steps.iter().map(|s| s.0).collect();
         peers.sort_unstable();
         peers.dedup();
@@ -1242,6 +1249,7 @@ impl Laid {
             if let Some(loc) = &written {
                 after.extend(reads.get(loc).into_iter().flatten());
             }
+            after.extend(order.get(k).into_iter().flatten().filter(|&&d| d < k));
             // Within a threadblock its order suffices; of another, its
             // latest step.
             after.retain(|&d| at[d].0 != tb);
@@ -1255,6 +1263,42 @@ impl Laid {
                 reads.remove(&loc);
             }
             deps.push(after);
+        }
+        // Left out: a dependency that the thread block's order and the
+        // others already imply (the export, written again, keeps the same
+        // dependencies, and no semaphore or `nop` more than needed).
+        let words = steps.len().div_ceil(64);
+        let mut before: Vec<Vec<u64>> = Vec::with_capacity(steps.len());
+        for k in 0..steps.len() {
+            let (tb, i) = at[k];
+            let mut mine = vec![0u64; words];
+            let mut add = |d: usize, before: &[Vec<u64>]| {
+                for (m, b) in mine.iter_mut().zip(&before[d]) {
+                    *m |= b;
+                }
+                mine[d / 64] |= 1 << (d % 64);
+            };
+            if i > 0 {
+                add(programs[tb as usize][i as usize - 1], &before);
+            }
+            let mut kept: Vec<usize> = Vec::new();
+            for &d in &deps[k] {
+                add(d, &before);
+            }
+            for &d in &deps[k] {
+                let through_other = deps[k]
+                    .iter()
+                    .any(|&e| e != d && before[e][d / 64] >> (d % 64) & 1 == 1);
+                let through_block = i > 0 && {
+                    let prev = programs[tb as usize][i as usize - 1];
+                    before[prev][d / 64] >> (d % 64) & 1 == 1
+                };
+                if !through_other && !through_block {
+                    kept.push(d);
+                }
+            }
+            deps[k] = kept;
+            before.push(mine);
         }
         Blocks {
             peers,
@@ -1283,12 +1327,21 @@ impl Laid {
 /// copied by a step of no peer; another collective is `custom`, chunk c
 /// at offset c of `i`. What the formats cannot say is refused by name: a
 /// bus write, a worm's own path, a message of no or several chunks, a
-/// receive from any rank, a one-sided access, a computation that takes
-/// time.
+/// receive from any rank, a computation that takes time, and, where
+/// `one_sided` is false (MSCCL-IR), a one-sided access or a message of
+/// no chunk.
+///
+/// With `one_sided` (MSCCL++), a put, a packet write (a put with a flag)
+/// and a get are steps of the peer's threadblock, fixed to the run's slot
+/// as sends are; a message of no chunk is a signal there and its receive
+/// a wait; a packet read is one step with the copy or sum of its slot
+/// that follows it (MSCCL++'s `upkt`, `repkt`), or, where none does, a
+/// copy of the slot into itself.
 pub(super) fn lay_out(
     schedule: &Schedule,
     format: &'static str,
     names: &[&str],
+    one_sided: bool,
 ) -> Result<Laid, super::WriteError> {
     use super::WriteError;
     let n = schedule.ranks;
@@ -1390,13 +1443,18 @@ pub(super) fn lay_out(
     // of no data (signals, control messages, packet reads).
     for (id, op) in schedule.ops.iter().enumerate() {
         let why = match &op.kind {
-            Kind::Move { from, to, .. } if from.0 != op.rank || to.0 != op.rank => {
-                "a one-sided access (a put, a get, a packet write): commcheck writes MSCCL-IR \
-                 and MSCCL++ of sends, receives, copies and reductions"
+            Kind::Move { from, to, .. } if from.0 != op.rank && to.0 != op.rank => {
+                "an access that reads one peer and writes another, which no format writes"
             }
-            Kind::Send { data, .. } | Kind::Recv { data, .. } if !matches!(data, Data::At(_)) => {
-                "a message of no chunk (a signal): commcheck writes MSCCL-IR and MSCCL++ of \
-                 sends, receives, copies and reductions of chunks"
+            Kind::Move { from, to, .. } if !one_sided && (from.0 != op.rank || to.0 != op.rank) => {
+                "a one-sided access (a put, a get, a packet write): MSCCL-IR has sends, \
+                 receives, copies and reductions (--write-mscclpp writes it)"
+            }
+            Kind::Send { data, .. } | Kind::Recv { data, .. }
+                if !one_sided && !matches!(data, Data::At(_)) =>
+            {
+                "a message of no chunk (a signal): MSCCL-IR has sends, receives, copies and \
+                 reductions of chunks (--write-mscclpp writes it)"
             }
             _ => continue,
         };
@@ -1405,19 +1463,27 @@ pub(super) fn lay_out(
             why,
         });
     }
-    // Each receive's send, by sender, receiver and tag in order.
+    // Each receive's send (or packet write), by sender, receiver and tag
+    // in order.
     let mut sends: HashMap<(Rank, Rank, u32), std::collections::VecDeque<OpId>> = HashMap::new();
     for (id, op) in schedule.ops.iter().enumerate() {
-        if let Kind::Send {
-            to, ref also, tag, ..
-        } = op.kind
-        {
-            for &v in std::iter::once(&to).chain(also) {
-                sends
-                    .entry((op.rank, v, tag))
-                    .or_default()
-                    .push_back(id as OpId);
-            }
+        let to: Vec<(Rank, u32)> = match op.kind {
+            Kind::Send {
+                to, ref also, tag, ..
+            } => std::iter::once(&to)
+                .chain(also)
+                .map(|&v| (v, tag))
+                .collect(),
+            Kind::Move {
+                to, flag: Some(t), ..
+            } if to.0 != op.rank => vec![(to.0, t)],
+            _ => continue,
+        };
+        for (v, tag) in to {
+            sends
+                .entry((op.rank, v, tag))
+                .or_default()
+                .push_back(id as OpId);
         }
     }
     let mut matched: HashMap<OpId, OpId> = HashMap::new();
@@ -1443,8 +1509,11 @@ pub(super) fn lay_out(
     // Per rank, its steps; a copy of its own alltoall chunk runs in a
     // threadblock of no peer (u32::MAX), first.
     let mut ranks: Vec<Vec<Planned>> = Vec::new();
+    let mut order = Vec::new();
     for q in 0..n {
         let mut steps: Vec<Planned> = Vec::new();
+        // A packet read's copy or sum, to the read.
+        let mut fused: HashMap<OpId, OpId> = HashMap::new();
         if coll == "alltoall" && file.is_none() {
             let (src, dst) = (('i', q), ('o', q));
             steps.push((u32::MAX, 0, 0, 0, Written::local("cpy", src, dst)));
@@ -1454,6 +1523,11 @@ pub(super) fn lay_out(
         let mut planned: Vec<Option<Planned>> = Vec::new();
         for id in schedule.rank_ops(q) {
             let op = &schedule.ops[id as usize];
+            if fused.contains_key(&id) {
+                // A packet read's copy or sum: in the read's step.
+                planned.push(None);
+                continue;
+            }
             let no_form = |why| WriteError::NoForm {
                 op: schedule.where_is(id),
                 why,
@@ -1466,13 +1540,20 @@ pub(super) fn lay_out(
                 )),
                 _ => Err(no_form("a message of no chunk")),
             };
+            let fixed = || {
+                op.slot.ok_or_else(|| {
+                    no_form(
+                        "a send fixed to no slot: commcheck writes MSCCL-IR and MSCCL++ of runs",
+                    )
+                })
+            };
             let step = match &op.kind {
                 Kind::Send {
                     to,
                     also,
                     data,
                     path,
-                    ..
+                    tag,
                 } => {
                     if !also.is_empty() {
                         return Err(no_form("a bus write read by several ranks"));
@@ -1480,9 +1561,11 @@ pub(super) fn lay_out(
                     if path.is_some() {
                         return Err(no_form("a worm with a path of its own"));
                     }
-                    let slot = op.slot.ok_or_else(|| {
-                        no_form("a send fixed to no slot: commcheck writes MSCCL-IR and MSCCL++ of runs")
-                    })?;
+                    let slot = fixed()?;
+                    if *data == Data::Nothing {
+                        planned.push(Some((*to, slot, 0, id, Written::sync("signal", *tag))));
+                        continue;
+                    }
                     let p = one(data)?;
                     let there = match matched.get(&id).map(|&v| &schedule.ops[v as usize].kind) {
                         Some(Kind::Recv { data, .. }) => place(*to, one(data)?),
@@ -1498,12 +1581,55 @@ pub(super) fn lay_out(
                 } => {
                     let send = matched[&id];
                     let sent = &schedule.ops[send as usize];
-                    let (Some(slot), Kind::Send { data: d, .. }) = (sent.slot, &sent.kind) else {
+                    let Some(slot) = sent.slot else {
                         return Err(no_form("a receive of a send fixed to no slot"));
                     };
-                    let here = place(q, one(data)?);
-                    let there = place(*from, one(d)?);
-                    Some((*from, slot, 1, id, Written::receive(there, here, *reduce)))
+                    let w = match (&sent.kind, data) {
+                        (Kind::Send { tag, .. }, Data::Nothing) => Written::sync("wait", *tag),
+                        (Kind::Send { data: d, .. }, _) => {
+                            let here = place(q, one(data)?);
+                            Written::receive(place(*from, one(d)?), here, *reduce)
+                        }
+                        (Kind::Move { to, .. }, Data::Nothing) => {
+                            // A packet read, and the copy or sum of its
+                            // slot that the same op makes after it.
+                            let at = place(q, to.1);
+                            let next = id + 1;
+                            let then = schedule
+                                .rank_ops(q)
+                                .contains(&next)
+                                .then(|| &schedule.ops[next as usize]);
+                            let within = |of: &[OpId], also: &[OpId]| {
+                                of.iter().all(|a| *a == id || also.contains(a))
+                            };
+                            match then {
+                                Some(
+                                    m @ Op {
+                                        kind:
+                                            Kind::Move {
+                                                from: f,
+                                                to: t,
+                                                add,
+                                                flag: None,
+                                            },
+                                        ..
+                                    },
+                                ) if *f == (q, to.1)
+                                    && t.0 == q
+                                    && m.after.contains(&id)
+                                    && within(&m.after, &op.after)
+                                    && within(&m.started_after, &op.started_after) =>
+                                {
+                                    fused.insert(next, id);
+                                    let kind = if *add { "repkt" } else { "upkt" };
+                                    Written::local(kind, at, place(q, t.1))
+                                }
+                                _ => Written::local("upkt", at, at),
+                            }
+                        }
+                        _ => return Err(no_form("a receive of a chunk from a message of none")),
+                    };
+                    Some((*from, slot, 1, id, w))
                 }
                 Kind::Recv { from: None, .. } => return Err(no_form("a receive from any rank")),
                 Kind::Copy { from, to } => {
@@ -1513,6 +1639,46 @@ pub(super) fn lay_out(
                 Kind::Reduce { from, to } => {
                     let w = Written::local("re", place(q, *from), place(q, *to));
                     Some((u32::MAX, 0, 2, id, w))
+                }
+                // A put or a packet write (the peer's threadblock's).
+                Kind::Move {
+                    from,
+                    to,
+                    add,
+                    flag,
+                } if to.0 != q => {
+                    if *add {
+                        return Err(no_form(
+                            "a put that adds: MSCCL++ sums into its own GPU's buffers",
+                        ));
+                    }
+                    let there = place(to.0, to.1);
+                    let kind = match flag {
+                        Some(_) if there.0 != 's' => {
+                            return Err(no_form(
+                                "a packet write outside the peer's scratch, which holds \
+                                 MSCCL++'s packet slots",
+                            ))
+                        }
+                        Some(_) => "ppkt",
+                        None => "put",
+                    };
+                    let w = Written::local(kind, place(q, from.1), there);
+                    Some((to.0, fixed()?, 0, id, w))
+                }
+                // A get (`rre` where it adds).
+                Kind::Move {
+                    from,
+                    to,
+                    add,
+                    flag,
+                } if from.0 != q => {
+                    if flag.is_some() {
+                        return Err(no_form("a get with a packet's flag"));
+                    }
+                    let kind = if *add { "rre" } else { "get" };
+                    let w = Written::local(kind, place(from.0, from.1), place(q, to.1));
+                    Some((from.0, fixed()?, 0, id, w))
                 }
                 // Local: the others were refused above.
                 Kind::Move { from, to, add, .. } => {
@@ -1529,7 +1695,9 @@ pub(super) fn lay_out(
             };
             planned.push(step);
         }
-        steps.extend(run_order(schedule, q, planned));
+        let ordered = run_order(schedule, q, planned);
+        order.push(step_order(schedule, q, &ordered, &fused, steps.len()));
+        steps.extend(ordered);
         ranks.push(steps);
     }
     Ok(Laid {
@@ -1540,7 +1708,88 @@ pub(super) fn lay_out(
         scratch,
         ranks,
         partner: matched,
+        order,
     })
+}
+
+/// Per step of `steps` (rank `q`'s, in run order, after `offset` steps of
+/// no operation), the steps before it by the schedule's own order: its
+/// operation's `after` and `started_after`, through the operations that
+/// are no step (a `nop`, a semaphore); a packet read's copy (`fused`: the
+/// copy's operation to the read's) is its read's step.
+fn step_order(
+    schedule: &Schedule,
+    q: Rank,
+    steps: &[Planned],
+    fused: &HashMap<OpId, OpId>,
+    offset: usize,
+) -> Vec<Vec<usize>> {
+    let ops = schedule.rank_ops(q);
+    let base = ops.start;
+    let mut step_of: HashMap<OpId, usize> = steps
+        .iter()
+        .enumerate()
+        .map(|(k, s)| (s.3, offset + k))
+        .collect();
+    for (&copy, read) in fused {
+        if let Some(&k) = step_of.get(read) {
+            step_of.insert(copy, k);
+        }
+    }
+    let before = |id: OpId| {
+        let op = &schedule.ops[id as usize];
+        op.after
+            .iter()
+            .chain(&op.started_after)
+            .copied()
+            .filter(|a| ops.contains(a))
+    };
+    // The nearest steps before each operation, in an order of the
+    // operations that puts each after those it waits for.
+    let mut waits: Vec<u32> = ops.clone().map(|id| before(id).count() as u32).collect();
+    let mut next: Vec<Vec<OpId>> = vec![Vec::new(); waits.len()];
+    for id in ops.clone() {
+        for a in before(id) {
+            next[(a - base) as usize].push(id);
+        }
+    }
+    let mut ready: Vec<OpId> = ops
+        .clone()
+        .filter(|&id| waits[(id - base) as usize] == 0)
+        .collect();
+    let mut nearest: Vec<Vec<usize>> = vec![Vec::new(); waits.len()];
+    while let Some(id) = ready.pop() {
+        let mut near: Vec<usize> = Vec::new();
+        for a in before(id) {
+            match step_of.get(&a) {
+                Some(&k) => near.push(k),
+                None => near.extend(&nearest[(a - base) as usize]),
+            }
+        }
+        near.sort_unstable();
+        near.dedup();
+        nearest[(id - base) as usize] = near;
+        for &d in &next[(id - base) as usize] {
+            waits[(d - base) as usize] -= 1;
+            if waits[(d - base) as usize] == 0 {
+                ready.push(d);
+            }
+        }
+    }
+    steps
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let mut near = nearest[(s.3 - base) as usize].clone();
+            if let Some((&copy, _)) = fused.iter().find(|(_, &read)| read == s.3) {
+                near.extend(&nearest[(copy - base) as usize]);
+            }
+            near.retain(|&d| d != offset + k);
+            near.sort_unstable();
+            near.dedup();
+            near
+        })
+        .collect()
 }
 
 /// Rank `q`'s steps `planned` (one per operation, None where it is none)
@@ -1612,6 +1861,8 @@ pub(super) struct Written {
     pub kind: &'static str,
     pub src: Place,
     pub dst: Place,
+    /// A signal's or wait's tag (the schedule's; 0 for the rest).
+    pub tag: u32,
 }
 
 impl Written {
@@ -1620,6 +1871,7 @@ impl Written {
             kind: "s",
             src,
             dst,
+            tag: 0,
         }
     }
 
@@ -1630,23 +1882,49 @@ impl Written {
                 kind: "rrc",
                 src: dst,
                 dst,
+                tag: 0,
             },
             false => Written {
                 kind: "r",
                 src,
                 dst,
+                tag: 0,
             },
         }
     }
 
     /// A local step: `cpy` (dst := src) or `re` (dst := dst + src).
     fn local(kind: &'static str, src: (char, u32), dst: (char, u32)) -> Written {
-        Written { kind, src, dst }
+        Written {
+            kind,
+            src,
+            dst,
+            tag: 0,
+        }
+    }
+
+    /// A `signal` or `wait` of tag `tag`, which touches no chunk.
+    fn sync(kind: &'static str, tag: u32) -> Written {
+        Written {
+            kind,
+            src: ('i', 0),
+            dst: ('i', 0),
+            tag,
+        }
     }
 
     /// The chunks of its own GPU it reads and writes, as [`STEPS`] says
     /// its type does.
     pub(super) fn touches(&self) -> (Option<Place>, Option<Place>) {
+        // MSCCL++'s one-sided steps: of a put its source, of a get its
+        // destination is the GPU's own (the other end is the peer's).
+        match self.kind {
+            "put" | "ppkt" => return (Some(self.src), None),
+            "get" | "rre" => return (None, Some(self.dst)),
+            "signal" | "wait" => return (None, None),
+            "upkt" | "repkt" => return (Some(self.src), Some(self.dst)),
+            _ => {}
+        }
         let [_, _, src, dst] = STEPS
             .iter()
             .find(|s| s.0 == self.kind)

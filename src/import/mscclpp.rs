@@ -1402,15 +1402,21 @@ impl Ranked<'_, '_> {
                 read.relaxed = true;
             }
         }
-        // commcheck's export fixes each packet write to its run's slot, in
-        // a key MSCCL++'s parser does not read.
+        // commcheck's export fixes each transmission (a packet write, a
+        // put, a get, a signal) to its run's slot, in a key MSCCL++'s
+        // parser does not read.
         if let Some(j) = o.get("slot") {
             let slot = plan.number(j, &format!("{path}.slot"), u32::MAX as u64)?;
             if slot == 0 {
                 return Err(plan.at(&format!("{path}.slot"), "0: slots count from 1"));
             }
             for p in &mut self.parts[first..] {
-                if let Part::Wrote { .. } = p.part {
+                let transmits = match p.part {
+                    Part::Wrote { .. } | Part::Kind(Kind::Send { .. }) => true,
+                    Part::Kind(Kind::Move { from, to, .. }) => from.0 != me || to.0 != me,
+                    _ => false,
+                };
+                if transmits {
                     p.slot = Some(slot);
                 }
             }
@@ -1678,52 +1684,100 @@ fn materialize(per_rank: Vec<Vec<Read>>) -> (Vec<Op>, Vec<OpId>, Vec<OpId>) {
 pub const MAX_BLOCK_OPS: usize = 64;
 
 /// `schedule`, a run whose sends are fixed to slots (a catalogue run's,
-/// `check optimal`'s witness), as an MSCCL++ plan (`--write-mscclpp`;
-/// docs/schedules.md, "Exports"), laid out as for MSCCL-IR
-/// ([`super::msccl::lay_out`]): per GPU a thread block per peer, its
-/// sends as packet writes (`ppkt`, LL) into a scratch slot of the
-/// receiver's own, its receives as the packet reads that wait for them
-/// (`upkt`, `repkt` where the receive reduces), a `nop` after each op (a
-/// thread block's ops overlap but through one), and a semaphore wherever
-/// a step depends on another thread block's (released after the step
-/// that must come first, acquired before the step that waits). MSCCL++
-/// names allreduce, allgather, reducescatter and alltoall; another
-/// collective is written as `custom`. The key [`COLLECTIVE_KEY`] keeps
-/// the collective and each packet write's `slot` its run's slot: keys
-/// MSCCL++'s parser does not read.
+/// `check optimal`'s witness, the executor's run of a file), as an
+/// MSCCL++ plan (`--write-mscclpp`; docs/schedules.md, "Exports"), laid
+/// out as for MSCCL-IR ([`super::msccl::lay_out`]): per GPU a thread
+/// block per peer, its sends as packet writes (`ppkt`, LL) into a scratch
+/// slot of the receiver's own, its receives as the packet reads that
+/// wait for them (`upkt`, `repkt` where the receive reduces); its puts,
+/// gets and packet writes as `put`, `get` (`rre` where it adds) and
+/// `ppkt` into the peer's buffers, its signals and waits as `signal` and
+/// `wait` on a memory channel per tag the pair uses; a `nop` after each
+/// op (a thread block's ops overlap but through one), and a semaphore
+/// wherever a step depends on another thread block's (released after the
+/// step that must come first, acquired before the step that waits): on a
+/// chunk both touch, or by the schedule's own order. Each thread block so
+/// runs in the run's order, which orders what the schedule may leave
+/// unordered (two accesses of one block). MSCCL++ names allreduce,
+/// allgather, reducescatter and alltoall; another collective is written
+/// as `custom`. The key [`COLLECTIVE_KEY`] keeps the collective and each
+/// transmission's `slot` its run's slot: keys MSCCL++'s parser does not
+/// read.
 pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
     use super::msccl::{lay_out, Laid, Place};
     use serde_json::json;
+    use std::collections::BTreeSet;
     let names = ["allreduce", "allgather", "reducescatter", "alltoall"];
-    let laid = lay_out(schedule, "MSCCL++", &names)?;
+    let laid = lay_out(schedule, "MSCCL++", &names, true)?;
     let n = schedule.ranks as usize;
     // Each receive's packet slot: after the scratch chunks in transit.
     let mut packet: HashMap<OpId, u32> = HashMap::new();
     let mut scratch = laid.scratch.clone();
     for (q, steps) in laid.ranks.iter().enumerate() {
-        for &(_, _, class, id, _) in steps {
-            if class == 1 {
+        for &(_, _, class, id, ref w) in steps {
+            if class == 1 && matches!(w.kind, "r" | "rrc") {
                 packet.insert(id, scratch[q]);
                 scratch[q] += 1;
             }
         }
     }
+    // The tags each pair of GPUs signals with, either way: a channel each.
+    let mut tags: HashMap<(Rank, Rank), BTreeSet<u32>> = HashMap::new();
+    for (q, steps) in laid.ranks.iter().enumerate() {
+        for (peer, _, _, _, w) in steps {
+            if matches!(w.kind, "signal" | "wait") {
+                let pair = ((q as Rank).min(*peer), (q as Rank).max(*peer));
+                tags.entry(pair).or_default().insert(w.tag);
+            }
+        }
+    }
+    let pair_tags = |q: Rank, p: Rank| tags.get(&(q.min(p), q.max(p)));
     let buff = |(b, index): Place| json!({"type": b.to_string(), "index": index, "size": 1});
     let mut gpus = Vec::with_capacity(n);
     for (q, steps) in laid.ranks.iter().enumerate() {
-        let blocks = Laid::blocks(steps);
+        let me = q as Rank;
+        let blocks = Laid::blocks(steps, &laid.order[q]);
         let peers: Vec<Rank> = blocks
             .peers
             .iter()
             .copied()
             .filter(|&p| p != u32::MAX)
             .collect();
-        // The peers it writes packets to, each a remote scratch buffer.
-        let targets: Vec<Rank> = peers
+        // Memory channels: per peer one per tag of the pair (at least one),
+        // the n-th to a peer being pair n of the two.
+        let mut channels: Vec<Rank> = Vec::new();
+        let mut first_channel: HashMap<Rank, usize> = HashMap::new();
+        for &p in &peers {
+            first_channel.insert(p, channels.len());
+            let k = pair_tags(me, p).map_or(1, |t| t.len().max(1));
+            channels.extend(std::iter::repeat_n(p, k));
+        }
+        // The peers' buffers it writes or reads: (peer, buffer).
+        let remote: Vec<(Rank, char)> = steps
             .iter()
-            .copied()
-            .filter(|&p| steps.iter().any(|s| s.0 == p && s.2 == 0))
+            .filter_map(|(p, _, _, _, w)| match w.kind {
+                "s" => Some((*p, 's')),
+                "put" | "ppkt" => Some((*p, w.dst.0)),
+                "get" | "rre" => Some((*p, w.src.0)),
+                _ => None,
+            })
+            .collect::<BTreeSet<_>>()
+            .into_iter()
             .collect();
+        // A remote buffer's id among its thread block's references.
+        let local_ref = |p: Rank, b: char| {
+            remote
+                .iter()
+                .filter(|r| r.0 == p)
+                .position(|r| r.1 == b)
+                .expect("a remote buffer of the thread block")
+        };
+        let at_peer = |p: Rank, (b, index): Place| json!({"buffer_id": local_ref(p, b), "index": index, "size": 1});
+        let channel_of = |p: Rank, tag: u32| {
+            pair_tags(me, p)
+                .and_then(|t| t.iter().position(|&x| x == tag))
+                .unwrap_or(0)
+        };
         // A semaphore per dependency: (step waited for, step that waits).
         let mut releases: HashMap<usize, Vec<usize>> = HashMap::new();
         let mut acquires: Vec<Vec<usize>> = vec![Vec::new(); steps.len()];
@@ -1751,8 +1805,9 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
                         json!({
                             "name": "ppkt",
                             "channel_type": "memory",
+                            "channel_ids": [0],
                             "src_buff": [buff(w.src)],
-                            "dst_buff": [{"buffer_id": 0, "index": packet[&to], "size": 1}],
+                            "dst_buff": [at_peer(peer, ('s', packet[&to]))],
                             "slot": slot,
                         })
                     }
@@ -1764,6 +1819,52 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
                     "rrc" => json!({
                         "name": "repkt",
                         "src_buff": [buff(w.dst), buff(('s', packet[id]))],
+                        "dst_buff": [buff(w.dst)],
+                    }),
+                    kind @ ("put" | "ppkt") => json!({
+                        "name": kind,
+                        "channel_type": "memory",
+                        "channel_ids": [0],
+                        "src_buff": [buff(w.src)],
+                        "dst_buff": [at_peer(peer, w.dst)],
+                        "slot": slot,
+                    }),
+                    // MSCCL++'s get reads the peer at its destination's
+                    // offset and writes at its source's (docs/mscclpp-format.md, 2).
+                    "get" => json!({
+                        "name": "get",
+                        "channel_type": "memory",
+                        "channel_ids": [0],
+                        "src_buff": [at_peer(peer, (w.src.0, w.dst.1))],
+                        "dst_buff": [buff((w.dst.0, w.src.1))],
+                        "slot": slot,
+                    }),
+                    "rre" => json!({
+                        "name": "rre",
+                        "channel_type": "memory",
+                        "src_buff": [buff(w.dst), at_peer(peer, w.src)],
+                        "dst_buff": [buff(w.dst)],
+                        "slot": slot,
+                    }),
+                    "signal" => json!({
+                        "name": "signal",
+                        "channel_type": "memory",
+                        "channel_ids": [channel_of(peer, w.tag)],
+                        "slot": slot,
+                    }),
+                    "wait" => json!({
+                        "name": "wait",
+                        "channel_type": "memory",
+                        "channel_ids": [channel_of(peer, w.tag)],
+                    }),
+                    "upkt" => json!({
+                        "name": "upkt",
+                        "src_buff": [buff(w.src)],
+                        "dst_buff": [buff(w.dst)],
+                    }),
+                    "repkt" => json!({
+                        "name": "repkt",
+                        "src_buff": [buff(w.dst), buff(w.src)],
                         "dst_buff": [buff(w.dst)],
                     }),
                     // re: dst := dst + src, as MSCCL++ reduces into its
@@ -1786,18 +1887,21 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
             }
             if ops.len() > MAX_BLOCK_OPS {
                 return Err(super::WriteError::LongBlock {
-                    gpu: q as Rank,
+                    gpu: me,
                     block: tb,
                     ops: ops.len(),
                 });
             }
             let mut block = json!({"id": tb, "ops": ops, "channels": []});
             if peer != u32::MAX {
-                let channel = peers.binary_search(&peer).expect("a peer's");
-                block["channels"] = json!([{"channel_type": "memory", "channel_ids": [channel]}]);
-                if let Ok(b) = targets.binary_search(&peer) {
+                let first = first_channel[&peer];
+                let count = channels[first..].iter().take_while(|&&c| c == peer).count();
+                block["channels"] = json!([{"channel_type": "memory",
+                    "channel_ids": (first..first + count).collect::<Vec<_>>()}]);
+                let ids: Vec<usize> = (0..remote.len()).filter(|&i| remote[i].0 == peer).collect();
+                if !ids.is_empty() {
                     block["remote_buffer_refs"] =
-                        json!([{"access_channel_type": "memory", "remote_buffer_ids": [b]}]);
+                        json!([{"access_channel_type": "memory", "remote_buffer_ids": ids}]);
                 }
             }
             threadblocks.push(block);
@@ -1809,10 +1913,10 @@ pub fn write(schedule: &Schedule) -> Result<String, super::WriteError> {
             // MSCCL++'s size check divides by it (custom writes none).
             "output_chunks": if o == 0 { i } else { o },
             "scratch_chunks": scratch[q],
-            "channels": [{"channel_type": "memory", "connected_to": peers}],
-            "remote_buffers": targets
+            "channels": [{"channel_type": "memory", "connected_to": channels}],
+            "remote_buffers": remote
                 .iter()
-                .map(|&p| json!({"rank": p, "type": "s", "access_channel_types": ["memory"]}))
+                .map(|&(p, b)| json!({"rank": p, "type": b.to_string(), "access_channel_types": ["memory"]}))
                 .collect::<Vec<_>>(),
             "semaphores": vec![json!({"init_value": 0}); semaphores],
             "threadblocks": threadblocks,

@@ -291,9 +291,9 @@ pub fn run_as_schedule(req: &Request) -> Result<Exported, CheckError> {
 }
 
 /// The executor's run of the schedule `req` names, as a schedule whose
-/// sends are fixed to the slots they went in (`check schedule FILE
-/// --write-msccl`): what the writers of runs write. A send the run never
-/// made is refused, naming it.
+/// transmissions (sends, puts, gets) are fixed to the slots they went in
+/// (`check schedule FILE --write-msccl`): what the writers of runs write.
+/// A transmission the run never made is refused, naming it.
 pub fn schedule_run(req: &ScheduleRequest) -> Result<Exported, CheckError> {
     let schedule = crate::with_scheduled!(req, |p, _subject| {
         let (model, _) = one_run(p, None);
@@ -309,7 +309,12 @@ pub fn schedule_run(req: &ScheduleRequest) -> Result<Exported, CheckError> {
             Ok(())
         })?;
         for (id, (op, slot)) in schedule.ops.iter_mut().zip(slots).enumerate() {
-            if let Kind::Send { .. } = op.kind {
+            let transmits = match op.kind {
+                Kind::Send { .. } => true,
+                Kind::Move { from, to, .. } => from.0 != op.rank || to.0 != op.rank,
+                _ => false,
+            };
+            if transmits {
                 op.slot = op.slot.or(slot);
                 if op.slot.is_none() {
                     return Err(CheckError::Usage(format!(

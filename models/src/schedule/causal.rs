@@ -738,41 +738,9 @@ fn matches(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Result<Matches, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::{Chunks, IdSet, Op, Value};
+    use crate::schedule::{Chunks, IdSet, Value};
 
-    /// A schedule of `ranks` ranks from per-rank operations (kind, the
-    /// rank's earlier operations it comes after, by their index in the
-    /// rank), over `chunks`.
-    fn schedule(ranks: u32, ops: Vec<Vec<(Kind, Vec<u32>)>>, chunks: Chunks) -> Schedule {
-        let mut all = Vec::new();
-        let mut first = vec![0];
-        for (r, mine) in ops.into_iter().enumerate() {
-            let base = all.len() as OpId;
-            for (i, (kind, after)) in mine.into_iter().enumerate() {
-                all.push(Op {
-                    rank: r as Rank,
-                    kind,
-                    after: after.iter().map(|a| base + a).collect(),
-                    started_after: Vec::new(),
-                    slot: None,
-                    label: format!("op {i}"),
-                    bytes: 0,
-                    line: 0,
-                });
-            }
-            first.push(all.len() as OpId);
-        }
-        Schedule {
-            name: "test".into(),
-            ranks,
-            ops: all,
-            first,
-            chunks,
-            collective: "test".into(),
-            parallel_ranks: false,
-            relaxed: Vec::new(),
-        }
-    }
+    use crate::schedule::test_schedule as schedule;
 
     fn send(to: Rank, data: Data) -> Kind {
         Kind::Send {
