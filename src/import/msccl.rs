@@ -1286,13 +1286,9 @@ impl Laid {
                 add(d, &before);
             }
             for &d in &deps[k] {
-                let through_other = deps[k]
-                    .iter()
-                    .any(|&e| e != d && before[e][d / 64] >> (d % 64) & 1 == 1);
-                let through_block = i > 0 && {
-                    let prev = programs[tb as usize][i as usize - 1];
-                    before[prev][d / 64] >> (d % 64) & 1 == 1
-                };
+                let after = |e: usize| before[e][d / 64] >> (d % 64) & 1 == 1;
+                let through_other = deps[k].iter().any(|&e| e != d && after(e));
+                let through_block = i > 0 && after(programs[tb as usize][i as usize - 1]);
                 if !through_other && !through_block {
                     kept.push(d);
                 }
@@ -1695,8 +1691,15 @@ pub(super) fn lay_out(
             };
             planned.push(step);
         }
-        let ordered = run_order(schedule, q, planned);
-        order.push(step_order(schedule, q, &ordered, &fused, steps.len()));
+        let (ordered, ops_order) = run_order(schedule, q, planned);
+        order.push(step_order(
+            schedule,
+            q,
+            &ordered,
+            &ops_order,
+            &fused,
+            steps.len(),
+        ));
         steps.extend(ordered);
         ranks.push(steps);
     }
@@ -1716,11 +1719,14 @@ pub(super) fn lay_out(
 /// no operation), the steps before it by the schedule's own order: its
 /// operation's `after` and `started_after`, through the operations that
 /// are no step (a `nop`, a semaphore); a packet read's copy (`fused`: the
-/// copy's operation to the read's) is its read's step.
+/// copy's operation to the read's) is its read's step. `ops_order`: the
+/// rank's operations (by index in the rank) in [`run_order`]'s order,
+/// each after those it waits for.
 fn step_order(
     schedule: &Schedule,
     q: Rank,
     steps: &[Planned],
+    ops_order: &[usize],
     fused: &HashMap<OpId, OpId>,
     offset: usize,
 ) -> Vec<Vec<usize>> {
@@ -1744,21 +1750,10 @@ fn step_order(
             .copied()
             .filter(|a| ops.contains(a))
     };
-    // The nearest steps before each operation, in an order of the
-    // operations that puts each after those it waits for.
-    let mut waits: Vec<u32> = ops.clone().map(|id| before(id).count() as u32).collect();
-    let mut next: Vec<Vec<OpId>> = vec![Vec::new(); waits.len()];
-    for id in ops.clone() {
-        for a in before(id) {
-            next[(a - base) as usize].push(id);
-        }
-    }
-    let mut ready: Vec<OpId> = ops
-        .clone()
-        .filter(|&id| waits[(id - base) as usize] == 0)
-        .collect();
-    let mut nearest: Vec<Vec<usize>> = vec![Vec::new(); waits.len()];
-    while let Some(id) = ready.pop() {
+    // The nearest steps before each operation.
+    let mut nearest: Vec<Vec<usize>> = vec![Vec::new(); ops.len()];
+    for &k in ops_order {
+        let id = base + k as OpId;
         let mut near: Vec<usize> = Vec::new();
         for a in before(id) {
             match step_of.get(&a) {
@@ -1768,13 +1763,7 @@ fn step_order(
         }
         near.sort_unstable();
         near.dedup();
-        nearest[(id - base) as usize] = near;
-        for &d in &next[(id - base) as usize] {
-            waits[(d - base) as usize] -= 1;
-            if waits[(d - base) as usize] == 0 {
-                ready.push(d);
-            }
-        }
+        nearest[k] = near;
     }
     steps
         .iter()
@@ -1796,8 +1785,13 @@ fn step_order(
 /// in an order its run allows, with local work's slot: each operation
 /// after those it waits for; a send at its slot, a receive at its send's
 /// (after the slot's sends), local work as soon as what it waits for is
-/// done (after that slot's receives), as lock step runs it.
-fn run_order(schedule: &Schedule, q: Rank, mut planned: Vec<Option<Planned>>) -> Vec<Planned> {
+/// done (after that slot's receives), as lock step runs it; and every
+/// operation's index in the rank in that order.
+fn run_order(
+    schedule: &Schedule,
+    q: Rank,
+    mut planned: Vec<Option<Planned>>,
+) -> (Vec<Planned>, Vec<usize>) {
     use std::cmp::Reverse;
     let ops = schedule.rank_ops(q);
     let base = ops.start;
@@ -1842,10 +1836,8 @@ fn run_order(schedule: &Schedule, q: Rank, mut planned: Vec<Option<Planned>>) ->
             }
         }
     }
-    order
-        .into_iter()
-        .filter_map(|k| planned[k].take())
-        .collect()
+    let steps = order.iter().filter_map(|&k| planned[k].take()).collect();
+    (steps, order)
 }
 
 /// A step to write: its threadblock's peer, its slot, 0 for a send and
