@@ -11,13 +11,15 @@ use commcheck::engine::exhaustive::{self, Search};
 use commcheck::engine::lockstep::LockStep;
 use models::blocks::broadcast::Packet;
 use models::faults::{self, Fault, Faults, Part};
+use models::imperfect::DELAY_FREE;
 use models::lecture_notes::sbt::Sbt;
 use models::stamoulis::ft_trees::FtTrees;
+use models::with_protocol;
 use models::{
     Algorithm, Arrival, Faulty, Hypercube, Mutant, MutantState, Mutation, Ports, Protocol,
     ProtocolExt, Scenario, Switching, Topology,
 };
-use properties::{NodeId, PropertyName::*, Route, Slot, Status, Transmission};
+use properties::{NodeId, PropertyName, PropertyName::*, Route, Slot, Status, Transmission};
 use std::sync::Arc;
 
 fn ft(d: u32) -> FtTrees {
@@ -415,6 +417,113 @@ fn a_counterexample_under_delay_lists_its_late_landings() {
         c["text"].as_str().unwrap().contains("before holding it"),
         "{c}"
     );
+}
+
+/// What delays cannot change (models::imperfect): for every schedule of
+/// the catalogue that reads no arrival and keeps what it delivers, at a
+/// size whose every delay pattern is searched to the end, the full search
+/// under one slot of delay gives the verdicts of the on-time runs to
+/// completeness, no-duplication, the transmission count and message
+/// lengths, while delays change what it finds (more states, and
+/// violations of what depends on when things land).
+#[test]
+fn delays_change_nothing_a_schedule_without_arrivals_delivers() {
+    let cases = [
+        ("mnb", 2),
+        ("mnb-sbt", 2),
+        ("mnb-ring", 2),
+        ("mnb-floor", 2),
+        ("ho-kao", 3),
+        ("simple", 2),
+        ("partition", 2),
+        ("centralize", 2),
+    ];
+    let mut shown = 0;
+    for (name, n) in cases {
+        let alg = Algorithm::parse(name).unwrap();
+        with_protocol!(alg, alg.config(n, None, None).unwrap(), |p| {
+            let f = Faulty::new(p, scenarios(vec![Faults::default()]), 1, true);
+            let on = f
+                .on_time()
+                .unwrap_or_else(|| panic!("{name} reads no arrival"));
+            let inputs = f.inputs();
+            assert!(inputs.iter().all(|i| f.task(i).is_broadcast()), "{name}");
+            let full = exhaustive::lockstep(Arc::new(f), inputs.clone(), BUDGET);
+            let on = exhaustive::lockstep(Arc::new(on), inputs, BUDGET);
+            assert!(full.cut.is_none() && on.cut.is_none(), "{name}: searched");
+            for prop in DELAY_FREE {
+                assert_eq!(status(&full, prop), status(&on, prop), "{name}: {prop:?}");
+            }
+            assert!(full.unique_states > on.unique_states, "{name}");
+            let moved = PropertyName::ALL
+                .into_iter()
+                .any(|q| status(&full, q) == Status::Violated && status(&on, q) == Status::Holds);
+            shown += moved as usize;
+        })
+    }
+    assert!(
+        shown >= 7,
+        "violations only delays show, in {shown} schedules"
+    );
+    // A task that releases what relays sent on is not such a schedule: a
+    // late packet meets its relay's next copy (total exchange, n = 2).
+    let alg = Algorithm::TotalExchange;
+    with_protocol!(alg, alg.config(2, None, None).unwrap(), |p| {
+        let f = Faulty::new(p, scenarios(vec![Faults::default()]), 1, true);
+        let on = f.on_time().expect("total exchange reads no arrival");
+        let inputs = f.inputs();
+        assert!(!f.task(&inputs[0]).is_broadcast());
+        let full = exhaustive::lockstep(Arc::new(f), inputs.clone(), BUDGET);
+        let on = exhaustive::lockstep(Arc::new(on), inputs, BUDGET);
+        assert_eq!(status(&on, NoDuplication), Status::Holds);
+        assert_eq!(status(&full, NoDuplication), Status::Violated);
+    });
+    let o = check(&["total-exchange", "2", "--delay", "1", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let dup = crate::support::property(&report, "no-duplication");
+    assert_eq!(dup["status"], "violated", "{report}");
+}
+
+/// `check mnb 3 --delay 1` ends at once with its violations: what delays
+/// cannot change is judged on the on-time run, and the search stops once
+/// every claimed property has its verdict (`settled`); with
+/// `--observe-all` (mnb 2, small enough to finish) it searches on to the
+/// end and gives every claimed property the same verdict.
+#[test]
+fn a_delayed_schedule_ends_once_its_claims_have_verdicts() {
+    let o = check(&["mnb", "3", "--delay", "1", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let status = |r: &serde_json::Value, name: &str| {
+        crate::support::property(r, name)["status"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    for name in ["completeness", "no-duplication", "transmissions"] {
+        assert_eq!(status(&report, name), "holds", "{name}: {report}");
+    }
+    for name in ["contention-freedom", "causality", "time-bound"] {
+        assert_eq!(status(&report, name), "violated", "{name}: {report}");
+    }
+    assert_eq!(report["search"]["cut"], "settled", "{report}");
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("judged on the on-time runs"), "{notes}");
+    let claimed = |r: &serde_json::Value| -> Vec<String> {
+        let all = r["properties"].as_array().unwrap();
+        all.iter()
+            .filter(|p| p["claimed"] == true)
+            .map(|p| format!("{} {}", p["name"], p["status"]))
+            .collect()
+    };
+    let settled = check(&["mnb", "2", "--delay", "1", "--json"]);
+    let settled: serde_json::Value = serde_json::from_slice(&settled.stdout).unwrap();
+    let all = check(&["mnb", "2", "--delay", "1", "--json", "--observe-all"]);
+    let all: serde_json::Value = serde_json::from_slice(&all.stdout).unwrap();
+    assert_eq!(settled["search"]["cut"], "settled");
+    assert!(all["search"]["cut"].is_null(), "{all}");
+    assert_eq!(claimed(&settled), claimed(&all));
+    assert_eq!(claimed(&all).len(), 6);
 }
 
 #[test]

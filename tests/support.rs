@@ -17,6 +17,7 @@ pub const BUDGET: Budget = Budget {
     timeout: None,
     memory: None,
     verify_probes: true,
+    settle: None,
 };
 
 /// The executor's threaded drives the tests compare with its inboxes:

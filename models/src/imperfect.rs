@@ -24,13 +24,34 @@
 //! What the protocol writes is not touched: a time-triggered schedule
 //! still sends in its slot whether or not its packet has come, so the
 //! properties show how it fares (causality, contention, the time bound).
+//! A node whose logic reads no arrival ([`Hints::reads_arrivals`]) is
+//! stepped as the executor steps it: when it asked, with no arrivals (an
+//! arrival gives such a step nothing to do).
+//!
+//! # What delays cannot change
+//!
+//! Under delays alone (no fault, no skew), for a protocol that reads no
+//! arrival and a task that keeps what it delivers (a broadcast), every
+//! delay pattern makes the same transmissions as the on-time run of the
+//! same choices: each node is stepped in the same slots from the same
+//! state, so it sends the same messages on the same routes, and a late
+//! one only lands later. Nothing is lost (no fault), so each node is
+//! delivered the same multiset of packets, and with nothing released it
+//! ends holding the same ones. Hence completeness, no-duplication (some
+//! node is delivered a packet twice, or its own: true of the multiset),
+//! the transmission count and message lengths are those of the on-time
+//! runs ([`Faulty::on_time`], [`DELAY_FREE`]), provided no delayed run
+//! meets the horizon: a run that ends on time in slot T ends by T + D.
+//! Contention, causality and the time bound depend on when things land,
+//! and are searched over every pattern (docs/architecture.md, "Faults,
+//! delays and skew").
 
 use crate::faults::{Fault, Faults, Subsets};
 use crate::protocol::{
     Arrival, Choices, Codes, Hints, Inputs, Judging, Machine, Plain, Protocol, ProtocolExt,
     Symmetry,
 };
-use properties::{Claims, NodeId, PacketId, Route, Slot, Task, Transmission};
+use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
 use std::sync::{Arc, OnceLock};
 
 /// One way the machine is imperfect in a run: faults and start offsets.
@@ -193,12 +214,22 @@ impl Scenarios {
     }
 }
 
+/// The properties no delay can change where [`Faulty::on_time`] gives a
+/// machine (module header): what the multiset of transmissions and
+/// deliveries decides.
+pub const DELAY_FREE: [PropertyName; 4] = [
+    PropertyName::Completeness,
+    PropertyName::NoDuplication,
+    PropertyName::Transmissions,
+    PropertyName::MessageLength,
+];
+
 /// `inner` run under each of `scenarios`, with deliveries up to `delay`
 /// slots late.
 #[derive(Clone, Debug)]
 pub struct Faulty<P> {
-    /// The protocol.
-    pub inner: P,
+    /// The protocol (shared with its on-time twin, [`Faulty::on_time`]).
+    pub inner: Arc<P>,
     scenarios: Arc<Scenarios>,
     delay: Slot,
     /// The scenarios are closed under the protocol's symmetry (every fault
@@ -242,7 +273,7 @@ impl<P: Protocol> Faulty<P> {
     pub fn new(inner: P, scenarios: Vec<Scenario>, delay: Slot, closed: bool) -> Self {
         assert!(!scenarios.is_empty(), "at least one scenario");
         Faulty {
-            inner,
+            inner: Arc::new(inner),
             scenarios: Arc::new(Scenarios::Listed(scenarios)),
             delay,
             closed,
@@ -258,7 +289,7 @@ impl<P: Protocol> Faulty<P> {
             "{count} scenarios: more than inputs index"
         );
         Faulty {
-            inner,
+            inner: Arc::new(inner),
             scenarios: Arc::new(Scenarios::Sweep {
                 sweep,
                 count,
@@ -281,6 +312,25 @@ impl<P: Protocol> Faulty<P> {
         self.delay
     }
 
+    /// The same machine with every transmission on time, where delays
+    /// cannot change the [`DELAY_FREE`] properties (module header): a
+    /// delay, one scenario without faults or skew, node logic that reads
+    /// no arrival. The task must also keep what it delivers, and no run
+    /// meet the horizon: the caller checks both. Its inputs are this
+    /// machine's, index for index.
+    pub fn on_time(&self) -> Option<Faulty<P>> {
+        let only = self.scenarios.get(0);
+        let perfect = self.scenarios.count() == 1
+            && only.faults.is_empty()
+            && only.offsets.iter().all(|&o| o == 0);
+        (self.delay > 0 && perfect && !self.inner.reads_arrivals()).then(|| Faulty {
+            inner: Arc::clone(&self.inner),
+            scenarios: Arc::clone(&self.scenarios),
+            delay: 0,
+            closed: self.closed,
+        })
+    }
+
     /// Whether the inner step runs in `slot`, and with which local slot
     /// and arrivals (those that waited first).
     fn due(
@@ -296,6 +346,9 @@ impl<P: Protocol> Faulty<P> {
         if local == 1 {
             // What came before the node started waits for its second step.
             return Some((1, Vec::new()));
+        }
+        if !self.inner.reads_arrivals() {
+            return st.busy.then_some((local, Vec::new()));
         }
         let mut all = st.waiting.clone();
         all.extend_from_slice(arrivals);
@@ -365,7 +418,7 @@ impl<P: Protocol> Protocol for Faulty<P> {
             st.busy = false;
             return false;
         }
-        if slot <= st.start {
+        if slot <= st.start && self.inner.reads_arrivals() {
             st.waiting.extend_from_slice(arrivals);
         }
         if slot < st.start {

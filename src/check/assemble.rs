@@ -54,6 +54,17 @@ pub fn assemble<P: Protocol>(
         let mut c = counterexample(topology, &p.task(input), p.describe_input(input), order, v);
         c.faults = fault_args(p, input);
         c.reproduce = command(f.input.unwrap_or(0));
+        // A search may stop once the claims have verdicts: where this one
+        // was cut, the run that shows an observation is searched to the
+        // end (a search that ended had a claim that held in every run,
+        // and so has the run's).
+        let cut = match by {
+            Finder::LockStep => lock.as_ref().is_some_and(|s| s.cut.is_some()),
+            _ => actors.as_ref().is_some_and(|s| s.cut.is_some()),
+        };
+        if !claims.claims(f.property) && (cut || options.observe_all) {
+            c.reproduce = c.reproduce.map(|line| line + " --observe-all");
+        }
         if by == Finder::LockStep {
             c.late = late.get(f.property as usize).cloned().unwrap_or_default();
         }
@@ -190,7 +201,7 @@ pub fn assemble<P: Protocol>(
                 .and_then(|c| c.reproduce.clone());
         }
         // Matching is a schedule's: reported where claimed or broken.
-        if prop == PropertyName::Matching && !claimed && report.status == Status::Holds {
+        if prop == PropertyName::Matching && !claimed && report.status != Status::Violated {
             continue;
         }
         // Without an optimum there is nothing to judge the count by; the

@@ -47,10 +47,12 @@ fn on_machine<P: Protocol + 'static>(
     let machine = &options.machine;
     if machine.perfect() {
         let plan = plan.cover(&p, subject, options)?;
-        return run::check_with(Arc::new(p), subject, options, plan);
+        return run::check_with(Arc::new(p), None, subject, options, plan);
     }
     machine.refuse(plan.engine, subject.family)?;
-    let faulty = Arc::new(machine.wrap(p)?);
+    let faulty = machine.wrap(p)?;
+    let on_time = faulty.on_time().map(Arc::new);
+    let faulty = Arc::new(faulty);
     // Node logic written for the papers' machine may fail outright on
     // this one (a schedule indexing by the slot a value came in): said in
     // one line, as what the machine did to it.
@@ -58,7 +60,7 @@ fn on_machine<P: Protocol + 'static>(
     std::panic::set_hook(Box::new(|_| {}));
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let plan = plan.cover(&*faulty, subject, options)?;
-        run::check_with(faulty, subject, options, plan)
+        run::check_with(faulty, on_time, subject, options, plan)
     }));
     std::panic::set_hook(quiet);
     run.unwrap_or_else(|e| {

@@ -9,6 +9,7 @@ use super::subject::Subject;
 use crate::engine::exhaustive::Budget;
 use crate::engine::{memory, Engine};
 use models::{Family, Protocol, ProtocolExt, Symmetry, Topology};
+use properties::PropertyName;
 
 /// Largest n at which `--all-sources` lists every source.
 pub const ALL_SOURCES_REACH: u32 = 20;
@@ -69,6 +70,7 @@ impl Plan<()> {
                 timeout: options.timeout.or(defaulted),
                 memory: allowance,
                 verify_probes: false,
+                settle: None,
             },
             actors_after: false,
             inputs: vec![()],
@@ -122,6 +124,7 @@ impl Plan<()> {
             });
         }
         notes.extend(inputs_note);
+        let settle = settle(p, &inputs, engine).filter(|_| !options.observe_all);
         if n > reach {
             // Said before the search starts: it will run to its budget.
             let note = format!(
@@ -151,6 +154,13 @@ impl Plan<()> {
             }
             notes.push(note);
         }
+        if engine == Engine::Executor && options.observe_all {
+            notes.push(
+                "--observe-all applies to exhaustive searches; the executor's one run judges \
+                 every property"
+                    .into(),
+            );
+        }
         if engine == Engine::Executor && options.max_states.is_some() {
             notes.push(
                 "--max-states applies to exhaustive searches; the executor's one run stops at \
@@ -161,7 +171,7 @@ impl Plan<()> {
         Ok(Plan {
             engine,
             reach,
-            budget,
+            budget: Budget { settle, ..budget },
             actors_after: engine == Engine::Exhaustive
                 && p.event_driven()
                 && n <= subject.reach.actor_auto,
@@ -170,6 +180,26 @@ impl Plan<()> {
             defaulted,
         })
     }
+}
+
+/// The properties a search of `p` from `inputs` is for: the claimed ones
+/// its engine can find violated (bit `p as usize` each), if any. Once
+/// each is violated the rest is observation, searched on only with
+/// `--observe-all`.
+fn settle<P: Protocol>(p: &P, inputs: &[P::Input], engine: Engine) -> Option<u64> {
+    let claims = p.claims();
+    let judged = |prop: PropertyName| match prop {
+        PropertyName::TimeBound => inputs.iter().any(|i| p.bound(i).is_some()),
+        PropertyName::MessageLength => inputs.iter().any(|i| p.task(i).message_limit().is_some()),
+        PropertyName::ContentionFreedom => engine != Engine::Actor,
+        _ => true,
+    };
+    PropertyName::ALL
+        .into_iter()
+        .filter(|&prop| claims.claims(prop) && judged(prop))
+        .fold(None, |mask, prop| {
+            Some(mask.unwrap_or(0) | 1 << prop as usize)
+        })
 }
 
 /// The engine a check runs, and a note when the default is the executor

@@ -51,6 +51,9 @@ pub struct Options {
     pub announce: bool,
     /// Report the distribution over random draws (`--distribution`).
     pub distribution: bool,
+    /// Search on for the observed properties once every claimed one has
+    /// its verdict (`--observe-all`; by default the search stops there).
+    pub observe_all: bool,
     /// Faults, late deliveries and skew (default: the papers' perfect
     /// machine).
     pub machine: super::machine::Machine,
@@ -71,6 +74,7 @@ impl Default for Options {
             progress_to: None,
             announce: false,
             distribution: false,
+            observe_all: false,
             machine: Default::default(),
         }
     }

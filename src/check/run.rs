@@ -9,18 +9,23 @@ use super::request::Options;
 use super::results::Results;
 use super::subject::Subject;
 use crate::engine::executor;
-use crate::engine::exhaustive::{self, Budget};
+use crate::engine::exhaustive::{self, Budget, Finding};
 use crate::engine::search::{Cut, Progress};
 use crate::engine::Engine;
 use crate::report::Outcome;
+use models::imperfect::DELAY_FREE;
 use models::{Protocol, ProtocolExt};
+use properties::{PropertyName, Slot, Status};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Runs and reports the check of `p` its plan describes.
+/// Runs and reports the check of `p` its plan describes; `on_time` is `p`
+/// with every transmission on time where delays cannot change what is
+/// delivered ([`models::Faulty::on_time`]).
 pub fn check_with<P: Protocol + 'static>(
     p: Arc<P>,
+    on_time: Option<Arc<P>>,
     subject: &Subject,
     options: &Options,
     plan: Plan<P::Input>,
@@ -50,7 +55,7 @@ pub fn check_with<P: Protocol + 'static>(
             let (stop, progress) = (&stop, options.progress);
             scope.spawn(move || still_running(stop, budget, progress));
         }
-        let results = execute(&p, subject, &plan, &progress);
+        let results = execute(&p, on_time, subject, options, &plan, &progress);
         stop.store(true, Relaxed);
         results
     });
@@ -144,12 +149,14 @@ fn late_landings<P: Protocol + 'static>(
 /// Runs the engines the plan names.
 fn execute<P: Protocol + 'static>(
     p: &Arc<P>,
+    on_time: Option<Arc<P>>,
     subject: &Subject,
+    options: &Options,
     plan: &Plan<P::Input>,
     progress: &Progress,
 ) -> Results {
     let n = subject.config.n;
-    let (engine, inputs, budget) = (plan.engine, &plan.inputs, plan.budget);
+    let (engine, inputs, mut budget) = (plan.engine, &plan.inputs, plan.budget);
     let mut results = Results {
         lock: None,
         actors: None,
@@ -168,7 +175,24 @@ fn execute<P: Protocol + 'static>(
             ));
         }
         Engine::Exhaustive | Engine::Lockstep => {
-            let lock = exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress);
+            let delay = options.machine.delay;
+            let held = on_time.and_then(|q| delay_free(p, q, inputs, delay, &mut budget));
+            let mut lock =
+                exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress);
+            if let Some(held) = held {
+                results
+                    .notes
+                    .push(held_note(&**p, held, &subject.name, delay));
+                // The delay search cannot violate these (the module header
+                // of models::imperfect); were it ever to, its
+                // counterexample would stand.
+                let settled = |f: &Finding| held >> f.property as usize & 1 == 1;
+                for f in lock.findings.iter_mut().filter(|f| settled(f)) {
+                    if f.status != Status::Violated {
+                        f.status = Status::Holds;
+                    }
+                }
+            }
             let actor_auto = subject.reach.actor_auto;
             if engine == Engine::Exhaustive {
                 if plan.actors_after && lock.cut.is_none() {
@@ -204,6 +228,66 @@ fn execute<P: Protocol + 'static>(
     results
 }
 
+/// Where delays cannot change the [`DELAY_FREE`] properties (`on_time`
+/// is given, the task keeps what it delivers): searches the on-time runs
+/// first, within `budget` (which keeps what is left). Gives the
+/// properties that hold there (bit `p as usize` each), and takes them
+/// from what the delay search must settle; None where the on-time search
+/// was cut or some run comes within `delay` of the horizon.
+fn delay_free<P: Protocol + 'static>(
+    p: &Arc<P>,
+    on_time: Arc<P>,
+    inputs: &[P::Input],
+    delay: Slot,
+    budget: &mut Budget,
+) -> Option<u64> {
+    if !inputs.iter().all(|i| p.task(i).is_broadcast()) {
+        return None;
+    }
+    let start = Instant::now();
+    let whole = Budget {
+        settle: None,
+        ..*budget
+    };
+    let last = |q: &P| crate::engine::horizon(q, &q.claims());
+    let horizon = (last(&on_time), last(p));
+    let on = exhaustive::lockstep(on_time, inputs.to_vec(), whole);
+    budget.max_states = budget.max_states.map(|m| m.saturating_sub(on.generated));
+    budget.timeout = budget.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    // States are slots 0..=T: the last slot of a run is depth - 1.
+    let t = on.depth.saturating_sub(1) as Slot;
+    if on.cut.is_some() || t >= horizon.0 || t + delay > horizon.1 {
+        return None;
+    }
+    let held = DELAY_FREE
+        .into_iter()
+        .filter(|&prop| on.findings[prop as usize].status == Status::Holds)
+        .fold(0, |mask, prop| mask | 1 << prop as usize);
+    budget.settle = budget.settle.map(|s| s & !held);
+    Some(held)
+}
+
+/// The report's note on the properties [`delay_free`] settled.
+fn held_note<P: Protocol>(p: &P, held: u64, name: &str, delay: Slot) -> String {
+    let claims = p.claims();
+    let names: Vec<&str> = DELAY_FREE
+        .into_iter()
+        .filter(|&prop| held >> prop as usize & 1 == 1 && claims.claims(prop))
+        .map(PropertyName::as_str)
+        .collect();
+    let s = if delay == 1 { "" } else { "s" };
+    format!(
+        "{} judged on the on-time runs, which every delay up to {delay} slot{s} matches: \
+         {name}'s nodes read no arrival, so a late transmission changes when it lands, not \
+         what is sent or delivered (docs/faults.md)",
+        match names.as_slice() {
+            [] => "what delays cannot change is".to_string(),
+            [one] => format!("{one} is"),
+            [init @ .., last] => format!("{} and {last} are", init.join(", ")),
+        }
+    )
+}
+
 /// The notes on how far the engines got: a run or search cut short, a
 /// vacuous model, an engine not run or a property not judged.
 fn cut_notes(results: &Results, defaulted: Option<Duration>) -> Vec<String> {
@@ -230,10 +314,14 @@ fn cut_notes(results: &Results, defaulted: Option<Duration>) -> Vec<String> {
         (&results.actors, "actor model"),
     ] {
         let Some(s) = s else { continue };
+        let unknown = match s.cut {
+            Some(Cut::Settled) => "observed properties not violated by then are unknown",
+            _ => "verdicts not reached are unknown",
+        };
         if let Some(cut) = s.cut {
             notes.push(format!(
                 "the {what} search stopped: {}, after {} generated states ({} unique), \
-                 depth {}, sources done {} of {}; verdicts not reached are unknown",
+                 depth {}, sources done {} of {}; {unknown}",
                 reason(cut),
                 s.generated,
                 s.unique_states,

@@ -214,6 +214,10 @@ pub struct Budgets {
     /// cgroup and ulimit -v allow, less a margin]
     #[arg(long, value_name = "GB", value_parser = max_memory)]
     pub max_memory: Option<u64>,
+    /// Search on for the observed properties once every claimed property
+    /// has its verdict (by default the search stops there)
+    #[arg(long)]
+    pub observe_all: bool,
 }
 
 /// The switching and port models.

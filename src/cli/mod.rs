@@ -682,6 +682,7 @@ fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads:
         progress_to: None,
         announce: !e.output.json && !e.output.quiet,
         distribution: false,
+        observe_all: b.observe_all,
         source: None,
         machine: Machine {
             faults: m.fault.clone(),

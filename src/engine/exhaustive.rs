@@ -30,6 +30,9 @@ pub struct Budget {
     /// Build every successor the search could only probe, and assert the
     /// fingerprints agree (tests).
     pub verify_probes: bool,
+    /// The properties whose violation is all the search is for
+    /// ([`Limits::settle`]; None: search to the end).
+    pub settle: Option<u64>,
 }
 
 impl Budget {
@@ -42,6 +45,7 @@ impl Budget {
             timeout: None,
             memory: None,
             verify_probes: false,
+            settle: None,
         }
     }
 
@@ -52,6 +56,7 @@ impl Budget {
             deadline: deadline(self.timeout),
             memory: self.memory,
             verify_probes: self.verify_probes,
+            settle: self.settle,
         }
     }
 }

@@ -231,7 +231,9 @@ pub struct Coverage {
     /// Inputs the search was given.
     pub inputs_total: usize,
     /// What stopped the search early (`max-states`, `timeout`,
-    /// `max-memory`, `interrupted`), absent if it finished.
+    /// `max-memory`, `interrupted`; `settled`: every claimed property had its
+    /// verdict, and observations not yet violated are unknown), absent if
+    /// it finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cut: Option<&'static str>,
 }

@@ -98,8 +98,10 @@ fn with_engine(subject: &Subject, options: &Options, engine: Engine) -> (Subject
     if let Some(req) = &mut subject.request {
         req.options.engine = Some(engine);
     }
+    // The page links every discovery, observations included.
     let options = Options {
         engine: Some(engine),
+        observe_all: true,
         ..options.clone()
     };
     (subject, options)
@@ -171,7 +173,7 @@ fn serve_lockstep<P: Protocol + 'static>(
     let (lockstep, options) = with_engine(subject, options, Engine::Lockstep);
     let plan = Plan::new(&lockstep, &options, None)?.cover(&*p, &lockstep, &options)?;
     let inputs = plan.inputs.clone();
-    let outcome = check_with(Arc::clone(&p), &lockstep, &options, plan)?;
+    let outcome = check_with(Arc::clone(&p), None, &lockstep, &options, plan)?;
     eprint!("{}", outcome.text());
     let claims = p.claims();
     for r in &outcome.properties {
@@ -233,7 +235,7 @@ fn serve_actors<P: Protocol + 'static>(
     let (actors, options) = with_engine(subject, options, Engine::Actor);
     let plan = Plan::new(&actors, &options, None)?.cover(&*p, &actors, &options)?;
     let inputs = plan.inputs.clone();
-    let outcome = check_with(Arc::clone(&p), &actors, &options, plan)?;
+    let outcome = check_with(Arc::clone(&p), None, &actors, &options, plan)?;
     eprint!("{}", outcome.text());
     let input = inputs[0].clone();
     let served = p.describe_input(&input);

@@ -100,6 +100,9 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Why a search stopped before it was done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Cut {
+    /// Every property the search had to settle was violated
+    /// ([`Limits::settle`]); the others were not searched on.
+    Settled,
     /// `--max-states` generated states.
     States,
     /// `--timeout`.
@@ -112,7 +115,13 @@ pub enum Cut {
 
 impl Cut {
     /// Every cut, in the order of [`Cut::code`] (the largest code wins).
-    const ALL: [Cut; 4] = [Cut::States, Cut::Time, Cut::Memory, Cut::Interrupted];
+    const ALL: [Cut; 5] = [
+        Cut::Settled,
+        Cut::States,
+        Cut::Time,
+        Cut::Memory,
+        Cut::Interrupted,
+    ];
 
     /// The cut as a number every rank can take the largest of (0: none).
     pub fn code(cut: Option<Cut>) -> u64 {
@@ -130,6 +139,7 @@ impl Cut {
     /// The cut's name in JSON reports.
     pub fn name(self) -> &'static str {
         match self {
+            Cut::Settled => "settled",
             Cut::States => "max-states",
             Cut::Time => "timeout",
             Cut::Memory => "max-memory",
@@ -140,6 +150,9 @@ impl Cut {
     /// The reason, as reports word it.
     pub fn reason(self) -> &'static str {
         match self {
+            Cut::Settled => {
+                "every claimed property had its verdict (--observe-all searches on for the others)"
+            }
             Cut::States => "the state budget (--max-states) ran out",
             Cut::Time => "the time budget (--timeout) ran out",
             Cut::Memory => "the memory allowance (--max-memory) would have been exceeded",
@@ -163,6 +176,11 @@ pub struct Limits {
     /// Build every successor, also the probed ones, and assert that the
     /// two fingerprints agree (tests).
     pub verify_probes: bool,
+    /// Properties (bit `p as usize` of each [`PropertyName`]) whose
+    /// violation is all the search is for: once each is violated it stops
+    /// ([`Cut::Settled`]; at once where the set is empty). None: it
+    /// searches to the end.
+    pub settle: Option<u64>,
 }
 
 /// Counters a progress display reads while the search runs, and when a
@@ -250,19 +268,20 @@ pub struct Found {
 impl Found {
     /// Notes what a state's `record` shows: the first discovery of each
     /// property it violates from the lowest input (with the path, made only if needed), and,
-    /// for an ended run, its completion time and counts.
-    fn judge(&mut self, record: &Record, input: usize, path: impl FnOnce() -> Vec<u64>) {
+    /// for an ended run, its completion time and counts. Returns the
+    /// properties (bit `p as usize`) discovered here for the first time.
+    fn judge(&mut self, record: &Record, input: usize, path: impl FnOnce() -> Vec<u64>) -> u64 {
         let (mut path, mut made) = (Some(path), None::<Vec<u64>>);
+        let mut first = 0;
         for p in PropertyName::ALL {
             let Some(violation) = record.violation(p) else {
                 continue;
             };
+            let known = &self.discoveries[p as usize];
+            first |= (known.is_none() as u64) << p as usize;
             // The lowest input's (a worker may take a job of a lower input
             // later; a rank's breadth-first levels mix inputs).
-            if self.discoveries[p as usize]
-                .as_ref()
-                .is_none_or(|d| input < d.input)
-            {
+            if known.as_ref().is_none_or(|d| input < d.input) {
                 let path = made
                     .get_or_insert_with(|| path.take().expect("made once")())
                     .clone();
@@ -293,6 +312,7 @@ impl Found {
                     .map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))),
             );
         }
+        first
     }
 
     /// Folds in what another worker found, independent of which finished
@@ -442,6 +462,8 @@ struct Shared<'a, Sp: Space> {
     stopping: AtomicBool,
     /// What the workers found, folded in as each ends.
     found: Mutex<Found>,
+    /// The properties some worker has found violated (bit per property).
+    violated: AtomicU64,
 }
 
 /// Collects what `Hash` writes, so that a state is hashed in one pass over
@@ -524,6 +546,19 @@ impl<Sp: Space> Shared<'_, Sp> {
         self.stopping.store(true, Relaxed);
         drop(stop);
         self.wake.notify_all();
+    }
+
+    /// Notes `first`, the properties a worker has just found violated for
+    /// the first time, and stops the search once every property it must
+    /// settle is violated.
+    fn violations(&self, first: u64) {
+        if first == 0 {
+            return;
+        }
+        let all = self.violated.fetch_or(first, Relaxed) | first;
+        if self.limits.settle.is_some_and(|s| all & s == s) {
+            self.cut(Cut::Settled);
+        }
     }
 
     /// Checks every budget; called every few successors.
@@ -612,11 +647,12 @@ impl<Sp: Space> Shared<'_, Sp> {
                 self.progress.unique.fetch_add(1, Relaxed);
                 self.progress.generated.fetch_add(1, Relaxed);
                 self.progress.depth.fetch_max(1, Relaxed);
-                self.found.lock().expect("found lock").judge(
+                let first = self.found.lock().expect("found lock").judge(
                     self.space.record(&init),
                     ix,
                     Vec::new,
                 );
+                self.violations(first);
                 self.space.successors(&init)
             } else {
                 0
@@ -731,12 +767,13 @@ impl<Sp: Space> Shared<'_, Sp> {
                 depth = depth.max(base.len() + stack.len());
                 let next = scratch.take().expect("the successor just made");
                 let record = self.space.record(&next);
-                found.judge(record, input, || {
+                let first = found.judge(record, input, || {
                     let mut path = base.clone();
                     path.extend(stack.iter().skip(1).map(|f| f.via));
                     path.push(k);
                     path
                 });
+                self.violations(first);
                 let end = self.space.successors(&next);
                 if end > 0 {
                     stack.push(Frame {
@@ -829,6 +866,9 @@ pub fn search<Sp: Space>(space: &Sp, inputs: usize, limits: Limits, progress: &P
     let threads = limits.threads.max(1);
     let limits = Limits { threads, ..limits };
     let shared = Shared::new(space, inputs, limits, progress);
+    if limits.settle == Some(0) {
+        shared.cut(Cut::Settled);
+    }
     std::thread::scope(|scope| {
         for w in 0..threads {
             let shared = &shared;
@@ -877,6 +917,7 @@ impl<'a, Sp: Space> Shared<'a, Sp> {
             stop: Mutex::new(None),
             stopping: AtomicBool::new(false),
             found: Mutex::new(Found::default()),
+            violated: AtomicU64::new(0),
         }
     }
 }

@@ -133,10 +133,12 @@ pub(super) fn search<Sp: Space>(
     limits: Limits,
     progress: &Progress,
 ) -> Found {
-    // A rank is one worker: ranks are the parallelism (one a core).
+    // A rank is one worker: ranks are the parallelism (one a core). Ranks
+    // search to the end: one rank's settled properties are not the world's.
     let one = Limits {
         threads: 1,
         max_states: None,
+        settle: None,
         ..limits
     };
     let (batch, slots) = buffers(limits.memory.map(|a| a.bytes));
