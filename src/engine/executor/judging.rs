@@ -240,22 +240,25 @@ impl<P: Protocol> Judging<'_, P> {
         let lo = (index * self.per) as NodeId;
         let range = lo..lo + self.per as NodeId;
         let writes = self.shares.iter().flat_map(|s| &s.writes[index]);
-        let mut packets = Vec::new();
+        let (mut packets, mut receivers) = (Vec::new(), Vec::new());
         for (route, a) in writes {
             // A write may reach a whole line of receivers.
             if self.progress.stop().is_some() {
                 return;
             }
             let (first, step, count) = topology.receivers_run(route).expect("a bus write");
-            // The receivers in range, in order.
-            let mut receivers = (0..count)
-                .map(|k| first + k * step)
-                .filter(|to| range.contains(to) && *to != a.from)
-                .peekable();
-            let Some(&lowest) = receivers.peek() else {
+            // The receivers in range, in order: only the terms of the run
+            // that fall in it are looked at (a column's write crosses a
+            // range at one node of hundreds).
+            receivers.clear();
+            receivers.extend(
+                within(first, step, count, &range)
+                    .map(|k| first + k * step)
+                    .filter(|&to| to != a.from),
+            );
+            let Some(&lowest) = receivers.first() else {
                 continue;
             };
-            let receivers: Vec<NodeId> = receivers.collect();
             if protocol.control(&a.msg) {
                 receivers
                     .iter()
@@ -286,7 +289,55 @@ impl<P: Protocol> Judging<'_, P> {
                     record.delivery_run(slot, run, p, a.from);
                 }
             }
-            receivers.into_iter().for_each(&mut mark);
+            receivers.iter().for_each(|&to| mark(to));
+        }
+    }
+}
+
+/// The indices k below `count` whose term `first + k * step` lies in
+/// `range`.
+fn within(
+    first: NodeId,
+    step: u32,
+    count: u32,
+    range: &std::ops::Range<NodeId>,
+) -> std::ops::Range<u32> {
+    if step == 0 {
+        return match range.contains(&first) {
+            true => 0..count,
+            false => 0..0,
+        };
+    }
+    // The first k at or past `at`: k * step >= at - first.
+    let from = |at: NodeId| at.saturating_sub(first).div_ceil(step).min(count);
+    from(range.start)..from(range.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::within;
+
+    /// The run's terms in a range, found without looking at the others,
+    /// are the ones a scan of every term finds.
+    #[test]
+    fn the_terms_of_a_run_in_a_range_are_those_a_scan_finds() {
+        for first in 0..12 {
+            for step in 0..5 {
+                for count in 0..8 {
+                    for lo in 0..30 {
+                        for hi in lo..32 {
+                            let scan: Vec<u32> = (0..count)
+                                .filter(|k| (lo..hi).contains(&(first + k * step)))
+                                .collect();
+                            let found: Vec<u32> = within(first, step, count, &(lo..hi)).collect();
+                            assert_eq!(
+                                found, scan,
+                                "{first} + k {step}, k < {count}, in {lo}..{hi}"
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
 }

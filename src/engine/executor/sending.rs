@@ -145,10 +145,20 @@ impl<T: Topology, M: Copy> Post<M> for Outbox<'_, T, M> {
         else {
             return false;
         };
-        let last = first + step * (count - 1);
         let shift = self.shift;
-        for part in &mut self.writes[(first >> shift) as usize..=(last >> shift) as usize] {
-            part.push((*route, a));
+        if step < 1 << shift {
+            // Terms closer than a range: every range from the first's to
+            // the last's holds one.
+            let last = first + step * (count - 1);
+            for part in &mut self.writes[(first >> shift) as usize..=(last >> shift) as usize] {
+                part.push((*route, a));
+            }
+        } else {
+            // Terms a range or more apart (a column): only their ranges,
+            // one each.
+            for k in 0..count {
+                self.writes[((first + k * step) >> shift) as usize].push((*route, a));
+            }
         }
         true
     }
