@@ -273,14 +273,14 @@ def test_the_gil_is_released_while_checking():
 
 def test_progress_goes_where_it_is_asked_to():
     lines = []
-    commcheck.check("mnb", 3, delay=1, timeout=3, progress=lines.append)
+    commcheck.check("mnb", 3, delay=1, observe_all=True, timeout=3, progress=lines.append)
     # A line a second after the first two, then "" as the check ends.
     assert len(lines) >= 2 and lines[-1] == "", lines
     assert all("states" in line for line in lines[:-1]), lines
 
 
 def test_progress_true_rewrites_one_line_on_stderr(capfd):
-    commcheck.check("mnb", 3, delay=1, timeout=3, progress=True)
+    commcheck.check("mnb", 3, delay=1, observe_all=True, timeout=3, progress=True)
     out, err = capfd.readouterr()
     assert out == ""
     assert "states" in err and err.startswith("\r") and err.endswith("\r"), repr(err)
