@@ -355,3 +355,268 @@ fn lock_step_agrees_with_every_relative_speed() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The lock-step check of `file` on `network` (wormhole or
+/// store-and-forward) with the orders of competing sends searched only
+/// where one run does not decide (`reduce`) or always (`--no-reduction`).
+fn check_ports(file: &Path, network: &str, wormhole: bool, ports: Ports, reduce: bool) -> Outcome {
+    let req = ScheduleRequest {
+        ports,
+        switching: match wormhole {
+            true => models::Switching::Wh,
+            false => models::Switching::Sf,
+        },
+        no_reduction: !reduce,
+        options: Options {
+            engine: Some(Engine::Lockstep),
+            ..Options::default()
+        },
+        ..ScheduleRequest::new(file, network.parse().unwrap())
+    };
+    check_schedule(&req).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+}
+
+/// Holds the check of one schedule with the reduction of ports' orders to
+/// the same verdicts as the search of every order, which must end: the
+/// same status for every property (so every seeded bug still found), the
+/// same transmissions, and a measured time no later than the worst (the
+/// reduced check's may be one run's). Returns whether one run decided
+/// and whether the orders were then not searched at all.
+fn same_verdicts(
+    file: &Path,
+    network: &str,
+    wormhole: bool,
+    ports: Ports,
+    what: &str,
+) -> (bool, bool) {
+    let reduced = check_ports(file, network, wormhole, ports, true);
+    let every = check_ports(file, network, wormhole, ports, false);
+    let why = || format!("{what}, {ports:?}:\n{}\n{}", reduced.text(), every.text());
+    assert!(
+        every.search.as_ref().is_some_and(|s| s.cut.is_none()),
+        "the search of every order ends: {}",
+        why()
+    );
+    let statuses = |o: &Outcome| -> Vec<(String, Status)> {
+        o.properties
+            .iter()
+            .map(|p| (p.name.to_string(), p.status))
+            .collect()
+    };
+    assert_eq!(statuses(&reduced), statuses(&every), "{}", why());
+    assert_eq!(reduced.transmissions, every.transmissions, "{}", why());
+    assert!(reduced.time.measured <= every.time.measured, "{}", why());
+    let decided = reduced
+        .notes
+        .iter()
+        .any(|n| n.contains("judged on one run"));
+    // No time is claimed: with contention decided too, every claim is,
+    // and the orders are not searched.
+    let every_claim = reduced
+        .notes
+        .iter()
+        .any(|n| n.contains("no two ports can crowd a link"));
+    (decided, decided && every_claim)
+}
+
+/// A schedule on three ranks that spreads each of `chunks` chunks (chunk
+/// c from rank c mod 3) to some ranks, each forwarding a chunk only after
+/// receiving it and each message with its own tag, so that it is
+/// race-free and right at every speed, with one seeded bug of five or
+/// none: an orphan send (matching), a chunk delivered twice (no
+/// duplication), a forwarding send that does not wait for its chunk (a
+/// race), an end no message reaches (completeness), a chunk sent by a
+/// rank that never holds it (causality).
+fn spreading(rng: &mut Rng, chunks: u64) -> String {
+    let (mut ops, mut start, mut end) = (Vec::new(), Vec::new(), Vec::new());
+    let bug = rng.below(8);
+    let mut unordered = None;
+    let mut holding: Vec<Vec<u64>> = Vec::new();
+    for c in 0..chunks {
+        let origin = c % 3;
+        start.push(format!(r#"{{"chunk": {c}, "rank": {origin}}}"#));
+        let mut holders = vec![origin];
+        for _ in 0..1 + rng.below(2) {
+            let missing: Vec<u64> = (0..3).filter(|r| !holders.contains(r)).collect();
+            let to = missing[rng.below(missing.len() as u64) as usize];
+            let from = holders[rng.below(holders.len() as u64) as usize];
+            let after = match from == origin {
+                true => String::new(),
+                false => {
+                    unordered.get_or_insert(ops.len());
+                    format!(r#", "after": ["r{c}_{from}"]"#)
+                }
+            };
+            ops.push(format!(
+                r#"{{"rank": {from}, "label": "s{c}_{to}", "send": {{"to": {to}, "chunks": [{c}], "tag": {c}}}{after}}}"#
+            ));
+            ops.push(format!(
+                r#"{{"rank": {to}, "label": "r{c}_{to}", "recv": {{"from": {from}, "chunks": [{c}], "tag": {c}}}}}"#
+            ));
+            end.push(format!(r#"{{"rank": {to}, "chunk": {c}}}"#));
+            holders.push(to);
+        }
+        holding.push(holders);
+    }
+    let c = rng.below(chunks);
+    let holders = &holding[c as usize];
+    let other = (0..3).find(|r| !holders.contains(r));
+    match (bug, other) {
+        (0, _) => ops.push(format!(
+            r#"{{"rank": {}, "send": {{"to": {}, "chunks": [{c}], "tag": 9}}}}"#,
+            c % 3,
+            (c + 1) % 3
+        )),
+        (1, _) => {
+            // A second copy to a rank that has the chunk, from its origin,
+            // written after the first (no race: the same value, in order).
+            let to = holders[1];
+            ops.push(format!(
+                r#"{{"rank": {}, "send": {{"to": {to}, "chunks": [{c}], "tag": 8}}}}"#,
+                c % 3
+            ));
+            ops.push(format!(
+                r#"{{"rank": {to}, "recv": {{"from": {}, "chunks": [{c}], "tag": 8}}, "after": ["r{c}_{to}"]}}"#,
+                c % 3
+            ));
+        }
+        (2, _) => {
+            if let Some(i) = unordered {
+                let at = ops[i].find(r#", "after""#).unwrap();
+                ops[i] = format!("{}}}", &ops[i][..at]);
+            }
+        }
+        (3, Some(r)) => end.push(format!(r#"{{"rank": {r}, "chunk": {c}}}"#)),
+        (4, Some(r)) => {
+            // Rank r sends the chunk it never gets to a holder that is not
+            // its origin, into a position of its own.
+            let to = holders[1];
+            ops.push(format!(
+                r#"{{"rank": {r}, "send": {{"to": {to}, "chunks": [{c}], "tag": 7}}}}"#
+            ));
+            ops.push(format!(
+                r#"{{"rank": {to}, "recv": {{"from": {r}, "chunks": [{chunks}], "tag": 7}}}}"#
+            ));
+        }
+        _ => {}
+    }
+    format!(
+        r#"{{"format": "commcheck-schedule", "version": 1, "ranks": 3,
+           "collective": {{"name": "explicit", "chunks": {},
+             "start": [{}], "end": [{}]}},
+           "ops": [{}]}}"#,
+        chunks + 1,
+        start.join(", "),
+        end.join(", "),
+        ops.join(",\n")
+    )
+}
+
+/// A line of three nodes: a worm from 0 to 2 crosses 1's link to 2, so
+/// ports may crowd a link and contention is searched.
+fn line(dir: &Path) -> String {
+    let file = dir.join("line.json");
+    std::fs::write(
+        &file,
+        r#"{"format": "commcheck-network", "version": 1, "nodes": 3,
+            "links": [[0, 1], [1, 2]]}"#,
+    )
+    .unwrap();
+    format!("graph:{}", file.display())
+}
+
+/// 150 random schedules, right at every speed or with one seeded bug,
+/// each on the triangle (store-and-forward: no two ports share a link)
+/// and on a line (wormhole: they may), under both port models: the
+/// reduction of ports' orders (one run standing for every order where it
+/// decides) and the search of every order agree on every verdict.
+#[test]
+fn one_run_decides_what_every_order_decides() {
+    let dir = scratch("one-run");
+    let (triangle, line) = (triangle(&dir), line(&dir));
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    let (mut decided, mut skipped, mut violated) = (0, 0, 0);
+    for seed in 0..150 {
+        let chunks = 2 + rng.below(4);
+        let text = spreading(&mut rng, chunks);
+        let file = dir.join(format!("s{seed}.json"));
+        std::fs::write(&file, &text).unwrap();
+        for (network, wormhole) in [(&triangle, false), (&line, true)] {
+            for ports in [Ports::All, Ports::One] {
+                let what = format!("schedule {seed} on {network}:\n{text}");
+                let (d, s) = same_verdicts(&file, network, wormhole, ports, &what);
+                decided += d as u32;
+                skipped += s as u32;
+                let o = check_ports(&file, network, wormhole, ports, true);
+                if d && o.properties.iter().any(|p| p.status == Status::Violated) {
+                    violated += 1;
+                }
+            }
+        }
+    }
+    // Not vacuous: one run decides often, the orders go unsearched in
+    // some checks and are searched (for contention) in others, and one
+    // run finds seeded bugs.
+    let counts = format!("{decided} decided, {skipped} unsearched, {violated} violated of 600");
+    assert!(
+        decided >= 300 && skipped >= 100 && decided - skipped >= 100 && violated >= 100,
+        "{counts}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The test suite's schedules and the examples, on their networks under
+/// both port models (the two-way ring one-port aside: its orders are more
+/// than a test searches): the reduction and the search of every order
+/// agree. (None of these runs has a competing send, so each first-choice
+/// run is the whole search; the random schedules above branch.)
+#[test]
+fn the_test_schedules_get_the_same_verdicts_with_one_run() {
+    let (both, all) = (&[Ports::All, Ports::One][..], &[Ports::All][..]);
+    let files = [
+        ("tests/schedules/allreduce_pair.json", "hypercube:1", both),
+        ("tests/schedules/any_source.json", "hypercube:2", both),
+        ("tests/schedules/binomial_q3.json", "hypercube:3", both),
+        ("tests/schedules/deadlock.json", "hypercube:1", both),
+        ("tests/schedules/explicit.json", "hypercube:2", both),
+        ("tests/schedules/gather_race.json", "hypercube:2", both),
+        ("tests/schedules/orphans.json", "hypercube:1", both),
+        (
+            "tests/schedules/bertsekas/scatter_fig4_3.json",
+            "hypercube:3",
+            both,
+        ),
+        (
+            "tests/schedules/bertsekas/scatter_gray_3.json",
+            "hypercube:3",
+            both,
+        ),
+        (
+            "examples/schedules/allgather_ring_8.xml",
+            "hypercube:3",
+            both,
+        ),
+        ("examples/schedules/allgather_ring_8.xml", "dgx1", both),
+        (
+            "examples/schedules/allreduce_ring_8_both_ways.xml",
+            "hypercube:3",
+            all,
+        ),
+        (
+            "examples/schedules/allreduce_ring_8_both_ways.xml",
+            "mesh:2x4",
+            all,
+        ),
+        (
+            "examples/schedules/mesh-3x3-mixed-order-broadcast.json",
+            "mesh:3x3",
+            both,
+        ),
+    ];
+    for (file, network, models) in files {
+        for &ports in models {
+            let what = format!("{file} on {network}");
+            same_verdicts(Path::new(file), network, true, ports, &what);
+        }
+    }
+}

@@ -32,26 +32,29 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     let subject = Subject::of(req);
     let plan = Plan::new(&subject, &req.options, None)?;
     with_protocol!(req.algorithm, req.config.clone(), |p| {
-        on_machine(p, &subject, &req.options, plan)
+        on_machine(p, &subject, &req.options, plan, 0)
     })
 }
 
 /// Checks `p` on the machine the options describe: as it is on the
-/// papers' perfect machine, else wrapped in `models::Faulty`.
+/// papers' perfect machine (where one run decides the properties
+/// `decided`, bit each, for every run), else wrapped in `models::Faulty`.
 fn on_machine<P: Protocol + 'static>(
     p: P,
     subject: &Subject,
     options: &Options,
     plan: Plan<()>,
+    decided: u64,
 ) -> Result<Outcome, CheckError> {
     let machine = &options.machine;
     if machine.perfect() {
         let plan = plan.cover(&p, subject, options)?;
-        return run::check_with(Arc::new(p), None, subject, options, plan);
+        let one_run = (decided != 0).then_some(run::StandIn::OneRun(decided));
+        return run::check_with(Arc::new(p), one_run, subject, options, plan);
     }
     machine.refuse(plan.engine, subject.family)?;
     let faulty = machine.wrap(p)?;
-    let on_time = faulty.on_time().map(Arc::new);
+    let on_time = faulty.on_time().map(|q| run::StandIn::OnTime(Arc::new(q)));
     let faulty = Arc::new(faulty);
     // Node logic written for the papers' machine may fail outright on
     // this one (a schedule indexing by the slot a value came in): said in
@@ -99,11 +102,25 @@ pub fn check_protocol<P: Protocol + 'static>(
     subject: &Subject,
     options: &Options,
 ) -> Result<Outcome, CheckError> {
+    check_deciding(protocol, subject, options, 0)
+}
+
+/// [`check_protocol`] where one run, every node taking its first choice,
+/// decides the properties `decided` (bit `p as usize` each) for every run
+/// on the papers' perfect machine (a schedule's, by
+/// `Scheduled::one_run_decides`): the lock-step search then looks only
+/// for what is left.
+pub fn check_deciding<P: Protocol + 'static>(
+    protocol: P,
+    subject: &Subject,
+    options: &Options,
+    decided: u64,
+) -> Result<Outcome, CheckError> {
     let first = protocol.first_input();
     let plan = Plan::new(
         subject,
         options,
         Some(&|| crate::engine::executor::memory_needed(&protocol, &protocol.task(&first))),
     )?;
-    on_machine(protocol, subject, options, plan)
+    on_machine(protocol, subject, options, plan, decided)
 }

@@ -20,4 +20,7 @@ pub struct Results {
     /// Per property, the late landings of the lock-step counterexample's
     /// run (`--delay`), in words; empty where none.
     pub late: Vec<Vec<String>>,
+    /// The lock-step search's orders were not searched: one run decided
+    /// every claimed property ([`super::run::StandIn::OneRun`]).
+    pub one_run: bool,
 }

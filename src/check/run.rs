@@ -9,7 +9,7 @@ use super::request::Options;
 use super::results::Results;
 use super::subject::Subject;
 use crate::engine::executor;
-use crate::engine::exhaustive::{self, Budget, Finding};
+use crate::engine::exhaustive::{self, Budget, Finding, Search};
 use crate::engine::search::{Cut, Progress};
 use crate::engine::Engine;
 use crate::report::Outcome;
@@ -20,12 +20,23 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Runs and reports the check of `p` its plan describes; `on_time` is `p`
-/// with every transmission on time where delays cannot change what is
-/// delivered ([`models::Faulty::on_time`]).
+/// What decides some properties for every run of a check without
+/// searching them all.
+pub enum StandIn<P> {
+    /// The check's protocol with every transmission on time, where delays
+    /// cannot change what is delivered ([`models::Faulty::on_time`]).
+    OnTime(Arc<P>),
+    /// The one run in which every node takes its first choice, which
+    /// decides these properties (bit `p as usize` each) for every run
+    /// ([`models::schedule::scheduled::Scheduled::one_run_decides`]).
+    OneRun(u64),
+}
+
+/// Runs and reports the check of `p` its plan describes, with what
+/// `stand_in` decides without a search where given.
 pub fn check_with<P: Protocol + 'static>(
     p: Arc<P>,
-    on_time: Option<Arc<P>>,
+    stand_in: Option<StandIn<P>>,
     subject: &Subject,
     options: &Options,
     plan: Plan<P::Input>,
@@ -55,7 +66,7 @@ pub fn check_with<P: Protocol + 'static>(
             let (stop, progress) = (&stop, options.progress);
             scope.spawn(move || still_running(stop, budget, progress));
         }
-        let results = execute(&p, on_time, subject, options, &plan, &progress);
+        let results = execute(&p, stand_in, subject, options, &plan, &progress);
         stop.store(true, Relaxed);
         results
     });
@@ -149,7 +160,7 @@ fn late_landings<P: Protocol + 'static>(
 /// Runs the engines the plan names.
 fn execute<P: Protocol + 'static>(
     p: &Arc<P>,
-    on_time: Option<Arc<P>>,
+    stand_in: Option<StandIn<P>>,
     subject: &Subject,
     options: &Options,
     plan: &Plan<P::Input>,
@@ -164,6 +175,7 @@ fn execute<P: Protocol + 'static>(
         label: engine.name().to_string(),
         notes: Vec::new(),
         late: Vec::new(),
+        one_run: false,
     };
     match engine {
         Engine::Executor => {
@@ -176,9 +188,36 @@ fn execute<P: Protocol + 'static>(
         }
         Engine::Exhaustive | Engine::Lockstep => {
             let delay = options.machine.delay;
-            let held = on_time.and_then(|q| delay_free(p, q, inputs, delay, &mut budget));
-            let mut lock =
-                exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress);
+            let (mut held, mut one) = (None, None);
+            match stand_in {
+                Some(StandIn::OnTime(q)) => held = delay_free(p, q, inputs, delay, &mut budget),
+                Some(StandIn::OneRun(decided)) => {
+                    one = one_run(p, inputs, &mut budget).map(|run| (run, decided));
+                }
+                None => {}
+            }
+            let rest = |budget: &mut Budget, decided: u64| {
+                budget.settle = budget.settle.map(|s| s & !decided);
+                budget.settle == Some(0)
+            };
+            let mut lock = match &one {
+                // Every claimed property decided: the orders are not
+                // searched (the run stands for them).
+                Some((run, decided)) if rest(&mut budget, *decided) => {
+                    results.one_run = true;
+                    Search {
+                        cut: Some(Cut::Settled),
+                        ..run.clone()
+                    }
+                }
+                _ => exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress),
+            };
+            if let Some((run, decided)) = one {
+                results
+                    .notes
+                    .push(one_run_note(&**p, decided, &subject.name));
+                stand_for(&mut lock, run, decided);
+            }
             if let Some(held) = held {
                 results
                     .notes
@@ -267,6 +306,85 @@ fn delay_free<P: Protocol + 'static>(
     Some(held)
 }
 
+/// The run in which every node takes its first choice, within `budget`
+/// (which keeps what is left); None where it was cut, or where no node
+/// had another choice (the search is then that run).
+fn one_run<P: Protocol + 'static>(
+    p: &Arc<P>,
+    inputs: &[P::Input],
+    budget: &mut Budget,
+) -> Option<Search> {
+    // Over MPI ranks each rank would see its own share of the run's
+    // choices: the orders are searched as before.
+    #[cfg(feature = "mpi")]
+    if crate::engine::group::world().is_some() {
+        return None;
+    }
+    let start = Instant::now();
+    let whole = Budget {
+        settle: None,
+        ..*budget
+    };
+    let (run, branched) = exhaustive::lockstep_first(Arc::clone(p), inputs.to_vec(), whole);
+    budget.max_states = budget.max_states.map(|m| m.saturating_sub(run.generated));
+    budget.timeout = budget.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    // A run with no other choice anywhere is every run: the search is
+    // that run, as it always was.
+    (run.cut.is_none() && branched).then_some(run)
+}
+
+/// Gives `lock` the verdicts of the properties `run` decides (bit each)
+/// where it found no violation of its own (were it ever to, its
+/// counterexample would stand), and the run's time and counts where it
+/// has none.
+fn stand_for(lock: &mut Search, run: Search, decided: u64) {
+    for (f, g) in lock.findings.iter_mut().zip(run.findings) {
+        if decided >> f.property as usize & 1 == 1 && f.status != Status::Violated {
+            *f = g;
+        }
+    }
+    lock.worst_time = lock.worst_time.max(run.worst_time);
+    lock.worst_termination = lock.worst_termination.max(run.worst_termination);
+    if lock.worst_input.is_none() {
+        lock.worst_input = run.worst_input;
+    }
+    lock.transmissions = lock.transmissions.or(run.transmissions);
+    if lock.by_input.is_empty() {
+        lock.by_input = run.by_input;
+    }
+}
+
+/// The report's note on the properties [`one_run`] decided.
+fn one_run_note<P: Protocol>(p: &P, decided: u64, name: &str) -> String {
+    let claims = p.claims();
+    let names: Vec<&str> = PropertyName::ALL
+        .into_iter()
+        .filter(|&prop| decided >> prop as usize & 1 == 1 && claims.claims(prop))
+        .map(PropertyName::as_str)
+        .collect();
+    format!(
+        "{} judged on one run, which stands for every order in which competing sends take \
+         their ports: {name} is race-free and causally complete at every speed with one \
+         matching, so every run sends and computes the same{}; the orders change when \
+         messages land, not what (docs/schedules.md, \"One run for every order\"; \
+         --no-reduction searches them)",
+        words(&names),
+        match decided >> PropertyName::ContentionFreedom as usize & 1 {
+            1 => ", and no two ports can crowd a link",
+            _ => "",
+        },
+    )
+}
+
+/// `a`, `a and b`, `a, b and c`: the names as a sentence's subject.
+fn words(names: &[&str]) -> String {
+    match names {
+        [] => "nothing is".to_string(),
+        [one] => format!("{one} is"),
+        [init @ .., last] => format!("{} and {last} are", init.join(", ")),
+    }
+}
+
 /// The report's note on the properties [`delay_free`] settled.
 fn held_note<P: Protocol>(p: &P, held: u64, name: &str, delay: Slot) -> String {
     let claims = p.claims();
@@ -282,8 +400,7 @@ fn held_note<P: Protocol>(p: &P, held: u64, name: &str, delay: Slot) -> String {
          what is sent or delivered (docs/faults.md)",
         match names.as_slice() {
             [] => "what delays cannot change is".to_string(),
-            [one] => format!("{one} is"),
-            [init @ .., last] => format!("{} and {last} are", init.join(", ")),
+            names => words(names),
         }
     )
 }
@@ -314,6 +431,10 @@ fn cut_notes(results: &Results, defaulted: Option<Duration>) -> Vec<String> {
         (&results.actors, "actor model"),
     ] {
         let Some(s) = s else { continue };
+        if results.one_run && what == "lock-step" {
+            // The orders not searched: the one run's note says why.
+            continue;
+        }
         let unknown = match s.cut {
             Some(Cut::Settled) => "observed properties not violated by then are unknown",
             _ => "verdicts not reached are unknown",

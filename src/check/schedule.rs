@@ -2,7 +2,7 @@
 //! the same engines and judged by the same properties as the catalogue
 //! (docs/schedules.md).
 
-use super::{check_protocol, CheckError, Engine, Options, Subject};
+use super::{check_deciding, CheckError, Engine, Options, Subject};
 use crate::cost::bounds::{Cut, Machine};
 use crate::cost::links::{LinkModel, Sent};
 use crate::cost::{Cost, Model};
@@ -107,6 +107,10 @@ pub struct ScheduleRequest {
     /// `--all-orders`: explore every order of a slot's local work, not
     /// only the reduction's (the same ends, found the long way).
     pub all_orders: bool,
+    /// `--no-reduction`: search every order in which competing sends take
+    /// their ports, also where one run decides every claimed property
+    /// (`Scheduled::one_run_decides`).
+    pub no_reduction: bool,
     /// Engines and budgets.
     pub options: Options,
     /// The schedule itself, where it is not read from `file` (a
@@ -132,6 +136,7 @@ impl ScheduleRequest {
             ports: Ports::All,
             load: false,
             all_orders: false,
+            no_reduction: false,
             options: Options::default(),
             given: None,
         }
@@ -170,6 +175,9 @@ impl ScheduleRequest {
         }
         if self.all_orders {
             s += " --all-orders";
+        }
+        if self.no_reduction {
+            s += " --no-reduction";
         }
         s + &format!(" --switching {} --ports {}", self.switching, self.ports)
     }
@@ -493,7 +501,11 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
     }
     let (mut outcome, speeds) = crate::with_scheduled!(req, prepared, |scheduled, subject| {
         let speeds = scheduled.speeds();
-        check_protocol(scheduled, &subject, &req.options).map(|o| (o, speeds))
+        let decided = match req.no_reduction || req.load {
+            true => 0,
+            false => scheduled.one_run_decides(&speeds),
+        };
+        check_deciding(scheduled, &subject, &req.options, decided).map(|o| (o, speeds))
     })?;
     outcome.properties.extend(speed_reports(speeds));
     outcome.cost = cost;

@@ -349,6 +349,12 @@ pub struct ScheduleArgs {
     /// runs, found the long way; docs/schedules.md, "Orders")
     #[arg(long)]
     pub all_orders: bool,
+    /// Search every order in which competing sends take their ports, also
+    /// where one run decides every claimed property (a race-free schedule
+    /// complete at every speed: docs/schedules.md, "One run for every
+    /// order"); for the worst completion time
+    #[arg(long)]
+    pub no_reduction: bool,
     #[command(flatten)]
     pub engines: Engines,
     #[command(flatten)]

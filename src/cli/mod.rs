@@ -771,6 +771,7 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
         ports: a.modes.ports.map_or(Ports::All, Into::into),
         load: a.load,
         all_orders: a.all_orders,
+        no_reduction: a.no_reduction,
         options: options(
             &a.engines,
             &a.budgets,

@@ -176,6 +176,20 @@ pub fn lockstep_with<P: Protocol + 'static>(
     Search::from_found(found, count, true)
 }
 
+/// [`lockstep`] of the one run in which every node takes its first
+/// choice (the executor's run): its verdicts are that run's. True beside
+/// it where some node had another choice (else the run was every run).
+pub fn lockstep_first<P: Protocol + 'static>(
+    protocol: Arc<P>,
+    inputs: Vec<P::Input>,
+    budget: Budget,
+) -> (Search, bool) {
+    let count = inputs.len();
+    let model = LockStep::new(protocol, inputs).first_choices();
+    let found = search::search(&model, count, budget.limits(), &Progress::default());
+    (Search::from_found(found, count, true), model.branched())
+}
+
 /// Verdicts of the asynchronous (actor) semantics of `protocol` from
 /// `inputs`, by commcheck's search over the compact encoding.
 pub fn actors<P: Protocol + 'static>(

@@ -36,6 +36,10 @@ pub struct LockStep<P: Protocol> {
     /// pictures live with the other views (`show::picture`), and the
     /// engine does not import them.
     draw: Option<Drawing<P>>,
+    /// Every node takes its first choice: the one run the executor makes.
+    first: bool,
+    /// Set where, taking first choices, some node had another.
+    branched: std::sync::atomic::AtomicBool,
 }
 
 /// How the Explorer draws a state of the model.
@@ -98,7 +102,22 @@ impl<P: Protocol> LockStep<P> {
             claims,
             labels: false,
             draw: None,
+            first: false,
+            branched: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// The same model with only the run in which every node takes its
+    /// first choice (the executor's run, as a search of one path).
+    pub fn first_choices(mut self) -> Self {
+        self.first = true;
+        self
+    }
+
+    /// True if, in a model of first choices only, some node had another
+    /// choice (else its one run was every run).
+    pub fn branched(&self) -> bool {
+        self.branched.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The same model with every action labelled by what its slot sends
@@ -314,14 +333,23 @@ impl<P: Protocol> LockStep<P> {
             return Vec::new();
         }
         let slot = state.slot + 1;
-        self.active(state)
+        let counts: Vec<(NodeId, u32)> = self
+            .active(state)
             .iter()
             .map(|(v, arr)| {
                 let k = self.protocol.ways(*v, &state.nodes[*v as usize], slot, arr);
                 (*v, k)
             })
             .filter(|(_, k)| *k > 1)
-            .collect()
+            .collect();
+        if self.first {
+            if !counts.is_empty() {
+                self.branched
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            return Vec::new();
+        }
+        counts
     }
 
     /// The number of combinations of choices (saturating): a slot's

@@ -74,6 +74,10 @@ pub struct Speeds {
     pub race_freedom: Verdict,
     /// The postcondition at every speed.
     pub causal_completeness: Verdict,
+    /// True where the receives fix the matching, so that every execution
+    /// is an ordering of one partial order (each receive takes the same
+    /// message at every speed).
+    pub one_order: bool,
 }
 
 /// How an operation touches a position.
@@ -153,6 +157,7 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
     let not = |why: String| Speeds {
         race_freedom: Verdict::NotJudged(why.clone()),
         causal_completeness: Verdict::NotJudged(why),
+        one_order: false,
     };
     if let Some(op) = s.ops.iter().position(|o| o.slot.is_some()) {
         return not(format!(
@@ -164,7 +169,10 @@ pub fn judge(s: &Schedule, name: &dyn Fn(Rank) -> String) -> Speeds {
     let fixed =
         matches(s, name).and_then(|(sent_by, previous)| pass(s, name, &sent_by, &previous, None));
     match fixed {
-        Ok(speeds) => speeds,
+        Ok(speeds) => Speeds {
+            one_order: true,
+            ..speeds
+        },
         Err(why) => judge_each(s, name, &why),
     }
 }
@@ -219,6 +227,7 @@ fn judge_each(s: &Schedule, name: &dyn Fn(Rank) -> String, why: &str) -> Speeds 
         return Speeds {
             race_freedom: race.unwrap_or_else(|| Verdict::Unknown(why.clone())),
             causal_completeness: wrong.unwrap_or(Verdict::Unknown(why)),
+            one_order: false,
         };
     }
     let [race_unjudged, wrong_unjudged] = unjudged;
@@ -228,6 +237,7 @@ fn judge_each(s: &Schedule, name: &dyn Fn(Rank) -> String, why: &str) -> Speeds 
     Speeds {
         race_freedom: verdict(race, race_unjudged),
         causal_completeness: verdict(wrong, wrong_unjudged),
+        one_order: false,
     }
 }
 
@@ -456,6 +466,7 @@ pub(super) fn pass(
             return Ok(Speeds {
                 race_freedom: Verdict::Unknown(why.clone()),
                 causal_completeness: Verdict::Unknown(why),
+                one_order: false,
             });
         }
         for x in succs.of(e) {
@@ -648,6 +659,7 @@ pub(super) fn pass(
     Ok(Speeds {
         race_freedom,
         causal_completeness,
+        one_order: false,
     })
 }
 

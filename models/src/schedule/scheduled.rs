@@ -26,7 +26,30 @@
 //! and the peer's reply, which the peer sends as soon as its ports allow
 //! (a read of remote memory is a round trip) and which completes the get
 //! as it lands. A local one is a copy or a reduction.
+//!
+//! One run for every order ([`Scheduled::one_run_decides`]). The orders
+//! in which competing sends take a port change when messages land, and
+//! nothing else, where the schedule is race-free and causally complete at
+//! every speed and its receives fix the matching ([`super::causal`]):
+//! every lock-step run is an execution at some speeds (its ranks run the
+//! schedule's order, sends eager, each receive taking the message the
+//! matching gives it), and in all of them each operation reads and writes
+//! the same values (no two unordered accesses to a position, one
+//! writing; additions commute), so every run sends the same messages with
+//! the same payloads to the same ranks, completes every operation and
+//! ends with the same values. Completeness, causality (a send reads the
+//! same positions, filled by receives ordered before it), matching,
+//! message lengths and the transmission count are then one run's; so is
+//! no-duplication where the task keeps what it delivers (a relay that
+//! releases a packet makes a second copy's verdict depend on when it
+//! lands). Contention-freedom is too where no run can put more
+//! transmissions on a resource in a slot than it has lanes: a port sends
+//! at most its lanes a slot, so the ports crossing a resource, each
+//! counted as at most its lanes and at most its transmissions that cross
+//! it, must fit the resource's lanes ([`Scheduled::collision_free`]).
+//! The completion time is not: it is the orders' to change.
 
+use super::causal::{Speeds, Verdict};
 use super::orders::{Conflicts, Orders};
 pub use super::values::Payload;
 use super::values::{wrong_located, wrong_words, Values};
@@ -286,6 +309,83 @@ impl<T: Topology> Scheduled<T> {
     /// ranks named as this run names them.
     pub fn speeds(&self) -> super::causal::Speeds {
         super::causal::judge(&self.schedule, &|r| self.rank_words(r))
+    }
+
+    /// The properties one lock-step run decides for every run, bit
+    /// `p as usize` each, given the schedule's verdicts at every relative
+    /// speed (the module header's "One run for every order"); 0 where it
+    /// is not race-free and causally complete at every speed, or its
+    /// receives do not fix the matching.
+    pub fn one_run_decides(&self, speeds: &Speeds) -> u64 {
+        use PropertyName::*;
+        let right = |v: &Verdict| *v == Verdict::Holds;
+        if !speeds.one_order || !right(&speeds.race_freedom) || !right(&speeds.causal_completeness)
+        {
+            return 0;
+        }
+        let mut decided = vec![
+            Completeness,
+            Causality,
+            Matching,
+            MessageLength,
+            Transmissions,
+        ];
+        if self.task.is_broadcast() {
+            decided.push(NoDuplication);
+        }
+        if self.collision_free() {
+            decided.push(ContentionFreedom);
+        }
+        decided.into_iter().fold(0, |m, p| m | 1 << p as usize)
+    }
+
+    /// True if no run puts more transmissions on a resource in a slot
+    /// than it has lanes: no send is fixed to a slot, and on every
+    /// resource the ports whose transmissions cross it, each counted as
+    /// at most its lanes (what [`Self::ready_sends`] lets go in a slot)
+    /// and at most its transmissions that cross the resource, fit its
+    /// lanes. (A transmission holds its route's resources in the slot it
+    /// is sent, and a port is a rank's first arc, or the rank one-port.)
+    pub fn collision_free(&self) -> bool {
+        use std::collections::HashMap;
+        if self.fixed.iter().any(|f| !f.is_empty()) {
+            return false;
+        }
+        // Per (rank, port, resource), the transmissions of the port that
+        // cross the resource.
+        let mut crossing: HashMap<(Rank, u64, u64), u32> = HashMap::new();
+        let mut count = |from: Rank, to: Rank| {
+            let route = self.route(from, to);
+            let mut port = None;
+            self.net.occupy(&route, |res| {
+                let key = match self.ports {
+                    Ports::One => 0,
+                    Ports::All => *port.get_or_insert(res),
+                };
+                *crossing.entry((from, key, res)).or_default() += 1;
+            });
+        };
+        for (op, o) in self.schedule.ops.iter().enumerate() {
+            let op = op as OpId;
+            if self.transmits(op) {
+                count(o.rank, self.peer(o.rank, op));
+            }
+            // A get's reply, from the rank read back to the getter.
+            if let Kind::Move { from, to, .. } = &o.kind {
+                if to.0 == o.rank && from.0 != o.rank {
+                    count(from.0, o.rank);
+                }
+            }
+        }
+        let mut demand: HashMap<u64, u32> = HashMap::new();
+        for ((_, key, res), n) in crossing {
+            let lanes = match self.ports {
+                Ports::One => 1,
+                Ports::All => self.net.lanes(key),
+            };
+            *demand.entry(res).or_default() += n.min(lanes);
+        }
+        demand.into_iter().all(|(res, d)| d <= self.net.lanes(res))
     }
 
     /// The same, exploring `orders` of each slot's local work.
