@@ -291,8 +291,7 @@ fn delay_free<P: Protocol + 'static>(
     let last = |q: &P| crate::engine::horizon(q, &q.claims());
     let horizon = (last(&on_time), last(p));
     let on = exhaustive::lockstep(on_time, inputs.to_vec(), whole);
-    budget.max_states = budget.max_states.map(|m| m.saturating_sub(on.generated));
-    budget.timeout = budget.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    spend(budget, on.generated, start);
     // States are slots 0..=T: the last slot of a run is depth - 1.
     let t = on.depth.saturating_sub(1) as Slot;
     if on.cut.is_some() || t >= horizon.0 || t + delay > horizon.1 {
@@ -326,11 +325,17 @@ fn one_run<P: Protocol + 'static>(
         ..*budget
     };
     let (run, branched) = exhaustive::lockstep_first(Arc::clone(p), inputs.to_vec(), whole);
-    budget.max_states = budget.max_states.map(|m| m.saturating_sub(run.generated));
-    budget.timeout = budget.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    spend(budget, run.generated, start);
     // A run with no other choice anywhere is every run: the search is
     // that run, as it always was.
     (run.cut.is_none() && branched).then_some(run)
+}
+
+/// Takes from `budget` what a search started at `start` spent, having
+/// generated `generated` states.
+fn spend(budget: &mut Budget, generated: u64, start: Instant) {
+    budget.max_states = budget.max_states.map(|m| m.saturating_sub(generated));
+    budget.timeout = budget.timeout.map(|t| t.saturating_sub(start.elapsed()));
 }
 
 /// Gives `lock` the verdicts of the properties `run` decides (bit each)
@@ -356,12 +361,7 @@ fn stand_for(lock: &mut Search, run: Search, decided: u64) {
 
 /// The report's note on the properties [`one_run`] decided.
 fn one_run_note<P: Protocol>(p: &P, decided: u64, name: &str) -> String {
-    let claims = p.claims();
-    let names: Vec<&str> = PropertyName::ALL
-        .into_iter()
-        .filter(|&prop| decided >> prop as usize & 1 == 1 && claims.claims(prop))
-        .map(PropertyName::as_str)
-        .collect();
+    let names = claimed_in(p, decided);
     format!(
         "{} judged on one run, which stands for every order in which competing sends take \
          their ports: {name} is race-free and causally complete at every speed with one \
@@ -376,6 +376,17 @@ fn one_run_note<P: Protocol>(p: &P, decided: u64, name: &str) -> String {
     )
 }
 
+/// The names of the properties of `mask` (bit `p as usize` each) that
+/// `p` claims, in report order.
+fn claimed_in<P: Protocol>(p: &P, mask: u64) -> Vec<&'static str> {
+    let claims = p.claims();
+    PropertyName::ALL
+        .into_iter()
+        .filter(|&prop| mask >> prop as usize & 1 == 1 && claims.claims(prop))
+        .map(PropertyName::as_str)
+        .collect()
+}
+
 /// `a`, `a and b`, `a, b and c`: the names as a sentence's subject.
 fn words(names: &[&str]) -> String {
     match names {
@@ -387,12 +398,8 @@ fn words(names: &[&str]) -> String {
 
 /// The report's note on the properties [`delay_free`] settled.
 fn held_note<P: Protocol>(p: &P, held: u64, name: &str, delay: Slot) -> String {
-    let claims = p.claims();
-    let names: Vec<&str> = DELAY_FREE
-        .into_iter()
-        .filter(|&prop| held >> prop as usize & 1 == 1 && claims.claims(prop))
-        .map(PropertyName::as_str)
-        .collect();
+    // `held` has bits of DELAY_FREE only, which is in report order.
+    let names = claimed_in(p, held);
     let s = if delay == 1 { "" } else { "s" };
     format!(
         "{} judged on the on-time runs, which every delay up to {delay} slot{s} matches: \
