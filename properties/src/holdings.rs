@@ -61,8 +61,16 @@ enum Layout {
     /// of nodes is a range of words that a thread can own. (Shifts, not
     /// divisions: this is on every delivery's path.)
     ByPacket { shift: u32, row: u64 },
-    /// Not a broadcast: a bit per packet and a relay word.
-    Personal,
+    /// Not a broadcast: a bit per packet and a relay word, at the
+    /// packet's place ([`Layout::place`]).
+    Personal {
+        /// For a total exchange on 2^`offsets` nodes, the packet from o
+        /// to d is kept at row `o xor d`, column `o`: a schedule
+        /// translated by xor (node x sends the packet from x xor a to x
+        /// xor b in a slot) touches a row of 2^`offsets` words per slot
+        /// instead of a cache line (and page) per packet. 0: at its id.
+        offsets: u32,
+    },
 }
 
 impl Layout {
@@ -98,7 +106,7 @@ impl Layout {
             }),
             // A schedule's packets are all its columns: packet p is
             // column p, found without a search.
-            Layout::Columns | Layout::Personal => match columns.get(packet as usize) {
+            Layout::Columns | Layout::Personal { .. } => match columns.get(packet as usize) {
                 Some(&c) if c == packet => Some(packet as usize),
                 _ => columns.binary_search(&packet).ok(),
             }
@@ -108,6 +116,32 @@ impl Layout {
                 let (block, at) = (node >> shift, node & ((1 << shift) - 1));
                 block * row * len + c as u64 * row + at
             }),
+        }
+    }
+}
+
+impl Layout {
+    /// Where a personalised task's `packet` keeps its bit and relay word
+    /// (a bijection of 0..2^(2 offsets) onto itself, else the id).
+    #[inline(always)]
+    fn place(self, packet: PacketId) -> usize {
+        match self {
+            Layout::Personal { offsets: s } if s > 0 => {
+                let (o, d) = (packet >> s, packet & ((1 << s) - 1));
+                (((o ^ d) << s) | o) as usize
+            }
+            _ => packet as usize,
+        }
+    }
+
+    /// The packet kept at place `i`: the inverse of [`Layout::place`].
+    fn packet_at(self, i: u64) -> PacketId {
+        match self {
+            Layout::Personal { offsets: s } if s > 0 => {
+                let (row, o) = (i >> s, i & ((1 << s) - 1));
+                ((o << s) | (o ^ row)) as PacketId
+            }
+            _ => i as PacketId,
         }
     }
 }
@@ -143,6 +177,38 @@ pub trait Keep {
     fn insert_run(&mut self, node: NodeId, packets: Range<PacketId>) -> Inserted {
         insert_each(self, node, packets)
     }
+
+    /// [`Keep::insert`] of `packet` at each of the consecutive `nodes` (a
+    /// bus write to a row of them): the lowest that already held it and
+    /// the lowest it was new to.
+    fn insert_nodes(&mut self, nodes: Range<NodeId>, packet: PacketId) -> Reached {
+        insert_at_each(self, nodes, packet)
+    }
+}
+
+/// [`Keep::insert_nodes`] node by node.
+fn insert_at_each<K: Keep + ?Sized>(
+    keep: &mut K,
+    nodes: Range<NodeId>,
+    packet: PacketId,
+) -> Reached {
+    let mut out = Reached::default();
+    for node in nodes {
+        match keep.insert(node, packet) {
+            true => _ = out.fresh.get_or_insert(node),
+            false => _ = out.again.get_or_insert(node),
+        }
+    }
+    out
+}
+
+/// What [`Keep::insert_nodes`] found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reached {
+    /// The lowest node that already held the packet.
+    pub again: Option<NodeId>,
+    /// The lowest node the packet was new to.
+    pub fresh: Option<NodeId>,
 }
 
 /// [`Keep::insert_run`] packet by packet.
@@ -178,6 +244,39 @@ impl Keep for Part<'_> {
         let fresh = *word & m == 0;
         *word |= m;
         fresh
+    }
+
+    /// Laid out by packet, a row of nodes in one block is a run of bits
+    /// in the packet's row: word by word (a row bus's write to 256 nodes
+    /// is four or five words, not 256 insertions).
+    fn insert_nodes(&mut self, nodes: Range<NodeId>, packet: PacketId) -> Reached {
+        let index = |v| self.layout.index(self.columns, v, packet);
+        let bits = match (
+            nodes.is_empty(),
+            matches!(self.layout, Layout::ByPacket { .. }),
+        ) {
+            (false, true) => index(nodes.start).zip(index(nodes.end - 1)),
+            _ => None,
+        };
+        let Some((lo, hi)) =
+            bits.filter(|(lo, hi)| hi - lo == u64::from(nodes.end - nodes.start - 1))
+        else {
+            return insert_at_each(self, nodes, packet);
+        };
+        let (mut again, mut fresh) = (None, None);
+        let node_of = |i: u64| nodes.start + (i - lo) as NodeId;
+        words_of(lo - self.first..hi + 1 - self.first, |w, m| {
+            let word = &mut self.bits[w];
+            let bit = |x: u64| (w as u64 * 64 + x.trailing_zeros() as u64) + self.first;
+            if again.is_none() && *word & m != 0 {
+                again = Some(node_of(bit(*word & m)));
+            }
+            if fresh.is_none() && !*word & m != 0 {
+                fresh = Some(node_of(bit(!*word & m)));
+            }
+            *word |= m;
+        });
+        Reached { again, fresh }
     }
 }
 
@@ -324,7 +423,12 @@ impl Holdings {
         let columns: Arc<[PacketId]> = task.broadcast_packets().into();
         let personal = !task.is_broadcast();
         let layout = if personal {
-            Layout::Personal
+            let nodes = task.nodes();
+            let offsets = match task {
+                Task::TotalExchange { .. } if nodes.is_power_of_two() => nodes.trailing_zeros(),
+                _ => 0,
+            };
+            Layout::Personal { offsets }
         } else {
             Layout::of(&columns, task.nodes(), block)
         };
@@ -362,7 +466,8 @@ impl Holdings {
             // for a missing packet reads whole words.
             for p in 0..task.packet_ids() as PacketId {
                 if !task.is_packet(p) {
-                    h.bits[p as usize / 64] |= 1 << (p % 64);
+                    let i = layout.place(p);
+                    h.bits[i / 64] |= 1 << (i % 64);
                 }
             }
         } else {
@@ -394,7 +499,7 @@ impl Holdings {
                 let offset = (i % (b * len)) / b;
                 (node as NodeId, (offset ^ node) as PacketId)
             }
-            Layout::Columns | Layout::Personal => {
+            Layout::Columns | Layout::Personal { .. } => {
                 ((i / len) as NodeId, self.columns[(i % len) as usize])
             }
             Layout::ByPacket { row, .. } => {
@@ -483,11 +588,14 @@ impl Holdings {
 
     #[inline]
     fn personal(&self) -> bool {
-        self.layout == Layout::Personal
+        matches!(self.layout, Layout::Personal { .. })
     }
 
+    /// True if a personalised `packet` (one of the task's) reached its
+    /// destination.
     fn delivered(&self, packet: PacketId) -> bool {
-        self.bits[packet as usize / 64] & (1 << (packet % 64)) != 0
+        let i = self.layout.place(packet);
+        self.bits[i / 64] & (1 << (i % 64)) != 0
     }
 
     /// True if `node` holds `packet`. (The broadcast's bit test inline:
@@ -511,7 +619,7 @@ impl Holdings {
         let task = &*self.task;
         task.origin(packet) == node
             || (task.destination(packet) == Some(node) && self.delivered(packet))
-            || self.relay[packet as usize] == node
+            || self.relay[self.layout.place(packet)] == node
     }
 
     /// Records that `node` received `packet`; returns false if it already
@@ -527,13 +635,14 @@ impl Holdings {
             return true;
         }
         let task = &*self.task;
-        let relay = &mut self.relay[packet as usize];
+        let i = self.layout.place(packet);
+        let relay = &mut self.relay[i];
         if task.origin(packet) == node || *relay == node {
             return false;
         }
         let twice = *relay != NOWHERE;
         if task.destination(packet) == Some(node) {
-            let (w, m) = (packet as usize / 64, 1u64 << (packet % 64));
+            let (w, m) = (i / 64, 1u64 << (i % 64));
             let fresh = self.bits[w] & m == 0;
             self.bits[w] |= m;
             return fresh && !twice;
@@ -548,7 +657,12 @@ impl Holdings {
     /// `node` sent `packet` on: a relay no longer holds it. (A broadcast
     /// packet, an origin's or a destination's is kept.)
     pub fn release(&mut self, node: NodeId, packet: PacketId) {
-        if let Some(relay) = self.relay.get_mut(packet as usize) {
+        // A personalised task's relays are at places, its ids in range.
+        let i = match u64::from(packet) < self.relay.len() as u64 {
+            true => self.layout.place(packet),
+            false => return,
+        };
+        if let Some(relay) = self.relay.get_mut(i) {
             if *relay == node {
                 *relay = NOWHERE;
             }
@@ -619,8 +733,8 @@ impl Holdings {
         }
         let ids = task.packet_ids();
         self.clear_bits(0..self.bits.len())
-            .filter(|&p| p < ids)
-            .map(|p| p as PacketId)
+            .filter(|&i| i < ids)
+            .map(|i| self.layout.packet_at(i))
             .filter_map(|p| Some((task.destination(p)?, p)))
             .filter(|(node, _)| nodes.contains(node))
             .min()
@@ -644,8 +758,8 @@ impl Holdings {
         } else {
             let ids = task.packet_ids();
             self.clear_bits(0..self.bits.len())
-                .filter(|&p| p < ids)
-                .map(|p| p as PacketId)
+                .filter(|&i| i < ids)
+                .map(|i| self.layout.packet_at(i))
                 .map(|p| (task.destination(p).expect("one destination"), p))
                 .collect()
         };
@@ -738,6 +852,93 @@ mod tests {
         assert!(!h.insert(0, 3), "back to its origin");
         assert!(h.insert(1, 1) && h.insert(2, 2));
         assert_eq!(h.first_missing(), None);
+    }
+
+    /// A row of nodes written word by word (a part laid out by packet)
+    /// finds and sets what inserting node by node does, in every layout.
+    #[test]
+    fn a_row_of_nodes_inserted_at_once_is_each_inserted() {
+        let task = Task::Gossip {
+            nodes: 256,
+            per_message: 1,
+        };
+        let mut random = crate::seeded(3);
+        for by_packet in [true, false] {
+            let make = || match by_packet {
+                true => Holdings::by_packet(&task, 128),
+                false => Holdings::in_blocks(&task, 128),
+            };
+            let (mut at_once, mut each) = (make(), make());
+            for case in 0..2000 {
+                let packet = random(260) as PacketId;
+                let lo = random(256) as NodeId;
+                let hi = lo + random(140).min(256 - lo as u64) as NodeId;
+                let part = (lo / 128) as usize;
+                let (mut a, mut b) = (at_once.parts(128).unwrap(), each.parts(128).unwrap());
+                let hi = hi.min((part as NodeId + 1) * 128);
+                let got = a[part].insert_nodes(lo..hi, packet);
+                assert_eq!(
+                    got,
+                    insert_at_each(&mut b[part], lo..hi, packet),
+                    "case {case}: {lo}..{hi} receive {packet}"
+                );
+                drop((a, b));
+                assert_eq!(at_once, each, "case {case}");
+            }
+        }
+    }
+
+    /// A total exchange kept by offset (row origin xor destination)
+    /// answers every question as the same holdings kept by packet id,
+    /// after the same random deliveries and releases.
+    #[test]
+    fn a_total_exchange_kept_by_offset_answers_as_kept_by_id() {
+        let task = Task::TotalExchange { nodes: 8 };
+        let mut by_offset = Holdings::initial(&task);
+        assert_eq!(by_offset.layout, Layout::Personal { offsets: 3 });
+        let places: std::collections::BTreeSet<usize> =
+            (0..64).map(|p| by_offset.layout.place(p)).collect();
+        assert_eq!(places.len(), 64, "a place per packet");
+        for p in 0..64 {
+            let i = by_offset.layout.place(p) as u64;
+            assert_eq!(by_offset.layout.packet_at(i), p);
+        }
+        let mut by_id = Holdings::initial(&task);
+        by_id.layout = Layout::Personal { offsets: 0 };
+        by_id.bits.iter_mut().for_each(|w| *w = 0);
+        for p in (0..64).filter(|&p| !task.is_packet(p)) {
+            by_id.bits[p as usize / 64] |= 1 << (p % 64);
+        }
+        let mut random = crate::seeded(7);
+        let mut answers = [0; 2];
+        for step in 0..3000 {
+            let (node, packet) = (random(8) as NodeId, random(70) as PacketId);
+            if random(3) == 0 {
+                by_offset.release(node, packet);
+                by_id.release(node, packet);
+            } else {
+                let fresh = by_offset.insert(node, packet);
+                assert_eq!(fresh, by_id.insert(node, packet), "step {step}");
+                answers[fresh as usize] += 1;
+            }
+            for (v, p) in (0..8).flat_map(|v| (0..70).map(move |p| (v, p))) {
+                assert_eq!(by_offset.holds(v, p), by_id.holds(v, p), "step {step}");
+            }
+            assert_eq!(by_offset.first_missing(), by_id.first_missing());
+            assert_eq!(
+                by_offset.first_missing_in(3..6),
+                by_id.first_missing_in(3..6)
+            );
+            let odd = |v: NodeId, _| v % 2 == 1;
+            assert_eq!(by_offset.missing_except(odd), by_id.missing_except(odd));
+            for v in 0..8 {
+                assert_eq!(by_offset.complete_at(v), by_id.complete_at(v));
+            }
+        }
+        assert!(
+            answers.iter().all(|&n| n > 100),
+            "both answers: {answers:?}"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub mod holdings;
 pub mod record;
 pub mod vocabulary;
 
-pub use holdings::{Holdings, Inserted, Keep, Part};
+pub use holdings::{Holdings, Inserted, Keep, Part, Reached};
 pub use record::{Claims, Evidence, Load, PropertyName, Record, Status, Violation, WriteTally};
 pub use vocabulary::{Need, Needs, NodeId, PacketId, ResourceId, Route, Slot, Task, Transmission};
 

@@ -360,6 +360,10 @@ impl Task {
             Task::Broadcast { nodes, .. } => packet % nodes,
             Task::Gather { .. } | Task::Gossip { .. } => packet,
             Task::Scatter { root, .. } => *root,
+            // A shift on the cube (on every transmission's path).
+            Task::TotalExchange { nodes } if nodes.is_power_of_two() => {
+                packet >> nodes.trailing_zeros()
+            }
             Task::TotalExchange { nodes } => packet / nodes,
             Task::Accumulate { roots, .. } => packet / roots.len() as u32,
             Task::Schedule(needs) => needs.origin[packet as usize],
@@ -384,6 +388,7 @@ impl Task {
             Task::Broadcast { .. } | Task::Gossip { .. } | Task::Schedule(_) => None,
             Task::Scatter { .. } => Some(packet),
             Task::Gather { root, .. } => Some(*root),
+            Task::TotalExchange { nodes } if nodes.is_power_of_two() => Some(packet & (nodes - 1)),
             Task::TotalExchange { nodes } => Some(packet % nodes),
             Task::Accumulate { roots, .. } => Some(roots[packet as usize % roots.len()]),
         }

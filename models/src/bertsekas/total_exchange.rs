@@ -203,21 +203,25 @@ fn step_up(s: &Schedule, k: u32, ports: Ports, ties: &mut Ties) -> Schedule {
         Ports::One => t + h as usize,
     };
     let mut out: Schedule = vec![Vec::new(); third + t];
+    let up = |x: NodeId| x + h;
     for (slot, hops) in s.iter().enumerate() {
+        // C1's senders, then C2's: a slot's hops come in runs already in
+        // sender order, which the sort below merges (10^8 hops at d = 12).
         for hop in hops {
-            let up = |x: NodeId| x + h;
-            // Phase one in C1 and C2.
+            // Phase one in C1; phase three: C1 relays C2's packets.
             out[slot].push(*hop);
+            out[third + slot].push(Hop {
+                origin: up(hop.origin),
+                ..*hop
+            });
+        }
+        for hop in hops {
+            // Phase one in C2; phase three: C2 relays C1's packets.
             out[slot].push(Hop {
                 from: up(hop.from),
                 to: up(hop.to),
                 origin: up(hop.origin),
                 dest: up(hop.dest),
-            });
-            // Phase three: C1 relays C2's packets and vice versa.
-            out[third + slot].push(Hop {
-                origin: up(hop.origin),
-                ..*hop
             });
             out[third + slot].push(Hop {
                 from: up(hop.from),

@@ -170,14 +170,14 @@ impl<P: Protocol> Judging<'_, P> {
 
     /// Judges a personalised task's deliveries (or a slot whose holdings
     /// do not split) on this thread, in receiver order, each receiver's
-    /// in sender order; then the bus writes range by range. `deliveries`
-    /// is scratch.
+    /// in sender order; then the bus writes range by range. `sorted` is
+    /// scratch.
     pub(super) fn together(
         &self,
         holdings: &mut Holdings,
         record: &mut Record,
         next: Next<'_, P::Msg>,
-        deliveries: &mut Vec<(NodeId, Arrival<P::Msg>)>,
+        sorted: &mut Sorted<P::Msg>,
     ) {
         let (protocol, slot, task, reads) = (self.protocol, self.slot, self.task, self.reads);
         let Next {
@@ -194,12 +194,9 @@ impl<P: Protocol> Judging<'_, P> {
                 tally[*to as usize] = 0;
             }
         }
-        deliveries.extend(
-            self.shares
-                .iter()
-                .flat_map(|s| s.buckets.iter().flat_map(|b| b.iter().copied())),
-        );
-        deliveries.sort_by_key(|(to, _)| *to);
+        let nodes = self.protocol.topology().nodes() as usize;
+        let all = self.shares.iter().flat_map(|s| s.buckets.iter().flatten());
+        let deliveries = sorted.by_receiver(nodes, all);
         for (k, (to, a)) in deliveries.iter().enumerate() {
             if k as u32 % LOOK_EVERY == LOOK_EVERY - 1 && self.progress.stop().is_some() {
                 break;
@@ -212,7 +209,6 @@ impl<P: Protocol> Judging<'_, P> {
                 part.msg.push(*a);
             }
         }
-        deliveries.clear();
         for p in 0..arrived.len() {
             let mark = |to: NodeId| {
                 if reads {
@@ -240,7 +236,7 @@ impl<P: Protocol> Judging<'_, P> {
         let lo = (index * self.per) as NodeId;
         let range = lo..lo + self.per as NodeId;
         let writes = self.shares.iter().flat_map(|s| &s.writes[index]);
-        let (mut packets, mut receivers) = (Vec::new(), Vec::new());
+        let mut packets = Vec::new();
         for (route, a) in writes {
             // A write may reach a whole line of receivers.
             if self.progress.stop().is_some() {
@@ -250,34 +246,43 @@ impl<P: Protocol> Judging<'_, P> {
             // The receivers in range, in order: only the terms of the run
             // that fall in it are looked at (a column's write crosses a
             // range at one node of hundreds).
-            receivers.clear();
-            receivers.extend(
-                within(first, step, count, &range)
-                    .map(|k| first + k * step)
-                    .filter(|&to| to != a.from),
-            );
-            let Some(&lowest) = receivers.first() else {
+            let ks = within(first, step, count, &range);
+            let line = first + ks.start * step..first + ks.end.saturating_sub(1) * step + 1;
+            let receivers = ks.map(|k| first + k * step).filter(|&to| to != a.from);
+            let (Some(lowest), count) = (receivers.clone().next(), receivers.clone().count())
+            else {
                 continue;
             };
             if protocol.control(&a.msg) {
-                receivers
-                    .iter()
-                    .for_each(|&to| record.control_delivery(slot, to));
-            } else {
-                // Packet by packet: a receiver's violations are noted in
-                // the order its one-by-one deliveries would note them (the
-                // record keeps the earliest by slot and node), with one
-                // bookkeeping call per packet rather than per reception.
-                packets.clear();
-                protocol.packets(&a.msg, |p| packets.push(p));
-                for &p in &packets {
-                    let origin = task.origin(p);
-                    let mut run = properties::WriteTally {
-                        count: receivers.len() as u64,
-                        lowest,
-                        ..Default::default()
-                    };
-                    for &to in &receivers {
+                receivers.for_each(|to| record.control_delivery(slot, to));
+                continue;
+            }
+            // Packet by packet: a receiver's violations are noted in the
+            // order its one-by-one deliveries would note them (the record
+            // keeps the earliest by slot and node), with one bookkeeping
+            // call per packet rather than per reception.
+            packets.clear();
+            protocol.packets(&a.msg, |p| packets.push(p));
+            for &p in &packets {
+                let origin = task.origin(p);
+                let mut run = properties::WriteTally {
+                    count: count as u64,
+                    lowest,
+                    ..Default::default()
+                };
+                if step == 1 {
+                    // A row of consecutive receivers: the packet's bits in
+                    // runs (Keep::insert_nodes), the writer and the
+                    // packet's origin cut out.
+                    let own = origin != a.from && line.contains(&origin);
+                    run.own = own.then_some(origin);
+                    for nodes in runs_without(line.clone(), [a.from, origin]) {
+                        let got = holdings.insert_nodes(nodes, p);
+                        run.again = run.again.or(got.again);
+                        run.fresh = run.fresh.or(got.fresh);
+                    }
+                } else {
+                    for to in receivers.clone() {
                         if to == origin {
                             run.own = Some(to);
                         } else if !holdings.insert(to, p) {
@@ -286,11 +291,87 @@ impl<P: Protocol> Judging<'_, P> {
                             run.fresh = run.fresh.or(Some(to));
                         }
                     }
-                    record.delivery_run(slot, run, p, a.from);
                 }
+                record.delivery_run(slot, run, p, a.from);
             }
-            receivers.iter().for_each(|&to| mark(to));
+            receivers.for_each(&mut mark);
         }
+    }
+}
+
+/// The nodes of `line` but the `cuts`, as at most three runs in order.
+fn runs_without(
+    line: std::ops::Range<NodeId>,
+    mut cuts: [NodeId; 2],
+) -> impl Iterator<Item = std::ops::Range<NodeId>> {
+    cuts.sort_unstable();
+    let mut start = line.start;
+    let mut runs = [0..0, 0..0, 0..0];
+    for (run, cut) in runs.iter_mut().zip(cuts) {
+        if line.contains(&cut) && cut >= start {
+            *run = start..cut;
+            start = cut + 1;
+        }
+    }
+    runs[2] = start..line.end;
+    runs.into_iter().filter(|r| !r.is_empty())
+}
+
+/// A slot's deliveries put in receiver order, each receiver's in the
+/// order given, in buffers kept from slot to slot.
+pub(super) struct Sorted<M> {
+    deliveries: Vec<(NodeId, Arrival<M>)>,
+    /// Per receiver, where its deliveries start (a counting sort).
+    starts: Vec<u32>,
+}
+
+impl<M: Copy> Sorted<M> {
+    /// Nothing sorted yet.
+    pub(super) fn new() -> Self {
+        Sorted {
+            deliveries: Vec::new(),
+            starts: Vec::new(),
+        }
+    }
+
+    /// The deliveries of `all`, to receivers below `nodes`, in receiver
+    /// order, each receiver's in the order of `all`: by counting where a
+    /// slot delivers to many of the nodes (total exchange: 12 a node), by
+    /// a stable sort where to few (counts per node would cost more).
+    fn by_receiver<'a>(
+        &mut self,
+        nodes: usize,
+        all: impl Iterator<Item = &'a (NodeId, Arrival<M>)> + Clone,
+    ) -> &[(NodeId, Arrival<M>)]
+    where
+        M: 'a,
+    {
+        let Sorted { deliveries, starts } = self;
+        deliveries.clear();
+        let count = all.clone().count();
+        let Some(&first) = all.clone().next() else {
+            return deliveries;
+        };
+        if count < nodes / 4 {
+            deliveries.extend(all.copied());
+            deliveries.sort_by_key(|(to, _)| *to);
+            return deliveries;
+        }
+        starts.clear();
+        starts.resize(nodes + 1, 0);
+        for (to, _) in all.clone() {
+            starts[*to as usize + 1] += 1;
+        }
+        for v in 1..=nodes {
+            starts[v] += starts[v - 1];
+        }
+        deliveries.resize(count, first);
+        for d in all {
+            let at = &mut starts[d.0 as usize];
+            deliveries[*at as usize] = *d;
+            *at += 1;
+        }
+        deliveries
     }
 }
 
@@ -315,7 +396,57 @@ fn within(
 
 #[cfg(test)]
 mod tests {
-    use super::within;
+    use super::{runs_without, within, Sorted};
+    use models::Arrival;
+
+    /// A line with two nodes cut out is the runs of the nodes left.
+    #[test]
+    fn a_line_without_two_nodes_is_the_runs_left() {
+        for lo in 0..6 {
+            for hi in lo..10 {
+                for a in 0..11 {
+                    for b in 0..11 {
+                        let runs: Vec<u32> = runs_without(lo..hi, [a, b]).flatten().collect();
+                        let left: Vec<u32> = (lo..hi).filter(|&v| v != a && v != b).collect();
+                        assert_eq!(runs, left, "{lo}..{hi} without {a}, {b}");
+                        assert!(runs_without(lo..hi, [a, b]).all(|r| !r.is_empty()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Counting or comparing, the deliveries come out as a stable sort by
+    /// receiver puts them.
+    #[test]
+    fn deliveries_come_in_receiver_order_each_receivers_as_given() {
+        let mut seed = 11u64;
+        let mut random = |m: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            (seed >> 33) % m
+        };
+        let mut sorted = Sorted::new();
+        for case in 0..400 {
+            let nodes = 1 + random(300) as usize;
+            let count = random(2 * nodes as u64) as usize;
+            let all: Vec<(u32, Arrival<u32>)> = (0..count)
+                .map(|k| {
+                    let from = random(nodes as u64) as u32;
+                    (
+                        random(nodes as u64) as u32,
+                        Arrival {
+                            from,
+                            msg: k as u32,
+                        },
+                    )
+                })
+                .collect();
+            let mut expected = all.clone();
+            expected.sort_by_key(|(to, _)| *to);
+            let got = sorted.by_receiver(nodes, all.iter());
+            assert_eq!(got, &expected[..], "case {case}: {count} to {nodes} nodes");
+        }
+    }
 
     /// The run's terms in a range, found without looking at the others,
     /// are the ones a scan of every term finds.

@@ -20,13 +20,13 @@
 use super::arrived::Arrived;
 use super::calendar::Calendar;
 use super::ending::{run_slots, Ending};
-use super::judging::{Judging, Next};
+use super::judging::{Judging, Next, Sorted};
 use super::ledger::BitLedger;
 use super::sending::{split, Sending, Share};
 use super::{on_threads, set_bit, Run, Watch, Watched};
 use crate::engine::release;
 use crate::engine::search::Progress;
-use models::{Arrival, Protocol, ProtocolExt, Topology};
+use models::{Protocol, ProtocolExt, Topology};
 use properties::{Claims, Holdings, NodeId, PacketId, Record, Slot, Task};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -111,7 +111,7 @@ struct Phased<M, S> {
     /// woken for its scheduled sends).
     next: Vec<u64>,
     /// Scratch for judging deliveries on one thread.
-    deliveries: Vec<(NodeId, Arrival<M>)>,
+    deliveries: Sorted<M>,
     /// The packets relays sent on this slot.
     released: Vec<(NodeId, PacketId)>,
     /// The resources every thread took this slot (with more than one).
@@ -152,7 +152,7 @@ impl<P: Protocol> Plan<'_, P> {
             active: (0..nodes as NodeId).collect(),
             calendar: Calendar::default(),
             next: vec![0u64; nodes.div_ceil(64)],
-            deliveries: Vec::new(),
+            deliveries: Sorted::new(),
             released: Vec::new(),
             taken: vec![0u64; if self.threads > 1 { words } else { 0 }],
         }
