@@ -263,20 +263,13 @@ impl Keep for Part<'_> {
         else {
             return insert_at_each(self, nodes, packet);
         };
-        let (mut again, mut fresh) = (None, None);
+        let (first, lo) = (self.first, lo - self.first);
+        let (again, fresh) = set_bits(self.bits, lo..hi + 1 - first);
         let node_of = |i: u64| nodes.start + (i - lo) as NodeId;
-        words_of(lo - self.first..hi + 1 - self.first, |w, m| {
-            let word = &mut self.bits[w];
-            let bit = |x: u64| (w as u64 * 64 + x.trailing_zeros() as u64) + self.first;
-            if again.is_none() && *word & m != 0 {
-                again = Some(node_of(bit(*word & m)));
-            }
-            if fresh.is_none() && !*word & m != 0 {
-                fresh = Some(node_of(bit(!*word & m)));
-            }
-            *word |= m;
-        });
-        Reached { again, fresh }
+        Reached {
+            again: again.map(node_of),
+            fresh: fresh.map(node_of),
+        }
     }
 }
 
@@ -291,20 +284,30 @@ impl Keep for Holdings {
         let Some(bits) = self.row_run(node, &packets) else {
             return insert_each(self, node, packets);
         };
-        let (mut held, mut fresh) = (None, false);
-        words_of(bits.clone(), |w, m| {
-            let word = &mut self.bits[w];
-            if held.is_none() && *word & m != 0 {
-                held = Some(w as u64 * 64 + (*word & m).trailing_zeros() as u64);
-            }
-            fresh |= !*word & m != 0;
-            *word |= m;
-        });
+        let (held, fresh) = set_bits(&mut self.bits, bits.clone());
         Inserted {
             held: held.map(|i| packets.start + (i - bits.start) as PacketId),
-            fresh,
+            fresh: fresh.is_some(),
         }
     }
+}
+
+/// Sets the bits `range` of `bits` word by word; returns the first of them
+/// that was set already and the first that was not.
+fn set_bits(bits: &mut [u64], range: Range<u64>) -> (Option<u64>, Option<u64>) {
+    let (mut held, mut fresh) = (None, None);
+    words_of(range, |w, m| {
+        let word = &mut bits[w];
+        let first = |x: u64| w as u64 * 64 + x.trailing_zeros() as u64;
+        if held.is_none() && *word & m != 0 {
+            held = Some(first(*word & m));
+        }
+        if fresh.is_none() && !*word & m != 0 {
+            fresh = Some(first(!*word & m));
+        }
+        *word |= m;
+    });
+    (held, fresh)
 }
 
 /// Calls `f` with (word, mask) for each word of `bits` that covers some of
