@@ -21,8 +21,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         if let Some(algorithm) = args.first().and_then(|a| Algorithm::parse(a).ok()) {
-            print!("{}", cli::help::algorithm_help(algorithm));
-            return ExitCode::SUCCESS;
+            return match write_out(&cli::help::algorithm_help(algorithm)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => usage(e),
+            };
         }
     }
     let parsed = match cli::args::Cli::try_parse() {
@@ -96,6 +98,20 @@ fn refuse_over_ranks(command: &Command) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `print!` that gives an error instead of a panic where standard output
+/// cannot be written (a full disk, a closed pipe).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_out(&format!($($arg)*))?
+    };
+}
+
+/// Writes `text` to standard output, or says in one line why it cannot.
+fn write_out(text: &str) -> anyhow::Result<()> {
+    export::write_to(Path::new(export::STDOUT), text)
+        .map_err(|e| anyhow::anyhow!("cannot write the standard output: {e}"))
+}
+
 /// A usage error or a refusal: one line on stderr, exit code 2.
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {msg:#}");
@@ -122,10 +138,10 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
     }
     match command {
         Command::List { long, markdown } => match markdown {
-            true => print!("{}", cli::help::catalogue_markdown()),
-            false => print!("{}", cli::help::list(long)),
+            true => out!("{}", cli::help::catalogue_markdown()),
+            false => out!("{}", cli::help::list(long)),
         },
-        Command::Help(page) => print!("{page}"),
+        Command::Help(page) => out!("{page}"),
         Command::Table {
             table,
             format,
@@ -142,7 +158,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             if progress {
                 eprint!("\r\x1b[2K");
             }
-            print!("{}", sheet.render(format));
+            out!("{}", sheet.render(format));
         }
         Command::Claims {
             papers,
@@ -156,8 +172,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Optimal(request, json) => {
             let found = commcheck::check::optimal::optimal(&request)?;
             match json {
-                true => println!("{}", serde_json::to_string_pretty(&found)?),
-                false => print!("{}", found.text()),
+                true => out!("{}\n", serde_json::to_string_pretty(&found)?),
+                false => out!("{}", found.text()),
             }
             return Ok(match found.stands() {
                 true => ExitCode::SUCCESS,
@@ -167,7 +183,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Schedule(request, json) => {
             let outcome = check::schedule::check_schedule(&request)?;
             if !json {
-                print!("{}", outcome.text());
+                out!("{}", outcome.text());
             }
             return report(&[outcome], json, false);
         }
@@ -216,7 +232,7 @@ fn claims(
     if progress {
         eprint!("\r\x1b[2K");
     }
-    print!("{}", claims::render(&entries, format));
+    out!("{}", claims::render(&entries, format));
     let unknown = entries
         .iter()
         .any(|e| matches!(e.verdict, Verdict::Unknown { .. }));
@@ -230,12 +246,16 @@ fn check_all(
     json: bool,
     timing: Option<cli::args::Timing>,
 ) -> anyhow::Result<ExitCode> {
+    let mut failed = None;
     let mut print = |outcome: &commcheck::report::Outcome| {
-        if !json {
-            print!("{}", outcome.text());
+        if !json && failed.is_none() {
+            failed = write_out(&outcome.text()).err();
         }
     };
     let (outcomes, cut) = cli::checks(requests, timing.as_ref(), &mut print)?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
     if let Some(words) = &cut {
         eprintln!("{words}");
     }
@@ -251,8 +271,8 @@ fn report(
 ) -> anyhow::Result<ExitCode> {
     if json {
         match outcomes {
-            [one] => println!("{}", serde_json::to_string_pretty(one)?),
-            all => println!("{}", serde_json::to_string_pretty(all)?),
+            [one] => out!("{}\n", serde_json::to_string_pretty(one)?),
+            all => out!("{}\n", serde_json::to_string_pretty(all)?),
         }
     }
     Ok(if outcomes.iter().any(|o| o.refuted()) {
@@ -264,16 +284,17 @@ fn report(
     })
 }
 
-/// Writes the files of one run that the command line asks for.
 /// A schedule's writer in one format.
 type Writer = fn(&models::schedule::Schedule) -> Result<String, commcheck::import::WriteError>;
 
+/// Writes the files of one run that the command line asks for (`-`:
+/// standard output).
 fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
     let of = exported.of();
     let write = |option: &str, file: &Path, text: String, what: String| {
-        std::fs::write(file, text)
+        export::write_to(file, &text)
             .map_err(|e| anyhow::anyhow!("{option} {}: {e}", file.display()))?;
-        eprintln!("wrote {}: {what}", file.display());
+        eprintln!("wrote {}: {what}", export::shown(file));
         Ok::<(), anyhow::Error>(())
     };
     if let Some((file, slot)) = &exports.svg {
@@ -332,7 +353,18 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
             }
         }
     }
-    if let Some(file) = &exports.trace {
+    if let Some(file) = exports
+        .trace
+        .as_deref()
+        .filter(|f| *f == Path::new(export::STDOUT))
+    {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let what = export::trace(of, &mut out)
+            .map_err(anyhow::Error::from)
+            .and_then(|what| Ok(std::io::Write::flush(&mut out).map(|()| what)?))
+            .map_err(|e| anyhow::anyhow!("--trace -: {e}"))?;
+        eprintln!("wrote {}: {what}", export::shown(file));
+    } else if let Some(file) = &exports.trace {
         let f = std::fs::File::create(file)
             .map_err(|e| anyhow::anyhow!("--trace {}: {e}", file.display()))?;
         let mut out = std::io::BufWriter::new(f);

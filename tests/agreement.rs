@@ -385,3 +385,31 @@ fn a_protocol_packs_exactly_where_it_has_codes() {
     }
     assert!(packing > 0, "some protocol packs");
 }
+
+/// The estimate of a search's tree along one run (which decides whether a
+/// search of no measured reach says, before it starts, that it may not
+/// end within a minute) is exact where no node has a choice: the tree is
+/// that run, one state a slot, as the search counts it. Where some node
+/// has a choice, it counts more than the run.
+#[test]
+fn the_tree_estimate_is_the_run_where_no_choice_is_open() {
+    for &algorithm in Algorithm::ALL {
+        for n in first(algorithm)..=4.min(algorithm.reach().lockstep as u64) {
+            let cfg = algorithm.config(n, None, None).unwrap();
+            with_protocol!(algorithm, cfg, |p| {
+                let p = Arc::new(p);
+                let inputs = vec![p.inputs().swap_remove(0)];
+                let budget = exhaustive::Budget::unlimited();
+                let (run, branched) =
+                    exhaustive::lockstep_first(Arc::clone(&p), inputs.clone(), budget);
+                let model = LockStep::new(Arc::clone(&p), inputs);
+                let estimate = model.tree_estimate(f64::INFINITY);
+                let what = format!("{} n={n}", algorithm.name());
+                match branched {
+                    false => assert_eq!(estimate, run.unique_states as f64, "{what}"),
+                    true => assert!(estimate > run.unique_states as f64, "{what}"),
+                }
+            });
+        }
+    }
+}

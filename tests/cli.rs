@@ -568,10 +568,13 @@ fn table_wang_ku_prints_every_printed_value_next_to_the_checked_one() {
 fn readme_states_the_commands_ci_and_people_run() {
     let readme = include_str!("../README.md");
     let ci = include_str!("../.ci/run");
-    // Every target (the examples among them) with the MPI runs, then the
-    // doc-tests, which `--all-targets` leaves out, then the Python
-    // package's tests.
-    let test_command = "cargo test --workspace --release --all-targets --features mpi && \
+    // The unit and integration tests (the examples among them) with the
+    // MPI runs, then the doc-tests, then the Python package's tests.
+    // `--tests`, not `--all-targets`: each further target is a program of
+    // its own, linked with LTO (minutes on 2 cores), and the examples,
+    // benches and the binary's empty harness are built by clippy's
+    // `--all-targets` and tested here already (BENCHMARKS.md, "CI").
+    let test_command = "cargo test --workspace --release --tests --features mpi && \
                         cargo test --workspace --release --doc --features mpi && \
                         python3 -m pip install ./python && python3 -m pytest -q python/tests";
     assert!(
@@ -1243,4 +1246,55 @@ fn endless_and_huge_inputs_are_refused_in_one_short_line() {
         };
         assert_eq!(statuses(&o), statuses(&plain), "{name}");
     }
+}
+
+/// A report that cannot be written (a full disk) is an error of one line
+/// naming standard output, exit 2, not a panic: for a check, the
+/// catalogue and a table alike.
+#[test]
+fn a_full_standard_output_is_one_line_not_a_panic() {
+    for args in [&["nob", "3"][..], &["list"], &["table", "wang-ku"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let o = Command::new(env!("CARGO_BIN_EXE_check"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("run check");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: cannot write the standard output") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `-` is standard output for every export: the picture, graph, trace
+/// and schedule come on stdout, and no file named `-` is left behind.
+#[test]
+fn a_dash_exports_to_standard_output() {
+    let dir = std::env::temp_dir().join(format!("commcheck-dash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, &str); 4] = [
+        ("--dot", "digraph"),
+        ("--svg", "<svg"),
+        ("--trace", "\"slot\""),
+        ("--write-schedule", "commcheck-schedule"),
+    ];
+    for (flag, starts) in cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_check"))
+            .args(["sbt", "3", flag, "-"])
+            .current_dir(&dir)
+            .output()
+            .expect("run check");
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), Some(0), "{flag}: {err}");
+        assert!(out.contains(starts), "{flag}: {out}");
+        assert!(err.contains("wrote standard output"), "{flag}: {err}");
+        assert!(!dir.join("-").exists(), "{flag} wrote a file named -");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

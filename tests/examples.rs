@@ -1,10 +1,11 @@
 //! The examples (examples/): programs a user would write against the
-//! public API, each with a protocol of its own. `cargo test --all-targets`
-//! builds them as programs; here each example's file is included as a
-//! module and its checks run as its `main` runs them, so an example stays
-//! a standalone program and is still checked. What they find is held
-//! against figures computed here from the definitions (the path's and the
-//! comb's times and counts), not taken from the examples' code.
+//! public API, each with a protocol of its own. `cargo clippy
+//! --all-targets` checks them as programs; here each example's file is
+//! included as a module and its checks run as its `main` runs them, so an
+//! example stays a standalone program and is still checked. What they
+//! find is held against figures computed here from the definitions (the
+//! path's and the comb's times and counts), not taken from the examples'
+//! code.
 
 /// The pipelined Gray-code path broadcast on the n-cube.
 #[allow(dead_code)] // `main` and the printing are the program's

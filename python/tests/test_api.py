@@ -18,7 +18,7 @@ from plans import Program, allreduce
 
 ROOT = Path(__file__).resolve().parents[2]
 # The command line the reports are compared with: the README's test
-# command builds it (cargo test --release --all-targets).
+# command builds it (cargo test --release --tests).
 CHECK = Path(os.environ.get("COMMCHECK_BIN", ROOT / "target" / "release" / "check"))
 
 # What differs between two runs of one check: how long it took.

@@ -255,10 +255,18 @@ fn judge(
         let schedule = crate::import::commcheck::read(&text, "the witness")
             .map_err(|e| CheckError::Usage(e.to_string()))?;
         let written = writer(&schedule).map_err(|e| CheckError::Usage(format!("{flag}: {e}")))?;
-        std::fs::write(f, written)
+        crate::show::export::write_to(f, &written)
             .map_err(|e| CheckError::Usage(format!("{flag} {}: {e}", f.display())))?;
     }
-    let file = match req.write_schedule.as_ref().filter(|_| keep) {
+    let stdout = std::path::Path::new(crate::show::export::STDOUT);
+    let kept = req.write_schedule.as_ref().filter(|_| keep);
+    if let Some(f) = kept.filter(|f| *f == stdout) {
+        crate::show::export::write_to(f, &text)
+            .map_err(|e| CheckError::Usage(format!("--write-schedule -: {e}")))?;
+    }
+    // The witness is checked from a file: a temporary one where it is not
+    // kept in one.
+    let file = match kept.filter(|f| *f != stdout) {
         Some(f) => f.clone(),
         None => std::env::temp_dir().join(format!(
             "commcheck-optimal-{}-{slots}-{}.json",
@@ -272,7 +280,7 @@ fn judge(
     sreq.switching = req.switching;
     sreq.ports = req.ports;
     let outcome = check_schedule(&sreq);
-    if req.write_schedule.is_none() || !keep {
+    if kept.is_none_or(|f| f == stdout) {
         let _ = std::fs::remove_file(&file);
     }
     let outcome = outcome?;

@@ -144,10 +144,8 @@ impl Plan<()> {
             // Faults, delays and skew multiply the states past any reach
             // the catalogue measured: said before the search starts.
             let note = format!(
-                "on this machine the search may not end within a minute: no budget was given, \
-                 so it stops after {} s with its verdicts so far (--timeout SECS for another \
-                 budget, --timeout none for none)",
-                t.as_secs()
+                "on this machine the search may not end within a minute: {}",
+                super::run::stops_after(t)
             );
             if options.announce {
                 eprintln!("note: {note}");

@@ -58,15 +58,18 @@ pub fn check_with<P: Protocol + 'static>(
     let unmeasured = plan
         .defaulted
         .filter(|_| plan.reach == u32::MAX && options.machine.perfect() && options.announce);
+    // Set once the search has said, before it started, that it may not end.
+    let said = AtomicBool::new(false);
     let mut results = std::thread::scope(|scope| {
         if options.progress {
             scope.spawn(|| super::progress::show(&progress, engine, &stop, sink));
         }
         if let Some(budget) = unmeasured {
-            let (stop, progress) = (&stop, options.progress);
-            scope.spawn(move || still_running(stop, budget, progress));
+            let (stop, said, progress) = (&stop, &said, options.progress);
+            scope.spawn(move || still_running(stop, said, budget, progress));
         }
-        let results = execute(&p, stand_in, subject, options, &plan, &progress);
+        let foresee = unmeasured.map(|budget| (budget, &said));
+        let results = execute(&p, stand_in, subject, options, &plan, &progress, foresee);
         stop.store(true, Relaxed);
         results
     });
@@ -89,13 +92,22 @@ pub fn check_with<P: Protocol + 'static>(
 }
 
 /// How long a search of no measured reach runs before it says that it
-/// may not end within a minute.
+/// may not end within a minute (where it did not say so before it
+/// started: [`SHORT_TREE`]).
 pub const STILL_RUNNING: Duration = Duration::from_secs(3);
 
+/// The largest search tree, by
+/// [`crate::engine::lockstep::LockStep::tree_estimate`], that a search
+/// of no measured reach starts without saying that it may not end within
+/// a minute: a schedule's lock-step search meets some 10^4 states a
+/// second (BENCHMARKS.md, "Schedules: one run for every order").
+pub const SHORT_TREE: f64 = 1e6;
+
 /// Says on stderr, once the search has run [`STILL_RUNNING`] without
-/// `stop`, that it may not end within a minute and stops at `budget`
-/// (`progress`: a progress line is on the terminal, cleared first).
-fn still_running(stop: &AtomicBool, budget: Duration, progress: bool) {
+/// `stop` and had not `said` so before it started, that it may not end
+/// within a minute and stops at `budget` (`progress`: a progress line is
+/// on the terminal, cleared first).
+fn still_running(stop: &AtomicBool, said: &AtomicBool, budget: Duration, progress: bool) {
     let start = Instant::now();
     while start.elapsed() < STILL_RUNNING {
         if stop.load(Relaxed) {
@@ -103,14 +115,54 @@ fn still_running(stop: &AtomicBool, budget: Duration, progress: bool) {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    if said.load(Relaxed) {
+        return;
+    }
     let clear = if progress { "\r\x1b[K" } else { "" };
     eprintln!(
-        "{clear}note: the search has run {} s and may not end within a minute: no budget was \
-         given, so it stops after {} s with its verdicts so far (--timeout SECS for another \
-         budget, --timeout none for none)",
+        "{clear}note: the search has run {} s and may not end within a minute: {}",
         STILL_RUNNING.as_secs(),
-        budget.as_secs()
+        stops_after(budget)
     );
+}
+
+/// What a search without a budget does instead (the notes that say it may
+/// not end within a minute end with it).
+pub fn stops_after(default: Duration) -> String {
+    format!(
+        "no budget was given, so it stops after {} s with its verdicts so far (--timeout SECS \
+         for another budget, --timeout none for none)",
+        default.as_secs()
+    )
+}
+
+/// Says on stderr, before a search of no measured reach starts, that it
+/// may not end within a minute where its tree is estimated past
+/// [`SHORT_TREE`], and sets `said`; `default` is the budget it runs under.
+fn foretell<P: Protocol + 'static>(
+    p: &Arc<P>,
+    inputs: &[P::Input],
+    default: Duration,
+    said: &AtomicBool,
+    progress: bool,
+) {
+    let model = crate::engine::lockstep::LockStep::new(Arc::clone(p), inputs.to_vec());
+    let tree = model.tree_estimate(SHORT_TREE);
+    if tree <= SHORT_TREE {
+        return;
+    }
+    said.store(true, Relaxed);
+    let clear = if progress { "\r\x1b[K" } else { "" };
+    eprintln!("{clear}note: {}", foretold(default));
+}
+
+/// The note of [`foretell`].
+fn foretold(default: Duration) -> String {
+    format!(
+        "the search may not end within a minute: along one run its choices branch into more \
+         than {SHORT_TREE:.0e} runs (Knuth's estimate); {}",
+        stops_after(default)
+    )
 }
 
 /// Per property, the transmissions of its counterexample's run that
@@ -165,6 +217,7 @@ fn execute<P: Protocol + 'static>(
     options: &Options,
     plan: &Plan<P::Input>,
     progress: &Progress,
+    foresee: Option<(Duration, &AtomicBool)>,
 ) -> Results {
     let n = subject.config.n;
     let (engine, inputs, mut budget) = (plan.engine, &plan.inputs, plan.budget);
@@ -210,7 +263,12 @@ fn execute<P: Protocol + 'static>(
                         ..run.clone()
                     }
                 }
-                _ => exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress),
+                _ => {
+                    if let Some((default, said)) = foresee {
+                        foretell(p, inputs, default, said, options.progress);
+                    }
+                    exhaustive::lockstep_with(Arc::clone(p), inputs.to_vec(), budget, progress)
+                }
             };
             if let Some((run, decided)) = one {
                 results

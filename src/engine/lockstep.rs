@@ -326,6 +326,30 @@ impl<P: Protocol> LockStep<P> {
         Ok(state)
     }
 
+    /// Knuth's estimate of the size of the search tree ("Estimating the
+    /// efficiency of backtrack programs", 1975), taken along each input's
+    /// first-choice run: `1 + b1 + b1 b2 + ...`, `b_i` the successors of
+    /// the run's i-th state, summed over the inputs. The search meets at
+    /// most the tree's nodes (runs that merge are met once), so a small
+    /// estimate says the search is short; it is one path's estimate, not a
+    /// bound. Stops counting once past `enough` (and says so by the value).
+    pub fn tree_estimate(&self, enough: f64) -> f64
+    where
+        P: 'static,
+    {
+        let mut total = 0.0;
+        for ix in 0..self.inputs.len() {
+            let (mut width, mut state) = (1.0, self.initial(ix));
+            total += 1.0;
+            while !state.record.ended && total <= enough {
+                width *= Self::combinations(&self.choice_counts(&state)) as f64;
+                total += width;
+                state = self.run_slot(&state, &[]);
+            }
+        }
+        total
+    }
+
     /// The nodes of the next slot with more than one way to act, and how
     /// many; none once the run has ended.
     fn choice_counts(&self, state: &State<P>) -> Vec<(NodeId, u32)> {
