@@ -108,7 +108,7 @@ macro_rules! out {
 
 /// Writes `text` to standard output, or says in one line why it cannot.
 fn write_out(text: &str) -> anyhow::Result<()> {
-    export::write_to(Path::new(export::STDOUT), text)
+    commcheck::import::write_to(Path::new(commcheck::import::STDOUT), text)
         .map_err(|e| anyhow::anyhow!("cannot write the standard output: {e}"))
 }
 
@@ -292,9 +292,9 @@ type Writer = fn(&models::schedule::Schedule) -> Result<String, commcheck::impor
 fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
     let of = exported.of();
     let write = |option: &str, file: &Path, text: String, what: String| {
-        export::write_to(file, &text)
+        commcheck::import::write_to(file, &text)
             .map_err(|e| anyhow::anyhow!("{option} {}: {e}", file.display()))?;
-        eprintln!("wrote {}: {what}", export::shown(file));
+        eprintln!("wrote {}: {what}", commcheck::import::shown(file));
         Ok::<(), anyhow::Error>(())
     };
     if let Some((file, slot)) = &exports.svg {
@@ -356,14 +356,14 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
     if let Some(file) = exports
         .trace
         .as_deref()
-        .filter(|f| *f == Path::new(export::STDOUT))
+        .filter(|f| *f == Path::new(commcheck::import::STDOUT))
     {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         let what = export::trace(of, &mut out)
             .map_err(anyhow::Error::from)
             .and_then(|what| Ok(std::io::Write::flush(&mut out).map(|()| what)?))
             .map_err(|e| anyhow::anyhow!("--trace -: {e}"))?;
-        eprintln!("wrote {}: {what}", export::shown(file));
+        eprintln!("wrote {}: {what}", commcheck::import::shown(file));
     } else if let Some(file) = &exports.trace {
         let f = std::fs::File::create(file)
             .map_err(|e| anyhow::anyhow!("--trace {}: {e}", file.display()))?;

@@ -255,13 +255,13 @@ fn judge(
         let schedule = crate::import::commcheck::read(&text, "the witness")
             .map_err(|e| CheckError::Usage(e.to_string()))?;
         let written = writer(&schedule).map_err(|e| CheckError::Usage(format!("{flag}: {e}")))?;
-        crate::show::export::write_to(f, &written)
+        crate::import::write_to(f, &written)
             .map_err(|e| CheckError::Usage(format!("{flag} {}: {e}", f.display())))?;
     }
-    let stdout = std::path::Path::new(crate::show::export::STDOUT);
+    let stdout = std::path::Path::new(crate::import::STDOUT);
     let kept = req.write_schedule.as_ref().filter(|_| keep);
     if let Some(f) = kept.filter(|f| *f == stdout) {
-        crate::show::export::write_to(f, &text)
+        crate::import::write_to(f, &text)
             .map_err(|e| CheckError::Usage(format!("--write-schedule -: {e}")))?;
     }
     // The witness is checked from a file: a temporary one where it is not

@@ -145,7 +145,7 @@ impl Plan<()> {
             // the catalogue measured: said before the search starts.
             let note = format!(
                 "on this machine the search may not end within a minute: {}",
-                super::run::stops_after(t)
+                stops_after(t)
             );
             if options.announce {
                 eprintln!("note: {note}");
@@ -392,4 +392,14 @@ fn variants_note<P: Protocol>(p: &P, covered: usize) -> Option<String> {
             p.covered_inputs()
         )
     })
+}
+
+/// What a search without a budget does instead (the notes that say it may
+/// not end within a minute end with it).
+pub fn stops_after(default: std::time::Duration) -> String {
+    format!(
+        "no budget was given, so it stops after {} s with its verdicts so far (--timeout SECS \
+         for another budget, --timeout none for none)",
+        default.as_secs()
+    )
 }

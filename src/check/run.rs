@@ -122,18 +122,8 @@ fn still_running(stop: &AtomicBool, said: &AtomicBool, budget: Duration, progres
     eprintln!(
         "{clear}note: the search has run {} s and may not end within a minute: {}",
         STILL_RUNNING.as_secs(),
-        stops_after(budget)
+        super::plan::stops_after(budget)
     );
-}
-
-/// What a search without a budget does instead (the notes that say it may
-/// not end within a minute end with it).
-pub fn stops_after(default: Duration) -> String {
-    format!(
-        "no budget was given, so it stops after {} s with its verdicts so far (--timeout SECS \
-         for another budget, --timeout none for none)",
-        default.as_secs()
-    )
 }
 
 /// Says on stderr, before a search of no measured reach starts, that it
@@ -161,7 +151,7 @@ fn foretold(default: Duration) -> String {
     format!(
         "the search may not end within a minute: along one run its choices branch into more \
          than {SHORT_TREE:.0e} runs (Knuth's estimate); {}",
-        stops_after(default)
+        super::plan::stops_after(default)
     )
 }
 

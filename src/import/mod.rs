@@ -8,7 +8,8 @@
 //!
 //! Every reader refuses bad input in one line, naming the file, the line
 //! and column where it knows them, and what was expected; none panics,
-//! and none allocates by a count it has not checked.
+//! and none allocates by a count it has not checked. Every file written
+//! goes through [`write_to`], where `-` is standard output.
 
 pub mod astra;
 pub mod chakra;
@@ -25,6 +26,29 @@ use std::path::Path;
 /// Largest file a reader takes whole (GOAL is read a line at a time; a
 /// 64-GPU MSCCL-IR alltoall is a few megabytes).
 pub const MAX_FILE_BYTES: u64 = 1 << 28;
+
+/// The file name of an export that means standard output.
+pub const STDOUT: &str = "-";
+
+/// Writes `text` to `file`, or to standard output where `file` is `-`.
+pub fn write_to(file: &std::path::Path, text: &str) -> std::io::Result<()> {
+    match file == std::path::Path::new(STDOUT) {
+        true => {
+            let mut out = std::io::stdout().lock();
+            std::io::Write::write_all(&mut out, text.as_bytes())?;
+            std::io::Write::flush(&mut out)
+        }
+        false => std::fs::write(file, text),
+    }
+}
+
+/// How a message names `file`: `standard output` for `-`.
+pub fn shown(file: &std::path::Path) -> String {
+    match file == std::path::Path::new(STDOUT) {
+        true => "standard output".into(),
+        false => file.display().to_string(),
+    }
+}
 
 /// Why a file or a `--network` cannot be read.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

@@ -19,29 +19,6 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
 
-/// The file name of an export that means standard output.
-pub const STDOUT: &str = "-";
-
-/// Writes `text` to `file`, or to standard output where `file` is `-`.
-pub fn write_to(file: &std::path::Path, text: &str) -> std::io::Result<()> {
-    match file == std::path::Path::new(STDOUT) {
-        true => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()
-        }
-        false => std::fs::write(file, text),
-    }
-}
-
-/// How a message names `file`: `standard output` for `-`.
-pub fn shown(file: &std::path::Path) -> String {
-    match file == std::path::Path::new(STDOUT) {
-        true => "standard output".into(),
-        false => file.display().to_string(),
-    }
-}
-
 /// `--dot` draws networks of up to this many nodes (Graphviz lays out a
 /// few thousand).
 pub const MAX_DOT_NODES: u32 = 4096;
