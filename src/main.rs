@@ -112,9 +112,12 @@ fn write_out(text: &str) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write the standard output: {e}"))
 }
 
-/// A usage error or a refusal: one line on stderr, exit code 2.
+/// A usage error or a refusal: one short line on stderr, exit code 2.
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {msg:#}");
+    eprintln!(
+        "{}",
+        commcheck::import::one_line(&format!("error: {msg:#}"))
+    );
     ExitCode::from(2)
 }
 
@@ -122,14 +125,18 @@ fn usage(msg: impl std::fmt::Display) -> ExitCode {
 fn run(command: Command) -> anyhow::Result<ExitCode> {
     #[cfg(feature = "mpi")]
     refuse_over_ranks(&command)?;
-    if matches!(
+    if !matches!(
         command,
-        Command::Check(..) | Command::Export(..) | Command::Schedule(..)
+        Command::List { .. }
+            | Command::Help(..)
+            | Command::Explore(..)
+            | Command::ExploreSchedule(..)
     ) {
-        // Ctrl-C, or SIGTERM (what `timeout`, CI and job schedulers
-        // send): stop at the next budget check (a search, an executor
-        // slot, a trace line) and report; a second one ends at once. The
-        // Explorer stops at the first.
+        // Ctrl-C, SIGTERM (what `timeout`, CI and job schedulers send) or
+        // SIGHUP: stop at the next budget check (a search, an executor
+        // slot, a trace line, an optimum's solver, a table's row, a
+        // claim) and report; a second one ends at once. The Explorer
+        // stops at the first.
         let _ = ctrlc::set_handler(|| {
             if INTERRUPTED.swap(true, Relaxed) {
                 std::process::exit(130);
@@ -148,7 +155,11 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             max_side,
             timeout,
             progress,
+            announce,
         } => {
+            if let Some(note) = table.foretold(max_side, timeout).filter(|_| announce) {
+                eprintln!("{note}");
+            }
             let mut show = |line: &str| {
                 if progress {
                     eprint!("\r\x1b[2K{line}");
@@ -159,6 +170,9 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 eprint!("\r\x1b[2K");
             }
             out!("{}", sheet.render(format));
+            if INTERRUPTED.load(Relaxed) {
+                return Ok(ExitCode::from(3));
+            }
         }
         Command::Claims {
             papers,

@@ -331,6 +331,31 @@ fn ctrl_c_or_sigterm_ends_a_check_with_its_report_and_exit_3() {
     }
 }
 
+/// SIGTERM, SIGHUP and Ctrl-C end `check optimal`, a long table and the
+/// claims ledger as they end a check: what was found so far, exit 3,
+/// promptly (each of these runs for minutes otherwise).
+#[test]
+fn signals_end_optimal_tables_and_the_ledger_with_what_they_have() {
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["optimal", "alltoall", "hypercube:5", "--switching", "wh"],
+            "stopped by an interrupt",
+        ),
+        (&["table", "robustness"], "interrupted: "),
+        (&["claims"], "not judged: the ledger was interrupted"),
+    ];
+    let signals = [libc::SIGTERM, libc::SIGHUP, libc::SIGINT];
+    for (signal, (args, said)) in signals.into_iter().zip(cases) {
+        let (o, stopping) = signalled(args, signal, 3);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            stopping < Duration::from_secs(10),
+            "{args:?}: {signal} took {stopping:?}"
+        );
+        assert!(out.contains(said), "{args:?}: {signal}: {out}");
+    }
+}
+
 #[test]
 fn ctrl_c_stops_the_executor_too() {
     let (o, _) = interrupted(&["flood", "24", "--engine", "executor", "--json"]);
@@ -442,13 +467,12 @@ fn the_catalogue_cost_model_covers_what_a_built_run_needs() {
 fn a_cut_search_says_its_time_is_only_a_floor() {
     // total-exchange 4 runs 1 024 variants; 3 000 states finish some of
     // them, so a worst time is known, but only of the runs finished.
-    let args = ["total-exchange", "4", "--max-states", "3000", "--quiet"];
+    let args = ["total-exchange", "4", "--max-states", "3000"];
     let out = |json: bool| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_check"));
         c.args(args);
-        if json {
-            c.arg("--json");
-        }
+        // --quiet beside --json is refused: JSON is quiet already.
+        c.arg(if json { "--json" } else { "--quiet" });
         c.output().expect("check runs")
     };
     let o = out(true);
@@ -535,6 +559,30 @@ fn stopped_optimal(task: &str, network: &str, seconds: u64) {
     let v = json(&o);
     assert!(v["slots"].is_null(), "{v}");
     assert!(v["certificate"].to_string().contains("--timeout"), "{v}");
+}
+
+/// Without --timeout, `check optimal` runs under the default budget and
+/// its report names it with the flag that lifts it (the command line's
+/// default is a minute; here it is a second, on the alltoall above).
+#[test]
+fn check_optimal_runs_under_a_default_budget_it_names() {
+    use commcheck::check::optimal::{optimal, OptimalRequest};
+    let net = "hypercube:5".parse().unwrap();
+    let req = OptimalRequest {
+        default_timeout: Some(Duration::from_secs(1)),
+        ..OptimalRequest::new("alltoall", net, Switching::Wh, Ports::All)
+    };
+    let start = Instant::now();
+    let report = optimal(&req).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(15), "it stopped");
+    assert!(
+        report.stopped && report.slots.is_none(),
+        "{}",
+        report.text()
+    );
+    let named = "the default budget of 1 s (--timeout none lifts it)";
+    assert_eq!(report.stopped_by, named);
+    assert!(report.text().contains(named), "{}", report.text());
 }
 
 /// A sweep of fault sets makes each set when its run starts: 1.7 million

@@ -18,8 +18,8 @@ from plans import Program, allreduce
 
 ROOT = Path(__file__).resolve().parents[2]
 # The command line the reports are compared with: the README's test
-# command builds it (cargo test --release --tests).
-CHECK = Path(os.environ.get("COMMCHECK_BIN", ROOT / "target" / "release" / "check"))
+# command builds it (cargo test --profile no-lto --tests).
+CHECK = Path(os.environ.get("COMMCHECK_BIN", ROOT / "target" / "no-lto" / "check"))
 
 # What differs between two runs of one check: how long it took.
 VOLATILE = {"elapsed_ms", "seconds"}
@@ -35,7 +35,7 @@ def stable(value):
 
 
 def cli(*words):
-    assert CHECK.exists(), f"{CHECK}: build it with cargo build --release (or set COMMCHECK_BIN)"
+    assert CHECK.exists(), f"{CHECK}: build it with cargo build --profile no-lto (or set COMMCHECK_BIN)"
     done = subprocess.run([str(CHECK), *words, "--json"], capture_output=True, text=True)
     assert done.returncode in (0, 1, 3), done.stderr
     return json.loads(done.stdout)

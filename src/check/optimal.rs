@@ -39,8 +39,13 @@ pub struct OptimalRequest {
     pub fewest_transmissions: bool,
     /// Packets a bus write carries (mesh-bus only; default 1).
     pub ell: Option<u64>,
-    /// When to stop counting and answer unknown.
+    /// When to stop counting and answer unknown (`--timeout`; `u64::MAX`
+    /// seconds for none).
     pub timeout: Option<std::time::Duration>,
+    /// The budget where `timeout` is not given (the command line's
+    /// [`crate::check::DEFAULT_TIMEOUT`]), named in the report when it
+    /// binds.
+    pub default_timeout: Option<std::time::Duration>,
     /// Where to write the witness (else a file in the system's temporary
     /// folder, removed after its check).
     pub write_schedule: Option<PathBuf>,
@@ -105,9 +110,12 @@ pub struct OptimalReport {
     pub certified_by: String,
     /// The most slots shown impossible, where any were.
     pub refuted_slots: Option<u32>,
-    /// True if --timeout ended the check before it found the least
-    /// slots.
+    /// True if a budget or an interrupt ended the check before it found
+    /// the least slots.
     pub stopped: bool,
+    /// What stops the check early, in words (`--timeout`, `the default
+    /// budget of 60 s (--timeout none lifts it)`, `an interrupt`).
+    pub stopped_by: String,
     /// The fewest packet transmissions at the optimal time, where asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fewest: Option<FewestRow>,
@@ -186,6 +194,7 @@ impl OptimalRequest {
             fewest_transmissions: false,
             ell: None,
             timeout: None,
+            default_timeout: None,
             write_schedule: None,
             write_msccl: None,
             write_mscclpp: None,
@@ -343,7 +352,24 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
             )))
         }
     };
-    let stop = Stop::at(req.timeout.map(|d| start + d));
+    let (budget, budget_words) = match (req.timeout, req.default_timeout) {
+        (Some(t), _) if t.as_secs() == u64::MAX => (None, String::new()),
+        (None, None) => (None, String::new()),
+        (Some(t), _) => (Some(t), "--timeout".to_string()),
+        (None, Some(d)) => (
+            Some(d),
+            format!(
+                "the default budget of {} s (--timeout none lifts it)",
+                d.as_secs()
+            ),
+        ),
+    };
+    let stop = Stop::at(budget.and_then(|d| start.checked_add(d)));
+    let stopped_by =
+        || match crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+            true => "an interrupt".to_string(),
+            false => budget_words.clone(),
+        };
     let built = with_network!(&net, |t| {
         let task = Task::parse(&req.task, models::Topology::nodes(t))
             .map_err(|e| CheckError::Usage(e.to_string()))?;
@@ -373,7 +399,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         (Some(0 | 1), None) => "trivial".to_string(),
         (Some(_), Some(r)) => r.brief(),
         (Some(_), None) => "none".into(),
-        (None, _) if found.stopped => "stopped at the timeout".into(),
+        (None, _) if found.stopped => "stopped".into(),
         (None, _) => "none within --max-slots".into(),
     };
     let certificate = match (found.slots, refuted) {
@@ -383,8 +409,8 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         (None, r) => format!(
             "none: {}{}",
             match found.stopped {
-                true => "stopped by --timeout",
-                false => "no schedule within --max-slots",
+                true => format!("stopped by {}", stopped_by()),
+                false => "no schedule within --max-slots".into(),
             },
             r.map_or(String::new(), |r| format!("; below it, {r}"))
         ),
@@ -427,6 +453,7 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         certified_by,
         refuted_slots,
         stopped: found.slots.is_none() && found.stopped,
+        stopped_by: String::new(),
         fewest: None,
         attempts: attempts.iter().map(AttemptRow::from).collect(),
         seconds: 0.0,
@@ -448,8 +475,9 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         };
         if req.fewest_transmissions && fewest.is_none() {
             report.witness_check = Some(format!(
-                "{}; the fewest transmissions were stopped by --timeout",
-                report.witness_check.take().unwrap_or_default()
+                "{}; the fewest transmissions were stopped by {}",
+                report.witness_check.take().unwrap_or_default(),
+                stopped_by()
             ));
         }
         if let Some(fewest) = fewest {
@@ -480,6 +508,9 @@ pub fn optimal(req: &OptimalRequest) -> Result<OptimalReport, CheckError> {
         report.msccl_file = req.write_msccl.as_ref().map(|f| f.display().to_string());
         report.mscclpp_file = req.write_mscclpp.as_ref().map(|f| f.display().to_string());
     }
+    if report.stopped {
+        report.stopped_by = stopped_by();
+    }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -497,10 +528,16 @@ impl OptimalReport {
             Some(t) => writeln!(s, "  least slots     {t}"),
             None => match (self.stopped, self.refuted_slots) {
                 (false, _) => writeln!(s, "  least slots     more than {}", self.max_slots),
-                (true, Some(r)) => {
-                    writeln!(s, "  least slots     more than {r} (stopped by --timeout)")
-                }
-                (true, None) => writeln!(s, "  least slots     unknown (stopped by --timeout)"),
+                (true, Some(r)) => writeln!(
+                    s,
+                    "  least slots     more than {r} (stopped by {})",
+                    self.stopped_by
+                ),
+                (true, None) => writeln!(
+                    s,
+                    "  least slots     unknown (stopped by {})",
+                    self.stopped_by
+                ),
             },
         };
         if let Some(n) = self.transmissions {

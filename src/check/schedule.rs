@@ -269,34 +269,41 @@ fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, Import
             let file = path.display().to_string();
             let place = serde_json::from_str::<Vec<NodeId>>(&text)
                 .map_err(|e| import::at_line(&file, &e))?;
-            let refuse = |why: String| ImportError::File {
-                file: file.clone(),
-                line: 0,
-                column: 0,
-                why,
+            let refuse = |entry: Option<usize>, why: String| {
+                let path: Vec<import::Step> = entry.map(import::Step::Item).into_iter().collect();
+                import::at_field(&file, &text, &path, why)
             };
             if place.len() != ranks as usize {
-                return Err(refuse(format!(
-                    "lists {} node(s); the schedule has {ranks} ranks, one node each",
-                    place.len()
-                )));
+                return Err(refuse(
+                    None,
+                    format!(
+                        "lists {} node(s); the schedule has {ranks} ranks, one node each",
+                        place.len()
+                    ),
+                ));
             }
             let mut placed: HashMap<NodeId, u32> = HashMap::new();
             for (r, &v) in place.iter().enumerate() {
                 if v >= net.nodes() {
-                    return Err(refuse(format!(
-                        "rank {r} (entry {}) is placed on node {v}; {} has nodes 0 to {}",
-                        r + 1,
-                        net.name(),
-                        net.nodes() - 1
-                    )));
+                    return Err(refuse(
+                        Some(r),
+                        format!(
+                            "rank {r} (entry {}) is placed on node {v}; {} has nodes 0 to {}",
+                            r + 1,
+                            net.name(),
+                            net.nodes() - 1
+                        ),
+                    ));
                 }
                 if let Some(q) = placed.insert(v, r as u32) {
-                    return Err(refuse(format!(
-                        "ranks {q} and {r} (entries {} and {}) are placed on one node, {v}",
-                        q + 1,
-                        r + 1
-                    )));
+                    return Err(refuse(
+                        Some(r),
+                        format!(
+                            "ranks {q} and {r} (entries {} and {}) are placed on one node, {v}",
+                            q + 1,
+                            r + 1
+                        ),
+                    ));
                 }
             }
             place

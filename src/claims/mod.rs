@@ -24,6 +24,7 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// The five papers, as `check claims PAPER` names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -497,7 +498,14 @@ pub fn ledger(papers: &[Paper], run: Runner, progress: &mut dyn FnMut(&str)) -> 
     for &paper in papers {
         for claim in paper.claims() {
             progress(&format!("{} {}", paper.name(), claim.id));
-            let verdict = judging.judge(&claim.judge);
+            // After an interrupt (Ctrl-C, SIGTERM, SIGHUP) every claim left
+            // is unknown at once: the ledger so far is printed.
+            let verdict = match crate::engine::search::INTERRUPTED.load(Relaxed) {
+                true => Verdict::Unknown {
+                    why: "not judged: the ledger was interrupted".into(),
+                },
+                false => judging.judge(&claim.judge),
+            };
             entries.push(Entry {
                 paper: paper.name(),
                 id: claim.id,

@@ -148,7 +148,7 @@ pub struct Output {
     #[arg(long)]
     pub json: bool,
     /// No progress on stderr
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     pub quiet: bool,
 }
 
@@ -193,7 +193,7 @@ pub struct Timing {
     /// algorithms): a send of k chunks is k x BYTES. It also sets how
     /// many iterations an MSCCL++ plan's pipelines run (with or without
     /// --cost)
-    #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
+    #[arg(long, value_name = "BYTES", value_parser = |t: &str| byte_count("--bytes", t))]
     pub bytes: Option<u64>,
 }
 
@@ -334,7 +334,7 @@ pub struct ScheduleArgs {
     pub collective: Option<Collective>,
     /// Of a GOAL file: a message is one packet a this many
     /// bytes or part (default: one packet a message)
-    #[arg(long, value_name = "BYTES", value_parser = packet_bytes)]
+    #[arg(long, value_name = "BYTES", value_parser = |t: &str| byte_count("--packet-bytes", t))]
     pub packet_bytes: Option<u64>,
     #[command(flatten)]
     pub timing: Timing,
@@ -404,8 +404,8 @@ pub struct OptimalArgs {
     /// Tokens a bus write carries (a mesh-bus network)
     #[arg(long, value_name = "L", value_parser = |t: &str| number("--ell", t))]
     pub ell: Option<u64>,
-    /// Stop after this many seconds
-    #[arg(long, value_name = "SECS", value_parser = timeout)]
+    /// Stop after this many seconds, or `none` [default: 60]
+    #[arg(long, value_name = "SECS", value_parser = check_timeout)]
     pub timeout: Option<u64>,
     /// The most slots tried (default 16)
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -629,8 +629,14 @@ fn broadcasters(list: &str) -> Result<Broadcasters, String> {
 }
 
 fn number(flag: &str, text: &str) -> Result<u64, String> {
+    let cut: String = text.chars().take(40).collect();
     text.parse()
-        .map_err(|_| format!("{flag} '{text}' is not a number"))
+        .map_err(|e: std::num::ParseIntError| match e.kind() {
+            std::num::IntErrorKind::PosOverflow => {
+                format!("{flag} '{cut}' is too large: at most {}", u64::MAX)
+            }
+            _ => format!("{flag} '{cut}' is not a whole number 0 or more"),
+        })
 }
 
 fn threads(text: &str) -> Result<usize, String> {
@@ -724,13 +730,11 @@ fn cost_model(text: &str) -> Result<crate::cost::Model, String> {
     text.parse()
 }
 
-/// `--packet-bytes`, `--bytes`: at least one byte.
-fn packet_bytes(text: &str) -> Result<u64, String> {
+/// `--packet-bytes`, `--bytes` (`flag`): at least one byte.
+fn byte_count(flag: &str, text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(b) if b > 0 => Ok(b),
-        _ => Err(format!(
-            "--packet-bytes {text}: a number of bytes, 1 or more"
-        )),
+        _ => Err(format!("{flag} {text}: a number of bytes, 1 or more")),
     }
 }
 

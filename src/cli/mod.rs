@@ -52,6 +52,8 @@ pub enum Command {
         timeout: Option<Duration>,
         /// Show the sweep's progress on stderr.
         progress: bool,
+        /// Say on stderr, before a long table starts, that it is long.
+        announce: bool,
     },
     /// `check claims [PAPER]`: the claims ledger.
     Claims {
@@ -279,6 +281,31 @@ pub fn refusal(e: &clap::Error, command: &str) -> Option<String> {
                 flag(a)
             ))
         }
+        ErrorKind::InvalidValue => {
+            // A flag without its value, or a value not among those listed.
+            let arg = context(ContextKind::InvalidArg).map(flag)?;
+            let value: String = context(ContextKind::InvalidValue)
+                .unwrap_or_default()
+                .chars()
+                .take(40)
+                .collect();
+            let listed = match e.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(v)) => format!(": possible values {}", v.join(", ")),
+                _ => String::new(),
+            };
+            Some(match value.is_empty() {
+                true => format!("{arg} needs a value{listed}"),
+                false => format!("{arg} '{value}' is not accepted{listed}"),
+            })
+        }
+        // `check` alone prints its usage, as help does.
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => None,
+        // Anything else clap refuses: its first line, without its tips.
+        _ if e.use_stderr() => {
+            let text = e.render().to_string();
+            let line = text.lines().next().unwrap_or_default();
+            Some(line.trim_start_matches("error: ").to_string())
+        }
         _ => None,
     }
 }
@@ -388,6 +415,7 @@ fn table_command(a: TableArgs) -> anyhow::Result<Command> {
         max_side: a.max_side,
         timeout: a.timeout.map(Duration::from_secs),
         progress: std::io::stderr().is_terminal() && !a.printed.output.quiet,
+        announce: !a.printed.output.quiet,
     })
 }
 
@@ -530,7 +558,7 @@ fn request(cli: &AlgorithmArgs, algorithm: Algorithm) -> anyhow::Result<Request>
             &cli.budgets,
             &cli.machine,
             req.options.threads,
-        )
+        )?
     };
     match &cli.source {
         None => Ok(req),
@@ -669,8 +697,16 @@ fn exports(
 }
 
 /// The engines, budgets, machine and output the command line asks for.
-fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads: usize) -> Options {
-    Options {
+fn options(
+    e: &args::Engines,
+    b: &args::Budgets,
+    m: &args::MachineArgs,
+    threads: usize,
+) -> anyhow::Result<Options> {
+    if m.seed.is_some() && m.random_faults.is_none() && m.random_node_faults.is_none() {
+        bail!("--seed draws --random-faults and --random-node-faults: give one of them");
+    }
+    Ok(Options {
         all_sources: false,
         engine: e.engine.map(Into::into),
         threads: b.threads.unwrap_or(threads),
@@ -695,7 +731,7 @@ fn options(e: &args::Engines, b: &args::Budgets, m: &args::MachineArgs, threads:
             delay: m.delay.unwrap_or(0),
             skew: m.skew.unwrap_or(0),
         },
-    }
+    })
 }
 
 /// `check optimal TASK NETWORK`.
@@ -725,6 +761,7 @@ fn optimal(a: OptimalArgs) -> anyhow::Result<Command> {
             fewest_transmissions: a.fewest_transmissions,
             ell: a.ell,
             timeout: a.timeout.map(std::time::Duration::from_secs),
+            default_timeout: Some(crate::check::DEFAULT_TIMEOUT),
             write_schedule: a.write_schedule,
             write_msccl: a.write_msccl,
             write_mscclpp: a.write_mscclpp,
@@ -777,7 +814,7 @@ fn schedule(a: ScheduleArgs) -> anyhow::Result<Command> {
             &a.budgets,
             &a.machine,
             Options::default().threads,
-        ),
+        )?,
     };
     let exports = exports(
         &a.pictures,

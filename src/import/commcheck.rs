@@ -112,8 +112,9 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         column: 0,
         why,
     };
+    let at = |key: &str, why: String| super::at_field(file, text, &[super::Step::Key(key)], why);
     super::header(
-        file,
+        (file, text),
         "schedule",
         "commcheck-schedule",
         &f.format,
@@ -121,25 +122,39 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
         1,
     )?;
     if f.ranks == 0 || f.ranks > MAX_RANKS {
-        return Err(whole(format!("{} ranks: 1 to {MAX_RANKS}", f.ranks)));
+        return Err(at("ranks", format!("{} ranks: 1 to {MAX_RANKS}", f.ranks)));
     }
     if f.ops.len() > MAX_OPS {
-        return Err(whole(format!(
-            "{} operations: at most {MAX_OPS}",
-            f.ops.len()
-        )));
+        return Err(at(
+            "ops",
+            format!("{} operations: at most {MAX_OPS}", f.ops.len()),
+        ));
     }
     let collective = f.collective;
     let chunks = collective
         .chunks(f.ranks)
-        .map_err(|e| whole(e.to_string()))?;
+        .map_err(|e| at("collective", e.to_string()))?;
     let ranks = f.ranks;
-    // Each operation with where it stands in the file.
-    let mut specs: Vec<(OpSpec, u32, u32)> = Vec::with_capacity(f.ops.len());
+    // Each operation with where it stands in the file: its line, found in
+    // log time (a count from the start for each would take the square of
+    // a long file's length), and its byte offset, turned into a column
+    // only for an error.
+    let lines = super::Lines::new(text);
+    let at_op = |offset: usize, why: String| {
+        let (line, column) = line_column(text, offset);
+        ImportError::File {
+            file: file.to_string(),
+            line,
+            column,
+            why,
+        }
+    };
+    let mut specs: Vec<(OpSpec, u32, usize)> = Vec::with_capacity(f.ops.len());
     for raw in &f.ops {
         let offset = raw.get().as_ptr() as usize - text.as_ptr() as usize;
-        let (line, column) = line_column(text, offset);
+        let line = lines.line(offset);
         let spec: OpSpec = serde_json::from_str(raw.get()).map_err(|e| {
+            let (line, column) = line_column(text, offset);
             // A location inside the operation, moved to the file's.
             let (l, c) = (e.line() as u32, e.column() as u32);
             let mut err = at_line(file, &e);
@@ -155,14 +170,12 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
             err
         })?;
         if spec.rank >= ranks {
-            return Err(ImportError::File {
-                file: file.to_string(),
-                line,
-                column,
-                why: format!("rank {}: ranks are 0 to {}", spec.rank, ranks - 1),
-            });
+            return Err(at_op(
+                offset,
+                format!("rank {}: ranks are 0 to {}", spec.rank, ranks - 1),
+            ));
         }
-        specs.push((spec, line, column));
+        specs.push((spec, line, offset));
     }
     // Grouped by rank, each rank's in file order.
     let mut order: Vec<usize> = (0..specs.len()).collect();
@@ -176,29 +189,22 @@ pub fn read(text: &str, file: &str) -> Result<Schedule, ImportError> {
     }
     let mut labels: HashMap<(Rank, String), OpId> = HashMap::new();
     for (k, &i) in order.iter().enumerate() {
-        let (spec, line, column) = &specs[i];
+        let (spec, _, offset) = &specs[i];
         let label = spec.label.clone().unwrap_or_else(|| format!("op {i}"));
         if labels
             .insert((spec.rank, label.clone()), k as OpId)
             .is_some()
         {
-            return Err(ImportError::File {
-                file: file.to_string(),
-                line: *line,
-                column: *column,
-                why: format!("label {label} is used twice on rank {}", spec.rank),
-            });
+            return Err(at_op(
+                *offset,
+                format!("label {label} is used twice on rank {}", spec.rank),
+            ));
         }
     }
     let mut ops = Vec::with_capacity(specs.len());
     for &i in &order {
-        let (spec, line, column) = &specs[i];
-        let here = |why: String| ImportError::File {
-            file: file.to_string(),
-            line: *line,
-            column: *column,
-            why,
-        };
+        let (spec, line, offset) = &specs[i];
+        let here = |why: String| at_op(*offset, why);
         let resolve = |names: &[String]| -> Result<Vec<OpId>, ImportError> {
             names
                 .iter()

@@ -115,7 +115,10 @@ pub fn read_from(
         if let Some(json) = raw.trim_start().strip_prefix(COLLECTIVE_LINE) {
             if collective.is_none() && !in_comment {
                 let c = serde_json::from_str(json).map_err(|e| {
-                    reader.error(line, format!("the collective commcheck wrote: {e}"))
+                    reader.error(
+                        line,
+                        format!("the collective commcheck wrote: {}", super::serde_words(&e)),
+                    )
                 })?;
                 own = Some(c);
             }

@@ -168,7 +168,60 @@ pub enum WriteError {
 
 /// Most characters of a reason an error quotes (a file may put a
 /// megabyte into one word).
-pub const MAX_REASON_CHARS: usize = 300;
+pub const MAX_REASON_CHARS: usize = 150;
+
+/// Most characters of an error line, `error: ` included.
+pub const MAX_LINE_CHARS: usize = 200;
+
+/// An error line of at most [`MAX_LINE_CHARS`] characters, whatever its
+/// parts quote: control characters escaped; where longer, its longest
+/// quoted token ('...', "..." or `...`) is cut to its first characters
+/// and its length, again while one is long; the tail is cut last.
+pub fn one_line(line: &str) -> String {
+    let mut line: Vec<char> = line
+        .chars()
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect();
+    while line.len() > MAX_LINE_CHARS {
+        let Some((open, close)) = longest_quoted(&line).filter(|(o, c)| c - o > 40) else {
+            let more = line.len() - (MAX_LINE_CHARS - 30);
+            line.truncate(MAX_LINE_CHARS - 30);
+            line.extend(format!("... ({more} more characters)").chars());
+            break;
+        };
+        let inner = close - open - 1;
+        let mut cut: Vec<char> = line[..open + 1 + 24].to_vec();
+        cut.extend(format!("...{} ({inner} characters)", line[close]).chars());
+        cut.extend_from_slice(&line[close + 1..]);
+        line = cut;
+    }
+    line.into_iter().collect()
+}
+
+/// The positions of the quotes around the longest quoted token of `line`
+/// (a quote closed by the next of its kind).
+fn longest_quoted(line: &[char]) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < line.len() {
+        let q = line[i];
+        if matches!(q, '\'' | '"' | '`') {
+            if let Some(j) = line[i + 1..].iter().position(|&c| c == q) {
+                let close = i + 1 + j;
+                if best.is_none_or(|(o, c)| close - i > c - o) {
+                    best = Some((i, close));
+                }
+                i = close + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    best
+}
 
 /// `file:line:column: why`, leaving out what is not known; one short
 /// line, whatever a file put into `why` (control characters escaped, past
@@ -217,16 +270,30 @@ pub fn read(path: &Path) -> Result<String, ImportError> {
             "{size} bytes: at most {MAX_FILE_BYTES} are read"
         )));
     }
-    // A device or a pipe has no size: read no more than the limit.
+    // A device or a pipe has no size: read no more than the limit, and
+    // stop at the first block that is not text (/dev/zero, /dev/urandom)
+    // rather than at the limit.
+    let mut input = std::fs::File::open(path).map_err(|e| unreadable(e.to_string()))?;
     let mut bytes = Vec::new();
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(
-            std::fs::File::open(path).map_err(|e| unreadable(e.to_string()))?,
-            MAX_FILE_BYTES + 1,
-        ),
-        &mut bytes,
-    )
-    .map_err(|e| unreadable(e.to_string()))?;
+    let mut block = vec![0u8; 1 << 16];
+    loop {
+        let k = match std::io::Read::read(&mut input, &mut block) {
+            Ok(0) => break,
+            Ok(k) => k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(unreadable(e.to_string())),
+        };
+        if let Some(at) = block[..k].iter().position(|&b| b == 0) {
+            return Err(unreadable(format!(
+                "a NUL byte at byte {}: not a text file",
+                bytes.len() + at
+            )));
+        }
+        bytes.extend_from_slice(&block[..k]);
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            break;
+        }
+    }
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(unreadable(format!(
             "more than {MAX_FILE_BYTES} bytes (a device or a pipe with no end?): at most \
@@ -264,48 +331,244 @@ pub fn xml_position(text: &str, e: &roxmltree::Error) -> (u32, u32) {
     }
 }
 
-/// A JSON reader's error at its line and column.
+/// A JSON reader's error at its line and column, in words (not
+/// serde_json's, which name Rust types).
 pub fn at_line(file: &str, e: &serde_json::Error) -> ImportError {
-    let why = e.to_string();
-    // serde_json appends " at line L column C": the location is ours.
-    let why = match why.rfind(" at line ") {
-        Some(i) => why[..i].to_string(),
-        None => why,
-    };
+    let (mut line, mut column) = (e.line() as u32, e.column() as u32);
+    // A raw newline in a string is seen once it is passed: at column 0 of
+    // the next line; it ends the line before.
+    if e.to_string().starts_with("control character") && column == 0 && line > 1 {
+        (line, column) = (line - 1, 0);
+    }
     ImportError::File {
         file: file.to_string(),
-        line: e.line() as u32,
-        column: e.column() as u32,
-        why,
+        line,
+        column,
+        why: serde_words(e),
+    }
+}
+
+/// A JSON reader's reason without its location (" at line L column C",
+/// which the caller places) in [`json_words`].
+pub fn serde_words(e: &serde_json::Error) -> String {
+    let why = e.to_string();
+    match why.rfind(" at line ") {
+        Some(i) => json_words(&why[..i]),
+        None => json_words(&why),
+    }
+}
+
+/// serde_json's reason in the words of a JSON file: JSON's types for
+/// Rust's (`a whole number from 0 to 4294967295` for `u32`), and what the
+/// end of the text or a raw control character means.
+pub fn json_words(why: &str) -> String {
+    if let Some(inside) = why.strip_prefix("EOF while parsing ") {
+        return format!("the text ends inside {inside}");
+    }
+    if why.starts_with("control character") {
+        return "a raw control character (a newline?) inside a string: write it escaped (\\n)"
+            .into();
+    }
+    if why == "recursion limit exceeded" {
+        return "values nested more than 128 deep".into();
+    }
+    const TYPES: [(&str, &str); 12] = [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number from 0 to 18446744073709551615"),
+        ("usize", "a whole number from 0 to 18446744073709551615"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+        ("a sequence", "a list"),
+        ("a map", "an object"),
+        ("a borrowed string", "a string"),
+    ];
+    let mut out = why
+        .replace("floating point `", "number `")
+        .replace("unit value", "null");
+    // `expected struct Op`, `expected u32`: the word after `expected`.
+    if let Some(i) = out.find("expected ") {
+        let (head, tail) = out.split_at(i + "expected ".len());
+        let tail = match tail.strip_prefix("struct ") {
+            Some(rest) => format!(
+                "an object{}",
+                &rest[rest
+                    .find(|c: char| !c.is_alphanumeric())
+                    .unwrap_or(rest.len())..]
+            ),
+            None => TYPES
+                .iter()
+                .find_map(|(rust, json)| {
+                    let rest = tail.strip_prefix(rust)?;
+                    (rest.is_empty() || rest.starts_with([',', ' ', ';']))
+                        .then(|| format!("{json}{rest}"))
+                })
+                .unwrap_or_else(|| tail.to_string()),
+        };
+        out = format!("{head}{tail}");
+    }
+    match out.starts_with("data did not match any variant") {
+        true => "a value of none of the accepted forms".into(),
+        false => out,
     }
 }
 
 /// The check every commcheck file starts with: `"format": expected`
-/// (a `what` file) and a `"version"` from 1 to `newest`.
+/// (a `what` file) and a `"version"` from 1 to `newest`; an error is
+/// placed at the field in `text`.
 pub fn header(
-    file: &str,
+    (file, text): (&str, &str),
     what: &str,
     expected: &str,
     format: &str,
     version: u32,
     newest: u32,
 ) -> Result<(), ImportError> {
-    let why = if format != expected {
-        format!("format \"{format}\": a {what} file says \"format\": \"{expected}\"")
+    let (key, why) = if format != expected {
+        (
+            "format",
+            format!("format \"{format}\": a {what} file says \"format\": \"{expected}\""),
+        )
     } else if !(1..=newest).contains(&version) {
-        match newest {
+        let why = match newest {
             1 => format!("version {version}: this commcheck reads version 1"),
             _ => format!("version {version}: this commcheck reads versions 1 to {newest}"),
-        }
+        };
+        ("version", why)
     } else {
         return Ok(());
     };
-    Err(ImportError::File {
+    Err(at_field(file, text, &[Step::Key(key)], why))
+}
+
+/// A step of a path into a JSON value: an object's field, a list's item.
+#[derive(Clone, Copy, Debug)]
+pub enum Step<'a> {
+    /// The field of this name.
+    Key(&'a str),
+    /// The item at this index (from 0).
+    Item(usize),
+}
+
+/// The error `why` of `file` at the value `path` names in its JSON
+/// `text`: where a check made after parsing (a count, a range, a name)
+/// finds it wrong; the file as a whole where the path is not there.
+pub fn at_field(file: &str, text: &str, path: &[Step], why: String) -> ImportError {
+    let place = json_place(text, path).filter(|_| !path.is_empty());
+    let (line, column) = place.map_or((0, 0), |at| line_column(text, at));
+    ImportError::File {
         file: file.to_string(),
-        line: 0,
-        column: 0,
+        line,
+        column,
         why,
-    })
+    }
+}
+
+/// The byte offset in JSON `text` of the value `path` names, if there.
+fn json_place(text: &str, path: &[Step]) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = skip_space(b, 0);
+    for step in path {
+        i = match (*step, *b.get(i)?) {
+            (Step::Key(key), b'{') => {
+                let mut at = skip_space(b, i + 1);
+                loop {
+                    if *b.get(at)? != b'"' {
+                        return None;
+                    }
+                    let end = skip_value(b, at)?;
+                    let name = &text[at + 1..end - 1];
+                    at = skip_space(b, end);
+                    if *b.get(at)? != b':' {
+                        return None;
+                    }
+                    at = skip_space(b, at + 1);
+                    if name == key {
+                        break at;
+                    }
+                    at = skip_space(b, skip_value(b, at)?);
+                    match *b.get(at)? {
+                        b',' => at = skip_space(b, at + 1),
+                        _ => return None,
+                    }
+                }
+            }
+            (Step::Item(k), b'[') => {
+                let mut at = skip_space(b, i + 1);
+                for _ in 0..k {
+                    at = skip_space(b, skip_value(b, at)?);
+                    match *b.get(at)? {
+                        b',' => at = skip_space(b, at + 1),
+                        _ => return None,
+                    }
+                }
+                at
+            }
+            _ => return None,
+        };
+    }
+    Some(i)
+}
+
+fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+        i += 1;
+    }
+    i
+}
+
+/// The offset just past the JSON value that starts at `i` (the text was
+/// parsed already: it is JSON).
+fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let (mut depth, mut at) = (0usize, i);
+            loop {
+                match *b.get(at)? {
+                    b'"' => {
+                        at = skip_string(b, at)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(at + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+        }
+        // A number, true, false or null.
+        _ => {
+            let mut at = i;
+            while b
+                .get(at)
+                .is_some_and(|c| !matches!(c, b',' | b'}' | b']') && !c.is_ascii_whitespace())
+            {
+                at += 1;
+            }
+            Some(at)
+        }
+    }
+}
+
+/// The offset just past the JSON string whose quote is at `i`.
+fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+    let mut at = i + 1;
+    loop {
+        match *b.get(at)? {
+            b'\\' => at += 2,
+            b'"' => return Some(at + 1),
+            _ => at += 1,
+        }
+    }
 }
 
 /// The name a schedule from `file` goes by in reports: the file's name.

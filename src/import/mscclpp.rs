@@ -102,12 +102,7 @@ pub fn is_plan(text: &str) -> bool {
 /// `chunk_bytes` bytes (`--bytes`), which sets how many iterations each
 /// pipeline runs; without it, one (a chunk its pipelines take in one unit).
 pub fn read(text: &str, file: &str, chunk_bytes: Option<u64>) -> Result<Schedule, ImportError> {
-    let top: Json = serde_json::from_str(text).map_err(|e| ImportError::File {
-        file: file.to_string(),
-        line: e.line() as u32,
-        column: e.column() as u32,
-        why: format!("not JSON: {e}"),
-    })?;
+    let top: Json = serde_json::from_str(text).map_err(|e| super::at_line(file, &e))?;
     Plan {
         file,
         chunk: chunk_bytes,
@@ -509,7 +504,7 @@ impl Plan<'_> {
             Some(j) => Some(serde_json::from_value(j.clone()).map_err(|e| {
                 self.at(
                     COLLECTIVE_KEY,
-                    format!("the collective commcheck wrote: {e}"),
+                    format!("the collective commcheck wrote: {}", super::serde_words(&e)),
                 )
             })?),
             None => None,

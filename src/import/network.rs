@@ -2,7 +2,8 @@
 //! network file (commcheck's graph JSON, NCCL's or RCCL's topology XML,
 //! ASTRA-sim's YAML), built into `models::Network` (docs/networks.md).
 
-use super::{at_line, ImportError};
+use super::{at_line, ImportError, Step};
+use models::topology::graph::GraphError;
 use models::topology::machines::Builtin;
 use models::topology::parts::{Arc, LinkAttrs, LinkKind, Node, NodeKind, Parts};
 use models::topology::{NetworkFormat, NetworkSpec, SpecError};
@@ -197,7 +198,7 @@ pub fn graph_text(
 ) -> Result<Graph, ImportError> {
     let head: GraphHead = serde_json::from_str(text).map_err(|e| at_line(file, &e))?;
     super::header(
-        file,
+        (file, text),
         "network",
         "commcheck-network",
         &head.format,
@@ -213,8 +214,10 @@ pub fn graph_text(
     }
     let g: GraphFile = serde_json::from_str(text).map_err(|e| at_line(file, &e))?;
     if g.nodes > models::topology::graph::MAX_NODES {
-        return Err(whole_file(
+        return Err(super::at_field(
             file,
+            text,
+            &[Step::Key("nodes")],
             format!(
                 "{} nodes: at most {}",
                 g.nodes,
@@ -222,13 +225,41 @@ pub fn graph_text(
             ),
         ));
     }
-    let mut arcs = g.arcs;
+    let mut arcs = g.arcs.clone();
     for &(u, v) in &g.links {
         arcs.push((u, v));
         arcs.push((v, u));
     }
-    Graph::new(&name, g.nodes, g.names, &arcs, switching, ports)
-        .map_err(|e| whole_file(file, e.to_string()))
+    Graph::new(&name, g.nodes, g.names, &arcs, switching, ports).map_err(|e| {
+        super::at_field(
+            file,
+            text,
+            &graph_place(&g.links, &g.arcs, &e),
+            e.to_string(),
+        )
+    })
+}
+
+/// Where in a version-1 graph file the entry is that `e` refuses: the
+/// link or arc it names (the first that names its pair), else the field.
+fn graph_place(links: &[(u32, u32)], arcs: &[(u32, u32)], e: &GraphError) -> Vec<Step<'static>> {
+    let pair = match *e {
+        GraphError::Nodes { .. } => return vec![Step::Key("nodes")],
+        GraphError::Names { .. } => return vec![Step::Key("names")],
+        GraphError::ArcOutOfRange { from, to, .. }
+        | GraphError::Lanes { from, to, .. }
+        | GraphError::TwoArcs { from, to } => (from, to),
+        GraphError::Loop { node } => (node, node),
+        _ => return Vec::new(),
+    };
+    let link = links
+        .iter()
+        .position(|&(u, v)| (u, v) == pair || (v, u) == pair);
+    match (link, arcs.iter().position(|&a| a == pair)) {
+        (_, Some(i)) => vec![Step::Key("arcs"), Step::Item(i)],
+        (Some(i), None) => vec![Step::Key("links"), Step::Item(i)],
+        (None, None) => Vec::new(),
+    }
 }
 
 /// The parts a version-2 file describes, or the first thing in it that is

@@ -131,7 +131,7 @@ impl Least {
             found_by: "",
             bound: Bound {
                 slots: u32::MAX,
-                why: "none: stopped by --timeout before the bounds".into(),
+                why: "none: stopped before the bounds".into(),
             },
             refuted: None,
             attempts: Vec::new(),

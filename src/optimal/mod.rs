@@ -32,19 +32,23 @@ use std::time::Instant;
 pub const STOPPED: &str = "stopped";
 
 /// Ends a search early: when any of its flags is set (by the other side
-/// of a race, or by the caller) or its deadline has passed.
+/// of a race, or by the caller), its deadline has passed, or (a stop made
+/// by [`Stop::at`]) the process was interrupted (Ctrl-C, SIGTERM, SIGHUP).
+/// The default stop never ends.
 #[derive(Clone, Debug, Default)]
 pub struct Stop {
     flags: Vec<Arc<AtomicBool>>,
     deadline: Option<Instant>,
+    interruptible: bool,
 }
 
 impl Stop {
-    /// A stop at `deadline`, if any.
+    /// A stop at `deadline`, if any, or at an interrupt.
     pub fn at(deadline: Option<Instant>) -> Stop {
         Stop {
             flags: vec![Arc::new(AtomicBool::new(false))],
             deadline,
+            interruptible: true,
         }
     }
 
@@ -55,6 +59,7 @@ impl Stop {
         Stop {
             flags,
             deadline: self.deadline,
+            interruptible: self.interruptible,
         }
     }
 
@@ -69,5 +74,6 @@ impl Stop {
     pub fn stopped(&self) -> bool {
         self.flags.iter().any(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || (self.interruptible && crate::engine::search::INTERRUPTED.load(Ordering::Relaxed))
     }
 }

@@ -34,7 +34,7 @@ pub const MOST_NODES: u32 = 1 << 13;
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum TaskError {
     /// Stopped (the timeout) while the routes were listed.
-    #[error("stopped by --timeout while listing every pair's routes")]
+    #[error("stopped (a budget or an interrupt) while listing every pair's routes")]
     Stopped,
     /// A network too large for a table of every pair of nodes.
     #[error(
@@ -320,7 +320,7 @@ impl Instance {
         wormhole: bool,
         routes: Routes,
     ) -> Result<Instance, TaskError> {
-        Self::until(t, task, wormhole, routes, &super::Stop::at(None))
+        Self::until(t, task, wormhole, routes, &super::Stop::default())
     }
 
     /// [`Instance::new`], ended by `stop` (its routes are listed for

@@ -8,14 +8,18 @@
 //! what the page never sends (a path over 4 KiB, a body over 64 KiB,
 //! another method, a chunked body), and passes the rest to the page's
 //! server on a loopback port of its own, one connection each, reading the
-//! whole answer even when the client has gone.
+//! whole answer even when the client has gone. A request must arrive
+//! whole within [`PATIENCE`]; and where every place is taken, the client
+//! that has waited longest without sending its whole request is closed
+//! for the new one, so that idle or trickling connections (a slowloris)
+//! cannot keep the page from others.
 
 use super::super::check::CheckError;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Longest request head (request line and headers) read.
 const MOST_HEAD: usize = 16 << 10;
@@ -26,8 +30,43 @@ const MOST_PATH: usize = 4 << 10;
 const MOST_BODY: usize = 64 << 10;
 /// Most clients served at once; the others are told the page is busy.
 const MOST_CLIENTS: usize = 64;
-/// How long a client may take to send its request or take the answer.
+/// How long a client may take to send its whole request, or each part of
+/// the answer.
 const PATIENCE: Duration = Duration::from_secs(10);
+
+/// The clients still sending their request: when each connected, and a
+/// handle to close it by.
+#[derive(Default)]
+struct Waiting(Mutex<Vec<(u64, Instant, TcpStream)>>);
+
+impl Waiting {
+    fn add(&self, id: u64, client: &TcpStream) {
+        if let Ok(handle) = client.try_clone() {
+            self.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((id, Instant::now(), handle));
+        }
+    }
+
+    fn remove(&self, id: u64) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|(i, ..)| *i != id);
+    }
+
+    /// Closes the client that has waited longest; false if none waits.
+    fn close_oldest(&self) -> bool {
+        let mut waiting = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(oldest) = (0..waiting.len()).min_by_key(|&i| waiting[i].1) else {
+            return false;
+        };
+        let (_, _, handle) = waiting.swap_remove(oldest);
+        let _ = handle.shutdown(std::net::Shutdown::Both);
+        true
+    }
+}
 
 /// The address the user gave, bound (so that a taken address is refused
 /// before the check runs).
@@ -56,17 +95,21 @@ impl Front {
                 why: e.to_string(),
             })?;
         let clients = Arc::new(AtomicUsize::new(0));
+        let waiting = Arc::new(Waiting::default());
         std::thread::spawn(move || {
-            for stream in self.listener.incoming() {
+            for (id, stream) in (0u64..).zip(self.listener.incoming()) {
                 let Ok(mut client) = stream else { continue };
-                if clients.load(Ordering::Relaxed) >= MOST_CLIENTS {
+                if clients.load(Ordering::Relaxed) >= MOST_CLIENTS && !waiting.close_oldest() {
                     let _ = refuse(&mut client, "503 Service Unavailable", "busy: try again");
                     continue;
                 }
                 clients.fetch_add(1, Ordering::Relaxed);
                 let count = Arc::clone(&clients);
+                let waiting = Arc::clone(&waiting);
                 std::thread::spawn(move || {
-                    let _ = pass(client, inner);
+                    waiting.add(id, &client);
+                    let _ = pass(client, inner, || waiting.remove(id));
+                    waiting.remove(id);
                     count.fetch_sub(1, Ordering::Relaxed);
                 });
             }
@@ -100,10 +143,21 @@ fn refuse(client: &mut TcpStream, status: &str, why: &str) -> io::Result<()> {
     Ok(())
 }
 
-/// Reads one request from `client` and passes it to the page's server at
-/// `inner`, its answer back; the connection then closes.
-fn pass(mut client: TcpStream, inner: SocketAddr) -> io::Result<()> {
-    client.set_read_timeout(Some(PATIENCE))?;
+/// Reads one request from `client` within [`PATIENCE`] and passes it to
+/// the page's server at `inner` (telling `received` once it is whole), its
+/// answer back; the connection then closes.
+fn pass(mut client: TcpStream, inner: SocketAddr, received: impl FnOnce()) -> io::Result<()> {
+    let deadline = Instant::now() + PATIENCE;
+    // Each read waits at most until the deadline: a client that trickles a
+    // byte at a time is cut there too.
+    let read = |client: &mut TcpStream, chunk: &mut [u8]| -> io::Result<usize> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        client.set_read_timeout(Some(left))?;
+        client.read(chunk)
+    };
     client.set_write_timeout(Some(PATIENCE))?;
     let mut got = Vec::with_capacity(1024);
     let mut chunk = [0u8; 4096];
@@ -121,7 +175,7 @@ fn pass(mut client: TcpStream, inner: SocketAddr) -> io::Result<()> {
                 false => refuse(&mut client, "414 URI Too Long", "a path of at most 4 KiB"),
             };
         }
-        let k = client.read(&mut chunk)?;
+        let k = read(&mut client, &mut chunk)?;
         if k == 0 {
             return Ok(());
         }
@@ -168,13 +222,14 @@ fn pass(mut client: TcpStream, inner: SocketAddr) -> io::Result<()> {
     // The body; whatever follows it (a pipelined request) is not read.
     let mut body = got[head..].to_vec();
     while body.len() < length {
-        let k = client.read(&mut chunk)?;
+        let k = read(&mut client, &mut chunk)?;
         if k == 0 {
             return Ok(());
         }
         body.extend_from_slice(&chunk[..k]);
     }
     body.truncate(length);
+    received();
 
     let mut server = connect(inner)?;
     server.set_read_timeout(Some(Duration::from_secs(120)))?;

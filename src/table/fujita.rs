@@ -245,6 +245,9 @@ pub fn measure_all(
     // Families that coincide at a small side share one run.
     let mut seen: BTreeMap<(usize, u32, u32), Measured> = BTreeMap::new();
     for (done, &(c, f, n)) in jobs.iter().enumerate() {
+        if crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let l = (FAMILIES[f].at)(n);
         if l == 0 || l as u64 > (n as u64).pow(2) {
             continue;
@@ -292,6 +295,9 @@ pub fn best(
 pub fn sheet(sides: &[u32], progress: &mut dyn FnMut(&str)) -> Sheet {
     let cells = measure_all(sides, progress);
     let mut notes = Vec::new();
+    if crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+        notes.push("interrupted: the cells of the runs not made are left empty".into());
+    }
     let head = |title: &str| {
         let columns = ["l".to_string(), "regime".to_string()]
             .into_iter()

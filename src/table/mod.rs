@@ -67,6 +67,42 @@ impl Table {
         Some(Table::ALL[i])
     }
 
+    /// What to say before a table that may not end within a minute
+    /// starts: how to make it shorter, and that an interrupt prints the
+    /// table so far.
+    pub fn foretold(
+        self,
+        max_side: Option<u32>,
+        timeout: Option<std::time::Duration>,
+    ) -> Option<String> {
+        let long = match self {
+            Table::Fujita => {
+                let side = max_side.unwrap_or(*fujita::SIDES.last().expect("sides"));
+                match side > 32 {
+                    true => format!(
+                        "table fujita runs every algorithm on every side up to {side}: it may \
+                         not end within a minute (--max-side 32 for a short table)"
+                    ),
+                    false => return None,
+                }
+            }
+            Table::Optimal => {
+                let rows = optimal::questions().len();
+                let each = timeout.map_or(60, |t| t.as_secs());
+                format!(
+                    "table optimal finds {rows} optima, each stopped after {each} s (--timeout \
+                     SECS for another): it may take up to {} minutes",
+                    (rows as u64 * each).div_ceil(60)
+                )
+            }
+            Table::Robustness => "table robustness checks every algorithm under faults, delays \
+                                  and skew: it may not end within a minute"
+                .into(),
+            _ => return None,
+        };
+        Some(format!("note: {long}; Ctrl-C prints the table so far"))
+    }
+
     /// The table, checked: the Fujita sweep up to `max_side` (default
     /// 256), each optimum given `timeout` (default 60 s) beside the papers'
     /// algorithms run through `run`, telling `progress` how far it got.
@@ -96,6 +132,19 @@ impl Table {
             }
         }
     }
+}
+
+/// Whether the table was interrupted (Ctrl-C, SIGTERM, SIGHUP) before its
+/// row `done` of `all`; if so, says in `notes` that the rows from there on
+/// were not run.
+fn interrupted(notes: &mut Vec<String>, done: usize, all: usize) -> bool {
+    let stop = crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+    if stop {
+        notes.push(format!(
+            "interrupted: {done} of {all} rows were run; the rest are left out"
+        ));
+    }
+    stop
 }
 
 /// Wang-Ku Table I as printed, dimensions 1..16.

@@ -238,6 +238,9 @@ pub fn sheet(
         timeout.as_secs()
     )];
     for (i, q) in questions.iter().enumerate() {
+        if super::interrupted(&mut notes, i, questions.len()) {
+            break;
+        }
         let args = asked(&q.request);
         progress(&format!(
             "[{}/{}] check optimal {args}",

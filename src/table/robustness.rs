@@ -229,7 +229,10 @@ pub fn sheet(algorithms: &[Algorithm], progress: &mut dyn FnMut(&str)) -> Sheet 
         .collect();
     let mut grid = Grid::new(None, 3, columns);
     let mut notes = Vec::new();
-    for &a in algorithms {
+    for (i, &a) in algorithms.iter().enumerate() {
+        if super::interrupted(&mut notes, i, algorithms.len()) {
+            break;
+        }
         progress(a.name());
         match robustness(a) {
             Ok(r) => {

@@ -114,15 +114,14 @@ impl Orders {
         nodes.sort_by_key(|&x| (std::cmp::Reverse(x.count_ones()), x));
         let groups: Vec<Vec<NodeId>> = match ports {
             Ports::One => vec![nodes],
-            Ports::All => (0..d)
-                .map(|j| {
-                    nodes
-                        .iter()
-                        .copied()
-                        .filter(|&x| tree.top(x) == 1 << j)
-                        .collect()
-                })
-                .collect(),
+            Ports::All => {
+                let tops = tree.tops();
+                let mut by_top = vec![Vec::new(); d as usize];
+                for x in nodes {
+                    by_top[tops[x as usize].trailing_zeros() as usize].push(x);
+                }
+                by_top
+            }
         };
         let (mut blocks, mut place, mut count, mut time) =
             (Vec::new(), vec![(0, 0); 1 << d], 1u64, 0);

@@ -73,6 +73,23 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// Every node's [`Tree::top`] (the root's 0), in one pass where a
+    /// parent comes before its children (a node with one bit fewer, as in
+    /// every tree here), else by the walk: the 25-cube's 33 million nodes
+    /// walked to the root one by one, once per subtree, took minutes to
+    /// build gather's model.
+    pub fn tops(&self) -> Vec<NodeId> {
+        let mut tops = vec![0; self.parent.len()];
+        for x in 1..self.parent.len() {
+            tops[x] = match self.parent[x] {
+                0 => x as NodeId,
+                p if (p as usize) < x => tops[p as usize],
+                _ => self.top(x as NodeId),
+            };
+        }
+        tops
+    }
+
     /// The neighbour of the root on x's path: the subtree x is in.
     pub fn top(&self, mut x: NodeId) -> NodeId {
         while self.parent[x as usize] != 0 {
@@ -189,29 +206,30 @@ impl Builder {
             return class.iter().map(|&e| (e, 0)).collect();
         }
         let m_c = self.m(*start);
-        let mut compatible: Vec<usize> = Vec::new();
-        for &t in class {
+        // Each element t and each bit it can lose: t ^ b is in a class
+        // D, and is an option's t' where D is compatible and t ^ b is
+        // its element with m = m_kn. Listed as the paper's order has
+        // them, by D, then by t (listing per D every t of the class took
+        // |D's| x |class| steps a class: minutes on the 25-cube).
+        let mut options: Vec<(usize, usize, NodeId, NodeId)> = Vec::new();
+        for (place, &t) in class.iter().enumerate() {
             let mut ones = t;
             while ones != 0 {
                 let b = ones & ones.wrapping_neg();
                 ones ^= b;
-                let j = self.class_of[(t ^ b) as usize] as usize;
-                if self.classes[j].1.len() == d as usize && !compatible.contains(&j) {
-                    compatible.push(j);
+                let t_prime = t ^ b;
+                let j = self.class_of[t_prime as usize] as usize;
+                if self.classes[j].1.len() != d as usize {
+                    continue;
+                }
+                let chosen = self.order[j][((m_c + d - self.m(self.classes[j].2)) % d) as usize];
+                if chosen == t_prime {
+                    options.push((j, place, t, t_prime));
                 }
             }
         }
-        compatible.sort_unstable();
-        let mut options = Vec::new();
-        for j in compatible {
-            let t_prime = self.order[j][((m_c + d - self.m(self.classes[j].2)) % d) as usize];
-            for &t in class {
-                if t & t_prime == t_prime && (t ^ t_prime).count_ones() == 1 {
-                    options.push((t, t_prime));
-                }
-            }
-        }
-        options
+        options.sort_unstable();
+        options.into_iter().map(|(_, _, t, tp)| (t, tp)).collect()
     }
 
     /// Hangs class `ix` from first element t under t', element by element.
@@ -338,9 +356,10 @@ impl Protocol for Scatter {
             let groups: Vec<Vec<NodeId>> = match self.cube.ports() {
                 Ports::One => vec![all],
                 Ports::All => {
+                    let tops = t.tops();
                     let mut by_top = vec![Vec::new(); d as usize];
                     for x in all {
-                        by_top[t.top(x).trailing_zeros() as usize].push(x);
+                        by_top[tops[x as usize].trailing_zeros() as usize].push(x);
                     }
                     by_top
                 }

@@ -61,11 +61,20 @@ pub const ENTRY: Entry<Hka> = Entry {
         modes: &[(Wh, All)],
         reach: Reach::lockstep_only(16),
         params: &[],
-        memory: crate::entry::Footprint::ByNode(crate::entry::one_packet_bytes),
+        memory: crate::entry::Footprint::Whole(hka_bytes),
         family: crate::topology::Family::Cube,
     },
     build: Hka::new,
 };
+
+/// HKA's holdings and its schedule, which every rank keeps whole: a worm
+/// to each node but the source, 12 bytes each (3.2 GB at d = 28, which the
+/// holdings alone left out: the run aborted under a 4 GB address space
+/// where it should have been refused).
+fn hka_bytes(d: u32) -> u64 {
+    let worm = std::mem::size_of::<(NodeId, Slot, NodeId)>() as u64;
+    crate::entry::one_packet_bytes(d).saturating_add(worm.saturating_mul(1u64 << d.min(63)))
+}
 
 /// HKA at one configuration.
 #[derive(Clone, Debug)]

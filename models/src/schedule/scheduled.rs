@@ -58,6 +58,7 @@ use crate::config::{Ports, Switching};
 use crate::protocol::{Arrival, Choices, Inputs, Judging, Located, Protocol, Runs};
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Task, Transmission};
+use std::collections::VecDeque;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -96,11 +97,17 @@ pub struct RankState {
     queue: Vec<Message>,
     /// Receives posted and not yet matched, in the order they were posted.
     posted: Vec<OpId>,
-    /// The operations that wait and may start (their order allows it),
-    /// sends fixed to a slot aside, in file order: kept as operations
+    /// The local operations (no transmission) that wait and may start
+    /// (their order allows it), in file order: kept as operations
     /// complete, so that a slot looks at what may happen, not at every
-    /// operation of the rank (a function of `status`).
-    front: Vec<OpId>,
+    /// operation of the rank (a function of `status`). A deque: the
+    /// executor takes the first, and a rank of a million unordered
+    /// operations would otherwise shift the rest at each.
+    front: VecDeque<OpId>,
+    /// The transmissions that wait and may start by their order (sends
+    /// fixed to a slot aside), in file order, kept alike: apart, so that
+    /// finding the first local operation never walks past them.
+    sending: VecDeque<OpId>,
     /// Gets of other ranks that read this one, to answer: their requests
     /// arrived and their replies have not gone.
     replies: Vec<OpId>,
@@ -539,11 +546,11 @@ impl<T: Topology> Scheduled<T> {
         // The first of [`Self::events`], found without listing them all
         // (a rank of many unordered operations would take the square of
         // their number): the first pending message, else the first ready
-        // operation that is not a transmission.
+        // local operation.
         loop {
             let e = match local.pending.first() {
                 Some(&m) => Event::Arrive(m),
-                None => match local.st.front.iter().find(|&&op| !self.transmits(op)) {
+                None => match local.st.front.front() {
                     Some(&op) => Event::Issue(op),
                     None => break,
                 },
@@ -625,11 +632,7 @@ impl<T: Topology> Scheduled<T> {
                 events.push(Event::Arrive(*m));
             }
         }
-        for &op in &local.st.front {
-            if !self.transmits(op) {
-                events.push(Event::Issue(op));
-            }
-        }
+        events.extend(local.st.front.iter().map(|&op| Event::Issue(op)));
     }
 
     /// True if event `e` is independent of every event that could come
@@ -762,8 +765,12 @@ impl<T: Topology> Scheduled<T> {
             return;
         }
         if st.status[i] == WAITING {
-            if let Ok(k) = st.front.binary_search(&op) {
-                st.front.remove(k);
+            let ready = match self.transmits(op) {
+                true => &mut st.sending,
+                false => &mut st.front,
+            };
+            if let Ok(k) = ready.binary_search(&op) {
+                ready.remove(k);
             }
         }
         st.status[i] = to;
@@ -778,8 +785,12 @@ impl<T: Topology> Scheduled<T> {
                 && self.in_front(b)
                 && self.ready(st, b, first)
             {
-                if let Err(k) = st.front.binary_search(&b) {
-                    st.front.insert(k, b);
+                let ready = match self.transmits(b) {
+                    true => &mut st.sending,
+                    false => &mut st.front,
+                };
+                if let Err(k) = ready.binary_search(&b) {
+                    ready.insert(k, b);
                 }
             }
         }
@@ -797,12 +808,7 @@ impl<T: Topology> Scheduled<T> {
     /// each with the sends the port takes in a slot (a link's lanes).
     fn ready_sends(&self, r: Rank, st: &RankState, slot: Slot) -> Vec<(u32, Vec<OpId>)> {
         let first = self.schedule.rank_ops(r).start;
-        let mut going: Vec<OpId> = st
-            .front
-            .iter()
-            .copied()
-            .filter(|&op| self.transmits(op))
-            .collect();
+        let mut going: Vec<OpId> = st.sending.iter().copied().collect();
         going.extend(self.fixed[r as usize].iter().copied().filter(|&op| {
             st.status[(op - first) as usize] != DONE
                 && self.schedule.ops[op as usize].slot == Some(slot)
@@ -938,10 +944,11 @@ impl<T: Topology> Protocol for Scheduled<T> {
             status: vec![WAITING; ops.len()].into(),
             ..RankState::default()
         };
-        st.front = ops
+        let (sending, front) = ops
             .clone()
             .filter(|&op| self.in_front(op) && self.ready(&st, op, ops.start))
-            .collect();
+            .partition(|&op| self.transmits(op));
+        (st.sending, st.front) = (sending, front);
         st
     }
 
