@@ -339,9 +339,7 @@ pub fn assemble<P: Protocol>(
             .collect(),
         elapsed_ms: start.elapsed().as_millis(),
         notes,
-        reproduce: sweep_line(p, subject, options, inputs)
-            .filter(|_| reproduce.is_some())
-            .or(reproduce),
+        reproduce,
         machine: machine_report(
             options,
             executed.as_ref(),
@@ -492,26 +490,4 @@ fn utilization<T: Topology>(t: &T, buses: bool, time: Option<u32>, tx: Option<u6
     };
     let slots = time.filter(|&s| s > 0)? as u64;
     Some(tx? as f64 / (slots * links) as f64).filter(|_| links > 0)
-}
-
-/// The line that reproduces a whole sweep of fault sets from one source:
-/// a line naming one set reproduces that set's run, not the verdicts found
-/// in the others (an observation seen in another set), so the report's
-/// main line is the sweep itself, and each violation keeps a line naming
-/// its own set.
-fn sweep_line<P: Protocol>(
-    p: &P,
-    subject: &Subject,
-    options: &Options,
-    inputs: &[P::Input],
-) -> Option<String> {
-    let source = p.source_of(inputs.first()?);
-    let one_source = inputs.iter().all(|i| p.source_of(i) == source);
-    (options.machine.sweeps_faults() && inputs.len() > 1 && one_source)
-        .then(|| {
-            subject
-                .command(source)
-                .map(|c| c + &options.machine.flags())
-        })
-        .flatten()
 }

@@ -179,12 +179,6 @@ impl Machine {
         s
     }
 
-    /// True if every set of some count of faults is checked (`--faults`,
-    /// `--arc-faults`, `--node-faults`): a run per set.
-    pub fn sweeps_faults(&self) -> bool {
-        self.link_faults.is_some() || self.arc_faults.is_some() || self.node_faults.is_some()
-    }
-
     /// The first flag given that asks for every case (every fault set,
     /// delay or skew), which one run cannot cover.
     fn every_case(&self) -> Option<&'static str> {

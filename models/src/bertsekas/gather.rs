@@ -114,14 +114,7 @@ impl Orders {
         nodes.sort_by_key(|&x| (std::cmp::Reverse(x.count_ones()), x));
         let groups: Vec<Vec<NodeId>> = match ports {
             Ports::One => vec![nodes],
-            Ports::All => {
-                let tops = tree.tops();
-                let mut by_top = vec![Vec::new(); d as usize];
-                for x in nodes {
-                    by_top[tops[x as usize].trailing_zeros() as usize].push(x);
-                }
-                by_top
-            }
+            Ports::All => tree.by_subtree(nodes, d),
         };
         let (mut blocks, mut place, mut count, mut time) =
             (Vec::new(), vec![(0, 0); 1 << d], 1u64, 0);

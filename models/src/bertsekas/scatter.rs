@@ -90,6 +90,18 @@ impl Tree {
         tops
     }
 
+    /// `nodes` (none the root) of the d-cube split by the subtree they
+    /// hang in: group j under the root's neighbour across dimension j,
+    /// each group in the order given.
+    pub fn by_subtree(&self, nodes: Vec<NodeId>, d: u32) -> Vec<Vec<NodeId>> {
+        let tops = self.tops();
+        let mut groups = vec![Vec::new(); d as usize];
+        for x in nodes {
+            groups[tops[x as usize].trailing_zeros() as usize].push(x);
+        }
+        groups
+    }
+
     /// The neighbour of the root on x's path: the subtree x is in.
     pub fn top(&self, mut x: NodeId) -> NodeId {
         while self.parent[x as usize] != 0 {
@@ -355,14 +367,7 @@ impl Protocol for Scatter {
             all.sort_by_key(|&x| (x.count_ones(), x));
             let groups: Vec<Vec<NodeId>> = match self.cube.ports() {
                 Ports::One => vec![all],
-                Ports::All => {
-                    let tops = t.tops();
-                    let mut by_top = vec![Vec::new(); d as usize];
-                    for x in all {
-                        by_top[tops[x as usize].trailing_zeros() as usize].push(x);
-                    }
-                    by_top
-                }
+                Ports::All => t.by_subtree(all, d),
             };
             remaining = groups
                 .into_iter()
