@@ -370,7 +370,7 @@ fn write_exports(exported: &Exported, exports: &Exports) -> anyhow::Result<()> {
     if let Some(file) = exports
         .trace
         .as_deref()
-        .filter(|f| *f == Path::new(commcheck::import::STDOUT))
+        .filter(|f| commcheck::import::is_stdout(f))
     {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         let what = export::trace(of, &mut out)

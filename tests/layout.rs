@@ -323,3 +323,38 @@ fn a_forgotten_method_is_found() {
     let missing = unwritten(&traits, &forgot);
     assert_eq!(missing, vec![("Protocol".into(), vec!["hints".into()])]);
 }
+
+/// The root library is built without a unit-test harness (Cargo.toml:
+/// `[lib] test = false`, so the test build compiles it once): a test
+/// written inside src/ would never run, so there is none; the library's
+/// parts are tested in tests/parts.
+#[test]
+fn the_library_keeps_its_tests_in_tests_parts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let lib = manifest
+        .split("\n[lib]\n")
+        .nth(1)
+        .expect("Cargo.toml has a [lib]");
+    let lib = lib.split("\n[").next().unwrap();
+    assert!(
+        lib.contains("\ntest = false"),
+        "[lib] builds a harness: {lib}"
+    );
+    let mut all = Vec::new();
+    files(&root.join("src"), &mut all);
+    assert!(all.len() > 50, "{} files under src", all.len());
+    let with_tests: Vec<_> = all
+        .iter()
+        .filter(|f| {
+            let text = code(&std::fs::read_to_string(f).unwrap());
+            text.contains("#[test]") || text.contains("#[cfg(test)]")
+        })
+        .collect();
+    assert!(
+        with_tests.is_empty(),
+        "tests that never run: {with_tests:?}"
+    );
+    // Its seeded bug: a test written into a file is found.
+    assert!(code("fn f() {}\n#[cfg(test)]\nmod tests {}\n").contains("#[cfg(test)]"));
+}

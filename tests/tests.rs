@@ -82,6 +82,9 @@ mod orders;
 /// README.md, docs/tour.md, docs/tutorial.md, docs/schedules.md: their commands say
 /// what they quote, their pictures are what the tool exports.
 mod pages;
+/// The library's parts tested alone: the visited set, the judges, the
+/// readers' pieces, the cost models, the tables' sheets.
+mod parts;
 /// Every catalogue run written as a schedule and as GOAL, checked back.
 mod roundtrip;
 /// sbt: exhaustive in every switching and port model, n <= 5.

@@ -267,15 +267,15 @@ fn judge(
         crate::import::write_to(f, &written)
             .map_err(|e| CheckError::Usage(format!("{flag} {}: {e}", f.display())))?;
     }
-    let stdout = std::path::Path::new(crate::import::STDOUT);
+    let is_stdout = |f: &&std::path::PathBuf| crate::import::is_stdout(f);
     let kept = req.write_schedule.as_ref().filter(|_| keep);
-    if let Some(f) = kept.filter(|f| *f == stdout) {
+    if let Some(f) = kept.filter(is_stdout) {
         crate::import::write_to(f, &text)
             .map_err(|e| CheckError::Usage(format!("--write-schedule -: {e}")))?;
     }
     // The witness is checked from a file: a temporary one where it is not
     // kept in one.
-    let file = match kept.filter(|f| *f != stdout) {
+    let file = match kept.filter(|f| !is_stdout(f)) {
         Some(f) => f.clone(),
         None => std::env::temp_dir().join(format!(
             "commcheck-optimal-{}-{slots}-{}.json",
@@ -289,7 +289,7 @@ fn judge(
     sreq.switching = req.switching;
     sreq.ports = req.ports;
     let outcome = check_schedule(&sreq);
-    if kept.is_none_or(|f| f == stdout) {
+    if kept.is_none_or(|f| crate::import::is_stdout(f)) {
         let _ = std::fs::remove_file(&file);
     }
     let outcome = outcome?;

@@ -118,12 +118,20 @@ fn still_running(stop: &AtomicBool, said: &AtomicBool, budget: Duration, progres
     if said.load(Relaxed) {
         return;
     }
-    let clear = if progress { "\r\x1b[K" } else { "" };
-    eprintln!(
-        "{clear}note: the search has run {} s and may not end within a minute: {}",
-        STILL_RUNNING.as_secs(),
-        super::plan::stops_after(budget)
+    say(
+        progress,
+        &format!(
+            "the search has run {} s and may not end within a minute: {}",
+            STILL_RUNNING.as_secs(),
+            super::plan::stops_after(budget)
+        ),
     );
+}
+
+/// Prints `note` on stderr, over the progress line where one is shown.
+fn say(progress: bool, note: &str) {
+    let clear = if progress { "\r\x1b[K" } else { "" };
+    eprintln!("{clear}note: {note}");
 }
 
 /// Says on stderr, before a search of no measured reach starts, that it
@@ -142,8 +150,7 @@ fn foretell<P: Protocol + 'static>(
         return;
     }
     said.store(true, Relaxed);
-    let clear = if progress { "\r\x1b[K" } else { "" };
-    eprintln!("{clear}note: {}", foretold(default));
+    say(progress, &foretold(default));
 }
 
 /// The note of [`foretell`].

@@ -746,16 +746,3 @@ fn map(text: &str) -> Result<Map, String> {
         file => Map::File(PathBuf::from(file)),
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::{AlgorithmArgs, Cli};
-    use clap::CommandFactory;
-
-    /// clap's own checks of the declarations: names, groups, conflicts.
-    #[test]
-    fn the_command_line_is_well_formed() {
-        Cli::command().debug_assert();
-        AlgorithmArgs::command().debug_assert();
-    }
-}

@@ -45,7 +45,8 @@ unsafe impl Sync for Visited {}
 /// Insertions a worker counts before adding them to the shared length.
 pub const PUBLISH: usize = 1024;
 
-const INITIAL: usize = 1 << 16;
+/// A fresh table's slots (it doubles as it fills).
+pub const INITIAL: usize = 1 << 16;
 
 /// The load (percent) past which the table doubles: linear probing stays
 /// within a cache line or two up to here, and the table stays small
@@ -227,33 +228,4 @@ fn release(chunk: &[AtomicU64]) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = chunk;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn inserts_once_and_grows_keeping_everything() {
-        let v = Visited::new(1);
-        let fps: Vec<u64> = (2..300_000u64)
-            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .collect();
-        let mut since = 0;
-        for &fp in &fps {
-            assert!(v.insert(0, fp));
-            since += 1;
-            if since == PUBLISH {
-                if v.publish(since, 1).is_some() {
-                    v.grow(0, 1);
-                }
-                since = 0;
-            }
-        }
-        assert!(v.bytes() > INITIAL as u64 * 8, "the table grew");
-        assert!(fps.iter().all(|&fp| !v.insert(0, fp)));
-        // 0 marks a free slot: it is stored as 1.
-        assert!(v.insert(0, 0));
-        assert!(!v.insert(0, 1));
-    }
 }

@@ -155,7 +155,7 @@ pub fn read_from(
 /// Removes `//` and `/* */` comments from `line`, carrying an open block
 /// comment over lines: one pass, left to right, so a line of n openers
 /// and closers takes time n.
-fn strip_comments(line: &str, in_comment: &mut bool) -> String {
+pub fn strip_comments(line: &str, in_comment: &mut bool) -> String {
     let b = line.as_bytes();
     let mut out = String::with_capacity(line.len());
     // The start of the text not yet copied (outside a comment).
@@ -580,8 +580,7 @@ pub(super) fn knowledge(
     if sums && !(matches!(collective, Collective::Reduce { .. }) && chunks.positions == 1) {
         return Err(format!(
             "{what} names no data: commcheck reads such messages as partial sums for a \
-             reduce, but a {} receives sums that hold the receiver's own contribution, and \
-             the file does not say whether they are added or replace it: write it in \
+             reduce, but in {} the sums may hold the receiver's own part: write it in \
              commcheck's format, which says",
             collective.name()
         ));
@@ -743,63 +742,4 @@ pub fn write(schedule: &Schedule) -> Result<String, WriteError> {
         text += "}\n";
     }
     Ok(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::strip_comments;
-
-    /// The reading by repeated search for the earliest `//` or `/*` (and,
-    /// in a comment, `*/`): the obvious one, quadratic on a line of many
-    /// comments.
-    fn by_search(line: &str, in_comment: &mut bool) -> String {
-        let mut out = String::new();
-        let mut rest = line;
-        loop {
-            if *in_comment {
-                match rest.find("*/") {
-                    Some(end) => {
-                        rest = &rest[end + 2..];
-                        *in_comment = false;
-                    }
-                    None => return out,
-                }
-            }
-            match (rest.find("//"), rest.find("/*")) {
-                (Some(l), b) if b.is_none_or(|b| l < b) => return out + &rest[..l],
-                (_, Some(b)) => {
-                    out = out + &rest[..b] + " ";
-                    rest = &rest[b + 2..];
-                    *in_comment = true;
-                }
-                _ => return out + rest,
-            }
-        }
-    }
-
-    /// Every line of up to 8 characters of `/`, `*`, `a` and space, in a
-    /// comment or not, is stripped as the search strips it.
-    #[test]
-    fn one_pass_strips_as_the_search_does() {
-        let alphabet = ['/', '*', 'a', ' '];
-        let mut lines = 0;
-        for len in 0..=8u32 {
-            for code in 0..4usize.pow(len) {
-                let line: String = (0..len)
-                    .map(|k| alphabet[code / 4usize.pow(k) % 4])
-                    .collect();
-                for open in [false, true] {
-                    let (mut a, mut b) = (open, open);
-                    assert_eq!(
-                        strip_comments(&line, &mut a),
-                        by_search(&line, &mut b),
-                        "{line:?}, in a comment: {open}"
-                    );
-                    assert_eq!(a, b, "{line:?}, in a comment: {open}");
-                    lines += 1;
-                }
-            }
-        }
-        assert!(lines > 100_000);
-    }
 }

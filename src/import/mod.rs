@@ -30,9 +30,14 @@ pub const MAX_FILE_BYTES: u64 = 1 << 28;
 /// The file name of an export that means standard output.
 pub const STDOUT: &str = "-";
 
+/// Whether an export's `file` is standard output (`-`).
+pub fn is_stdout(file: &std::path::Path) -> bool {
+    file == std::path::Path::new(STDOUT)
+}
+
 /// Writes `text` to `file`, or to standard output where `file` is `-`.
 pub fn write_to(file: &std::path::Path, text: &str) -> std::io::Result<()> {
-    match file == std::path::Path::new(STDOUT) {
+    match is_stdout(file) {
         true => {
             let mut out = std::io::stdout().lock();
             std::io::Write::write_all(&mut out, text.as_bytes())?;
@@ -44,7 +49,7 @@ pub fn write_to(file: &std::path::Path, text: &str) -> std::io::Result<()> {
 
 /// How a message names `file`: `standard output` for `-`.
 pub fn shown(file: &std::path::Path) -> String {
-    match file == std::path::Path::new(STDOUT) {
+    match is_stdout(file) {
         true => "standard output".into(),
         false => file.display().to_string(),
     }
@@ -389,8 +394,9 @@ pub fn json_words(why: &str) -> String {
     let mut out = why
         .replace("floating point `", "number `")
         .replace("unit value", "null");
-    // `expected struct Op`, `expected u32`: the word after `expected`.
-    if let Some(i) = out.find("expected ") {
+    // `expected struct Op`, `expected u32`: the word after the last
+    // `expected` (serde's own words come last, after any quoted input).
+    if let Some(i) = out.rfind("expected ") {
         let (head, tail) = out.split_at(i + "expected ".len());
         let tail = match tail.strip_prefix("struct ") {
             Some(rest) => format!(
@@ -617,22 +623,5 @@ pub fn at_offset(text: &str, file: &str, offset: usize, why: impl Into<String>) 
         line,
         column,
         why: why.into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// The line index agrees with counting newlines, at every offset.
-    #[test]
-    fn lines_find_what_counting_finds() {
-        let text = "a\n\nbc\nd";
-        let lines = super::Lines::new(text);
-        for offset in 0..=text.len() {
-            assert_eq!(
-                lines.line(offset),
-                super::line_column(text, offset).0,
-                "{offset}"
-            );
-        }
     }
 }

@@ -78,10 +78,10 @@ impl Table {
         let long = match self {
             Table::Fujita => {
                 let side = max_side.unwrap_or(*fujita::SIDES.last().expect("sides"));
-                match side > 32 {
+                match side > 64 {
                     true => format!(
                         "table fujita runs every algorithm on every side up to {side}: it may \
-                         not end within a minute (--max-side 32 for a short table)"
+                         not end within a minute (--max-side 64 for a table within seconds)"
                     ),
                     false => return None,
                 }

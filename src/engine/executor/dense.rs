@@ -49,9 +49,9 @@ pub const LANES: usize = 4;
 pub(super) const ASIDE: u16 = NO_CODE;
 /// An empty inbox: an inbox holds its arrival's code plus one, so that
 /// fresh zeroed memory is empty inboxes.
-pub(super) const EMPTY: u16 = 0;
+pub const EMPTY: u16 = 0;
 /// An inbox whose first arrival is kept whole, aside.
-pub(super) const SPILLED: u16 = u16::MAX;
+pub const SPILLED: u16 = u16::MAX;
 
 /// What a slot delivers: per node its first arrival's code; the arrivals
 /// without one, and every further arrival, in the overflow list (in send

@@ -300,7 +300,7 @@ impl<P: Protocol> Judging<'_, P> {
 }
 
 /// The nodes of `line` but the `cuts`, as at most three runs in order.
-fn runs_without(
+pub fn runs_without(
     line: std::ops::Range<NodeId>,
     mut cuts: [NodeId; 2],
 ) -> impl Iterator<Item = std::ops::Range<NodeId>> {
@@ -319,26 +319,28 @@ fn runs_without(
 
 /// A slot's deliveries put in receiver order, each receiver's in the
 /// order given, in buffers kept from slot to slot.
-pub(super) struct Sorted<M> {
+pub struct Sorted<M> {
     deliveries: Vec<(NodeId, Arrival<M>)>,
     /// Per receiver, where its deliveries start (a counting sort).
     starts: Vec<u32>,
 }
 
-impl<M: Copy> Sorted<M> {
-    /// Nothing sorted yet.
-    pub(super) fn new() -> Self {
+/// Nothing sorted yet.
+impl<M> Default for Sorted<M> {
+    fn default() -> Self {
         Sorted {
             deliveries: Vec::new(),
             starts: Vec::new(),
         }
     }
+}
 
+impl<M: Copy> Sorted<M> {
     /// The deliveries of `all`, to receivers below `nodes`, in receiver
     /// order, each receiver's in the order of `all`: by counting where a
     /// slot delivers to many of the nodes (total exchange: 12 a node), by
     /// a stable sort where to few (counts per node would cost more).
-    fn by_receiver<'a>(
+    pub fn by_receiver<'a>(
         &mut self,
         nodes: usize,
         all: impl Iterator<Item = &'a (NodeId, Arrival<M>)> + Clone,
@@ -377,7 +379,7 @@ impl<M: Copy> Sorted<M> {
 
 /// The indices k below `count` whose term `first + k * step` lies in
 /// `range`.
-fn within(
+pub fn within(
     first: NodeId,
     step: u32,
     count: u32,
@@ -392,83 +394,4 @@ fn within(
     // The first k at or past `at`: k * step >= at - first.
     let from = |at: NodeId| at.saturating_sub(first).div_ceil(step).min(count);
     from(range.start)..from(range.end)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{runs_without, within, Sorted};
-    use models::Arrival;
-
-    /// A line with two nodes cut out is the runs of the nodes left.
-    #[test]
-    fn a_line_without_two_nodes_is_the_runs_left() {
-        for lo in 0..6 {
-            for hi in lo..10 {
-                for a in 0..11 {
-                    for b in 0..11 {
-                        let runs: Vec<u32> = runs_without(lo..hi, [a, b]).flatten().collect();
-                        let left: Vec<u32> = (lo..hi).filter(|&v| v != a && v != b).collect();
-                        assert_eq!(runs, left, "{lo}..{hi} without {a}, {b}");
-                        assert!(runs_without(lo..hi, [a, b]).all(|r| !r.is_empty()));
-                    }
-                }
-            }
-        }
-    }
-
-    /// Counting or comparing, the deliveries come out as a stable sort by
-    /// receiver puts them.
-    #[test]
-    fn deliveries_come_in_receiver_order_each_receivers_as_given() {
-        let mut seed = 11u64;
-        let mut random = |m: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            (seed >> 33) % m
-        };
-        let mut sorted = Sorted::new();
-        for case in 0..400 {
-            let nodes = 1 + random(300) as usize;
-            let count = random(2 * nodes as u64) as usize;
-            let all: Vec<(u32, Arrival<u32>)> = (0..count)
-                .map(|k| {
-                    let from = random(nodes as u64) as u32;
-                    (
-                        random(nodes as u64) as u32,
-                        Arrival {
-                            from,
-                            msg: k as u32,
-                        },
-                    )
-                })
-                .collect();
-            let mut expected = all.clone();
-            expected.sort_by_key(|(to, _)| *to);
-            let got = sorted.by_receiver(nodes, all.iter());
-            assert_eq!(got, &expected[..], "case {case}: {count} to {nodes} nodes");
-        }
-    }
-
-    /// The run's terms in a range, found without looking at the others,
-    /// are the ones a scan of every term finds.
-    #[test]
-    fn the_terms_of_a_run_in_a_range_are_those_a_scan_finds() {
-        for first in 0..12 {
-            for step in 0..5 {
-                for count in 0..8 {
-                    for lo in 0..30 {
-                        for hi in lo..32 {
-                            let scan: Vec<u32> = (0..count)
-                                .filter(|k| (lo..hi).contains(&(first + k * step)))
-                                .collect();
-                            let found: Vec<u32> = within(first, step, count, &(lo..hi)).collect();
-                            assert_eq!(
-                                found, scan,
-                                "{first} + k {step}, k < {count}, in {lo}..{hi}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-    }
 }

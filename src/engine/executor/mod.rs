@@ -25,10 +25,12 @@ mod calendar;
 mod dense;
 mod ending;
 mod inbox;
-mod judging;
+#[doc(hidden)] // public for tests/parts only
+pub mod judging;
 mod ledger;
 #[cfg(feature = "mpi")]
-mod partitioned;
+#[doc(hidden)] // public for tests/parts only
+pub mod partitioned;
 mod phased;
 mod sending;
 

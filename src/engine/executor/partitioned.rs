@@ -42,7 +42,8 @@
 //! merged [`Run`], so that every rank goes on the same way.
 
 use super::calendar::Calendar;
-use super::dense::{pack, ASIDE, EMPTY, SPILLED};
+use super::dense::{pack, ASIDE};
+pub use super::dense::{EMPTY, SPILLED};
 use super::ledger::BitLedger;
 use super::{set_bit, Run};
 use crate::engine::group::{amount, wire, World};
@@ -86,10 +87,10 @@ pub(super) fn execute<P: Protocol>(
 /// Where a sending rank puts an arrival in its order: (rank, position in
 /// the rank's sends). The first arrival a node's inbox code holds came
 /// first.
-type Key = (u32, u64);
+pub type Key = (u32, u64);
 
 /// A delivery with its receiver and its place in the order.
-type Entry<M> = (NodeId, Key, Arrival<M>);
+pub type Entry<M> = (NodeId, Key, Arrival<M>);
 
 /// A rank's nodes' states: their codes ([`ProtocolExt::packs`](models::ProtocolExt::packs)), the ones
 /// without a code kept aside, or every state whole.
@@ -133,11 +134,11 @@ impl<S> Cells<S> {
 /// order; one process's order puts the lower ranks' before its own. So a
 /// lower rank's arrival that the code cannot take ([`ProtocolExt::merge_arrival`](models::ProtocolExt::merge_arrival))
 /// sends the code's arrivals to the overflow, whole, and goes there too.
-struct Mail<M> {
+pub struct Mail<M> {
     /// This rank.
     me: u32,
     /// Per node, as in the dense drive (empty if the protocol has no codes).
-    codes: Vec<u16>,
+    pub codes: Vec<u16>,
     /// A bit per node: it received this slot.
     got: Vec<u64>,
     /// A bit per node: its code holds an arrival from this rank.
@@ -147,13 +148,13 @@ struct Mail<M> {
     tail: Vec<u64>,
     /// The arrivals kept whole, grouped by receiver and ordered by key once
     /// the slot's deliveries are all in.
-    overflow: Vec<Entry<M>>,
+    pub overflow: Vec<Entry<M>>,
     /// A code's arrivals, being sent to the overflow.
     spill: Vec<Arrival<M>>,
 }
 
 impl<M: Copy> Mail<M> {
-    fn new(me: usize, codes: bool, own: usize) -> Self {
+    pub fn new(me: usize, codes: bool, own: usize) -> Self {
         Mail {
             me: me as u32,
             codes: vec![EMPTY; if codes { own } else { 0 }],
@@ -171,7 +172,7 @@ impl<M: Copy> Mail<M> {
     /// key does. False if a code whose arrivals must go whole dropped a
     /// sender of several: their places are unknown, and the run is given
     /// up (no protocol of the catalogue merges codes that drop senders).
-    fn place<P: Protocol<Msg = M>>(
+    pub fn place<P: Protocol<Msg = M>>(
         &mut self,
         p: &P,
         input: &P::Input,
@@ -247,7 +248,7 @@ impl<M: Copy> Mail<M> {
 
     /// Orders the arrivals kept whole by receiver, then as one process
     /// delivers them (stably: a code's spilled arrivals keep its order).
-    fn sort(&mut self) {
+    pub fn sort(&mut self) {
         let me = self.me as usize;
         self.overflow
             .sort_by_key(|&(to, key, _)| (to, in_order(me, key)));
@@ -266,13 +267,13 @@ impl<M: Copy> Mail<M> {
 
 /// The key of this rank's `seq`th send: the rank is marked, not named
 /// (it sorts as this rank's number once the slot's deliveries are in).
-fn local_key(seq: u64) -> Key {
+pub fn local_key(seq: u64) -> Key {
     (u32::MAX, seq)
 }
 
 /// Where `key` falls in one process's order on rank `me`: this rank's
 /// own sends between the lower ranks' and the higher ranks'.
-fn in_order(me: usize, key: Key) -> Key {
+pub fn in_order(me: usize, key: Key) -> Key {
     match key.0 {
         u32::MAX => (me as u32, key.1),
         r => (r, key.1),
@@ -708,96 +709,4 @@ fn say_costs<R, M>(parts: &[(R, M, u64, Vec<u64>)]) {
         per_slot.len(),
         amount(per_slot.iter().copied().max().unwrap_or(0)),
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_ranks_own_arrivals_come_between_the_lower_and_the_higher_ranks() {
-        // Rank 1 made its own deliveries first; rank 0's and rank 2's came
-        // in later, by rank. One process's order is rank 0's, 1's, 2's.
-        let mut keys = vec![local_key(2), (2, 1), local_key(1), (0, 7), (0, 3)];
-        keys.sort_by_key(|&k| in_order(1, k));
-        assert_eq!(keys, [(0, 3), (0, 7), local_key(1), local_key(2), (2, 1)]);
-    }
-
-    /// On Q_6 split over 2, 3, 4 and 8 ranks, a node's copies of a flood
-    /// placed in a rank's order (its own first, then the others' by rank)
-    /// read back, code first and then the overflow, in one process's order
-    /// (by sender): its nearer neighbours' copies (one code, merged across
-    /// ranks), with a copy sent twice, or with a farther neighbour's
-    /// (refused: the code goes whole).
-    #[test]
-    fn a_nodes_mail_reads_in_one_process_order() {
-        use models::lecture_notes::flood::Flood;
-        let n = 6;
-        let p = Flood::new(models::Config {
-            n,
-            switching: models::Switching::Sf,
-            ports: models::Ports::All,
-            params: Default::default(),
-        });
-        let (mut merged, mut spilled) = (0, 0);
-        for source in [0, 0b101010] {
-            for ranks in [2usize, 3, 4, 8] {
-                let per = 64usize.div_ceil(ranks);
-                for to in (0..64).filter(|&v| v != source) {
-                    let me = to as usize / per;
-                    let nearer = (0..n).filter(|d| (to ^ source) >> d & 1 == 1);
-                    let farther = (0..n).find(|d| (to ^ source) >> d & 1 == 0);
-                    let mut cases: Vec<Vec<NodeId>> = vec![nearer.map(|d| to ^ 1 << d).collect()];
-                    cases.push([cases[0].clone(), vec![cases[0][0]]].concat());
-                    if let Some(d) = farther {
-                        cases.push([cases[0].clone(), vec![to ^ 1 << d]].concat());
-                    }
-                    for mut senders in cases {
-                        senders.sort_unstable();
-                        let rank = |u: NodeId| u as usize / per;
-                        // Sent in one process's order; placed own first.
-                        let mut sent: Vec<(Key, NodeId)> = Vec::new();
-                        for (seq, &u) in (1..).zip(&senders) {
-                            sent.push(match rank(u) == me {
-                                true => (local_key(seq), u),
-                                false => ((rank(u) as u32, seq), u),
-                            });
-                        }
-                        sent.sort_by_key(|&(k, _)| k.0 != local_key(0).0);
-                        let mut mail = Mail::new(me, true, per);
-                        let i = to as usize - me * per;
-                        for (key, u) in sent {
-                            let a = Arrival {
-                                from: u,
-                                msg: models::blocks::broadcast::Packet { source, step: 0 },
-                            };
-                            let code = p.pack_arrival(&source, to, &a);
-                            let rank_of = |u: NodeId| match rank(u) == me {
-                                true => local_key(0).0,
-                                false => rank(u) as u32,
-                            };
-                            assert!(mail.place(&p, &source, (to, i), (key, a, code), rank_of));
-                        }
-                        mail.sort();
-                        let mut read = Vec::new();
-                        match mail.codes[i] {
-                            EMPTY => unreachable!("it received"),
-                            SPILLED => spilled += 1,
-                            c => {
-                                p.unpack_arrivals(&source, to, c - 1, &mut read);
-                                merged += (read.len() > 1) as usize;
-                            }
-                        }
-                        read.extend(mail.overflow.iter().map(|e| e.2));
-                        let from: Vec<NodeId> = read.iter().map(|a| a.from).collect();
-                        assert_eq!(from, senders, "source {source}, {ranks} ranks, to {to}");
-                    }
-                }
-            }
-        }
-        assert!(
-            merged > 0 && spilled > 0,
-            "{merged} merged, {spilled} spilled"
-        );
-    }
 }

@@ -152,7 +152,7 @@ impl<P: Protocol> Plan<'_, P> {
             active: (0..nodes as NodeId).collect(),
             calendar: Calendar::default(),
             next: vec![0u64; nodes.div_ceil(64)],
-            deliveries: Sorted::new(),
+            deliveries: Sorted::default(),
             released: Vec::new(),
             taken: vec![0u64; if self.threads > 1 { words } else { 0 }],
         }

@@ -24,7 +24,8 @@
 //! successors of the oldest frame of a busy one.
 
 #[cfg(feature = "mpi")]
-mod sharded;
+#[doc(hidden)] // public for tests/parts only
+pub mod sharded;
 
 use super::memory::{process_memory, Allowance};
 use super::visited::{Visited, PUBLISH};

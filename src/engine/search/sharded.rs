@@ -46,11 +46,11 @@ const CHUNK: usize = 1 << 14;
 
 /// Bytes a rank hands the others in one round, about (a round ends after
 /// the state that passes it), at most.
-const BATCH: usize = 4 << 20;
+pub const BATCH: usize = 4 << 20;
 
 /// Slots of the table of fingerprints lately sent, at most (a power of
 /// two).
-const SENT: usize = 1 << 20;
+pub const SENT: usize = 1 << 20;
 
 /// The part of a rank's memory allowance each of its own buffers (the
 /// batches, the table of fingerprints sent) may take: a small budget a
@@ -59,7 +59,7 @@ const BUFFER_SHARE: u64 = 64;
 
 /// The round's batch bytes and the sent-table's slots for a rank allowed
 /// `allowance` bytes.
-fn buffers(allowance: Option<u64>) -> (usize, usize) {
+pub fn buffers(allowance: Option<u64>) -> (usize, usize) {
     let share = allowance.map_or(u64::MAX, |b| b / BUFFER_SHARE);
     let batch = share.clamp(64 << 10, BATCH as u64) as usize;
     let slots = (share / 8).clamp(1 << 12, SENT as u64) as usize;
@@ -449,34 +449,5 @@ impl<Sp: Space> Rank<'_, Sp> {
         progress.depth.store(found.depth, Relaxed);
         progress.inputs_done.store(found.inputs_done, Relaxed);
         found
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every cut's code reads back, and no cut reads as none.
-    #[test]
-    fn cuts_travel_as_codes() {
-        assert_eq!(Cut::of_code(Cut::code(None)), None);
-        for cut in [Cut::States, Cut::Time, Cut::Memory, Cut::Interrupted] {
-            assert_ne!(Cut::code(Some(cut)), 0);
-            assert_eq!(Cut::of_code(Cut::code(Some(cut))), Some(cut));
-        }
-    }
-
-    /// A rank's own buffers take a small share of a small allowance, and
-    /// no more than their most of a large one.
-    #[test]
-    fn a_ranks_buffers_shrink_with_its_allowance() {
-        assert_eq!(buffers(None), (BATCH, SENT));
-        assert_eq!(buffers(Some(1 << 40)), (BATCH, SENT));
-        for mb in [8u64, 25, 50, 100, 200] {
-            let bytes = mb << 20;
-            let (batch, slots) = buffers(Some(bytes));
-            assert!(slots.is_power_of_two(), "{mb} MB");
-            assert!((batch + 8 * slots) as u64 <= bytes / 32, "{mb} MB");
-        }
     }
 }
