@@ -712,3 +712,34 @@ fn a_budget_that_cuts_the_replay_of_a_conflict_is_no_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.contains("contention-freedom"), "{out}");
 }
+
+/// A model that takes seconds to build (gather's balanced tree on the
+/// 25-cube: 33 million nodes) is waited for only as long as `--timeout`
+/// allows: exit 3, nothing judged, said in one line.
+#[test]
+fn a_budget_binds_while_the_model_is_built() {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["gather", "25", "--timeout", "1"])
+        .output()
+        .expect("run check");
+    let took = start.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(
+            "gather n=25: the time budget (--timeout) ran out while its model was being built; \
+             nothing was judged"
+        ),
+        "{err}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        took < Duration::from_secs(20),
+        "it waited for the build: {took:?}"
+    );
+}

@@ -313,6 +313,19 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         ],
         &["--max-slots '99999999999999999999999999' is too large a number"],
     );
+    // A negative number is the flag's bad value, not a flag of its own.
+    refused(
+        &["nob", "3", "--timeout", "-1"],
+        &["--timeout '-1' is not a whole number 0 or more"],
+    );
+    refused(
+        &["nob", "3", "--max-states", "-5"],
+        &["--max-states '-5' is not a whole number 0 or more"],
+    );
+    refused(
+        &["table", "fujita", "--max-side", "-4"],
+        &["--max-side", "-4"],
+    );
     refused(
         &["ft-trees", "3", "--source", "0,0"],
         &["source '0,0' is not a node number"],

@@ -355,7 +355,7 @@ fn a_reproduce_line_names_the_faults_and_reproduces_the_verdict() {
 
 /// A sweep of fault sets finds its violations in different runs: each
 /// violation's counterexample names the run's own command, the text
-/// report prints every one the first line does not cover, and each
+/// report prints a line a run naming the violations it shows, and each
 /// command finds its violation again, observed properties included.
 /// (Only the first claim's line was printed, and a rerun of it gave
 /// another verdict for a property violated under another fault set.)
@@ -394,6 +394,23 @@ fn each_violation_of_a_fault_sweep_reproduces_by_its_own_line() {
         lines.sort();
         lines.dedup();
         assert!(lines.len() > 1, "{args:?}: violations in more than one run");
+        // So no line claims to reproduce the whole report: each names the
+        // violations its run shows.
+        assert!(!text.contains("note: reproduce with"), "{args:?}:\n{text}");
+        for p in report["properties"].as_array().unwrap() {
+            if p["status"] == "violated" {
+                let (name, line) = (
+                    p["name"].as_str().unwrap(),
+                    &p["counterexample"]["reproduce"],
+                );
+                let named = text.lines().any(|l| {
+                    l.starts_with("note: reproduce the ")
+                        && l.contains(name)
+                        && l.ends_with(&format!("`{}`", line.as_str().unwrap()))
+                });
+                assert!(named, "{args:?}: {name}'s line in\n{text}");
+            }
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 //! The readers fuzzed: seeded mutations (bytes flipped, cut, repeated,
 //! swapped; numbers made huge, negative or zero; tokens of the format
-//! dropped in) of schedules in every format and of a graph file. Each
-//! input is read, and what reads is run by the executor on the 3-cube:
-//! a refusal is one line, and nothing panics. `COMMCHECK_FUZZ=N` runs N
+//! dropped in) of schedules in every format, of network files and of
+//! `--map` files, and random command lines. Each input is read, and what
+//! reads is run by the executor on the 3-cube: a refusal is one line,
+//! and nothing panics. `COMMCHECK_FUZZ=N` runs N
 //! inputs a format (BENCHMARKS.md records a long run); the default is
 //! kept small for the test suite.
 
@@ -253,4 +254,160 @@ fn the_readers_refuse_mutated_files_without_panicking() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--map` files fuzzed: seeded mutations of a placement of the 8 ranks
+/// of a binomial broadcast on the 3-cube, each read and run: a refusal is
+/// one line that names the map file, and nothing panics.
+#[test]
+fn mutated_maps_are_refused_in_one_line_without_panicking() {
+    let dir = std::env::temp_dir().join(format!("commcheck-fuzz-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let seed = "[0, 1, 2, 3,\n 4, 5, 6, 7]\n";
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let (mut read, mut refused) = (0, 0);
+    for k in 0..inputs() {
+        let text = match k {
+            0 => seed.to_string(),
+            _ => mutate(seed, &mut rng),
+        };
+        let file = dir.join(format!("map-{k}.json"));
+        std::fs::write(&file, &text).unwrap();
+        let req = ScheduleRequest {
+            map: commcheck::check::schedule::Map::File(file.clone()),
+            options: Options {
+                engine: Some(Engine::Executor),
+                ..Options::default()
+            },
+            ..ScheduleRequest::new(
+                std::path::Path::new("tests/schedules/binomial_q3.json"),
+                "hypercube:3".parse().unwrap(),
+            )
+        };
+        match catch_unwind(AssertUnwindSafe(|| check_schedule(&req))) {
+            Ok(Ok(_)) => read += 1,
+            Ok(Err(e)) => {
+                let line = e.to_string();
+                assert_eq!(line.lines().count(), 1, "map {k}: {line}\n{text}");
+                assert!(line.len() <= 200, "map {k}: {line}");
+                assert!(
+                    line.contains("map-"),
+                    "map {k} is not named: {line}\n{text}"
+                );
+                refused += 1;
+            }
+            Err(_) => panic!("map {k} panicked:\n{text}"),
+        }
+    }
+    // The seed itself is read; the mutations reach both sides.
+    assert!(
+        read > 0 && refused > inputs() / 10,
+        "{read} read, {refused} refused"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Command lines fuzzed: seeded draws of a command, a size and flags with
+/// good and bad values (negative, huge, empty, a word, a flag's name),
+/// each run as the binary runs: the exit code is 0 to 3, nothing panics,
+/// and a refusal (exit 2) is one line of at most 200 characters.
+#[test]
+fn random_command_lines_give_a_verdict_or_one_line() {
+    const HEADS: [&[&str]; 14] = [
+        &["nob"],
+        &["sbt"],
+        &["mnb"],
+        &["ft-trees"],
+        &["naive-tree"],
+        &["kbcast"],
+        &["simple"],
+        &["mesh-sf"],
+        &["list"],
+        &["help"],
+        &["help", "nob"],
+        &["schedule", "tests/schedules/binomial_q3.json"],
+        &["optimal", "broadcast", "hypercube:2"],
+        &["table", "wang-ku"],
+    ];
+    const SIZES: [&str; 9] = ["1", "2", "3", "3x3", "0", "-1", "x", "99", "4"];
+    const FLAGS: [&str; 22] = [
+        "--source",
+        "--timeout",
+        "--max-states",
+        "--max-memory",
+        "--engine",
+        "--ports",
+        "--switching",
+        "--faults",
+        "--node-faults",
+        "--delay",
+        "--skew",
+        "--network",
+        "--k",
+        "--ell",
+        "--seed",
+        "--threads",
+        "--json",
+        "--quiet",
+        "--all-sources",
+        "--observe-all",
+        "--format",
+        "--max-side",
+    ];
+    const VALUES: [&str; 16] = [
+        "0",
+        "1",
+        "2",
+        "-1",
+        "1.5",
+        "99999999999999999999999",
+        "",
+        "none",
+        "executor",
+        "lockstep",
+        "one",
+        "wh",
+        "hypercube:2",
+        "0,0",
+        "--json",
+        "é",
+    ];
+    let mut rng = Rng(0xbb67_ae85_84ca_a73b);
+    let mut codes = [0usize; 4];
+    for k in 0..inputs() / 3 {
+        let mut args: Vec<&str> = HEADS[rng.below(HEADS.len())].to_vec();
+        if !matches!(args[0], "list" | "help" | "schedule" | "optimal" | "table") {
+            args.push(SIZES[rng.below(SIZES.len())]);
+        }
+        for _ in 0..rng.below(4) {
+            args.push(FLAGS[rng.below(FLAGS.len())]);
+            if rng.below(4) > 0 {
+                args.push(VALUES[rng.below(VALUES.len())]);
+            }
+        }
+        // Every draw ends within seconds: a budget where one is taken.
+        let budgeted = !matches!(args[0], "list" | "help") && !args.contains(&"--timeout");
+        if budgeted {
+            args.extend(["--timeout", "3"]);
+        }
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_check"))
+            .args(&args)
+            .output()
+            .expect("run check");
+        let err = String::from_utf8_lossy(&o.stderr);
+        let code = o
+            .status
+            .code()
+            .unwrap_or_else(|| panic!("{k}: {args:?} killed: {err}"));
+        assert!((0..=3).contains(&code), "{k}: {args:?} exit {code}: {err}");
+        assert!(!err.contains("panicked"), "{k}: {args:?}: {err}");
+        if code == 2 {
+            let lines: Vec<&str> = err.lines().collect();
+            assert_eq!(lines.len(), 1, "{k}: {args:?}: {err}");
+            assert!(lines[0].chars().count() <= 200, "{k}: {args:?}: {err}");
+        }
+        codes[code as usize] += 1;
+    }
+    // The draws reach verdicts and refusals alike.
+    assert!(codes[0] > 0 && codes[2] > 0, "exit codes 0..=3: {codes:?}");
 }

@@ -368,6 +368,31 @@ fn the_torus_latency_formula_counts_the_halving() {
     }
 }
 
+/// A node's own worms, followed down the segments that hold it, are the
+/// worms of the whole halving it sends, round for round (every line of up
+/// to 40 nodes, every holder, every node).
+#[test]
+fn a_nodes_worms_are_its_worms_of_the_whole_halving() {
+    use models::lecture_notes::recursive_doubling::{halving, halving_from};
+    for z in 1..=40u32 {
+        for holder in 0..z {
+            for me in 0..z {
+                let mut all = Vec::new();
+                halving(z, holder, |round, from, to| {
+                    if from == me {
+                        all.push((round, to));
+                    }
+                });
+                let mut own = Vec::new();
+                halving_from(z, holder, me, |round, to| own.push((round, to)));
+                all.sort_unstable();
+                own.sort_unstable();
+                assert_eq!(own, all, "z={z}, holder {holder}, node {me}");
+            }
+        }
+    }
+}
+
 fn flood(sides: &[u32], torus: bool) -> models::lecture_notes::mesh_flood::MeshFlood {
     models::lecture_notes::mesh_flood::MeshFlood::new(grid(
         Algorithm::MeshFlood,

@@ -39,7 +39,8 @@ mod flood;
 /// Fujita's mesh-bus gossip: SIMPLE and its refinement at every l for n
 /// <= 5, the executor beside them, mutants of the bus properties.
 mod fujita;
-/// The readers fuzzed with seeded mutations: one-line refusals, no panic.
+/// The readers and the command line fuzzed with seeded mutations and
+/// draws: one-line refusals, no panic.
 mod fuzz;
 /// GOAL files: a binomial broadcast and a dissemination barrier, their
 /// worst orders and a dependency taken out; bad GOAL refused.

@@ -60,6 +60,41 @@ macro_rules! with_protocol {
     ($alg:expr, $cfg:expr, |$p:ident| $body:expr) => {
         $crate::registry!([$crate::with_protocol_arms]($alg, $cfg, $p, $body))
     };
+    // `p` is `Some(protocol)`, built through `$build` (a closure of a
+    // [`Builder`] to its product or none): a check builds on a thread it
+    // can stop waiting for, since the largest models take a minute.
+    ($alg:expr, $cfg:expr, built by $build:expr, |$p:ident| $body:expr) => {
+        $crate::registry!([$crate::with_protocol_built_arms](
+            $alg, $cfg, $build, $p, $body
+        ))
+    };
+}
+
+/// A protocol's build, boxed so that one function (not one a protocol)
+/// can run it on a thread: see `with_protocol!(.., built by ..)`.
+pub type Builder = Box<dyn FnOnce() -> Box<dyn std::any::Any + Send> + Send>;
+
+/// The protocol a [`Builder`] of `build` made.
+#[doc(hidden)]
+pub fn unbox<P: 'static>(_build: fn(Config) -> P, built: Box<dyn std::any::Any + Send>) -> P {
+    *built
+        .downcast()
+        .expect("a builder makes its entry's protocol")
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_protocol_built_arms {
+    (($alg:expr, $cfg:expr, $build:expr, $p:ident, $body:expr) $($variant:ident => $entry:path,)*) => {{
+        let cfg = $cfg;
+        match $alg {
+            $($crate::catalog::Algorithm::$variant => {
+                let builder: $crate::Builder = Box::new(move || Box::new(($entry.build)(cfg)));
+                let $p = ($build)(builder).map(|built| $crate::unbox($entry.build, built));
+                $body
+            })*
+        }
+    }};
 }
 
 #[doc(hidden)]

@@ -113,6 +113,15 @@ pub enum CheckError {
         /// The most written.
         max: u64,
     },
+    /// The budget ran out, or an interrupt came, while the model was
+    /// being built: nothing was judged.
+    #[error("{what}: {why} while its model was being built; nothing was judged")]
+    Unbuilt {
+        /// The algorithm and size.
+        what: String,
+        /// The budget that ran out, or the interrupt.
+        why: String,
+    },
     /// Ctrl-C during `--trace`.
     #[error("--trace interrupted (Ctrl-C or SIGTERM); the partial trace is removed")]
     TraceInterrupted,

@@ -24,16 +24,72 @@ pub use subject::Subject;
 
 use crate::report::Outcome;
 use models::{with_protocol, Protocol, ProtocolExt};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Runs the check `req` asks for. An executor run that would not fit is
 /// refused before the protocol is built, by the catalogue's cost model.
 pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     let subject = Subject::of(req);
     let plan = Plan::new(&subject, &req.options, None)?;
-    with_protocol!(req.algorithm, req.config.clone(), |p| {
-        on_machine(p, &subject, &req.options, plan, 0)
+    let start = Instant::now();
+    let within = req.options.timeout;
+    let built_by = |build| built_within(build, within);
+    with_protocol!(req.algorithm, req.config.clone(), built by built_by, |p| {
+        let Some(p) = p else {
+            let why = match within {
+                Some(t) if start.elapsed() >= t => "the time budget (--timeout) ran out",
+                _ => "an interrupt came",
+            };
+            return Err(CheckError::Unbuilt {
+                what: format!("{} n={}", subject.name, subject.config.n),
+                why: why.into(),
+            });
+        };
+        // The search has what the build left of the budget.
+        let mut options = req.options.clone();
+        options.timeout = within.map(|t| t.saturating_sub(start.elapsed()));
+        on_machine(p, &subject, &options, plan, 0)
     })
+}
+
+/// Builds a model on a thread of the main thread's stack and waits for
+/// it until `within` has passed or an interrupt comes: then none, and the
+/// build is left to its thread (the largest models take a minute to
+/// build, and a budget binds from the start). A panic of the build is
+/// the caller's.
+fn built_within(
+    build: models::Builder,
+    within: Option<Duration>,
+) -> Option<Box<dyn std::any::Any + Send>> {
+    let start = Instant::now();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let builder = std::thread::Builder::new()
+        .name("build".into())
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = tx.send(build());
+        })
+        .expect("a thread to build the model");
+    let step = Duration::from_millis(20);
+    loop {
+        let wait = within.map_or(step, |t| t.saturating_sub(start.elapsed()).min(step));
+        match rx.recv_timeout(wait) {
+            Ok(built) => return Some(built),
+            Err(RecvTimeoutError::Disconnected) => match builder.join() {
+                Err(panic) => std::panic::resume_unwind(panic),
+                Ok(()) => unreachable!("the builder sends what it built"),
+            },
+            Err(RecvTimeoutError::Timeout) => {
+                let late = within.is_some_and(|t| start.elapsed() >= t);
+                if late || crate::engine::search::INTERRUPTED.load(Relaxed) {
+                    return None;
+                }
+            }
+        }
+    }
 }
 
 /// Checks `p` on the machine the options describe: as it is on the

@@ -71,6 +71,8 @@ impl From<RoutesArg> for crate::optimal::task::Routes {
     name = "check",
     version,
     subcommand_required = true,
+    // `--timeout -1` is a bad value of --timeout (said so), not a flag.
+    allow_negative_numbers = true,
     // `check help ALG` is ours: an algorithm's page.
     disable_help_subcommand = true,
     override_usage = "check <ALGORITHM> <N> [OPTIONS]   (`check list` names the algorithms)\n       \
@@ -98,12 +100,15 @@ pub enum Sub {
     /// parameters, modes and reach
     Help(HelpArgs),
     /// Prints a paper's table as the paper prints it, from runs
+    #[command(allow_negative_numbers = true)]
     Table(TableArgs),
     /// Judges the papers' claims, one by one (the claims ledger)
     Claims(ClaimsArgs),
     /// Checks a schedule file (commcheck, GOAL, MSCCL-IR) on a network
+    #[command(allow_negative_numbers = true)]
     Schedule(Box<ScheduleArgs>),
     /// Finds and certifies the least slots a task needs on a network
+    #[command(allow_negative_numbers = true)]
     Optimal(OptimalArgs),
     /// An algorithm and its size (`check nob 4`; `check list` names them),
     /// read by `AlgorithmArgs`
@@ -426,7 +431,7 @@ pub struct OptimalArgs {
 
 /// `check ALG SIZE`: an algorithm of the catalogue.
 #[derive(Parser, Debug)]
-#[command(name = "check")]
+#[command(name = "check", allow_negative_numbers = true)]
 pub struct AlgorithmArgs {
     /// The algorithm (`check list` names them)
     pub algorithm: String,

@@ -160,7 +160,13 @@ pub fn checks(
             }
             req.options.timeout = Some(left);
         }
-        let mut outcome = crate::check::check(&req)?;
+        let mut outcome = match crate::check::check(&req) {
+            // Cut short as a search is (exit 3), with the checks before.
+            Err(unbuilt @ CheckError::Unbuilt { .. }) => {
+                return Ok((outcomes, Some(unbuilt.to_string())))
+            }
+            result => result?,
+        };
         if let Some(t) = timing {
             let model = t.cost.as_ref().expect("timed with a model");
             outcome.cost = Some(crate::show::as_schedule::timed(&req, model, t.bytes)?);

@@ -18,6 +18,10 @@ pub struct Allowance {
     /// True if the address-space limit is the binding one: then virtual
     /// growth counts against `bytes`, not only resident growth.
     pub address_space: bool,
+    /// The process's resident and virtual size when the allowance was
+    /// given: growth is counted from here, so what a check builds and
+    /// lists before its search (a model, a million fault sets) counts.
+    pub base: (u64, u64),
 }
 
 /// The process's resident and virtual size in bytes (Linux; 0 elsewhere).
@@ -101,6 +105,7 @@ pub fn allowance(explicit: Option<u64>) -> Option<Allowance> {
     Some(Allowance {
         bytes,
         address_space: address.is_some_and(|a| a <= bytes),
+        base: (rss, vm),
     })
 }
 

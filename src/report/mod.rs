@@ -777,21 +777,32 @@ impl Outcome {
         for n in &self.notes {
             let _ = writeln!(s, "note: {n}");
         }
-        if let Some(r) = &self.reproduce {
-            let _ = writeln!(s, "note: reproduce with `{r}`");
-        }
-        // A violation found in another run (another fault set, source or
-        // start) than the line above reproduces gets a line of its own,
-        // so that every verdict can be reproduced.
-        let mut shown: Vec<&String> = self.reproduce.iter().collect();
+        // The runs that show the violations, each with the violations it
+        // shows: one line where one run shows them all; else a line a run
+        // (another fault set, source or start), naming its violations,
+        // since a rerun of one gives the others' verdicts as that run has
+        // them.
+        let mut runs: Vec<(&String, Vec<&str>)> =
+            self.reproduce.iter().map(|r| (r, vec![])).collect();
         for p in &self.properties {
             let Some(r) = p.counterexample.as_ref().and_then(|c| c.reproduce.as_ref()) else {
                 continue;
             };
-            if !shown.contains(&r) {
-                let _ = writeln!(s, "note: reproduce the {} violation with `{r}`", p.name);
-                shown.push(r);
+            match runs.iter_mut().find(|(line, _)| *line == r) {
+                Some((_, names)) => names.push(p.name),
+                None => runs.push((r, vec![p.name])),
             }
+        }
+        for (r, names) in &runs {
+            let _ = match (runs.len(), names.as_slice()) {
+                (1, _) | (_, []) => writeln!(s, "note: reproduce with `{r}`"),
+                (_, [one]) => writeln!(s, "note: reproduce the {one} violation with `{r}`"),
+                (_, [first @ .., last]) => writeln!(
+                    s,
+                    "note: reproduce the {} and {last} violations with `{r}`",
+                    first.join(", ")
+                ),
+            };
         }
         s
     }

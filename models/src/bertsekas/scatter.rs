@@ -218,30 +218,67 @@ impl Builder {
             return class.iter().map(|&e| (e, 0)).collect();
         }
         let m_c = self.m(*start);
-        // Each element t and each bit it can lose: t ^ b is in a class
-        // D, and is an option's t' where D is compatible and t ^ b is
-        // its element with m = m_kn. Listed as the paper's order has
-        // them, by D, then by t (listing per D every t of the class took
-        // |D's| x |class| steps a class: minutes on the 25-cube).
+        // Each element t and each bit b it can lose: t ^ b is in a class
+        // D, and is an option's t' where D is compatible and t ^ b is its
+        // element with m = m_kn. The class is closed under rotation: t is
+        // rotate^i(r) for its least element r, and t ^ b is rotate^i(r ^
+        // b') for the bit b' of r rotated back, in the class of r ^ b'. So
+        // D is looked up once per bit of r, not per element and bit (those
+        // random reads of a table of 2^d classes took a minute on the
+        // 25-cube). Listed as the paper's order has them: by D, then by t.
+        let r = class[0];
         let mut options: Vec<(usize, usize, NodeId, NodeId)> = Vec::new();
-        for (place, &t) in class.iter().enumerate() {
-            let mut ones = t;
-            while ones != 0 {
-                let b = ones & ones.wrapping_neg();
-                ones ^= b;
-                let t_prime = t ^ b;
-                let j = self.class_of[t_prime as usize] as usize;
-                if self.classes[j].1.len() != d as usize {
-                    continue;
-                }
-                let chosen = self.order[j][((m_c + d - self.m(self.classes[j].2)) % d) as usize];
-                if chosen == t_prime {
+        let mut ones = r;
+        while ones != 0 {
+            let b = ones & ones.wrapping_neg();
+            ones ^= b;
+            let j = self.class_of[(r ^ b) as usize] as usize;
+            if self.classes[j].1.len() != d as usize {
+                continue;
+            }
+            let chosen = self.order[j][((m_c + d - self.m(self.classes[j].2)) % d) as usize];
+            let (mut t, mut t_prime) = (r, r ^ b);
+            for _ in 0..class.len() {
+                if t_prime == chosen {
+                    let place = class
+                        .iter()
+                        .position(|&e| e == t)
+                        .expect("a class holds its rotations");
                     options.push((j, place, t, t_prime));
                 }
+                t = rotate(t, d);
+                t_prime = rotate(t_prime, d);
             }
         }
         options.sort_unstable();
-        options.into_iter().map(|(_, _, t, tp)| (t, tp)).collect()
+        let options: Vec<(NodeId, NodeId)> =
+            options.into_iter().map(|(_, _, t, tp)| (t, tp)).collect();
+        #[cfg(test)]
+        assert_eq!(options, self.options_by_pairs(ix), "d={d}, class {ix}");
+        options
+    }
+
+    /// [`Builder::options`] as the paper states them: for each compatible
+    /// class D, each element t of the class and each bit it can lose
+    /// (the test's reference).
+    #[cfg(test)]
+    fn options_by_pairs(&self, ix: usize) -> Vec<(NodeId, NodeId)> {
+        let d = self.d;
+        let (_, class, start) = &self.classes[ix];
+        let m_c = self.m(*start);
+        let mut options = Vec::new();
+        for (j, (_, other, first)) in self.classes.iter().enumerate().take(self.order.len()) {
+            if other.len() != d as usize {
+                continue;
+            }
+            let chosen = self.order[j][((m_c + d - self.m(*first)) % d) as usize];
+            for &t in class {
+                if (t ^ chosen).count_ones() == 1 && chosen & t == chosen {
+                    options.push((t, chosen));
+                }
+            }
+        }
+        options
     }
 
     /// Hangs class `ix` from first element t under t', element by element.
@@ -501,6 +538,8 @@ mod tests {
         for d in 2..=6u32 {
             let (trees, _) = balanced_trees(d, 64);
             assert!(!trees.is_empty(), "d={d}");
+            // Builder::options is held to options_by_pairs at each class.
+            assert!(!balanced_trees(d + 4, 8).0.is_empty(), "d={}", d + 4);
             let limit = ((1u32 << d) - 1).div_ceil(d) as usize;
             for t in &trees {
                 let mut sizes = vec![0usize; d as usize];

@@ -49,6 +49,7 @@ use crate::topology::grid::{Grid, TORUS};
 use crate::topology::Family;
 use crate::topology::Topology;
 use properties::{Claims, NodeId, PacketId, PropertyName, Route, Slot, Transmission};
+use std::ops::Range;
 
 /// The registry entry.
 pub const ENTRY: Entry<RecursiveDoubling> = Entry {
@@ -92,19 +93,46 @@ pub fn rounds(z: u32) -> u32 {
 /// for every worm, round 1 first within each segment.
 pub fn halving(z: u32, holder: u32, mut f: impl FnMut(u32, u32, u32)) {
     fn split(lo: u32, hi: u32, h: u32, round: u32, f: &mut impl FnMut(u32, u32, u32)) {
-        if hi - lo < 2 {
+        let Some((new, kept, taken)) = halve(lo, hi, h) else {
             return;
-        }
-        let mid = lo + (hi - lo).div_ceil(2);
-        let (new, (a, b), (c, d)) = match h < mid {
-            true => ((mid + (h - lo)).min(hi - 1), (lo, mid), (mid, hi)),
-            false => (lo + (h - mid), (mid, hi), (lo, mid)),
         };
         f(round, h, new);
-        split(a, b, h, round + 1, f);
-        split(c, d, new, round + 1, f);
+        split(kept.start, kept.end, h, round + 1, f);
+        split(taken.start, taken.end, new, round + 1, f);
     }
     split(0, z, holder, 1, &mut f);
+}
+
+/// The worms node `me` sends in [`halving`], as `f(round, to)`: only the
+/// segments that hold `me` are followed, log z of them (a node's init
+/// walked every worm of its lines: the 4096 x 4096 mesh never reached
+/// its first slot).
+pub fn halving_from(z: u32, holder: u32, me: u32, mut f: impl FnMut(u32, u32)) {
+    let (mut lo, mut hi, mut h, mut round) = (0, z, holder, 1);
+    while let Some((new, kept, taken)) = halve(lo, hi, h) {
+        if h == me {
+            f(round, new);
+        }
+        (lo, hi, h) = match kept.contains(&me) {
+            true => (kept.start, kept.end, h),
+            false => (taken.start, taken.end, new),
+        };
+        round += 1;
+    }
+}
+
+/// One halving of the segment lo..hi held by `h`: the node `h` sends to,
+/// the half `h` keeps and the half the new holder takes; none where the
+/// segment is a single node.
+fn halve(lo: u32, hi: u32, h: u32) -> Option<(u32, Range<u32>, Range<u32>)> {
+    if hi - lo < 2 {
+        return None;
+    }
+    let mid = lo + (hi - lo).div_ceil(2);
+    Some(match h < mid {
+        true => ((mid + (h - lo)).min(hi - 1), lo..mid, mid..hi),
+        false => (lo + (h - mid), mid..hi, lo..mid),
+    })
 }
 
 impl RecursiveDoubling {
@@ -174,11 +202,8 @@ impl Protocol for RecursiveDoubling {
             };
             let at = |p: u32| if torus { (p + a) % z } else { p };
             let start = self.phase_start(i);
-            halving(z, holder, |round, from, to| {
-                if from == me {
-                    let target = g.with(node, i, at(to));
-                    sends.push((start + round - 1, target));
-                }
+            halving_from(z, holder, me, |round, to| {
+                sends.push((start + round - 1, g.with(node, i, at(to))));
             });
         }
         sends.sort_unstable();

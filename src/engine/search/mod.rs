@@ -364,7 +364,8 @@ pub fn most_load(a: Option<Load>, b: Option<Load>) -> Option<Load> {
 /// Memory the search may still take: what it has taken since `base` (the
 /// larger of resident and address-space growth) against the allowance.
 struct MemoryGuard {
-    /// Resident and virtual size when the search started.
+    /// Resident and virtual size when the allowance was given (else when
+    /// the search started).
     base: (u64, u64),
     /// What the search may add (None: no limit known).
     allowance: Option<Allowance>,
@@ -901,7 +902,7 @@ impl<'a, Sp: Space> Shared<'a, Sp> {
             ),
             visited: Visited::new(limits.threads),
             memory: MemoryGuard {
-                base: process_memory(),
+                base: limits.memory.map_or_else(process_memory, |a| a.base),
                 allowance: limits.memory,
                 promised: AtomicU64::new(0),
                 measured: AtomicU64::new(0),
