@@ -165,12 +165,12 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                     eprint!("\r\x1b[2K{line}");
                 }
             };
-            let sheet = table.sheet(max_side, timeout, &run_command, &mut show);
+            let (sheet, cut) = table.sheet(max_side, timeout, &run_command, &mut show);
             if progress {
                 eprint!("\r\x1b[2K");
             }
             out!("{}", sheet.render(format));
-            if INTERRUPTED.load(Relaxed) {
+            if cut {
                 return Ok(ExitCode::from(3));
             }
         }

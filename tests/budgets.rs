@@ -743,3 +743,160 @@ fn a_budget_binds_while_the_model_is_built() {
         "it waited for the build: {took:?}"
     );
 }
+
+/// A protocol whose nodes take at least `init_us` microseconds to set up
+/// and `step_us` to step, and count both; it gives the dense drive's
+/// codes (every state is the one code 0), so that every drive runs it.
+struct Slow {
+    cube: models::Hypercube,
+    init_us: u64,
+    step_us: u64,
+    inits: std::sync::atomic::AtomicUsize,
+    steps: std::sync::atomic::AtomicUsize,
+}
+
+/// At least `us` microseconds of work.
+fn spin(us: u64) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_micros(us) {
+        std::hint::spin_loop();
+    }
+}
+
+impl models::Protocol for Slow {
+    type Topo = models::Hypercube;
+    type Input = properties::NodeId;
+    type State = ();
+    type Msg = properties::PacketId;
+
+    fn topology(&self) -> &models::Hypercube {
+        &self.cube
+    }
+    fn domain(&self) -> impl models::Inputs<properties::NodeId> + '_ {
+        models::Sources::of(&self.cube)
+    }
+    fn claims(&self) -> properties::Claims {
+        properties::Claims::bounded(0, 1)
+    }
+    fn init(&self, _: &properties::NodeId, _: properties::NodeId) {
+        self.inits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        spin(self.init_us);
+    }
+    fn packets(&self, &packet: &properties::PacketId, mut f: impl FnMut(properties::PacketId)) {
+        f(packet)
+    }
+    fn step(
+        &self,
+        _: properties::NodeId,
+        _: &mut (),
+        _: properties::Slot,
+        _: &[models::Arrival<properties::PacketId>],
+        _: u32,
+        _: &mut Vec<properties::Transmission<properties::PacketId>>,
+    ) -> bool {
+        self.steps
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        spin(self.step_us);
+        false
+    }
+    const PACKS: bool = true;
+    fn codes(
+        &self,
+    ) -> Option<impl models::Codes<properties::NodeId, (), properties::PacketId> + '_> {
+        Some(self)
+    }
+}
+
+impl models::Codes<properties::NodeId, (), properties::PacketId> for &Slow {
+    fn pack_state(&self, _: &properties::NodeId, _: properties::NodeId, _: &()) -> Option<u16> {
+        Some(0)
+    }
+    fn unpack_state(&self, _: &properties::NodeId, _: properties::NodeId, _: u16) {}
+}
+
+/// The executor reads the budget inside its passes over the nodes, not
+/// only between slots: a pass over 2^20 slow nodes (a second or more)
+/// given a fraction of a second stops part-way, in every drive, whether
+/// it is the nodes' setting up or the first slot's steps, and the run is
+/// cut before its first slot is whole. Counted, not timed: were the
+/// budget read only between slots, every node would be set up and
+/// stepped once.
+#[test]
+fn the_executor_reads_its_budget_inside_a_pass_over_the_nodes() {
+    use commcheck::engine::executor::{self, Drive};
+    use commcheck::engine::search::Progress;
+    use std::sync::atomic::Ordering::Relaxed;
+    let drives = [
+        Drive::Inbox,
+        Drive::Dense { threads: 2 },
+        Drive::Phased {
+            threads: 2,
+            range: executor::RANGE,
+        },
+    ];
+    let nodes = 1 << 20;
+    // (slow to set up, slow to step, the budget in milliseconds)
+    for (init_us, step_us, ms) in [(1, 0, 100), (0, 1, 300)] {
+        for drive in drives {
+            let slow = Slow {
+                cube: models::Hypercube::new(20, Switching::Sf, Ports::All),
+                init_us,
+                step_us,
+                inits: Default::default(),
+                steps: Default::default(),
+            };
+            let progress = Progress {
+                deadline: Some(Instant::now() + Duration::from_millis(ms)),
+                ..Progress::default()
+            };
+            let run = executor::drive(&slow, &0, &progress, drive);
+            let (inits, steps) = (slow.inits.load(Relaxed), slow.steps.load(Relaxed));
+            let what = format!("{drive:?}, slow to set up {init_us} us, to step {step_us} us");
+            assert_eq!(run.cut, Some(Cut::Time), "{what}");
+            assert_eq!(run.slots, 0, "{what}: no slot ran whole");
+            match init_us {
+                1 => assert!(
+                    inits < nodes && steps == 0,
+                    "{what}: {inits} set up, {steps} stepped"
+                ),
+                _ => assert!(steps < nodes, "{what}: {inits} set up, {steps} stepped"),
+            }
+        }
+    }
+}
+
+/// `check table fujita` runs under a time budget it names before it
+/// starts (60 s by default; `--timeout none` lifts it): cut, it prints
+/// the cells it measured, says why the others are empty, and exits 3. A
+/// run a budget cuts leaves its cell empty rather than half-measured.
+#[test]
+fn the_fujita_table_runs_under_a_budget_it_names() {
+    use crate::cli::{check, refused, stderr, stdout};
+    let start = Instant::now();
+    let o = check(&["table", "fujita", "--timeout", "1"]);
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    assert!(
+        stderr(&o).contains("it stops after 1 s (--timeout SECS for another, --timeout none"),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("the time budget of 1 s ran out") && out.contains("left empty"),
+        "{out}"
+    );
+    let o = check(&["table", "fujita", "--max-side", "8", "--timeout", "none"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("ran out"), "{}", stdout(&o));
+    refused(
+        &["table", "optimal", "--timeout", "none"],
+        &["--timeout none", "each optimum needs a limit"],
+    );
+    refused(
+        &["table", "wang-ku", "--timeout", "5"],
+        &["--timeout is for", "`check table fujita`"],
+    );
+}

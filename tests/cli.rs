@@ -597,10 +597,13 @@ fn readme_states_the_commands_ci_and_people_run() {
     // its own (minutes on 2 cores), and the examples, benches and the
     // binary's empty harness are built by clippy's `--all-targets` and
     // tested here already; the `no-lto` profile: release's optimisation
-    // without its whole-program links (BENCHMARKS.md, "CI").
+    // without its whole-program links (BENCHMARKS.md, "CI"); the wheel
+    // with commcheck's MPI feature, so that it links the library the
+    // tests compiled (the same features make the same compiled unit).
     let test_command = "cargo test --workspace --profile no-lto --tests --features mpi && \
                         cargo test --workspace --profile no-lto --doc --features mpi && \
-                        python3 -m pip install ./python && python3 -m pytest -q python/tests";
+                        python3 -m pip install ./python -C build-args=--features=commcheck/mpi && \
+                        python3 -m pytest -q python/tests";
     assert!(
         readme.contains(&format!("\n    {test_command}\n")),
         "README states the test command"

@@ -394,7 +394,8 @@ fn the_fujita_table_cells() {
     use commcheck::table::fujita::{self as t, COLUMNS, FAMILIES};
     let sides = [4, 8, 16];
     let mut heard = 0;
-    let cells = t::measure_all(&sides, &mut |_| heard += 1);
+    let unlimited = commcheck::engine::search::Progress::default();
+    let cells = t::measure_all(&sides, &unlimited, &mut |_| heard += 1);
     assert!(heard > 0 && heard <= cells.len(), "progress per run");
     for (&(c, f, n), m) in &cells {
         let (algorithm, l) = (COLUMNS[c].algorithm, (FAMILIES[f].at)(n));
@@ -424,12 +425,16 @@ fn the_fujita_table_cells() {
             }
         }
     }
-    let text = t::sheet(&sides, &mut |_| {}).render(commcheck::table::Format::Text);
+    let (sheet, cut) = t::sheet(&sides, None, &mut |_| {});
+    assert!(!cut);
+    let text = sheet.render(commcheck::table::Format::Text);
     assert!(!text.contains("difference:"), "{text}");
     assert!(text.contains("n=16") && !text.contains("n=32"), "{text}");
     for column in &COLUMNS {
         assert!(text.contains(column.algorithm.name()), "{text}");
     }
-    let broken = t::measure(Algorithm::Partition, 5, 5).unwrap();
+    let unlimited = commcheck::engine::search::Progress::default();
+    let broken = t::measure(Algorithm::Partition, 5, 5, &unlimited).unwrap();
+    let broken = broken.expect("no budget to cut it");
     assert!(broken.broken.contains(&"completeness"), "{broken:?}");
 }

@@ -324,3 +324,26 @@ fn what_does_not_run_or_fit_over_ranks_is_refused() {
     assert!(stderr.contains("largest n that fits"), "{stderr}");
     assert_eq!(output.status.code(), Some(2), "a refusal: {stderr}");
 }
+
+/// `--timeout` binds an executor run over ranks: each rank reads it
+/// between slots and every 16,384 of its nodes inside one, the ranks
+/// agree to end the run before a slot one of them left unfinished, and
+/// nothing is judged of what the run did not reach (no verdict but
+/// unknown where `mnb` breaks nothing). `mnb 15` runs for more than ten
+/// seconds in one process.
+#[test]
+fn a_budget_binds_an_executor_run_over_ranks() {
+    for np in [2, 3] {
+        let start = std::time::Instant::now();
+        let (code, over, stderr) = check(Some(np), "mnb 15 --timeout 1");
+        let took = start.elapsed();
+        assert_eq!(code, 3, "over {np} ranks: {stderr}");
+        assert!(took.as_secs_f64() < 8.0, "over {np} ranks: {took:?}");
+        let notes = over["notes"].to_string();
+        assert!(notes.contains("the executor stopped in slot"), "{over}");
+        assert!(
+            !crate::support::statuses(&over).contains(&"VIOLATED"),
+            "over {np} ranks: {over}"
+        );
+    }
+}

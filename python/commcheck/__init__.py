@@ -42,6 +42,7 @@ __all__ = [
     "CommcheckError",
     "UsageError",
     "FormatError",
+    "BudgetError",
 ]
 
 __version__: str = _native.__version__
@@ -67,6 +68,13 @@ class FormatError(CommcheckError, ValueError):
         self.file = file
         self.line = line
         self.column = column
+
+
+class BudgetError(CommcheckError, TimeoutError):
+    """The time budget ran out before anything was judged: while the
+    check's model was still being built (the largest take seconds to a
+    minute). A budget that runs out later gives a report whose verdicts
+    not reached are ``unknown``."""
 
 
 # -- the command line's words ------------------------------------------------
@@ -132,6 +140,9 @@ def _shown(progress: Progress) -> Optional[Callable[[str], None]]:
 def _run(words: List[str], progress: Progress, names: Dict[str, str]) -> Any:
     kind, text, note = _native.run(words, _shown(progress))
     data = json.loads(_answer(kind, text, names))
+    if note and data == []:
+        # Stopped before the first check's model was built: no report.
+        raise BudgetError(note)
     if note:
         # A sweep cut short by its --timeout: said in each report.
         for d in data if isinstance(data, list) else [data]:

@@ -253,6 +253,14 @@ def test_ctrl_c_stops_a_check_within_a_second():
     assert float(words[1]) < 2.5, words
 
 
+def test_a_budget_that_ends_while_the_model_is_built_raises():
+    # The 24-cube's gather trees take seconds to build; nothing is judged.
+    start = time.monotonic()
+    with pytest.raises(commcheck.BudgetError, match="nothing was judged"):
+        commcheck.check("gather", 24, timeout=1)
+    assert time.monotonic() - start < 2.5
+
+
 def test_the_gil_is_released_while_checking():
     import threading
 

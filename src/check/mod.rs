@@ -36,16 +36,18 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     let plan = Plan::new(&subject, &req.options, None)?;
     let start = Instant::now();
     let within = req.options.timeout;
-    let built_by = |build| built_within(build, within);
+    // Why the build was left, where it was.
+    let left = std::cell::Cell::new("");
+    let built_by = |build| {
+        built_within(build, within)
+            .map_err(|why| left.set(why))
+            .ok()
+    };
     with_protocol!(req.algorithm, req.config.clone(), built by built_by, |p| {
         let Some(p) = p else {
-            let why = match within {
-                Some(t) if start.elapsed() >= t => "the time budget (--timeout) ran out",
-                _ => "an interrupt came",
-            };
             return Err(CheckError::Unbuilt {
                 what: format!("{} n={}", subject.name, subject.config.n),
-                why: why.into(),
+                why: left.get().into(),
             });
         };
         // The search has what the build left of the budget.
@@ -56,14 +58,15 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
 }
 
 /// Builds a model on a thread of the main thread's stack and waits for
-/// it until `within` has passed or an interrupt comes: then none, and the
-/// build is left to its thread (the largest models take a minute to
-/// build, and a budget binds from the start). A panic of the build is
-/// the caller's.
+/// it until `within` has passed or an interrupt comes: then the reason,
+/// and the build is left to its thread (the largest models take a minute
+/// to build, and a budget binds from the start; a library caller's
+/// process carries that thread, and its memory, until the build ends).
+/// A panic of the build is the caller's.
 fn built_within(
     build: models::Builder,
     within: Option<Duration>,
-) -> Option<Box<dyn std::any::Any + Send>> {
+) -> Result<Box<dyn std::any::Any + Send>, &'static str> {
     let start = Instant::now();
     let (tx, rx) = std::sync::mpsc::channel();
     let builder = std::thread::Builder::new()
@@ -77,15 +80,17 @@ fn built_within(
     loop {
         let wait = within.map_or(step, |t| t.saturating_sub(start.elapsed()).min(step));
         match rx.recv_timeout(wait) {
-            Ok(built) => return Some(built),
+            Ok(built) => return Ok(built),
             Err(RecvTimeoutError::Disconnected) => match builder.join() {
                 Err(panic) => std::panic::resume_unwind(panic),
                 Ok(()) => unreachable!("the builder sends what it built"),
             },
             Err(RecvTimeoutError::Timeout) => {
-                let late = within.is_some_and(|t| start.elapsed() >= t);
-                if late || crate::engine::search::INTERRUPTED.load(Relaxed) {
-                    return None;
+                if within.is_some_and(|t| start.elapsed() >= t) {
+                    return Err("the time budget (--timeout) ran out");
+                }
+                if crate::engine::search::INTERRUPTED.load(Relaxed) {
+                    return Err("an interrupt came");
                 }
             }
         }

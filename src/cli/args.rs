@@ -166,8 +166,9 @@ pub struct TableArgs {
     /// [default: 256]
     #[arg(long, value_name = "N", value_parser = max_side)]
     pub max_side: Option<u32>,
-    /// For `table optimal`: each optimum's time, in seconds
-    #[arg(long, value_name = "SECS", value_parser = timeout)]
+    /// For `table optimal`: each optimum's time, in seconds [default: 60];
+    /// for `table fujita`: the whole table's, or `none` [default: 60]
+    #[arg(long, value_name = "SECS", value_parser = check_timeout)]
     pub timeout: Option<u64>,
     #[command(flatten)]
     pub printed: Printed,

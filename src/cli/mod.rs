@@ -412,8 +412,16 @@ fn table_command(a: TableArgs) -> anyhow::Result<Command> {
     if a.max_side.is_some() && table != Table::Fujita {
         bail!("--max-side is for `check table fujita`");
     }
-    if a.timeout.is_some() && table != Table::Optimal {
-        bail!("--timeout is for a check, `check optimal` and `check table optimal`");
+    match (a.timeout, table) {
+        (None, _) | (Some(_), Table::Fujita) => {}
+        (Some(u64::MAX), Table::Optimal) => {
+            bail!("--timeout none is for a check and `check table fujita`: each optimum needs a limit")
+        }
+        (Some(_), Table::Optimal) => {}
+        (Some(_), _) => bail!(
+            "--timeout is for a check, `check optimal`, `check table optimal` and `check table \
+             fujita`"
+        ),
     }
     Ok(Command::Table {
         table,

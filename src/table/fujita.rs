@@ -13,6 +13,7 @@
 //! run here.
 
 use super::{Grid, Sheet};
+use crate::engine::search::Progress;
 use crate::engine::{executor, exhaustive};
 use models::catalog::{Algorithm, Params};
 use models::{with_protocol, Protocol, ProtocolExt};
@@ -20,6 +21,7 @@ use properties::bounds::fujita as fb;
 use properties::{PropertyName, Slot, Status};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The sides `check table fujita` sweeps by default.
 pub const SIDES: [u32; 7] = [4, 8, 16, 32, 64, 128, 256];
@@ -193,8 +195,14 @@ impl Measured {
 
 /// Runs `algorithm` at side n with l tokens per message: every writer
 /// order (exhaustive, lock-step) at sides up to [`EXHAUSTIVE_SIDE`], else
-/// one executor run of the first.
-pub fn measure(algorithm: Algorithm, n: u32, l: u32) -> Result<Measured, models::ModelError> {
+/// one executor run of the first, which `budget`'s deadline or an
+/// interrupt may cut (then none: the cell is not measured).
+pub fn measure(
+    algorithm: Algorithm,
+    n: u32,
+    l: u32,
+    budget: &Progress,
+) -> Result<Option<Measured>, models::ModelError> {
     let cfg = algorithm.config(n as u64, None, None)?;
     let params = Params {
         ell: Some(l as u64),
@@ -215,7 +223,10 @@ pub fn measure(algorithm: Algorithm, n: u32, l: u32) -> Result<Measured, models:
                 }
             }
         } else {
-            let run = executor::run(&p, &p.first_input());
+            let run = executor::run_with(&p, &p.first_input(), budget, executor::cores());
+            if run.cut.is_some() {
+                return Ok(None);
+            }
             steps = run.record.completion;
             for e in run.record.evidence(&claims) {
                 if e.claimed && e.status == Status::Violated {
@@ -223,17 +234,19 @@ pub fn measure(algorithm: Algorithm, n: u32, l: u32) -> Result<Measured, models:
                 }
             }
         }
-        Measured {
+        Some(Measured {
             steps,
             broken: broken.into_iter().collect(),
-        }
+        })
     }))
 }
 
-/// Every cell of the table at `sides`: (column, family, side) -> measured.
-/// `progress` hears each run before it starts.
+/// Every cell of the table at `sides`: (column, family, side) -> measured,
+/// until `budget`'s deadline or an interrupt. `progress` hears each run
+/// before it starts.
 pub fn measure_all(
     sides: &[u32],
+    budget: &Progress,
     progress: &mut dyn FnMut(&str),
 ) -> BTreeMap<(usize, usize, u32), Measured> {
     let jobs: Vec<(usize, usize, u32)> = (0..COLUMNS.len())
@@ -245,7 +258,7 @@ pub fn measure_all(
     // Families that coincide at a small side share one run.
     let mut seen: BTreeMap<(usize, u32, u32), Measured> = BTreeMap::new();
     for (done, &(c, f, n)) in jobs.iter().enumerate() {
-        if crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+        if budget.stop().is_some() {
             break;
         }
         let l = (FAMILIES[f].at)(n);
@@ -261,8 +274,9 @@ pub fn measure_all(
                     done + 1,
                     jobs.len()
                 ));
-                let m = measure(COLUMNS[c].algorithm, n, l)
+                let m = measure(COLUMNS[c].algorithm, n, l, budget)
                     .expect("the table's sides and l are in every algorithm's range");
+                let Some(m) = m else { break };
                 seen.insert((c, n, l), m.clone());
                 m
             }
@@ -291,12 +305,32 @@ pub fn best(
         .min_by_key(|&(steps, _)| steps)
 }
 
-/// The table as text.
-pub fn sheet(sides: &[u32], progress: &mut dyn FnMut(&str)) -> Sheet {
-    let cells = measure_all(sides, progress);
+/// The table as text, measured within `timeout` (none: no limit), and
+/// whether the budget or an interrupt cut it.
+pub fn sheet(
+    sides: &[u32],
+    timeout: Option<Duration>,
+    progress: &mut dyn FnMut(&str),
+) -> (Sheet, bool) {
+    let budget = Progress {
+        deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
+        ..Progress::default()
+    };
+    let cells = measure_all(sides, &budget, progress);
     let mut notes = Vec::new();
-    if crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
-        notes.push("interrupted: the cells of the runs not made are left empty".into());
+    let cut = budget.stop();
+    if let Some(cut) = cut {
+        let why = match cut {
+            crate::engine::search::Cut::Time => format!(
+                "the time budget of {} s ran out (--timeout SECS for another, --timeout none \
+                 for none)",
+                timeout.map_or(0, |t| t.as_secs())
+            ),
+            _ => "interrupted".into(),
+        };
+        notes.push(format!(
+            "{why}: the cells of the runs not made are left empty"
+        ));
     }
     let head = |title: &str| {
         let columns = ["l".to_string(), "regime".to_string()]
@@ -442,7 +476,7 @@ pub fn sheet(sides: &[u32], progress: &mut dyn FnMut(&str)) -> Sheet {
          exhaustive checker covers; larger sides one executor run of the order along the bus"
     ));
     all.append(&mut notes);
-    Sheet {
+    let sheet = Sheet {
         title: "Fujita, gossip on the n x n mesh-bus with CREW row and column buses, at most l \
                 tokens per message: steps"
             .to_string(),
@@ -453,7 +487,8 @@ pub fn sheet(sides: &[u32], progress: &mut dyn FnMut(&str)) -> Sheet {
         ],
         grids,
         notes: all,
-    }
+    };
+    (sheet, cut.is_some())
 }
 
 /// A column's short name in the best/lower rows.

@@ -15,10 +15,12 @@ pub mod sheet;
 
 pub use sheet::{Format, Grid, Sheet};
 
+use crate::check::DEFAULT_TIMEOUT;
 use crate::engine::executor;
 use models::catalog::{Algorithm, Ports, Switching};
 use models::{with_protocol, Protocol, ProtocolExt};
 use properties::{bounds, PropertyName, Slot, Status};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// The tables `check table NAME` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,10 +80,19 @@ impl Table {
         let long = match self {
             Table::Fujita => {
                 let side = max_side.unwrap_or(*fujita::SIDES.last().expect("sides"));
+                let within = match timeout {
+                    Some(t) if t.as_secs() == u64::MAX => "it runs with no time budget".to_string(),
+                    t => format!(
+                        "it stops after {} s (--timeout SECS for another, --timeout none for \
+                         none)",
+                        t.unwrap_or(DEFAULT_TIMEOUT).as_secs()
+                    ),
+                };
                 match side > 64 {
                     true => format!(
                         "table fujita runs every algorithm on every side up to {side}: it may \
-                         not end within a minute (--max-side 64 for a table within seconds)"
+                         not end within a minute, and {within}; --max-side 64 gives a table \
+                         within seconds"
                     ),
                     false => return None,
                 }
@@ -95,25 +106,30 @@ impl Table {
                     (rows as u64 * each).div_ceil(60)
                 )
             }
-            Table::Robustness => "table robustness checks every algorithm under faults, delays \
-                                  and skew: it may not end within a minute"
-                .into(),
+            Table::Robustness => format!(
+                "table robustness checks every algorithm under faults, delays and skew, each \
+                 check within {} generated states: about two minutes on 2 cores",
+                robustness::STATES
+            ),
             _ => return None,
         };
         Some(format!("note: {long}; Ctrl-C prints the table so far"))
     }
 
-    /// The table, checked: the Fujita sweep up to `max_side` (default
-    /// 256), each optimum given `timeout` (default 60 s) beside the papers'
-    /// algorithms run through `run`, telling `progress` how far it got.
+    /// The table, checked, and whether a budget or an interrupt cut it:
+    /// the Fujita sweep up to `max_side` (default 256) within `timeout`
+    /// (default [`DEFAULT_TIMEOUT`]), each optimum given `timeout`
+    /// (default 60 s) beside the papers' algorithms run through `run`,
+    /// telling `progress` how far it got.
     pub fn sheet(
         self,
         max_side: Option<u32>,
         timeout: Option<std::time::Duration>,
         run: crate::report::Runner,
         progress: &mut dyn FnMut(&str),
-    ) -> Sheet {
-        match self {
+    ) -> (Sheet, bool) {
+        let interrupted = || crate::engine::search::INTERRUPTED.load(Relaxed);
+        let sheet = match self {
             Table::Optimal => optimal::sheet(
                 &optimal::questions(),
                 timeout.unwrap_or(std::time::Duration::from_secs(60)),
@@ -128,9 +144,14 @@ impl Table {
             Table::Fujita => {
                 let max = max_side.unwrap_or(u32::MAX);
                 let sides: Vec<u32> = fujita::SIDES.into_iter().filter(|&s| s <= max).collect();
-                fujita::sheet(&sides, progress)
+                let timeout = match timeout {
+                    Some(t) if t.as_secs() == u64::MAX => None,
+                    t => Some(t.unwrap_or(DEFAULT_TIMEOUT)),
+                };
+                return fujita::sheet(&sides, timeout, progress);
             }
-        }
+        };
+        (sheet, interrupted())
     }
 }
 

@@ -568,9 +568,9 @@ impl Protocol for Kbcast {
                 Variant::Mnb => Sums {
                     own: 1,
                     beyond: self.cube.nodes() - node - 1,
-                    ..Sums::new(1, d)
+                    ..Sums::new(1)
                 },
-                _ => Sums::new(count as u32, d),
+                _ => Sums::new(count as u32),
             },
             k: (self.variant == Variant::Mnb).then_some(self.cube.nodes()),
             up: vec![Vec::new(); d as usize],

@@ -74,28 +74,47 @@ impl Prefix {
     }
 }
 
-/// A node's sums.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// A node's sums. Flat (no heap): the executor holds one a node, 2^25
+/// of them at the largest size, whose allocations and frees took longer
+/// than the run's first slot.
+#[derive(Clone, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Sums {
     /// a_x.
     pub own: u32,
     /// The sum over the subcube this node hosts so far (up-sweep).
     pub acc: u32,
-    /// right[l - 1]: the sum of the right subcube received in up slot l.
-    pub right: Vec<u32>,
+    /// right[l - 1]: the sum of the right subcube received in up slot l
+    /// (l up to the dimension; the rest stay 0).
+    pub right: [u32; Hypercube::MAX_DIM as usize],
     /// The sum of the terms beyond the subcube of the tree node this node
     /// acts for (down-sweep); r_x = own + beyond at the end.
     pub beyond: u32,
 }
 
+impl std::fmt::Debug for Sums {
+    /// `right` up to its last sum received (the Explorer shows states).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let received = self
+            .right
+            .iter()
+            .rposition(|&r| r != 0)
+            .map_or(0, |i| i + 1);
+        f.debug_struct("Sums")
+            .field("own", &self.own)
+            .field("acc", &self.acc)
+            .field("right", &&self.right[..received])
+            .field("beyond", &self.beyond)
+            .finish()
+    }
+}
+
 impl Sums {
     /// Before slot 1, with a_x = `own`.
-    pub fn new(own: u32, d: u32) -> Sums {
+    pub fn new(own: u32) -> Sums {
         Sums {
             own,
             acc: own,
-            right: vec![0; d as usize],
-            beyond: 0,
+            ..Sums::default()
         }
     }
 
@@ -185,7 +204,7 @@ impl Protocol for Prefix {
         // searches (a scan of the whole set a node was quadratic: the
         // 25-cube's run never reached its first slot).
         let own = (rank(set, node) - rank(set, node + 1)) as u32;
-        Sums::new(own, self.cube.dim())
+        Sums::new(own)
     }
 
     fn packets(&self, _: &Value, _: impl FnMut(PacketId)) {}
@@ -299,7 +318,7 @@ mod tests {
         let senders = |slot: Slot| -> Vec<(NodeId, NodeId)> {
             (0..8)
                 .filter_map(|x| {
-                    let mut s = Sums::new(0, 3);
+                    let mut s = Sums::new(0);
                     s.give(x, 3, slot).map(|(to, _)| (x, to))
                 })
                 .collect()
@@ -328,7 +347,7 @@ mod tests {
         for set in sets {
             for x in 0..8 {
                 let count = set.iter().filter(|&&y| y == x).count() as u32;
-                assert_eq!(p.init(&set, x), Sums::new(count, 3), "{set:?} at {x}");
+                assert_eq!(p.init(&set, x), Sums::new(count), "{set:?} at {x}");
             }
         }
     }

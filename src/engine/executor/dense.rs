@@ -31,7 +31,7 @@
 //! deliveries to that node in that slot whole.
 
 use super::calendar::Calendar;
-use super::ending::{run_slots, Ending};
+use super::ending::{Budget, Ending};
 use super::{on_threads, set_bit, Run, Watch, Watched};
 use crate::engine::memory::huge;
 use crate::engine::search::Progress;
@@ -225,6 +225,7 @@ struct Sending<'a, P: Protocol> {
     resources: &'a Resources,
     watch: Watch,
     whole: &'a [NodeId],
+    budget: &'a Budget<'a>,
 }
 
 /// One lane's nodes: their bits to step now and next, their state codes,
@@ -255,7 +256,7 @@ impl<P: Protocol> Sending<'_, P> {
         let first = overflow.partition_point(|(to, _)| (*to as usize) < base);
         let mut over = overflow[first..].iter().peekable();
         let (mut arrivals, mut out) = (Vec::new(), Vec::new());
-        for (i, word) in now.iter_mut().enumerate() {
+        for (i, word) in self.budget.until_spent_by(now.iter_mut().enumerate(), 64) {
             while *word != 0 {
                 let v = base + i * 64 + word.trailing_zeros() as usize;
                 *word &= *word - 1;
@@ -347,6 +348,7 @@ struct Receiving<'a, P: Protocol> {
     task: &'a properties::Task,
     codes: &'a [AtomicU16],
     overflow: &'a [(NodeId, Arrival<P::Msg>)],
+    budget: &'a Budget<'a>,
 }
 
 impl<P: Protocol> Receiving<'_, P> {
@@ -360,7 +362,7 @@ impl<P: Protocol> Receiving<'_, P> {
             .partition_point(|(to, _)| (*to as usize) < base * 64);
         let mut over = self.overflow[first..].iter().peekable();
         let mut heard = Vec::new();
-        for (i, word) in got.iter_mut().enumerate() {
+        for (i, word) in self.budget.until_spent_by(got.iter_mut().enumerate(), 64) {
             let mut w = std::mem::take(word);
             while w != 0 {
                 let node = ((base + i) * 64) as NodeId + w.trailing_zeros();
@@ -452,12 +454,16 @@ pub(super) fn execute<P: Protocol>(
         .zip(&bounds)
         .zip(lane.iter_mut())
         .collect();
+    let budget = &ending.budget;
     on_threads(inits, |((cells, &w), lane)| {
-        for (i, cell) in cells.iter_mut().enumerate() {
+        for (i, cell) in budget.until_spent(cells.iter_mut().enumerate()) {
             let v = (w * 64 + i) as NodeId;
             *cell = pack(protocol, input, v, protocol.init(input, v), &mut lane.aside);
         }
     });
+    if let Some(run) = ending.unstarted(&claims) {
+        return Some((run, None));
+    }
     let mut holdings = match protocol.holdings_by_packet() {
         true => Holdings::by_packet(&task, per as u64),
         false => Holdings::in_blocks(&task, per as u64),
@@ -483,7 +489,7 @@ pub(super) fn execute<P: Protocol>(
     let mut released = Vec::new();
     let mut whole = Vec::new();
     let mut met = false;
-    let (slot, cut) = run_slots(progress, |slot| {
+    let (slot, cut) = ending.run_slots(|slot| {
         // Free what the last slot took: every word on every lane (a plain
         // write, no lane running) if some lane's list ran over.
         let all = std::mem::take(resources.all.get_mut());
@@ -513,6 +519,7 @@ pub(super) fn execute<P: Protocol>(
             resources: &resources,
             watch,
             whole: &whole,
+            budget,
         };
         let parts = split(&bounds, &mut now, &mut next, &mut states);
         let work: Vec<_> = parts.into_iter().zip(lane.iter_mut()).collect();
@@ -550,6 +557,7 @@ pub(super) fn execute<P: Protocol>(
             task: &task,
             codes: &next_mail.codes,
             overflow: &next_mail.overflow,
+            budget,
         };
         match holdings.parts(per as u32).filter(|_| !quiet) {
             // A lane's receivers at a time, the records merged in node
@@ -577,7 +585,8 @@ pub(super) fn execute<P: Protocol>(
             let work = bounds.windows(2).zip(&lane).collect();
             let parts = on_threads(work, |(w, lane)| {
                 let mut part = Record::new(&claims);
-                let nodes = (w[0] * 64..(w[1] * 64).min(nodes)).map(|v| {
+                let nodes = budget.until_spent(w[0] * 64..(w[1] * 64).min(nodes));
+                let nodes = nodes.map(|v| {
                     let node = v as NodeId;
                     let state = match states[v] {
                         ASIDE => lane.aside[&node].clone(),

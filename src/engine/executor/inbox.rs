@@ -4,7 +4,7 @@
 //! (a multinode broadcast's holdings by xor offset).
 
 use super::calendar::Calendar;
-use super::ending::{run_slots, Ending};
+use super::ending::{Budget, Ending};
 use super::ledger::BitLedger;
 use super::{set_bit, Run, Watch, Watched};
 use crate::engine::search::Progress;
@@ -66,6 +66,8 @@ struct Receiving<'a, P> {
     slot: Slot,
     /// What the run must achieve.
     task: &'a Task,
+    /// What stops the judging part-way.
+    budget: &'a Budget<'a>,
 }
 
 impl<P: Protocol> Receiving<'_, P> {
@@ -84,13 +86,14 @@ impl<P: Protocol> Receiving<'_, P> {
             protocol,
             slot,
             task,
+            budget,
         } = *self;
         sort_nodes(receivers, &mut scratch.marks);
         let nodes = mail.inbox.len();
         let (regroup, counts) = (&mut scratch.regroup, &mut scratch.counts);
         group_by_receiver(&mut mail.overflow, regroup, counts, nodes);
         let mut over = mail.overflow.iter().peekable();
-        for &v in receivers.iter() {
+        for &v in budget.until_spent(receivers.iter()) {
             if let Some(a) = &mail.inbox[v as usize] {
                 receive(protocol, slot, task, v, a, holdings, record);
                 while let Some((to, a)) = over.next_if(|(to, _)| *to == v) {
@@ -117,9 +120,14 @@ pub(super) fn execute<P: Protocol>(
     let claims = protocol.claims_for(input);
     let ending = Ending::new(protocol, input, &task, &claims, progress);
 
-    let mut states: Vec<P::State> = (0..nodes as NodeId)
+    let budget = &ending.budget;
+    let mut states: Vec<P::State> = budget
+        .nodes(nodes)
         .map(|v| protocol.init(input, v))
         .collect();
+    if let Some(run) = ending.unstarted(&claims) {
+        return (run, None);
+    }
     let mut holdings = match protocol.holdings_by_packet() {
         true => Holdings::by_packet(&task, u64::MAX),
         false => Holdings::initial(&task),
@@ -150,80 +158,85 @@ pub(super) fn execute<P: Protocol>(
     let mut released = Vec::new();
     let mut arrivals = Vec::new();
     let mut stepped = 0u64;
-    let (slot, cut) = run_slots(progress, |slot| {
-        ledger.begin(slot);
-        let judge = &mut Judge {
-            protocol,
-            slot,
-            task: &task,
-            holdings: &holdings,
-            record: &mut record,
-            ledger: &mut ledger,
-            released: &mut released,
-            faults: protocol.faults(input),
-        };
-        let mut over = mail.overflow.iter().peekable();
-        for &node in &active {
-            let v = node as usize;
-            arrivals.clear();
-            arrivals.extend(mail.inbox[v].take());
-            while let Some((_, a)) = over.next_if(|(to, _)| *to == node) {
-                arrivals.push(*a);
-            }
-            stepped += 1;
-            if stepped.is_multiple_of(65536) {
-                progress.generated.fetch_add(65536, Relaxed);
-            }
-            out.clear();
-            if protocol.step(node, &mut states[v], slot, &arrivals, 0, &mut out) {
-                match protocol.wake(&states[v], slot) {
-                    w if w <= slot + 1 => next_active.push(node),
-                    w => calendar.push(w, node),
-                }
-            }
-            let posting = Posting {
-                next: &mut next_mail,
-                receivers: &mut receivers,
+    let (slot, cut) = ending
+        .run_slots(|slot| {
+            ledger.begin(slot);
+            let judge = &mut Judge {
+                protocol,
+                slot,
+                task: &task,
+                holdings: &holdings,
+                record: &mut record,
+                ledger: &mut ledger,
+                released: &mut released,
+                faults: protocol.faults(input),
             };
-            transmit(judge, node, &out, posting);
-        }
-        release(&mut holdings, &mut released);
-        // Deliveries of this slot, node by node (the overflow in order).
-        let receiving = Receiving {
-            protocol,
-            slot,
-            task: &task,
-        };
-        receiving.judge(
-            &mut next_mail,
-            &mut receivers,
-            &mut scratch,
-            &mut holdings,
-            &mut record,
-        );
-        let quiet = receivers.is_empty();
-        std::mem::swap(&mut mail, &mut next_mail);
-        next_mail.overflow.clear();
-        // Both sorted: merge them; the calendar's few join after.
-        merged.clear();
-        merge_sorted(&next_active, &receivers, &mut merged);
-        std::mem::swap(&mut next_active, &mut merged);
-        let mut woken = false;
-        calendar.due(slot + 1, |node| {
-            next_active.push(node);
-            woken = true;
-        });
-        if woken {
-            next_active.sort_unstable();
-            next_active.dedup();
-        }
-        std::mem::swap(&mut active, &mut next_active);
-        next_active.clear();
-        receivers.clear();
-        let idle = quiet && active.is_empty() && calendar.is_empty();
-        Some(ending.ended(ending.judge(&states), &mut record, &holdings, slot, idle))
-    })
-    .expect("the inbox drive never gives a run up");
+            let mut over = mail.overflow.iter().peekable();
+            for (k, &node) in active.iter().enumerate() {
+                if budget.spent_at(k) {
+                    break;
+                }
+                let v = node as usize;
+                arrivals.clear();
+                arrivals.extend(mail.inbox[v].take());
+                while let Some((_, a)) = over.next_if(|(to, _)| *to == node) {
+                    arrivals.push(*a);
+                }
+                stepped += 1;
+                if stepped.is_multiple_of(65536) {
+                    progress.generated.fetch_add(65536, Relaxed);
+                }
+                out.clear();
+                if protocol.step(node, &mut states[v], slot, &arrivals, 0, &mut out) {
+                    match protocol.wake(&states[v], slot) {
+                        w if w <= slot + 1 => next_active.push(node),
+                        w => calendar.push(w, node),
+                    }
+                }
+                let posting = Posting {
+                    next: &mut next_mail,
+                    receivers: &mut receivers,
+                };
+                transmit(judge, node, &out, posting);
+            }
+            release(&mut holdings, &mut released);
+            // Deliveries of this slot, node by node (the overflow in order).
+            let receiving = Receiving {
+                protocol,
+                slot,
+                task: &task,
+                budget,
+            };
+            receiving.judge(
+                &mut next_mail,
+                &mut receivers,
+                &mut scratch,
+                &mut holdings,
+                &mut record,
+            );
+            let quiet = receivers.is_empty();
+            std::mem::swap(&mut mail, &mut next_mail);
+            next_mail.overflow.clear();
+            // Both sorted: merge them; the calendar's few join after.
+            merged.clear();
+            merge_sorted(&next_active, &receivers, &mut merged);
+            std::mem::swap(&mut next_active, &mut merged);
+            let mut woken = false;
+            calendar.due(slot + 1, |node| {
+                next_active.push(node);
+                woken = true;
+            });
+            if woken {
+                next_active.sort_unstable();
+                next_active.dedup();
+            }
+            std::mem::swap(&mut active, &mut next_active);
+            next_active.clear();
+            receivers.clear();
+            let idle = quiet && active.is_empty() && calendar.is_empty();
+            Some(ending.ended(ending.judge(&states), &mut record, &holdings, slot, idle))
+        })
+        .expect("the inbox drive never gives a run up");
     (
         Run {
             record,

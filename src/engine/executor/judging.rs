@@ -7,11 +7,11 @@
 //! of one packet interact) all on one thread in receiver order.
 
 use super::arrived::{Arrived, Bucket};
+use super::ending::Budget;
 use super::on_threads;
 use super::sending::Share;
 use super::set_bit;
 use crate::engine::receive;
-use crate::engine::search::Progress;
 use models::{Arrival, Protocol, ProtocolExt, Topology};
 use properties::{Claims, Holdings, Keep, NodeId, Part, Record, Slot, Task};
 
@@ -34,15 +34,9 @@ pub(super) struct Judging<'a, P: Protocol> {
     pub(super) reads: bool,
     /// Receivers per range (a power of two).
     pub(super) per: usize,
-    /// Ctrl-C and the deadline, looked at as a slot is judged: a slot can
-    /// take seconds, and a budget binds within one. A slot left half
-    /// judged is the run's last (the drive stops before the next), and
-    /// what it found is found: each judged delivery is one of the run's.
-    pub(super) progress: &'a Progress,
+    /// What stops the slot part-way (a slot can take seconds).
+    pub(super) budget: &'a Budget<'a>,
 }
-
-/// Deliveries judged between two looks at the progress's stop.
-const LOOK_EVERY: u32 = 1 << 16;
 
 /// What judging updates for the next slot besides the holdings.
 pub(super) struct Next<'a, M> {
@@ -143,11 +137,10 @@ impl<P: Protocol> Judging<'_, P> {
         let sources: Vec<&Bucket<P::Msg>> =
             self.shares.iter().map(|s| &s.buckets[index][..]).collect();
         let lo = (index * self.per) as NodeId;
-        let (mut judged, mut stopped) = (0u32, false);
+        let mut judged = 0;
         let mut each = |to: NodeId, a: &Arrival<P::Msg>| {
-            judged = judged.wrapping_add(1);
-            stopped = stopped || (judged % LOOK_EVERY == 0 && self.progress.stop().is_some());
-            if !stopped {
+            judged += 1;
+            if !self.budget.spent_at(judged - 1) {
                 receive(protocol, slot, task, to, a, &mut holdings, &mut record);
             }
         };
@@ -197,10 +190,7 @@ impl<P: Protocol> Judging<'_, P> {
         let nodes = self.protocol.topology().nodes() as usize;
         let all = self.shares.iter().flat_map(|s| s.buckets.iter().flatten());
         let deliveries = sorted.by_receiver(nodes, all);
-        for (k, (to, a)) in deliveries.iter().enumerate() {
-            if k as u32 % LOOK_EVERY == LOOK_EVERY - 1 && self.progress.stop().is_some() {
-                break;
-            }
+        for (to, a) in self.budget.until_spent(deliveries.iter()) {
             receive(protocol, slot, task, *to, a, holdings, record);
             if reads {
                 set_bit(step, *to as usize);
@@ -239,7 +229,7 @@ impl<P: Protocol> Judging<'_, P> {
         let mut packets = Vec::new();
         for (route, a) in writes {
             // A write may reach a whole line of receivers.
-            if self.progress.stop().is_some() {
+            if self.budget.look() {
                 return;
             }
             let (first, step, count) = topology.receivers_run(route).expect("a bus write");

@@ -392,11 +392,19 @@ fn slots<P: Protocol>(
         nodes: nodes.clone(),
     };
     let p = protocol;
+    // Set up until the budget is spent (the ranks then agree to stop
+    // before slot 1, below).
+    let setting_up = || {
+        let first = nodes.start;
+        let look = move |v: &usize| (v - first).is_multiple_of(64 * LOOK_EVERY_WORDS);
+        nodes
+            .clone()
+            .take_while(move |v| !look(v) || progress.stop().is_none())
+    };
     let mut cells = match P::PACKS {
         true => {
             let mut aside = HashMap::new();
-            let codes = nodes
-                .clone()
+            let codes = setting_up()
                 .map(|v| {
                     pack(
                         p,
@@ -409,7 +417,7 @@ fn slots<P: Protocol>(
                 .collect();
             Cells::Codes(codes, aside)
         }
-        false => Cells::Whole(nodes.clone().map(|v| p.init(input, v as NodeId)).collect()),
+        false => Cells::Whole(setting_up().map(|v| p.init(input, v as NodeId)).collect()),
     };
     let mut holdings = match rank.personal {
         true => Holdings::initial(&rank.task),
@@ -458,7 +466,15 @@ fn slots<P: Protocol>(
         let (mut over, mut stepped) = (0, 0);
         // A delivery whose place in the order was lost (see Mail::place).
         let mut unplaced = false;
+        // Set where the budget stopped this rank's part of the slot: the
+        // ranks then agree to end the run before it (the one-process
+        // drives look every 16,384 nodes too; see `ending`).
+        let mut partial = false;
         for (k, word) in now.iter_mut().enumerate() {
+            if k.is_multiple_of(LOOK_EVERY_WORDS) && progress.stop().is_some() {
+                partial = true;
+                break;
+            }
             while *word != 0 {
                 let i = k * 64 + word.trailing_zeros() as usize;
                 *word &= *word - 1;
@@ -597,6 +613,10 @@ fn slots<P: Protocol>(
         let mut quiet = true;
         let mut o = 0;
         for (k, &word) in next_mail.got.iter().enumerate() {
+            if k.is_multiple_of(LOOK_EVERY_WORDS) && progress.stop().is_some() {
+                partial = true;
+                break;
+            }
             let mut w = word;
             quiet &= w == 0;
             while w != 0 {
@@ -626,11 +646,19 @@ fn slots<P: Protocol>(
         std::mem::swap(&mut now, &mut next);
         let busy = !(quiet && calendar.is_empty() && now.iter().all(|&w| w == 0));
         let why = Cut::code(progress.stop());
-        let [met, busy, why] = world.max(&[met as u64, busy as u64, why])[..] else {
-            unreachable!("three values")
+        let mine = [met as u64, busy as u64, why, partial as u64];
+        let [met, busy, why, partial] = world.max(&mine)[..] else {
+            unreachable!("four values")
         };
         if met != 0 {
             return None;
+        }
+        if partial != 0 {
+            // A rank left the slot unfinished (its budget, which it still
+            // reads as spent, so `why` names it): the run ends before it.
+            cut = Cut::of_code(why);
+            slot -= 1;
+            break;
         }
         if busy == 0 || slot >= horizon {
             idle = busy == 0;
@@ -677,6 +705,10 @@ fn slots<P: Protocol>(
     });
     Some(world.from_first(merged))
 }
+
+/// Words of node bits (64 nodes each) a rank's loop handles between two
+/// looks at the budget: 16,384 nodes.
+const LOOK_EVERY_WORDS: usize = 256;
 
 /// True if `record` holds a violation whose report the ranks could not
 /// give as one process would: a conflict (its first holder and the most

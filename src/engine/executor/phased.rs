@@ -19,7 +19,7 @@
 
 use super::arrived::Arrived;
 use super::calendar::Calendar;
-use super::ending::{run_slots, Ending};
+use super::ending::{Budget, Ending};
 use super::judging::{Judging, Next, Sorted};
 use super::ledger::BitLedger;
 use super::sending::{split, Sending, Share};
@@ -124,12 +124,13 @@ struct CrossConflict;
 
 impl<P: Protocol> Plan<'_, P> {
     /// Nothing sent yet: every node in its initial state and active.
-    fn start(&self, watch: Watch) -> Phased<P::Msg, P::State> {
+    fn start(&self, watch: Watch, budget: &Budget) -> Phased<P::Msg, P::State> {
         let (protocol, input, per, parts) = (self.protocol, self.input, self.per, self.parts);
         let topology = protocol.topology();
         let nodes = topology.nodes() as usize;
         let words = topology.resources().div_ceil(64) as usize;
-        let states = (0..nodes as NodeId)
+        let states = budget
+            .nodes(nodes)
             .map(|v| protocol.init(input, v))
             .collect();
         let holdings = match protocol.holdings_by_packet() {
@@ -160,7 +161,7 @@ impl<P: Protocol> Plan<'_, P> {
 
     /// Phase 1: the active nodes step and send, a contiguous run of them
     /// a thread.
-    fn send(&self, run: &mut Phased<P::Msg, P::State>, slot: Slot) {
+    fn send(&self, run: &mut Phased<P::Msg, P::State>, slot: Slot, budget: &Budget) {
         let sending = Sending {
             protocol: self.protocol,
             slot,
@@ -169,6 +170,7 @@ impl<P: Protocol> Plan<'_, P> {
             inbox: &run.arrived,
             reads: self.reads,
             shift: self.shift(),
+            budget,
         };
         let work = split(
             &mut run.shares,
@@ -218,7 +220,7 @@ impl<P: Protocol> Plan<'_, P> {
 
     /// Phase 3: the slot's deliveries judged, by range where the holdings
     /// split, else on this thread; returns true if nothing was sent.
-    fn judge(&self, run: &mut Phased<P::Msg, P::State>, slot: Slot, progress: &Progress) -> bool {
+    fn judge(&self, run: &mut Phased<P::Msg, P::State>, slot: Slot, budget: &Budget) -> bool {
         let judging = Judging {
             protocol: self.protocol,
             slot,
@@ -227,7 +229,7 @@ impl<P: Protocol> Plan<'_, P> {
             shares: &run.shares,
             reads: self.reads,
             per: self.per,
-            progress,
+            budget,
         };
         let quiet = judging.quiet();
         let next = Next {
@@ -287,11 +289,15 @@ pub(super) fn execute<P: Protocol>(
 ) -> Option<Watched> {
     let plan = Plan::new(protocol, input, threads, range);
     let ending = Ending::new(protocol, input, &plan.task, &plan.claims, progress);
-    let mut run = plan.start(watch);
-    let (slot, cut) = run_slots(progress, |slot| {
-        plan.send(&mut run, slot);
+    let budget = &ending.budget;
+    let mut run = plan.start(watch, budget);
+    if let Some(run) = ending.unstarted(&plan.claims) {
+        return Some((run, None));
+    }
+    let (slot, cut) = ending.run_slots(|slot| {
+        plan.send(&mut run, slot, budget);
         plan.fold(&mut run, progress).ok()?;
-        let quiet = plan.judge(&mut run, slot, progress);
+        let quiet = plan.judge(&mut run, slot, budget);
         let idle = run.advance(slot) && quiet;
         let judge = ending.judge(&run.states);
         Some(ending.ended(judge, &mut run.record, &run.holdings, slot, idle))

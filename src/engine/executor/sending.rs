@@ -4,6 +4,7 @@
 //! by receiver range for [`super::judging`].
 
 use super::arrived::{Arrived, Cursor};
+use super::ending::Budget;
 use super::ledger::BitLedger;
 use crate::engine::{transmit, Judge, Post};
 use models::{Arrival, Protocol, ProtocolExt, Topology};
@@ -188,6 +189,8 @@ pub(super) struct Sending<'a, P: Protocol> {
     pub(super) reads: bool,
     /// Receiver ranges are of 2^shift nodes.
     pub(super) shift: u32,
+    /// What stops the slot part-way.
+    pub(super) budget: &'a Budget<'a>,
 }
 
 impl<P: Protocol> Sending<'_, P> {
@@ -201,6 +204,7 @@ impl<P: Protocol> Sending<'_, P> {
             inbox,
             reads,
             shift,
+            budget,
         } = *self;
         let Senders {
             share,
@@ -212,7 +216,7 @@ impl<P: Protocol> Sending<'_, P> {
         let topology = protocol.topology();
         share.ledger.begin(slot);
         let mut cursor = Cursor::new();
-        for &node in nodes {
+        for &node in budget.until_spent(nodes.iter()) {
             share.out.clear();
             share.stepped += 1;
             let state = &mut states[node as usize - base];
