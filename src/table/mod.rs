@@ -80,12 +80,12 @@ impl Table {
         let long = match self {
             Table::Fujita => {
                 let side = max_side.unwrap_or(*fujita::SIDES.last().expect("sides"));
-                let within = match timeout {
-                    Some(t) if t.as_secs() == u64::MAX => "it runs with no time budget".to_string(),
-                    t => format!(
+                let within = match fujita_budget(timeout) {
+                    None => "it runs with no time budget".to_string(),
+                    Some(t) => format!(
                         "it stops after {} s (--timeout SECS for another, --timeout none for \
                          none)",
-                        t.unwrap_or(DEFAULT_TIMEOUT).as_secs()
+                        t.as_secs()
                     ),
                 };
                 match side > 64 {
@@ -144,14 +144,19 @@ impl Table {
             Table::Fujita => {
                 let max = max_side.unwrap_or(u32::MAX);
                 let sides: Vec<u32> = fujita::SIDES.into_iter().filter(|&s| s <= max).collect();
-                let timeout = match timeout {
-                    Some(t) if t.as_secs() == u64::MAX => None,
-                    t => Some(t.unwrap_or(DEFAULT_TIMEOUT)),
-                };
-                return fujita::sheet(&sides, timeout, progress);
+                return fujita::sheet(&sides, fujita_budget(timeout), progress);
             }
         };
         (sheet, interrupted())
+    }
+}
+
+/// The Fujita sweep's time budget under `--timeout` (none: the default;
+/// `none`, given as `u64::MAX` seconds: no budget).
+fn fujita_budget(timeout: Option<std::time::Duration>) -> Option<std::time::Duration> {
+    match timeout {
+        Some(t) if t.as_secs() == u64::MAX => None,
+        t => Some(t.unwrap_or(DEFAULT_TIMEOUT)),
     }
 }
 

@@ -33,14 +33,30 @@ pub(super) struct Budget<'a> {
 }
 
 impl<'a> Budget<'a> {
+    /// The budget of `progress`, not yet looked at.
+    pub(super) fn new(progress: &'a Progress) -> Self {
+        Budget {
+            progress,
+            cut: OnceLock::new(),
+        }
+    }
+
     /// Whether the budget is spent, looking at it only at every
     /// [`LOOK_EVERY`]-th `item` (a loop's count, from 0) and else
     /// answering what was last seen.
     #[inline]
     pub(super) fn spent_at(&self, item: usize) -> bool {
-        match item % LOOK_EVERY {
-            0 => self.look(),
-            _ => self.spent(),
+        self.spent_at_by(item, 1)
+    }
+
+    /// [`Budget::spent_at`] of a loop whose items are `weight` nodes
+    /// each, `at` nodes in: it looks where `at` crosses a multiple of
+    /// [`LOOK_EVERY`].
+    #[inline]
+    fn spent_at_by(&self, at: usize, weight: usize) -> bool {
+        match at % LOOK_EVERY < weight {
+            true => self.look(),
+            false => self.spent(),
         }
     }
 
@@ -75,12 +91,8 @@ impl<'a> Budget<'a> {
     ) -> impl Iterator<Item = I::Item> + 's {
         let mut k = 0;
         items.take_while(move |_| {
-            let at = k;
             k += weight;
-            match at % LOOK_EVERY < weight {
-                true => !self.look(),
-                false => !self.spent(),
-            }
+            !self.spent_at_by(k - weight, weight)
         })
     }
 
@@ -91,7 +103,7 @@ impl<'a> Budget<'a> {
     }
 
     /// Why the run stops, once a look has seen it.
-    fn cut(&self) -> Option<Cut> {
+    pub(super) fn cut(&self) -> Option<Cut> {
         self.cut.get().copied()
     }
 }
@@ -130,10 +142,7 @@ impl<'a, P: Protocol> Ending<'a, P> {
             input,
             task,
             horizon,
-            budget: Budget {
-                progress,
-                cut: OnceLock::new(),
-            },
+            budget: Budget::new(progress),
         }
     }
 

@@ -44,6 +44,7 @@
 use super::calendar::Calendar;
 use super::dense::{pack, ASIDE};
 pub use super::dense::{EMPTY, SPILLED};
+use super::ending::Budget;
 use super::ledger::BitLedger;
 use super::{set_bit, Run};
 use crate::engine::group::{amount, wire, World};
@@ -392,15 +393,11 @@ fn slots<P: Protocol>(
         nodes: nodes.clone(),
     };
     let p = protocol;
-    // Set up until the budget is spent (the ranks then agree to stop
-    // before slot 1, below).
-    let setting_up = || {
-        let first = nodes.start;
-        let look = move |v: &usize| (v - first).is_multiple_of(64 * LOOK_EVERY_WORDS);
-        nodes
-            .clone()
-            .take_while(move |v| !look(v) || progress.stop().is_none())
-    };
+    // This rank's looks at the budget (the one-process drives' own): it
+    // sets up, steps and judges until the budget is spent, and the ranks
+    // then agree to end the run before the slot (or before slot 1).
+    let budget = Budget::new(progress);
+    let setting_up = || budget.until_spent(nodes.clone());
     let mut cells = match P::PACKS {
         true => {
             let mut aside = HashMap::new();
@@ -466,15 +463,7 @@ fn slots<P: Protocol>(
         let (mut over, mut stepped) = (0, 0);
         // A delivery whose place in the order was lost (see Mail::place).
         let mut unplaced = false;
-        // Set where the budget stopped this rank's part of the slot: the
-        // ranks then agree to end the run before it (the one-process
-        // drives look every 16,384 nodes too; see `ending`).
-        let mut partial = false;
-        for (k, word) in now.iter_mut().enumerate() {
-            if k.is_multiple_of(LOOK_EVERY_WORDS) && progress.stop().is_some() {
-                partial = true;
-                break;
-            }
+        for (k, word) in budget.until_spent_by(now.iter_mut().enumerate(), 64) {
             while *word != 0 {
                 let i = k * 64 + word.trailing_zeros() as usize;
                 *word &= *word - 1;
@@ -612,11 +601,7 @@ fn slots<P: Protocol>(
         }
         let mut quiet = true;
         let mut o = 0;
-        for (k, &word) in next_mail.got.iter().enumerate() {
-            if k.is_multiple_of(LOOK_EVERY_WORDS) && progress.stop().is_some() {
-                partial = true;
-                break;
-            }
+        for (k, &word) in budget.until_spent_by(next_mail.got.iter().enumerate(), 64) {
             let mut w = word;
             quiet &= w == 0;
             while w != 0 {
@@ -646,6 +631,8 @@ fn slots<P: Protocol>(
         std::mem::swap(&mut now, &mut next);
         let busy = !(quiet && calendar.is_empty() && now.iter().all(|&w| w == 0));
         let why = Cut::code(progress.stop());
+        // Where the budget stopped this rank's part of the slot.
+        let partial = budget.spent();
         let mine = [met as u64, busy as u64, why, partial as u64];
         let [met, busy, why, partial] = world.max(&mine)[..] else {
             unreachable!("four values")
@@ -705,10 +692,6 @@ fn slots<P: Protocol>(
     });
     Some(world.from_first(merged))
 }
-
-/// Words of node bits (64 nodes each) a rank's loop handles between two
-/// looks at the budget: 16,384 nodes.
-const LOOK_EVERY_WORDS: usize = 256;
 
 /// True if `record` holds a violation whose report the ranks could not
 /// give as one process would: a conflict (its first holder and the most
