@@ -7,7 +7,7 @@
 //! ran out, Ctrl-C, or the engine cannot judge it).
 
 use clap::Parser;
-use commcheck::check::{self, Request};
+use commcheck::check::{self, CheckError, Request};
 use commcheck::cli::{self, Command, Exported, Exports};
 use commcheck::engine::search::INTERRUPTED;
 use commcheck::show::{as_schedule, explore, export};
@@ -195,7 +195,14 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             });
         }
         Command::Schedule(request, json) => {
-            let outcome = check::schedule::check_schedule(&request)?;
+            let outcome = match check::schedule::check_schedule(&request) {
+                // Cut short while the file was read: nothing judged (exit 3).
+                Err(unbuilt @ CheckError::Unbuilt { .. }) => {
+                    eprintln!("{unbuilt}");
+                    return report(&[], json, true);
+                }
+                result => result?,
+            };
             if !json {
                 out!("{}", outcome.text());
             }

@@ -72,8 +72,8 @@ class FormatError(CommcheckError, ValueError):
 
 class BudgetError(CommcheckError, TimeoutError):
     """The time budget ran out before anything was judged: while the
-    check's model was still being built (the largest take seconds to a
-    minute). A budget that runs out later gives a report whose verdicts
+    check's model was still being built or its schedule's file read (the
+    largest take seconds to a minute). A budget that runs out later gives a report whose verdicts
     not reached are ``unknown``."""
 
 

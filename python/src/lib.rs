@@ -135,9 +135,14 @@ fn check(words: &[String], progress: Option<&Sink>) -> Result<(String, String), 
         }
         Command::Schedule(mut request, _) => {
             quiet(&mut request.options);
-            let outcome = commcheck::check::schedule::check_schedule(&request)
-                .map_err(|e| Failure::of_check(&e))?;
-            Ok((json(&outcome)?, String::new()))
+            match commcheck::check::schedule::check_schedule(&request) {
+                // Cut short while the file was read: no report, the words.
+                Err(unbuilt @ CheckError::Unbuilt { .. }) => Ok(("[]".into(), unbuilt.to_string())),
+                result => Ok((
+                    json(&result.map_err(|e| Failure::of_check(&e))?)?,
+                    String::new(),
+                )),
+            }
         }
         Command::Optimal(request, _) => {
             let found =

@@ -261,6 +261,34 @@ def test_a_budget_that_ends_while_the_model_is_built_raises():
     assert time.monotonic() - start < 2.5
 
 
+def test_a_budget_that_ends_while_a_schedule_is_read_raises(tmp_path):
+    # A pipe whose writer waits after its first line: the file is still
+    # being read when the budget ends; nothing is judged.
+    import threading
+
+    fifo = tmp_path / "endless.goal"
+    os.mkfifo(fifo)
+    opened = []
+
+    def write():
+        f = open(fifo, "w")
+        f.write("num_ranks 2\n")
+        f.flush()
+        opened.append(f)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(commcheck.BudgetError, match="nothing was judged"):
+            commcheck.check_schedule(str(fifo), "hypercube:1", format="goal", timeout=1)
+        assert time.monotonic() - start < 2.5
+    finally:
+        writer.join()
+        for f in opened:
+            f.close()
+
+
 def test_the_gil_is_released_while_checking():
     import threading
 

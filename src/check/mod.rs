@@ -38,11 +38,7 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     let within = req.options.timeout;
     // Why the build was left, where it was.
     let left = std::cell::Cell::new("");
-    let built_by = |build| {
-        built_within(build, within)
-            .map_err(|why| left.set(why))
-            .ok()
-    };
+    let built_by = |build| done_within(build, within).map_err(|why| left.set(why)).ok();
     with_protocol!(req.algorithm, req.config.clone(), built by built_by, |p| {
         let Some(p) = p else {
             return Err(CheckError::Unbuilt {
@@ -57,33 +53,33 @@ pub fn check(req: &Request) -> Result<Outcome, CheckError> {
     })
 }
 
-/// Builds a model on a thread of the main thread's stack and waits for
-/// it until `within` has passed or an interrupt comes: then the reason,
-/// and the build is left to its thread (the largest models take a minute
-/// to build, and a budget binds from the start; a library caller's
-/// process carries that thread, and its memory, until the build ends).
-/// A panic of the build is the caller's.
-fn built_within(
-    build: models::Builder,
+/// Runs `work` (a model's build, a schedule's reading) on a thread of
+/// the main thread's stack and waits for it until `within` has passed
+/// or an interrupt comes: then the reason, and the work is left to its
+/// thread (the largest models take a minute to build, and a budget binds
+/// from the start; a library caller's process carries that thread, and
+/// its memory, until the work ends). A panic of the work is the caller's.
+pub(crate) fn done_within<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
     within: Option<Duration>,
-) -> Result<Box<dyn std::any::Any + Send>, &'static str> {
+) -> Result<T, &'static str> {
     let start = Instant::now();
     let (tx, rx) = std::sync::mpsc::channel();
-    let builder = std::thread::Builder::new()
+    let worker = std::thread::Builder::new()
         .name("build".into())
         .stack_size(8 << 20)
         .spawn(move || {
-            let _ = tx.send(build());
+            let _ = tx.send(work());
         })
         .expect("a thread to build the model");
     let step = Duration::from_millis(20);
     loop {
         let wait = within.map_or(step, |t| t.saturating_sub(start.elapsed()).min(step));
         match rx.recv_timeout(wait) {
-            Ok(built) => return Ok(built),
-            Err(RecvTimeoutError::Disconnected) => match builder.join() {
+            Ok(done) => return Ok(done),
+            Err(RecvTimeoutError::Disconnected) => match worker.join() {
                 Err(panic) => std::panic::resume_unwind(panic),
-                Ok(()) => unreachable!("the builder sends what it built"),
+                Ok(()) => unreachable!("the worker sends what it did"),
             },
             Err(RecvTimeoutError::Timeout) => {
                 if within.is_some_and(|t| start.elapsed() >= t) {

@@ -13,7 +13,7 @@ use crate::import::{self, ImportError};
 use crate::report::{Counterexample, Finder, Outcome, PropertyReport};
 use models::catalog::{Config, Params};
 use models::schedule::causal::{Speeds, Verdict};
-use models::schedule::scheduled::Scheduled;
+use models::schedule::scheduled::{Scheduled, Stop};
 use models::schedule::{Kind, Schedule};
 use models::topology::parts::NodeKind;
 use models::with_network;
@@ -333,6 +333,7 @@ fn placement(map: &Map, ranks: u32, net: &Network) -> Result<Vec<NodeId>, Import
 
 /// A schedule ready to run: placed on its network, with its claims and
 /// the subject reports name.
+#[derive(Clone)]
 pub struct Prepared {
     /// The schedule.
     pub schedule: Schedule,
@@ -499,24 +500,76 @@ pub fn prepare(req: &ScheduleRequest) -> Result<Prepared, CheckError> {
 }
 
 /// Checks the schedule `req` names on its network, and times it under
-/// the cost model it names.
+/// the cost model it names. Reading, placing and routing a large file
+/// takes seconds, so it is done under the budget as a catalogue model's
+/// build is ([`super::done_within`]): where the budget or an interrupt
+/// comes first, nothing is judged ([`CheckError::Unbuilt`]).
 pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
-    let prepared = prepare(req)?;
-    let cost = time(req)?;
-    if req.options.engine == Some(Engine::Actor) {
+    let start = std::time::Instant::now();
+    let within = req.options.timeout;
+    let ready = {
+        let req = req.clone();
+        move || prepare(&req).and_then(|p| Ok((time(&req, &p)?, p)))
+    };
+    let (cost, prepared) =
+        super::done_within(ready, within).map_err(|why| CheckError::Unbuilt {
+            what: format!("schedule {}", req.file.display()),
+            why: why.into(),
+        })??;
+    // The check has what the reading left of the budget.
+    let options = Options {
+        timeout: within.map(|t| t.saturating_sub(start.elapsed())),
+        ..req.options.clone()
+    };
+    if options.engine == Some(Engine::Actor) {
         return timing_free(req, prepared, cost);
     }
+    let stop = Arc::new(budget_stop(&options));
     let (mut outcome, speeds) = crate::with_scheduled!(req, prepared, |scheduled, subject| {
         let speeds = scheduled.speeds();
         let decided = match req.no_reduction || req.load {
             true => 0,
             false => scheduled.one_run_decides(&speeds),
         };
-        check_deciding(scheduled, &subject, &req.options, decided).map(|o| (o, speeds))
+        let scheduled = scheduled.with_stop(stop.clone());
+        check_deciding(scheduled, &subject, &options, decided).map(|o| (o, speeds))
     })?;
+    if stop.cut() {
+        undecided_where_cut(&mut outcome);
+    }
     outcome.properties.extend(speed_reports(speeds));
     outcome.cost = cost;
     Ok(outcome)
+}
+
+/// What stops a slot's listing of local orders: the time budget left in
+/// `options`, the memory allowance (counted from here), or an interrupt.
+fn budget_stop(options: &Options) -> Stop {
+    use crate::engine::memory;
+    let deadline = options
+        .timeout
+        .and_then(|t| std::time::Instant::now().checked_add(t));
+    let allowance = memory::allowance(options.max_memory);
+    Stop::new(move || {
+        deadline.is_some_and(|d| std::time::Instant::now() >= d)
+            || crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+            || allowance.is_some_and(|a| memory::growth(a.base, a.address_space) > a.bytes)
+    })
+}
+
+/// A search that listed some slot's local orders only in part decides
+/// no "holds": each such verdict becomes unknown, saying why (its
+/// violations stand: each was reached by a real order).
+fn undecided_where_cut(outcome: &mut Outcome) {
+    const WHY: &str = "the budget ran out while a slot's orders of local work were listed";
+    for p in &mut outcome.properties {
+        if p.status == Status::Holds {
+            (p.status, p.reason) = (Status::Unknown, Some(WHY.into()));
+        }
+    }
+    outcome
+        .notes
+        .push(format!("{WHY}: verdicts not reached are unknown"));
 }
 
 /// `--engine actor`: the schedule judged at every relative speed only,
@@ -630,9 +683,9 @@ pub const RACE_FREEDOM: &str = "race-freedom";
 /// relative speed ([`models::schedule::causal`]).
 pub const CAUSAL_COMPLETENESS: &str = "causal-completeness";
 
-/// The schedule `req` names, timed under its cost model with the bounds
-/// beside (None without `--cost`).
-pub fn time(req: &ScheduleRequest) -> Result<Option<Cost>, CheckError> {
+/// The schedule `req` names (`prepared`), timed under its cost model
+/// with the bounds beside (None without `--cost`).
+pub fn time(req: &ScheduleRequest, prepared: &Prepared) -> Result<Option<Cost>, CheckError> {
     let usage = |e: crate::cost::CostError| CheckError::Usage(e.to_string());
     let Some(model) = &req.cost else {
         return Ok(None);
@@ -644,13 +697,13 @@ pub fn time(req: &ScheduleRequest) -> Result<Option<Cost>, CheckError> {
     }
     let ns = match model {
         Model::LogGops(p) => {
-            let schedule = read_schedule(req)?;
-            crate::cost::loggops_time(&schedule, p, req.bytes).map_err(usage)?
+            crate::cost::loggops_time(&prepared.schedule, p, req.bytes).map_err(usage)?
         }
-        Model::Links(m) => crate::with_scheduled!(req, |s, _subject| link_time(s, m, req.bytes))?,
+        Model::Links(m) => crate::with_scheduled!(req, prepared.clone(), |s, _subject| link_time(
+            s, m, req.bytes
+        ))?,
     };
     let mut cost = Cost::of(model, ns);
-    let prepared = prepare(req)?;
     let machine = machine_of(&prepared.net, &prepared.place, model);
     let bytes = req
         .bytes

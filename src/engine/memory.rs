@@ -34,6 +34,18 @@ pub fn process_memory() -> (u64, u64) {
     (rss * 4096, vm * 4096)
 }
 
+/// What the process grew by since `base` (its resident and virtual size
+/// then): resident growth, or virtual where that is larger and the
+/// address space is what is limited.
+pub fn growth(base: (u64, u64), address_space: bool) -> u64 {
+    let (rss, vm) = process_memory();
+    let grown = rss.saturating_sub(base.0);
+    match address_space {
+        true => grown.max(vm.saturating_sub(base.1)),
+        false => grown,
+    }
+}
+
 /// The process's peak resident size in bytes so far (Linux's VmHWM; 0
 /// elsewhere).
 pub fn peak_resident() -> u64 {

@@ -78,7 +78,7 @@ pub fn read_from(
         ranks: None,
         rank: None,
         ops: Vec::new(),
-        labels: HashMap::new(),
+        labels: HashMap::default(),
         seen: Vec::new(),
         deps: Vec::new(),
     };
@@ -207,7 +207,7 @@ struct Reader<'a> {
     /// Every operation read, with its rank, in file order.
     ops: Vec<Op>,
     /// (rank, label) to the operation's first and last packet in `ops`.
-    labels: HashMap<(Rank, String), (usize, usize)>,
+    labels: HashMap<(Rank, String), (usize, usize), ahash::RandomState>,
     /// Ranks whose block has been read.
     seen: Vec<bool>,
     deps: Vec<Dep>,
@@ -499,7 +499,7 @@ impl Reader<'_> {
 
     /// Groups the operations by rank (each rank's in file order) and
     /// resolves the dependencies.
-    fn finish(self, ranks: u32, collective: &Collective) -> Result<Schedule, ImportError> {
+    fn finish(mut self, ranks: u32, collective: &Collective) -> Result<Schedule, ImportError> {
         let mut order: Vec<usize> = (0..self.ops.len()).collect();
         order.sort_by_key(|&i| self.ops[i].rank);
         let mut new_index = vec![0 as OpId; self.ops.len()];
@@ -513,40 +513,39 @@ impl Reader<'_> {
         for r in 0..ranks as usize {
             first[r + 1] += first[r];
         }
-        let mut ops: Vec<Op> = order
-            .iter()
-            .map(|&i| {
-                let mut op = self.ops[i].clone();
-                op.after
-                    .iter_mut()
-                    .for_each(|a| *a = new_index[*a as usize]);
-                op
-            })
-            .collect();
-        for d in &self.deps {
-            let find = |label: &str| {
-                let &(first, last) =
-                    self.labels
-                        .get(&(d.rank, label.to_string()))
-                        .ok_or_else(|| {
-                            self.error(
-                                d.line,
-                                format!("no operation labelled {label} on rank {}", d.rank),
-                            )
-                        })?;
-                let defined = self.ops[first].line;
-                if defined > d.line {
+        // The same stable order as `order`'s, moving the operations.
+        let mut ops = std::mem::take(&mut self.ops);
+        ops.sort_by_key(|op| op.rank);
+        for op in &mut ops {
+            op.after
+                .iter_mut()
+                .for_each(|a| *a = new_index[*a as usize]);
+        }
+        for d in std::mem::take(&mut self.deps) {
+            let find = |label: String| {
+                let line = d.line;
+                let key = (d.rank, label);
+                let &(first, last) = self.labels.get(&key).ok_or_else(|| {
+                    self.error(
+                        line,
+                        format!("no operation labelled {} on rank {}", key.1, d.rank),
+                    )
+                })?;
+                let (first, last) = (new_index[first], new_index[last]);
+                let defined = ops[first as usize].line;
+                if defined > line {
                     return Err(self.error(
-                        d.line,
+                        line,
                         format!(
-                            "{label} is defined later, on line {defined}: LogGOPSim reads a \
-                             dependency only on a label defined before it"
+                            "{} is defined later, on line {defined}: LogGOPSim reads a \
+                             dependency only on a label defined before it",
+                            key.1
                         ),
                     ));
                 }
-                Ok((new_index[first], new_index[last]))
+                Ok((first, last))
             };
-            let (later, earlier) = (find(&d.later)?, find(&d.earlier)?);
+            let (later, earlier) = (find(d.later)?, find(d.earlier)?);
             // After the earlier one completes: its last packet; after it
             // starts: its first. The later one starts with its first.
             let op = &mut ops[later.0 as usize];

@@ -382,6 +382,7 @@ pub fn timed(
         given: Some(std::sync::Arc::new(exported.schedule)),
         ..crate::check::schedule::ScheduleRequest::new(exported.what, network)
     };
-    let cost = crate::check::schedule::time(&request)?;
+    let prepared = crate::check::schedule::prepare(&request)?;
+    let cost = crate::check::schedule::time(&request, &prepared)?;
     Ok(cost.expect("a cost model was given"))
 }

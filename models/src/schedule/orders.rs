@@ -135,6 +135,13 @@ impl Footprint {
         }
     }
 
+    /// True if it reads, writes and adds to nothing (a send, a
+    /// computation): it clashes with no footprint.
+    fn inert(&self) -> bool {
+        let empty = |s: &Set| matches!(s, Set::At(a) if a.is_empty());
+        empty(&self.reads) && empty(&self.writes) && empty(&self.adds)
+    }
+
     /// True if the two, in either order, can leave different values.
     fn clashes(&self, other: &Footprint) -> bool {
         let both_write = self.writes.meets(&other.writes) && !(self.knowledge && other.knowledge);
@@ -162,6 +169,11 @@ pub struct Conflicts {
     foot: Vec<Footprint>,
     /// Per receive, the sender and tag it takes (None: any).
     filter: Vec<Option<(Option<Rank>, Option<u32>)>>,
+    /// The operations that can conflict with any (a footprint or a
+    /// receive), in id order: where a rank keeps no order, its events
+    /// look only at these (a rank of a million computations and a send
+    /// has none to look at).
+    touching: Vec<OpId>,
     order: std::sync::OnceLock<Order>,
 }
 
@@ -181,12 +193,12 @@ struct Order {
 impl Conflicts {
     /// The footprints of `schedule`'s operations.
     pub fn new(schedule: &Schedule) -> Conflicts {
-        let foot = schedule
+        let foot: Vec<Footprint> = schedule
             .ops
             .iter()
             .map(|o| Footprint::of(&o.kind))
             .collect();
-        let filter = schedule
+        let filter: Vec<_> = schedule
             .ops
             .iter()
             .map(|o| match o.kind {
@@ -194,11 +206,24 @@ impl Conflicts {
                 _ => None,
             })
             .collect();
+        let touching = (0..schedule.ops.len() as OpId)
+            .filter(|&b| !foot[b as usize].inert() || filter[b as usize].is_some())
+            .collect();
         Conflicts {
             foot,
             filter,
+            touching,
             order: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The operations of `ids` that can conflict with some operation:
+    /// every other has no footprint and is no receive, so neither clashes
+    /// nor competes with any.
+    pub fn touching(&self, ids: std::ops::Range<OpId>) -> &[OpId] {
+        let from = self.touching.partition_point(|&b| b < ids.start);
+        let to = self.touching.partition_point(|&b| b < ids.end);
+        &self.touching[from..to]
     }
 
     /// The orders of `schedule` (the one these conflicts are of), built

@@ -150,6 +150,48 @@ pub struct Scheduled<T: Topology> {
     bases: Vec<PacketId>,
     /// Which of those orders are explored.
     orders: Orders,
+    /// What may stop their listing part-way.
+    stop: Arc<Stop>,
+}
+
+/// What may stop the listing of a slot's local orders part-way (the
+/// check's time budget, an interrupt: k conflicting operations can take
+/// 2^k steps within one state's successors), and whether it did. The
+/// ends listed before the stop are each reached by some order, so a
+/// violation found through them stands; a search that used a cut listing
+/// decides nothing else (the check makes its holds unknown).
+#[derive(Default)]
+pub struct Stop {
+    spent: Option<Box<dyn Fn() -> bool + Send + Sync>>,
+    cut: std::sync::atomic::AtomicBool,
+}
+
+impl Stop {
+    /// A stop when `spent` says so (it is asked every
+    /// [`Stop::LOOK_EVERY`] steps of a listing).
+    pub fn new(spent: impl Fn() -> bool + Send + Sync + 'static) -> Stop {
+        Stop {
+            spent: Some(Box::new(spent)),
+            ..Stop::default()
+        }
+    }
+
+    /// The steps of a listing between two looks.
+    pub const LOOK_EVERY: usize = 1024;
+
+    /// True if a listing was cut.
+    pub fn cut(&self) -> bool {
+        self.cut.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// True if the listing must stop now (and it is so recorded).
+    fn now(&self) -> bool {
+        let spent = self.spent.as_ref().is_some_and(|spent| spent());
+        if spent {
+            self.cut.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        spent
+    }
 }
 
 /// A rank part-way through a slot's local work: the slot's messages not
@@ -258,6 +300,7 @@ impl<T: Topology> Scheduled<T> {
             receives,
             bases,
             orders: Orders::Reduced,
+            stop: Arc::default(),
         };
         let hint = match switching {
             Switching::Sf => " (--switching wh sends a message as a worm)",
@@ -401,6 +444,12 @@ impl<T: Topology> Scheduled<T> {
         self
     }
 
+    /// The same, its listings of a slot's orders stopped by `stop`.
+    pub fn with_stop(mut self, stop: Arc<Stop>) -> Self {
+        self.stop = stop;
+        self
+    }
+
     /// The schedule.
     pub fn schedule(&self) -> &Schedule {
         &self.schedule
@@ -500,8 +549,13 @@ impl<T: Topology> Scheduled<T> {
         let mut seen = std::collections::HashSet::new();
         let mut stack = vec![start];
         let mut events = Vec::new();
+        let mut steps = 0usize;
         while let Some(mut local) = stack.pop() {
             loop {
+                steps += 1;
+                if steps.is_multiple_of(Stop::LOOK_EVERY) && self.stop.now() {
+                    return ends;
+                }
                 self.events(&local, &mut events);
                 if self.orders == Orders::Reduced && !events.is_empty() {
                     // Every event of the pass that is safe when its turn
@@ -664,7 +718,11 @@ impl<T: Topology> Scheduled<T> {
             };
             match self.conflicts.rivals(&self.schedule, a) {
                 Some(rivals) => rivals.iter().any(|&b| rival(b)),
-                None => (first + local.st.low..ops.end).any(rival),
+                None => self
+                    .conflicts
+                    .touching(first + local.st.low..ops.end)
+                    .iter()
+                    .any(|&b| rival(b)),
             }
         };
         match e {

@@ -234,6 +234,7 @@ impl Family {
 /// its own.
 // One is built a check: the size of the larger variant costs nothing.
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 pub enum Network {
     /// `hypercube:n`.
     Cube(Hypercube),

@@ -27,7 +27,7 @@
 #[doc(hidden)] // public for tests/parts only
 pub mod sharded;
 
-use super::memory::{process_memory, Allowance};
+use super::memory::{growth, process_memory, Allowance};
 use super::visited::{Visited, PUBLISH};
 use ahash::RandomState;
 use properties::{Load, PropertyName, Record, Slot, Violation};
@@ -378,11 +378,7 @@ struct MemoryGuard {
 impl MemoryGuard {
     /// Measures the growth now, and forgets the promises it covers.
     fn probe(&self) {
-        let (rss, vm) = process_memory();
-        let mut grown = rss.saturating_sub(self.base.0);
-        if self.allowance.is_some_and(|a| a.address_space) {
-            grown = grown.max(vm.saturating_sub(self.base.1));
-        }
+        let grown = growth(self.base, self.allowance.is_some_and(|a| a.address_space));
         self.measured.store(grown, Relaxed);
         self.promised.store(0, Relaxed);
     }
