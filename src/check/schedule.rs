@@ -545,14 +545,15 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
 /// What stops a slot's listing of local orders: the time budget left in
 /// `options`, the memory allowance (counted from here), or an interrupt.
 fn budget_stop(options: &Options) -> Stop {
-    use crate::engine::memory;
-    let deadline = options
-        .timeout
-        .and_then(|t| std::time::Instant::now().checked_add(t));
+    use crate::engine::{memory, search};
+    // The executor's stop (Ctrl-C, a signal, the deadline), and memory.
+    let progress = search::Progress {
+        deadline: search::deadline(options.timeout),
+        ..search::Progress::default()
+    };
     let allowance = memory::allowance(options.max_memory);
     Stop::new(move || {
-        deadline.is_some_and(|d| std::time::Instant::now() >= d)
-            || crate::engine::search::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+        progress.stop().is_some()
             || allowance.is_some_and(|a| memory::growth(a.base, a.address_space) > a.bytes)
     })
 }
