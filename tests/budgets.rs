@@ -813,22 +813,7 @@ fn a_budget_binds_while_a_schedule_is_read() {
 /// did not reach is unknown, not "holds".
 #[test]
 fn a_budget_binds_while_a_slots_local_orders_are_listed() {
-    let copies: Vec<String> = (0..24)
-        .map(|i| format!(r#"{{"rank": 1, "label": "c{i}", "copy": {{"from": 0, "to": 0}}}}"#))
-        .collect();
-    let file = std::env::temp_dir().join(format!("commcheck-copies-{}.json", std::process::id()));
-    std::fs::write(
-        &file,
-        format!(
-            r#"{{"format": "commcheck-schedule", "version": 1, "ranks": 2,
-                "collective": {{"name": "broadcast", "root": 0}},
-                "ops": [{{"rank": 0, "label": "s", "send": {{"to": 1, "chunks": [0]}}}},
-                        {{"rank": 1, "label": "r", "recv": {{"from": 0, "chunks": [0]}}}},
-                        {}]}}"#,
-            copies.join(",\n")
-        ),
-    )
-    .unwrap();
+    let file = unordered_copies(24, "time");
     let start = Instant::now();
     let o = Command::new(env!("CARGO_BIN_EXE_check"))
         .args([
@@ -860,6 +845,77 @@ fn a_budget_binds_while_a_slots_local_orders_are_listed() {
     for name in ["completeness", "contention-freedom", "matching"] {
         assert_eq!(status(name), "unknown", "{name}: {v}");
     }
+}
+
+/// A schedule whose rank 1 takes k copies that all touch one position
+/// and that nothing orders, after a receive: 2^k orders of its local work
+/// within one slot. Written to a temporary file named by `tag`.
+fn unordered_copies(k: usize, tag: &str) -> std::path::PathBuf {
+    let copies: Vec<String> = (0..k)
+        .map(|i| format!(r#"{{"rank": 1, "label": "c{i}", "copy": {{"from": 0, "to": 0}}}}"#))
+        .collect();
+    let file = std::env::temp_dir().join(format!(
+        "commcheck-copies-{tag}-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(
+        &file,
+        format!(
+            r#"{{"format": "commcheck-schedule", "version": 1, "ranks": 2,
+                "collective": {{"name": "broadcast", "root": 0}},
+                "ops": [{{"rank": 0, "label": "s", "send": {{"to": 1, "chunks": [0]}}}},
+                        {{"rank": 1, "label": "r", "recv": {{"from": 0, "chunks": [0]}}}},
+                        {}]}}"#,
+            copies.join(",\n")
+        ),
+    )
+    .unwrap();
+    file
+}
+
+/// The memory allowance stops the listing of a slot's orders within it:
+/// the listing's set of states seen doubles as it grows, so the stop is
+/// asked before each growth with the bytes it will take (when asked only
+/// every 1,024 steps, a 0.15 GB allowance peaked at 237 MB).
+#[test]
+fn the_memory_allowance_binds_while_a_slots_local_orders_are_listed() {
+    let file = unordered_copies(24, "memory");
+    let child = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["schedule", file.to_str().unwrap()])
+        .args(["--network", "hypercube:1", "--timeout", "none"])
+        .args(["--max-memory", "0.15", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run check");
+    let (code, peak_kb) = wait_with_peak(child.id());
+    let mut stdout = Vec::new();
+    std::io::Read::read_to_end(&mut child.stdout.unwrap(), &mut stdout).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&stdout).expect("one JSON object");
+    assert_eq!(code, 1, "{v}");
+    assert!(
+        v["notes"]
+            .to_string()
+            .contains("orders of local work were listed"),
+        "{v}"
+    );
+    // 0.15 GB and the promised 10 %.
+    assert!(peak_kb * 1024 <= 165_000_000, "peak {peak_kb} kB");
+}
+
+/// Waits for child `pid`: its exit code and its peak resident size in kB
+/// (its own, where the suite's other children are counted together).
+fn wait_with_peak(pid: u32) -> (i32, u64) {
+    let mut status = 0;
+    // SAFETY: rusage is plain data, all-zero bytes a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is a child of this process not yet waited for; the
+    // pointers are to live locals.
+    let got = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(got, pid as libc::pid_t, "wait4");
+    assert!(libc::WIFEXITED(status), "status {status}");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64)
 }
 
 /// A protocol whose nodes take at least `init_us` microseconds to set up

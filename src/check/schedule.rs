@@ -552,9 +552,9 @@ fn budget_stop(options: &Options) -> Stop {
         ..search::Progress::default()
     };
     let allowance = memory::allowance(options.max_memory);
-    Stop::new(move || {
+    Stop::new(move |more| {
         progress.stop().is_some()
-            || allowance.is_some_and(|a| memory::growth(a.base, a.address_space) > a.bytes)
+            || allowance.is_some_and(|a| memory::growth(a.base, a.address_space) + more > a.bytes)
     })
 }
 

@@ -162,14 +162,18 @@ pub struct Scheduled<T: Topology> {
 /// decides nothing else (the check makes its holds unknown).
 #[derive(Default)]
 pub struct Stop {
-    spent: Option<Box<dyn Fn() -> bool + Send + Sync>>,
+    spent: Option<Box<dyn Fn(u64) -> bool + Send + Sync>>,
     cut: std::sync::atomic::AtomicBool,
 }
 
 impl Stop {
-    /// A stop when `spent` says so (it is asked every
-    /// [`Stop::LOOK_EVERY`] steps of a listing).
-    pub fn new(spent: impl Fn() -> bool + Send + Sync + 'static) -> Stop {
+    /// A stop when `spent(more)` says so: the budget is spent, or would
+    /// be with `more` bytes more. It is asked every [`Stop::LOOK_EVERY`]
+    /// steps of a listing (`more` 0), and before the listing's set of
+    /// states seen grows (`more` what the growth takes: a set that
+    /// doubles between two looks would overshoot the memory allowance by
+    /// as much as it held).
+    pub fn new(spent: impl Fn(u64) -> bool + Send + Sync + 'static) -> Stop {
         Stop {
             spent: Some(Box::new(spent)),
             ..Stop::default()
@@ -186,7 +190,13 @@ impl Stop {
 
     /// True if the listing must stop now (and it is so recorded).
     fn now(&self) -> bool {
-        let spent = self.spent.as_ref().is_some_and(|spent| spent());
+        self.spent_with(0)
+    }
+
+    /// True if the listing must stop rather than take `more` bytes (and
+    /// it is so recorded).
+    fn spent_with(&self, more: u64) -> bool {
+        let spent = self.spent.as_ref().is_some_and(|spent| spent(more));
         if spent {
             self.cut.store(true, std::sync::atomic::Ordering::Relaxed);
         }
@@ -578,8 +588,13 @@ impl<T: Topology> Scheduled<T> {
                     }
                     break;
                 };
-                if !rest.is_empty() && !seen.insert(local.clone()) {
-                    break;
+                if !rest.is_empty() {
+                    if seen.len() == seen.capacity() && self.stop.spent_with(grown_bytes(&seen)) {
+                        return ends;
+                    }
+                    if !seen.insert(local.clone()) {
+                        break;
+                    }
                 }
                 for &e in rest.iter().rev() {
                     let mut other = local.clone();
@@ -958,6 +973,15 @@ fn fixed_to_slot(o: &super::Op) -> bool {
             Kind::Move { from, to, .. } => from.0 != o.rank || to.0 != o.rank,
             _ => false,
         }
+}
+
+/// About the bytes a full hash set's growth takes: its table of twice the
+/// buckets (a slot and a control byte each), allocated while the old one
+/// is still held. The entries' own heap memory is not counted here: it
+/// grows a state at a time, between two of the stop's looks.
+fn grown_bytes<T>(set: &std::collections::HashSet<T>) -> u64 {
+    let buckets = (set.capacity().max(3) + 1) * 8 / 7;
+    (2 * buckets.next_power_of_two() * (std::mem::size_of::<T>() + 1)) as u64
 }
 
 /// The least (by `key`) of the sequences that keep the order of every
