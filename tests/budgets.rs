@@ -222,7 +222,7 @@ fn signalled_after(
     code: i32,
     after: Duration,
 ) -> (Output, Duration) {
-    let child = Command::new(env!("CARGO_BIN_EXE_check"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_check"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -880,7 +880,7 @@ fn unordered_copies(k: usize, tag: &str) -> std::path::PathBuf {
 #[test]
 fn the_memory_allowance_binds_while_a_slots_local_orders_are_listed() {
     let file = unordered_copies(24, "memory");
-    let child = Command::new(env!("CARGO_BIN_EXE_check"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_check"))
         .args(["schedule", file.to_str().unwrap()])
         .args(["--network", "hypercube:1", "--timeout", "none"])
         .args(["--max-memory", "0.15", "--json"])
@@ -888,9 +888,9 @@ fn the_memory_allowance_binds_while_a_slots_local_orders_are_listed() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("run check");
-    let (code, peak_kb) = wait_with_peak(child.id());
+    let (code, peak_kb) = wait_with_peak(&mut child);
     let mut stdout = Vec::new();
-    std::io::Read::read_to_end(&mut child.stdout.unwrap(), &mut stdout).unwrap();
+    std::io::Read::read_to_end(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
     std::fs::remove_file(&file).unwrap();
     let v: serde_json::Value = serde_json::from_slice(&stdout).expect("one JSON object");
     assert_eq!(code, 1, "{v}");
@@ -904,18 +904,52 @@ fn the_memory_allowance_binds_while_a_slots_local_orders_are_listed() {
     assert!(peak_kb * 1024 <= 165_000_000, "peak {peak_kb} kB");
 }
 
-/// Waits for child `pid`: its exit code and its peak resident size in kB
-/// (its own, where the suite's other children are counted together).
-fn wait_with_peak(pid: u32) -> (i32, u64) {
-    let mut status = 0;
-    // SAFETY: rusage is plain data, all-zero bytes a valid value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is a child of this process not yet waited for; the
-    // pointers are to live locals.
-    let got = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(got, pid as libc::pid_t, "wait4");
-    assert!(libc::WIFEXITED(status), "status {status}");
-    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64)
+/// Where no budget is given, the default the search runs under (the
+/// command line's minute) binds the listing of a slot's orders too: it
+/// read only `--timeout`, so a real file listed on past the minute.
+#[test]
+fn the_default_budget_binds_while_a_slots_local_orders_are_listed() {
+    use commcheck::check::schedule::{check_schedule, ScheduleRequest};
+    let file = unordered_copies(24, "default");
+    let mut req = ScheduleRequest::new(file.clone(), "hypercube:1".parse().unwrap());
+    req.options.default_timeout = Some(Duration::from_secs(1));
+    let start = Instant::now();
+    let outcome = check_schedule(&req);
+    let took = start.elapsed();
+    std::fs::remove_file(&file).unwrap();
+    let outcome = outcome.expect("the schedule is checked");
+    assert!(took < Duration::from_secs(10), "it listed on: {took:?}");
+    let status = |name: &str| {
+        let p = outcome.properties.iter().find(|p| p.name == name);
+        p.map(|p| p.status).unwrap_or_else(|| panic!("{name}"))
+    };
+    use properties::Status;
+    assert_eq!(status("race-freedom"), Status::Violated);
+    for name in ["completeness", "contention-freedom", "matching"] {
+        assert_eq!(status(name), Status::Unknown, "{name}");
+    }
+}
+
+/// Waits for `child`: its exit code and its peak resident size in kB, as
+/// last read from its /proc status while it ran (every millisecond: the
+/// peak is a high-water mark, held until the process ends). The kernel's
+/// own count for a waited child (`wait4`) starts from the size of the
+/// process that spawned it, the whole test binary here.
+fn wait_with_peak(child: &mut std::process::Child) -> (i32, u64) {
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0;
+    loop {
+        if let Some(hwm) = std::fs::read_to_string(&status).ok().and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        }) {
+            peak_kb = peak_kb.max(hwm);
+        }
+        if let Some(exit) = child.try_wait().expect("wait for check") {
+            return (exit.code().expect("an exit code"), peak_kb);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// A protocol whose nodes take at least `init_us` microseconds to set up

@@ -50,9 +50,7 @@ impl Plan<()> {
         need: Option<&dyn Fn() -> u64>,
     ) -> Result<Self, CheckError> {
         let (engine, note) = engine(subject, options);
-        let defaulted = options
-            .default_timeout
-            .filter(|_| engine != Engine::Executor && !options.budgeted());
+        let defaulted = options.defaulted_timeout(engine);
         let allowance = memory::allowance(options.max_memory);
         if engine == Engine::Executor {
             refuse_past_memory(subject, allowance, need)?;

@@ -91,6 +91,13 @@ impl Options {
         self.max_states.is_some() || self.timeout.is_some()
     }
 
+    /// The default time budget a search under `engine` runs under where
+    /// no budget was given (an executor run has none: it ends).
+    pub fn defaulted_timeout(&self, engine: Engine) -> Option<Duration> {
+        self.default_timeout
+            .filter(|_| engine != Engine::Executor && !self.budgeted())
+    }
+
     /// The budget in words (`--max-states 1000 or --timeout 60 s`).
     pub fn budget_words(&self) -> String {
         let mut parts = Vec::new();

@@ -543,12 +543,15 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
 }
 
 /// What stops a slot's listing of local orders: the time budget left in
-/// `options`, the memory allowance (counted from here), or an interrupt.
+/// `options` (or the default the search runs under where none was
+/// given), the memory allowance (counted from here), or an interrupt.
 fn budget_stop(options: &Options) -> Stop {
     use crate::engine::{memory, search};
+    let engine = options.engine.unwrap_or(Engine::Exhaustive);
+    let timeout = options.timeout.or(options.defaulted_timeout(engine));
     // The executor's stop (Ctrl-C, a signal, the deadline), and memory.
     let progress = search::Progress {
-        deadline: search::deadline(options.timeout),
+        deadline: search::deadline(timeout),
         ..search::Progress::default()
     };
     let allowance = memory::allowance(options.max_memory);
