@@ -222,7 +222,7 @@ fn signalled_after(
     code: i32,
     after: Duration,
 ) -> (Output, Duration) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_check"))
+    let child = Command::new(env!("CARGO_BIN_EXE_check"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -902,6 +902,31 @@ fn the_memory_allowance_binds_while_a_slots_local_orders_are_listed() {
     );
     // 0.15 GB and the promised 10 %.
     assert!(peak_kb * 1024 <= 165_000_000, "peak {peak_kb} kB");
+}
+
+/// `--max-states` binds a listing of a slot's orders too (its local
+/// states counted as the search's are): with it alone, the default
+/// minute is lifted and nothing else stopped the listing.
+#[test]
+fn the_state_budget_binds_while_a_slots_local_orders_are_listed() {
+    let file = unordered_copies(24, "states");
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["schedule", file.to_str().unwrap()])
+        .args(["--network", "hypercube:1", "--max-states", "1000", "--json"])
+        .output()
+        .expect("run check");
+    let took = start.elapsed();
+    std::fs::remove_file(&file).unwrap();
+    let v = json(&o);
+    assert!(took < Duration::from_secs(20), "it listed on: {took:?}");
+    assert_eq!(o.status.code(), Some(1), "{v}");
+    assert!(
+        v["notes"]
+            .to_string()
+            .contains("orders of local work were listed"),
+        "{v}"
+    );
 }
 
 /// Where no budget is given, the default the search runs under (the

@@ -544,7 +544,8 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
 
 /// What stops a slot's listing of local orders: the time budget left in
 /// `options` (or the default the search runs under where none was
-/// given), the memory allowance (counted from here), or an interrupt.
+/// given), the memory allowance (counted from here), `--max-states`
+/// steps of one listing, or an interrupt.
 fn budget_stop(options: &Options) -> Stop {
     use crate::engine::{memory, search};
     let engine = options.engine.unwrap_or(Engine::Exhaustive);
@@ -559,6 +560,7 @@ fn budget_stop(options: &Options) -> Stop {
         progress.stop().is_some()
             || allowance.is_some_and(|a| memory::growth(a.base, a.address_space) + more > a.bytes)
     })
+    .with_steps(options.max_states)
 }
 
 /// A search that listed some slot's local orders only in part decides

@@ -163,6 +163,8 @@ pub struct Scheduled<T: Topology> {
 #[derive(Default)]
 pub struct Stop {
     spent: Option<Box<dyn Fn(u64) -> bool + Send + Sync>>,
+    /// The most steps one listing may take, if bounded.
+    steps: Option<u64>,
     cut: std::sync::atomic::AtomicBool,
 }
 
@@ -180,6 +182,14 @@ impl Stop {
         }
     }
 
+    /// The same, that also stops a listing past `steps` steps (within
+    /// [`Stop::LOOK_EVERY`]): `--max-states`, a listing's local states
+    /// counted as the search's states are.
+    pub fn with_steps(mut self, steps: Option<u64>) -> Stop {
+        self.steps = steps;
+        self
+    }
+
     /// The steps of a listing between two looks.
     pub const LOOK_EVERY: usize = 1024;
 
@@ -188,8 +198,13 @@ impl Stop {
         self.cut.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// True if the listing must stop now (and it is so recorded).
-    fn now(&self) -> bool {
+    /// True if the listing must stop now, after `steps` steps (and it is
+    /// so recorded).
+    fn now(&self, steps: usize) -> bool {
+        if self.steps.is_some_and(|most| steps as u64 > most) {
+            self.cut.store(true, std::sync::atomic::Ordering::Relaxed);
+            return true;
+        }
         self.spent_with(0)
     }
 
@@ -563,7 +578,7 @@ impl<T: Topology> Scheduled<T> {
         while let Some(mut local) = stack.pop() {
             loop {
                 steps += 1;
-                if steps.is_multiple_of(Stop::LOOK_EVERY) && self.stop.now() {
+                if steps.is_multiple_of(Stop::LOOK_EVERY) && self.stop.now(steps) {
                     return ends;
                 }
                 self.events(&local, &mut events);
@@ -1020,11 +1035,11 @@ fn least_order<I: Copy, K: Ord>(
     // not yet placed must precede it.
     let mut later: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut waits = vec![0usize; n];
-    for i in 0..n {
-        for j in i + 1..n {
+    for (i, after) in later.iter_mut().enumerate() {
+        for (j, wait) in waits.iter_mut().enumerate().skip(i + 1) {
             if ordered(i, j) {
-                later[i].push(j);
-                waits[j] += 1;
+                after.push(j);
+                *wait += 1;
             }
         }
     }
