@@ -813,20 +813,7 @@ fn a_budget_binds_while_a_schedule_is_read() {
 /// did not reach is unknown, not "holds".
 #[test]
 fn a_budget_binds_while_a_slots_local_orders_are_listed() {
-    let file = unordered_copies(24, "time");
-    let start = Instant::now();
-    let o = Command::new(env!("CARGO_BIN_EXE_check"))
-        .args([
-            "schedule",
-            file.to_str().unwrap(),
-            "--network",
-            "hypercube:1",
-        ])
-        .args(["--timeout", "1", "--json"])
-        .output()
-        .expect("run check");
-    let took = start.elapsed();
-    std::fs::remove_file(&file).unwrap();
+    let (o, took) = listing_under("time", &["--timeout", "1"]);
     let v = json(&o);
     assert!(took < Duration::from_secs(10), "it listed on: {took:?}");
     // The race the timing-free pass finds stands; the lock-step
@@ -873,6 +860,22 @@ fn unordered_copies(k: usize, tag: &str) -> std::path::PathBuf {
     file
 }
 
+/// `check` on 24 unordered copies ([`unordered_copies`]) under the
+/// `budget` flags, with `--json`: its output and how long it took.
+fn listing_under(tag: &str, budget: &[&str]) -> (Output, Duration) {
+    let file = unordered_copies(24, tag);
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_check"))
+        .args(["schedule", file.to_str().unwrap()])
+        .args(["--network", "hypercube:1", "--json"])
+        .args(budget)
+        .output()
+        .expect("run check");
+    let took = start.elapsed();
+    std::fs::remove_file(&file).unwrap();
+    (o, took)
+}
+
 /// The memory allowance stops the listing of a slot's orders within it:
 /// the listing's set of states seen doubles as it grows, so the stop is
 /// asked before each growth with the bytes it will take (when asked only
@@ -909,15 +912,7 @@ fn the_memory_allowance_binds_while_a_slots_local_orders_are_listed() {
 /// minute is lifted and nothing else stopped the listing.
 #[test]
 fn the_state_budget_binds_while_a_slots_local_orders_are_listed() {
-    let file = unordered_copies(24, "states");
-    let start = Instant::now();
-    let o = Command::new(env!("CARGO_BIN_EXE_check"))
-        .args(["schedule", file.to_str().unwrap()])
-        .args(["--network", "hypercube:1", "--max-states", "1000", "--json"])
-        .output()
-        .expect("run check");
-    let took = start.elapsed();
-    std::fs::remove_file(&file).unwrap();
+    let (o, took) = listing_under("states", &["--max-states", "1000"]);
     let v = json(&o);
     assert!(took < Duration::from_secs(20), "it listed on: {took:?}");
     assert_eq!(o.status.code(), Some(1), "{v}");
