@@ -782,24 +782,50 @@ impl<T: Topology> Scheduled<T> {
                 // Receives before the first open operation are done.
                 let receives = &self.receives[r as usize];
                 let low = receives.partition_point(|&b| b < first + local.st.low);
-                let mut takers = receives[low..]
+                let takers: Vec<OpId> = receives[low..]
                     .iter()
                     .copied()
-                    .filter(|&b| open(b) && self.fits(b, m));
-                let Some(taker) = takers.next() else {
+                    .filter(|&b| open(b) && self.fits(b, m))
+                    .collect();
+                let Some(&taker) = takers.first() else {
                     return true;
                 };
-                if takers.next().is_some() {
-                    return false;
-                }
-                // Another sender's message the same receive could take.
+                // Another sender's message a receive that fits `m` could
+                // take: their order of arrival decides which goes where.
                 let rival = local
                     .pending
                     .iter()
-                    .any(|p| sender(p) != sender(m) && self.fits(taker, p));
-                // The receive it completes, if posted, writes now.
+                    .any(|p| sender(p) != sender(m) && takers.iter().any(|&t| self.fits(t, p)));
+                if rival {
+                    return false;
+                }
+                if takers.len() > 1 {
+                    // Several open receives fit it: every order gives it
+                    // to the same one where they are a chain, each waiting
+                    // for the one before to complete (a threadblock's
+                    // receives from its peer), and what they take before
+                    // it has come already, its like (same sender and tag,
+                    // so fitting the same receives): they take the
+                    // messages in the order of arrival, which no event
+                    // changes. Else it depends on the order.
+                    let chain = takers
+                        .windows(2)
+                        .all(|w| self.conflicts.after(&self.schedule, r, first, w[0], w[1]));
+                    let channel = |q: &Message| {
+                        let op = &self.schedule.ops[q.op as usize];
+                        (op.rank, op.kind.message_to(r))
+                    };
+                    let alike = local.st.queue.iter().all(|q| {
+                        channel(q) == channel(m) || !takers.iter().any(|&t| self.fits(t, q))
+                    });
+                    if !(chain && alike) {
+                        return false;
+                    }
+                }
+                // The receive it completes, if posted, writes now (the
+                // first of a chain: the others wait for it).
                 let posted = local.st.posted.contains(&taker);
-                !(rival || posted && clashes_with(taker, false))
+                !(posted && clashes_with(taker, false))
             }
         }
     }
