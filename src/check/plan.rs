@@ -65,7 +65,7 @@ impl Plan<()> {
             budget: Budget {
                 threads: options.threads,
                 max_states: options.max_states,
-                timeout: options.timeout.or(defaulted),
+                timeout: options.search_timeout(engine),
                 memory: allowance,
                 verify_probes: false,
                 settle: None,

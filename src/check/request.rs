@@ -98,6 +98,12 @@ impl Options {
             .filter(|_| engine != Engine::Executor && !self.budgeted())
     }
 
+    /// The time a search under `engine` may take: `--timeout`, else the
+    /// default where no budget was given.
+    pub fn search_timeout(&self, engine: Engine) -> Option<Duration> {
+        self.timeout.or(self.defaulted_timeout(engine))
+    }
+
     /// The budget in words (`--max-states 1000 or --timeout 60 s`).
     pub fn budget_words(&self) -> String {
         let mut parts = Vec::new();

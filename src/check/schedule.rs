@@ -548,8 +548,9 @@ pub fn check_schedule(req: &ScheduleRequest) -> Result<Outcome, CheckError> {
 /// steps of one listing, or an interrupt.
 fn budget_stop(options: &Options) -> Stop {
     use crate::engine::{memory, search};
-    let engine = options.engine.unwrap_or(Engine::Exhaustive);
-    let timeout = options.timeout.or(options.defaulted_timeout(engine));
+    // Only a search lists orders (the executor takes the first), so the
+    // default is a search's.
+    let timeout = options.search_timeout(Engine::Exhaustive);
     // The executor's stop (Ctrl-C, a signal, the deadline), and memory.
     let progress = search::Progress {
         deadline: search::deadline(timeout),
