@@ -7,9 +7,14 @@
 //! lookup itself with two workers: each acquisition moved the lock's cache
 //! line between the cores (BENCHMARKS.md). The table grows, at 70% load,
 //! while no worker is inside it: every worker raises its own flag (its own
-//! cache line) around an access, and the one that grows the table raises
+//! cache line) before an access, and the one that grows the table raises
 //! `resizing` and waits for every flag to fall (Dekker's handshake, with
-//! sequentially consistent operations on both sides).
+//! sequentially consistent operations on both sides). A worker's flag stays
+//! up from one insertion to the next, each only reading `resizing`: the
+//! store and fence of raising it were a fifth of an insertion's time
+//! (BENCHMARKS.md). So a worker lowers it ([`Visited::leave`]) before it
+//! waits for anything a growing worker may hold (the search's pool lock),
+//! and whenever it sees `resizing` up.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering::*};
@@ -67,24 +72,33 @@ impl Visited {
         }
     }
 
-    /// Inserts `fp` for worker `w`; true if it was not there.
+    /// Inserts `fp` for worker `w`; true if it was not there. Worker `w`'s
+    /// flag stays up: it must [`Visited::leave`] before it waits for
+    /// another worker.
     pub fn insert(&self, w: usize, fp: u64) -> bool {
         let fp = fp.max(1);
-        loop {
-            self.inside[w].0.store(true, SeqCst);
-            if self.resizing.load(SeqCst) {
-                self.inside[w].0.store(false, SeqCst);
-                while self.resizing.load(Acquire) {
-                    std::thread::yield_now();
-                }
-                continue;
-            }
-            // SAFETY: our flag is up and no resize is under way.
-            let table = unsafe { &*self.table.get() };
-            let fresh = probe(table, fp);
-            self.inside[w].0.store(false, Release);
-            return fresh;
+        let flag = &self.inside[w].0;
+        // Only this worker writes its flag, so a relaxed read is its own
+        // last write.
+        if !flag.load(Relaxed) {
+            flag.store(true, SeqCst);
         }
+        while self.resizing.load(SeqCst) {
+            flag.store(false, Release);
+            while self.resizing.load(Acquire) {
+                std::thread::yield_now();
+            }
+            flag.store(true, SeqCst);
+        }
+        // SAFETY: our flag is up and no resize is under way.
+        let table = unsafe { &*self.table.get() };
+        probe(table, fp)
+    }
+
+    /// Lowers worker `w`'s flag: it will not touch the table until its
+    /// next insertion, so a resize need not wait for it.
+    pub fn leave(&self, w: usize) {
+        self.inside[w].0.store(false, Release);
     }
 
     /// Adds `count` insertions of a worker to the shared length; returns
@@ -197,14 +211,15 @@ fn zeroed(len: usize) -> Vec<AtomicU64> {
     };
     #[cfg(target_os = "linux")]
     if len * 8 >= 4 << 20 {
+        // The advice takes whole pages: the allocator's block starts past
+        // a header, and advice from there was refused (EINVAL), so the
+        // table had no huge page at all and a lookup missed the TLB too.
+        let start = (v.as_ptr() as usize).next_multiple_of(4096);
+        let end = v.as_ptr() as usize + len * 8;
         // SAFETY: the range lies inside the vector's own allocation; the
         // advice changes how it is backed, not its contents.
         unsafe {
-            libc::madvise(
-                v.as_ptr() as *mut libc::c_void,
-                len * 8,
-                libc::MADV_HUGEPAGE,
-            );
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
         }
     }
     v

@@ -588,6 +588,8 @@ impl<Sp: Space> Shared<'_, Sp> {
     /// more than such an input's whole search. None when every input is
     /// done, or on a cut.
     fn take(&self, w: usize, done: Option<usize>) -> Option<Job<Sp::State>> {
+        // A worker growing the visited set may hold the pool's lock.
+        self.visited.leave(w);
         let mut pool = self.pool.lock().expect("pool lock");
         if let Some(ix) = done {
             let live = pool.live.get_mut(&ix).expect("a job's input is under way");
@@ -631,10 +633,12 @@ impl<Sp: Space> Shared<'_, Sp> {
             pool.next += 1;
             let init = self.space.init(ix);
             let fp = self.fingerprint(&init, &mut Vec::new());
-            let fresh = match self
+            let visited = self
                 .visit(w, fp, &mut 0)
-                .and_then(|fresh| self.publish(w, fresh as usize).map(|()| fresh))
-            {
+                .and_then(|fresh| self.publish(w, fresh as usize).map(|()| fresh));
+            // This worker may wait in `take` next: it holds no flag there.
+            self.visited.leave(w);
+            let fresh = match visited {
                 Err(why) => {
                     self.cut(why);
                     return None;
@@ -687,10 +691,22 @@ impl<Sp: Space> Shared<'_, Sp> {
         let mut found = Found::default();
         let mut buf = Vec::new();
         let mut scratch: Option<Sp::State> = None;
+        // Done frames' states and lists, for later successors and frames.
+        let (mut spare_states, mut spare_aheads) = (Vec::new(), Vec::new());
         let mut local = self.space.scratch();
         let mut unpublished = 0;
         let mut since_check = 0u32;
         let (mut new_states, mut depth) = (0u64, 0usize);
+        // The shared counters are one cache line that every worker writes:
+        // added to every 32 successors it moved between the cores more
+        // often than the visited set's lines (BENCHMARKS.md). The state
+        // budget reads them, so it keeps them counted every 32.
+        let mut unshared = 0u64;
+        let share_every = if self.limits.max_states.is_some() {
+            32
+        } else {
+            1024
+        };
         let mut since_probe = 0u32;
         let mut done = None;
         'jobs: while let Some(job) = self.take(w, done.take()) {
@@ -699,7 +715,12 @@ impl<Sp: Space> Shared<'_, Sp> {
             while let Some(top) = stack.last_mut() {
                 if top.ahead.is_empty() {
                     if top.next == top.end {
-                        stack.pop();
+                        // The done frame's vectors make later successors
+                        // and frames: a state allocated and freed per new
+                        // state was 8 % of sbt 5's search (BENCHMARKS.md).
+                        let done = stack.pop().expect("the top frame");
+                        spare_states.push(done.state);
+                        spare_aheads.push(done.ahead);
                         continue;
                     }
                     if !self.limits.verify_probes {
@@ -715,11 +736,14 @@ impl<Sp: Space> Shared<'_, Sp> {
                 };
                 since_check += 1;
                 if since_check == 32 {
-                    self.progress.generated.fetch_add(32, Relaxed);
-                    self.progress.unique.fetch_add(new_states, Relaxed);
-                    self.progress.depth.fetch_max(depth, Relaxed);
-                    new_states = 0;
                     since_check = 0;
+                    unshared += 32;
+                    if unshared >= share_every {
+                        self.progress.generated.fetch_add(unshared, Relaxed);
+                        self.progress.unique.fetch_add(new_states, Relaxed);
+                        self.progress.depth.fetch_max(depth, Relaxed);
+                        (unshared, new_states) = (0, 0);
+                    }
                     since_probe += 1;
                     if since_probe == 64 {
                         since_probe = 0;
@@ -732,11 +756,12 @@ impl<Sp: Space> Shared<'_, Sp> {
                         break 'jobs;
                     }
                     if self.hungry() {
-                        self.split(input, &base, &mut stack);
+                        self.split(w, input, &base, &mut stack);
                     }
                 }
                 let top = stack.last().expect("the frame just advanced");
-                let next = scratch.get_or_insert_with(|| top.state.clone());
+                let next = scratch
+                    .get_or_insert_with(|| spare_states.pop().unwrap_or_else(|| top.state.clone()));
                 let fp = match known {
                     Some(fp) => fp,
                     None => {
@@ -779,15 +804,18 @@ impl<Sp: Space> Shared<'_, Sp> {
                         next: 0,
                         end,
                         via: k,
-                        ahead: Vec::new(),
+                        ahead: spare_aheads.pop().unwrap_or_default(),
                     });
+                } else {
+                    scratch = Some(next);
                 }
             }
             done = Some(input);
         }
+        self.visited.leave(w);
         self.progress
             .generated
-            .fetch_add(since_check as u64, Relaxed);
+            .fetch_add(unshared + since_check as u64, Relaxed);
         self.progress.unique.fetch_add(new_states, Relaxed);
         self.progress.depth.fetch_max(depth, Relaxed);
         if let Err(why) = self.publish(w, unpublished) {
@@ -814,7 +842,7 @@ impl<Sp: Space> Shared<'_, Sp> {
 
     /// Gives a hungry worker half of the oldest frame that has two or more
     /// successors left.
-    fn split(&self, input: usize, base: &[u64], stack: &mut [Frame<Sp::State>]) {
+    fn split(&self, w: usize, input: usize, base: &[u64], stack: &mut [Frame<Sp::State>]) {
         // A frame's successors left are a range: those probed ahead, then
         // next..end.
         let first = |f: &Frame<Sp::State>| f.ahead.last().map_or(f.next, |a| a.0);
@@ -841,6 +869,8 @@ impl<Sp: Space> Shared<'_, Sp> {
             },
         };
         f.end = mid;
+        // A worker growing the visited set may hold the pool's lock.
+        self.visited.leave(w);
         let mut pool = self.pool.lock().expect("pool lock");
         *pool
             .live
