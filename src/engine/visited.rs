@@ -16,6 +16,7 @@
 //! waits for anything a growing worker may hold (the search's pool lock),
 //! and whenever it sees `resizing` up.
 
+use super::memory::huge;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering::*};
 
@@ -61,7 +62,7 @@ const LOAD: usize = 85;
 impl Visited {
     /// An empty set for `workers` workers (ids 0..workers).
     pub fn new(workers: usize) -> Visited {
-        let table = zeroed(INITIAL);
+        let table = huge(INITIAL);
         Visited {
             base: AtomicPtr::new(table.as_ptr() as *mut AtomicU64),
             mask: AtomicUsize::new(INITIAL - 1),
@@ -132,7 +133,7 @@ impl Visited {
         let table = unsafe { &mut *self.table.get() };
         let len = self.len.load(Relaxed) + workers * PUBLISH;
         if len * 100 > table.len() * LOAD {
-            let bigger = zeroed(table.len() * 2);
+            let bigger = huge(table.len() * 2);
             // Chunk by chunk, handing each rehashed chunk of the old table
             // back to the kernel: the peak is the new table, not both.
             const CHUNK: usize = 1 << 18;
@@ -193,36 +194,6 @@ fn probe(table: &[AtomicU64], fp: u64) -> bool {
         }
     }
     panic!("the visited table is full: it grows before it is {LOAD}% full")
-}
-
-/// A table of `len` free slots (a power of two), zeroed by the kernel (its
-/// pages are taken only when first written), on transparent huge pages
-/// where the kernel offers them on request.
-fn zeroed(len: usize) -> Vec<AtomicU64> {
-    let mut zeros = std::mem::ManuallyDrop::new(vec![0u64; len]);
-    // SAFETY: AtomicU64 has the size, alignment and bit validity of u64;
-    // the allocation moves from one vector to the other unchanged.
-    let v = unsafe {
-        Vec::from_raw_parts(
-            zeros.as_mut_ptr() as *mut AtomicU64,
-            zeros.len(),
-            zeros.capacity(),
-        )
-    };
-    #[cfg(target_os = "linux")]
-    if len * 8 >= 4 << 20 {
-        // The advice takes whole pages: the allocator's block starts past
-        // a header, and advice from there was refused (EINVAL), so the
-        // table had no huge page at all and a lookup missed the TLB too.
-        let start = (v.as_ptr() as usize).next_multiple_of(4096);
-        let end = v.as_ptr() as usize + len * 8;
-        // SAFETY: the range lies inside the vector's own allocation; the
-        // advice changes how it is backed, not its contents.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
-    v
 }
 
 /// Gives the pages wholly inside `chunk` back to the kernel (their
