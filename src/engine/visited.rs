@@ -5,7 +5,7 @@
 //! uniform, so their low bits index the table), an insertion one
 //! compare-and-swap. A lock per shard was measured to cost more than the
 //! lookup itself with two workers: each acquisition moved the lock's cache
-//! line between the cores (BENCHMARKS.md). The table grows, at 70% load,
+//! line between the cores (BENCHMARKS.md). The table grows, past `LOAD` percent,
 //! while no worker is inside it: every worker raises its own flag (its own
 //! cache line) before an access, and the one that grows the table raises
 //! `resizing` and waits for every flag to fall (Dekker's handshake, with
